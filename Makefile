@@ -1,0 +1,31 @@
+# `make` sets everything up and builds every kit into output/; `make test` runs the tests.
+VENV   ?= .venv
+PYTHON ?= python3
+PY     := $(VENV)/bin/python
+PNPGEN := $(VENV)/bin/pnpgen
+
+.PHONY: all setup build test test-fast clean
+
+all: build
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	@if ! scripts/install-system-deps.sh; then $(PY) -m pip install -q -e '.[fonts]'; fi
+	touch $@
+
+setup: $(VENV)/.installed
+	@scripts/install-system-deps.sh >/dev/null 2>&1 || true
+
+build: setup
+	$(PNPGEN) build
+
+test: setup
+	$(PY) -m pytest -q
+
+test-fast: setup
+	$(PY) -m pytest -q -m "not slow"
+
+clean:
+	rm -rf output/*/ output/.cache

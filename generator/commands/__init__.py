@@ -1,0 +1,1 @@
+"""One module per `pnpgen` sub-command; each has `register(subparsers)` and `run(args) -> exit code`."""

@@ -1,0 +1,154 @@
+"""`pnpgen build`: every kit's card sheets, as print-ready PDFs, with a build report."""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.errors import InputError, Problem
+from generator.fsutil import write_atomic
+from generator.model import Game, load_game
+from generator.paths import OUTPUT_DIR, list_games, resolve_game
+from generator.progress import Progress
+from generator.render.faces import DeckFaces, GameRenderer, batches, open_pages
+from generator.render.pipeline import FaceCache, default_jobs, render_batches
+from generator.render.sheets import DUPLEX_MODES, LAYOUTS, PAPERS, SheetOptions, SheetWriter, impose_deck
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "build", help="build print-ready PDFs for games",
+        description="Build card sheets for each game into OUT/<game>/, with OUT/<game>/build.json listing them.")
+    parser.add_argument("games", nargs="*", metavar="GAME|PATH",
+                        help="a game name under cards/ or a path to a game directory (default: every game)")
+    parser.add_argument("--lang", default="all", help="ja, en, ... or all (default: all the game's languages)")
+    parser.add_argument("--paper", default="all", choices=[*PAPERS, "all"], help="paper size (default: all)")
+    parser.add_argument("--duplex", default="long", choices=DUPLEX_MODES,
+                        help="backs on the following page for a long- or short-edge flip, or none (default: long)")
+    parser.add_argument("--layout", default="duplex", choices=LAYOUTS,
+                        help="duplex sheets, or gutterfold (fronts above the fold, backs below)")
+    parser.add_argument("--cut-lines", action="store_true", help="draw dashed cut lines along every trim edge")
+    parser.add_argument("--no-marks", action="store_true", help="leave out the crop marks")
+    parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help="output directory (default: output/)")
+    parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help="processes for rendering")
+    parser.add_argument("--no-cache", action="store_true", help="render every face again")
+    parser.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    progress = Progress(args.quiet)
+    game_dirs = [resolve_game(name) for name in args.games] or list_games()
+    if not game_dirs:
+        raise InputError(Problem(None, None, "no games to build", hint="give a game directory or run `pnpgen new NAME`"))
+    games = [load_game(d) for d in game_dirs]  # every game is read before anything is written
+    papers = list(PAPERS) if args.paper == "all" else [args.paper]
+    for game in games:
+        langs = select_languages(game, args.lang)
+        options = [SheetOptions(paper, args.duplex, args.layout, not args.no_marks, args.cut_lines)
+                   for paper in papers]
+        cache = FaceCache(None if args.no_cache else args.out / ".cache" / "faces")
+        report = build_cards(game, langs, options, args.out / game.id, cache, args.jobs, progress)
+        write_report(args.out / game.id, game, report)
+        progress.say(f"{game.id}: {len(report)} files in {args.out / game.id} "
+                     f"({cache.hits} face batches cached, {cache.misses} rendered)")
+    return 0
+
+
+def select_languages(game: Game, wanted: str) -> list[str]:
+    if wanted == "all":
+        return list(game.languages)
+    langs = [lang.strip() for lang in wanted.split(",") if lang.strip()]
+    for lang in langs:
+        if lang not in game.languages:
+            raise InputError(Problem(game.files["game"], None, f"the game has no language '{lang}'",
+                                     "languages", hint=f"choose from {', '.join(game.languages)} or all"))
+    return langs
+
+
+@dataclass
+class RenderedDeck:
+    faces: DeckFaces
+    pages: list = field(default_factory=list)  # pikepdf pages, one per distinct face
+    sources: list = field(default_factory=list)  # the open PDFs those pages belong to
+
+
+def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
+                progress: Progress) -> dict[str, list[RenderedDeck]]:
+    """Every distinct face of every deck, for each language; all batches rendered in one pool."""
+    decks_by_lang: dict[str, list[RenderedDeck]] = {}
+    all_batches = []
+    spans = []
+    for lang in langs:
+        renderer = GameRenderer(game, lang)
+        decks_by_lang[lang] = []
+        for deck in game.decks_in_box_order():
+            faces = renderer.deck_faces(deck)
+            deck_batches = batches(renderer, faces)
+            spans.append((lang, len(decks_by_lang[lang]), len(all_batches), len(deck_batches)))
+            decks_by_lang[lang].append(RenderedDeck(faces))
+            all_batches.extend(deck_batches)
+    total = len(all_batches)
+    done = [0]
+
+    def tick():
+        done[0] += 1
+        progress.say(f"{game.id}: rendered {done[0]} of the face batches not in the cache")
+
+    progress.say(f"{game.id}: {sum(len(r.faces.pages) for rs in decks_by_lang.values() for r in rs)} distinct "
+                 f"faces in {total} batches ({', '.join(langs)})")
+    pdfs = render_batches(all_batches, cache, jobs, tick)
+    for lang, deck_index, first, count in spans:
+        deck = decks_by_lang[lang][deck_index]
+        deck.sources, deck.pages = open_pages(pdfs[first:first + count])
+    return decks_by_lang
+
+
+def build_cards(game: Game, langs: list[str], options: list[SheetOptions], out_dir: Path,
+                cache: FaceCache, jobs: int, progress: Progress) -> list[dict]:
+    rendered = render_game(game, langs, cache, jobs, progress)
+    files = []
+    for lang in langs:
+        for option in options:
+            writer = SheetWriter()
+            faces_count = {}
+            for deck_render in rendered[lang]:
+                deck = deck_render.faces.deck
+                copies = deck_copies(deck_render)
+                if not copies:
+                    continue
+                impose_deck(writer, deck.size_mm, deck.bleed_mm, copies, option)
+                faces_count[deck.id] = len(copies)
+            suffix = "-gutterfold" if option.layout == "gutterfold" else ""
+            name = f"cards-{lang}-{option.paper}{suffix}.pdf"
+            write_pdf(writer, out_dir / name, game, lang)
+            files.append({"path": name, "kind": "cards", "lang": lang, "paper": option.paper,
+                          "pages": len(writer.pdf.pages), "faces": faces_count,
+                          "duplex": option.duplex if option.layout == "duplex" else "gutterfold"})
+            progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+    return files
+
+
+def deck_copies(rendered: RenderedDeck) -> list:
+    """(front page, back page) for every printed copy, in deck order."""
+    faces, pages = rendered.faces, rendered.pages
+    copies = []
+    for card, front, back in zip(faces.deck.cards, faces.front_of, faces.back_of):
+        pair = (pages[front], pages[back] if back is not None else None)
+        copies.extend([pair] * card.count)
+    return copies
+
+
+def write_pdf(writer: SheetWriter, path: Path, game: Game, lang: str) -> None:
+    writer.pdf.docinfo["/Title"] = f"{game.title.get(lang, game.source_language)}: cards ({lang})"
+    writer.pdf.docinfo["/Creator"] = "pnpgen"
+    buffer = io.BytesIO()
+    writer.pdf.save(buffer, deterministic_id=True)
+    write_atomic(path, buffer.getvalue())
+
+
+def write_report(out_dir: Path, game: Game, files: list[dict]) -> None:
+    report = {"game": game.id, "files": files}
+    write_atomic(out_dir / "build.json", json.dumps(report, ensure_ascii=False, indent=2) + "\n")

@@ -1,0 +1,108 @@
+"""`pnpgen new NAME`: a small game (one deck, one template) that builds and validates as it stands."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from generator.errors import InputError, Problem
+from generator.fsutil import write_atomic
+
+GAME_YAML = """\
+# {name}: made by `pnpgen new`. Change anything; `pnpgen build {path}` shows the result.
+title: {{ja: {name}, en: {name}}}
+players: {{min: 2, max: 4}}
+languages: [ja, en]
+source_language: ja   # the language translations are made from
+"""
+COMPONENTS_YAML = """\
+# The box contents, in the order the rules list them. Printed cards name their deck.
+components:
+  - id: cards
+    name: {ja: カード, en: Cards}
+    count: 6
+    deck: cards
+  - id: rules
+    name: {ja: ルールシート, en: Rule sheet}
+    count: 1
+"""
+DECK_YAML = """\
+name: {ja: カード, en: Cards}
+size: poker          # poker, bridge, mini, tarot, square, or {width: 63, height: 88} in mm
+template: card.html  # in this game's templates/ folder
+back: {template: card-back.html}
+fields:              # every card field besides id, count, name, remove_at, placeholder, back
+  value: {type: int, min: 1, max: 9, required: true, doc: the number in the corner}
+  text: {type: text, doc: what the card does}
+cards:
+  - id: apple
+    name: {ja: りんご, en: Apple}
+    count: 2
+    value: 1
+    text: {ja: 手札を1枚引く。, en: Draw 1 card.}
+  - id: pear
+    name: {ja: 洋なし, en: Pear}
+    count: 2
+    value: 2
+    text: {ja: 好きなプレイヤー1人は手札を1枚捨てる。, en: Any one player discards 1 card.}
+  - id: grapes
+    name: {ja: ぶどう, en: Grapes}
+    count: 2
+    value: 3
+    remove_at: [2]   # left in the box in a 2-player game
+    text: {ja: 2点を得る。, en: Score 2 points.}
+"""
+CARD_HTML = """\
+{# One card face. `card` has the card's fields in the language being built; see the deck file. #}
+<div class="bleed frame"></div>
+<div class="safe">
+  <div class="value">{{ card.value }}</div>
+  <h1 class="title">{{ card.name | tx(phrases=True) }}</h1>
+  <p class="text">{{ card.text | tx }}</p>
+</div>
+"""
+BACK_HTML = """\
+<div class="bleed back"></div>
+<div class="safe"><div class="back-title">{{ game.title | tx }}</div></div>
+"""
+STYLE_CSS = """\
+.frame { background: #f3efe4; border: 3mm solid #2f5d62; }
+.value { position: absolute; left: 0; top: 0; font-size: 16pt; font-weight: bold; color: #2f5d62; }
+.title { position: absolute; left: 9mm; right: 0; top: 1mm; margin: 0; font-size: 11pt; }
+.text { position: absolute; left: 0; right: 0; top: 30mm; margin: 0; font-size: 9pt; }
+.back { background: #2f5d62; }
+.back-title { position: absolute; left: 0; right: 0; top: 35mm; text-align: center; color: white;
+              font-size: 13pt; font-weight: bold; }
+"""
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "new", help="make a small game to start from",
+        description="Create a game directory NAME (a path) with one deck and one template that builds as it "
+                    "stands: then `pnpgen build NAME`.")
+    parser.add_argument("name", metavar="NAME", help="the new game's directory, e.g. my-game or ~/games/my-game")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    target = Path(args.name).expanduser()
+    name = target.name
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", name):
+        raise InputError(Problem(target, None, "a game name uses letters, digits, '-' and '_' only",
+                                 hint="for example my-game"))
+    if target.exists() and any(target.iterdir()):
+        raise InputError(Problem(target, None, "already exists and is not empty",
+                                 hint="choose another name; nothing was written"))
+    files = {
+        "game.yaml": GAME_YAML.format(name=name, path=args.name),
+        "components.yaml": COMPONENTS_YAML,
+        "decks/cards.yaml": DECK_YAML,
+        "templates/card.html": CARD_HTML,
+        "templates/card-back.html": BACK_HTML,
+        "templates/style.css": STYLE_CSS,
+    }
+    for relative, text in files.items():
+        write_atomic(target / relative, text)
+    print(f"created {target}/ with {len(files)} files")
+    print(f"next: pnpgen build {args.name}   (then open output/{name}/cards-en-a4.pdf)")
+    return 0

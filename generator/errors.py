@@ -1,0 +1,54 @@
+"""Errors about the user's input: each names the file, line and key, and says what to do."""
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass
+class Problem:
+    """One located problem in the user's files."""
+
+    file: Path | None
+    line: int | None
+    message: str
+    key: str | None = None
+    hint: str | None = None
+
+    def location(self) -> str:
+        if self.file is None:
+            return "pnpgen"
+        name = display_path(self.file)
+        return f"{name}:{self.line}" if self.line else name
+
+    def __str__(self) -> str:
+        key = f"{self.key}: " if self.key else ""
+        hint = f" ({self.hint})" if self.hint else ""
+        return f"{self.location()}: {key}{self.message}{hint}"
+
+
+class InputError(Exception):
+    """The input cannot be used. Carries one or more located problems; the CLI exits 2."""
+
+    def __init__(self, problems: list[Problem] | Problem):
+        self.problems = problems if isinstance(problems, list) else [problems]
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def fail(file, line, message, key=None, hint=None):
+    raise InputError(Problem(Path(file) if file else None, line, message, key, hint))
+
+
+def did_you_mean(word: str, choices) -> str | None:
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def display_path(path: Path) -> str:
+    """A path relative to the working directory when it is below it, else absolute."""
+    try:
+        return os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
+    except ValueError:
+        return str(path)

@@ -1,0 +1,117 @@
+"""Domain objects of a game: what the YAML describes, after checking."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# Card sizes in millimetres (width, height).
+CARD_SIZES = {
+    "poker": (63.0, 88.0),
+    "bridge": (58.0, 89.0),
+    "mini": (44.0, 63.0),
+    "tarot": (70.0, 120.0),
+    "square": (70.0, 70.0),
+}
+DEFAULT_BLEED_MM = 3.0
+
+
+@dataclass(frozen=True)
+class Text:
+    """A localized string and where it was written."""
+
+    values: dict
+    file: Path | None = None
+    line: int | None = None
+    path: tuple = ()
+
+    def get(self, lang: str, fallback: str | None = None) -> str:
+        if lang in self.values:
+            return self.values[lang]
+        if fallback and fallback in self.values:
+            return self.values[fallback]
+        return next(iter(self.values.values()), "")
+
+    def __hash__(self):
+        return hash((tuple(sorted(self.values.items())), self.path))
+
+
+@dataclass
+class Card:
+    id: str
+    name: Text
+    count: int
+    fields: dict[str, Any]
+    deck_id: str
+    file: Path
+    line: int | None
+    index: int
+    remove_at: list[int] = field(default_factory=list)
+    placeholder: bool | list[str] = False
+    back: dict | None = None
+
+    def copies(self, players: int | None = None) -> int:
+        if players is not None and players in self.remove_at:
+            return 0
+        return self.count
+
+
+@dataclass
+class Deck:
+    id: str
+    name: Text
+    file: Path
+    size_mm: tuple[float, float]
+    size_name: str | None
+    bleed_mm: float
+    template: str
+    back_template: str | None
+    fields: dict  # name -> schema.Field
+    cards: list[Card]
+    lines: dict[str, int] = field(default_factory=dict)  # deck-level key -> line
+    placeholder: bool = False
+
+    @property
+    def copies(self) -> int:
+        return sum(card.count for card in self.cards)
+
+    def copies_at(self, players: int) -> int:
+        return sum(card.copies(players) for card in self.cards)
+
+
+@dataclass
+class Component:
+    id: str
+    name: Text
+    count: int
+    file: Path
+    line: int | None
+    source: tuple[str, str] | None = None  # ("deck", "assets"), ("board", "main"), ...
+    note: Text | None = None
+    placeholder: bool = False
+
+
+@dataclass
+class Game:
+    id: str
+    dir: Path
+    title: Text
+    players: tuple[int, int]
+    languages: list[str]
+    source_language: str
+    components: list[Component]
+    decks: dict[str, Deck]
+    style: str | None = None
+    files: dict[str, Path] = field(default_factory=dict)
+    raw: dict[str, Any] = field(default_factory=dict)  # checked game.yaml, for later stages
+
+    def cards(self):
+        for deck in self.decks.values():
+            yield from deck.cards
+
+    def decks_in_box_order(self) -> list[Deck]:
+        """Decks in the order the box contents list them, then any the list does not name."""
+        named = [c.source[1] for c in self.components
+                 if c.source and c.source[0] == "deck" and c.source[1] in self.decks]
+        order = list(dict.fromkeys(named)) + [d for d in self.decks if d not in named]
+        return [self.decks[deck_id] for deck_id in order]

@@ -1,0 +1,231 @@
+"""Load a game directory: every file checked against its schema, every problem located."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.errors import InputError, Problem
+from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Card, Component, Deck, Game, Text
+from generator.model.schema import (INVALID, Bool, Checker, Enum, Field, Int, ListOf, Localized, Object,
+                                    OneOf, Str, Where, compile_field, start)
+from generator.paths import find_template, template_dirs
+from generator.yamlio import load_yaml
+
+RESERVED_CARD_KEYS = ("id", "count", "name", "remove_at", "placeholder", "back")
+
+PLACEHOLDER = OneOf([Bool(), ListOf(Str())], expected="true, or a list of the invented fields")
+PLAYERS = Object({"min": Field(Int(1, 20), required=True), "max": Field(Int(1, 20), required=True)},
+                 what="player range")
+
+GAME_SCHEMA = {
+    "title": Field(Localized(), required=True),
+    "players": Field(PLAYERS, required=True),
+    "languages": Field(ListOf(Str()), required=True),
+    "source_language": Field(Str(), required=True),
+    "style": Field(Str(), doc="stylesheet for every template of the game"),
+    "placeholder": Field(PLACEHOLDER),
+}
+# Later stages (validate, rules, boards) register their own game.yaml keys here.
+EXTRA_GAME_KEYS: dict[str, Field] = {}
+
+COMPONENT_SOURCES = ("deck", "board", "aid", "tokens", "rules")
+COMPONENT = Object({
+    "id": Field(Str(), required=True),
+    "name": Field(Localized(), required=True),
+    "count": Field(Int(0), required=True),
+    **{kind: Field(Str()) for kind in COMPONENT_SOURCES},
+    "note": Field(Localized()),
+    "placeholder": Field(PLACEHOLDER),
+}, what="component")
+
+SIZE = OneOf([Enum(list(CARD_SIZES)),
+              Object({"width": Field(Int(10, 600, whole=False), required=True),
+                      "height": Field(Int(10, 600, whole=False), required=True)}, what="size")],
+             expected=f"a card size ({', '.join(CARD_SIZES)}) or {{width: mm, height: mm}}")
+BACK = Object({"template": Field(Str(), required=True)}, what="back")
+
+DECK_SCHEMA = Object({
+    "name": Field(Localized(), required=True),
+    "size": Field(SIZE, required=True),
+    "bleed": Field(Int(0, 10, whole=False)),
+    "template": Field(Str(), required=True),
+    "back": Field(BACK),
+    "fields": Field(Object({}, what="fields", extra=True)),
+    "cards": Field(ListOf(Object({}, what="card", extra=True)), required=True),
+    "placeholder": Field(PLACEHOLDER),
+}, what="deck")
+
+
+def load_game(game_dir: Path) -> Game:
+    """Read game.yaml, components.yaml and decks/*.yaml; raise InputError listing every problem."""
+    game_dir = Path(game_dir).resolve()
+    problems: list[Problem] = []
+    game_file = game_dir / "game.yaml"
+    document = _load(game_file, problems)
+    if document is None:
+        raise InputError(problems)
+    checker = Checker()
+    info = Object({**GAME_SCHEMA, **EXTRA_GAME_KEYS}, what="game.yaml").check(
+        document, start(game_file, document), checker)
+    problems += checker.problems
+    if info is INVALID or "languages" not in info or "title" not in info or "players" not in info:
+        raise InputError(problems)
+    languages = [str(lang) for lang in info["languages"]]
+    _check_game_info(info, document, game_file, languages, problems)
+    _recheck_texts(document, game_file, languages, problems)
+
+    components = _load_components(game_dir / "components.yaml", languages, problems)
+    decks = {}
+    deck_files = sorted((game_dir / "decks").glob("*.yaml")) if (game_dir / "decks").is_dir() else []
+    for deck_file in deck_files:
+        deck = _load_deck(game_dir, deck_file, languages, problems)
+        if deck is not None:
+            decks[deck.id] = deck
+    if problems:
+        raise InputError(problems)
+    players = info["players"]
+    return Game(
+        id=game_dir.name, dir=game_dir, title=info["title"], players=(players["min"], players["max"]),
+        languages=languages, source_language=str(info["source_language"]), components=components,
+        decks=decks, style=info.get("style"),
+        files={"game": game_file, "components": game_dir / "components.yaml"}, raw=info,
+    )
+
+
+def _load(path: Path, problems: list[Problem]):
+    try:
+        document = load_yaml(path)
+    except InputError as error:
+        problems.extend(error.problems)
+        return None
+    if not isinstance(document, dict):
+        problems.append(Problem(path, 1, "expected a mapping of keys at the top of the file"))
+        return None
+    return document
+
+
+def _check_game_info(info, document, file, languages, problems):
+    where = start(file, document)
+    if not languages:
+        problems.append(Problem(file, where.child(document, "languages").line, "list at least one language",
+                                "languages"))
+    source = info.get("source_language")
+    if source is not None and source not in languages:
+        problems.append(Problem(file, where.child(document, "source_language").line,
+                                f"'{source}' is not in languages ({', '.join(languages)})", "source_language"))
+    players = info.get("players", {})
+    if players.get("min", 0) > players.get("max", 99):
+        problems.append(Problem(file, where.child(document, "players").line,
+                                "min is larger than max", "players"))
+
+
+def _recheck_texts(document, file, languages, problems):
+    """game.yaml's texts were read before the languages were known: check their language keys now."""
+    checker = Checker(languages)
+    Localized().check(document.get("title"), start(file, document).child(document, "title"), checker)
+    problems += checker.problems
+
+
+def _load_components(path: Path, languages, problems) -> list[Component]:
+    document = _load(path, problems)
+    if document is None:
+        return []
+    checker = Checker(languages)
+    schema = Object({"components": Field(ListOf(COMPONENT), required=True)}, what="components.yaml")
+    checked = schema.check(document, start(path, document), checker)
+    problems += checker.problems
+    if checked is INVALID or "components" not in checked:
+        return []
+    raw_list = document.get("components") or []
+    components = []
+    for index, entry in enumerate(checked["components"]):
+        raw = raw_list[index] if index < len(raw_list) else {}
+        source = next(((kind, entry[kind]) for kind in COMPONENT_SOURCES if kind in entry), None)
+        where = start(path, document).child(document, "components").child(raw_list, index)
+        components.append(Component(
+            id=entry.get("id", f"#{index}"), name=entry.get("name", Text({})), count=entry.get("count", 0),
+            file=path, line=where.line, source=source, note=entry.get("note"),
+            placeholder=bool(entry.get("placeholder")),
+        ))
+        if sum(kind in raw for kind in COMPONENT_SOURCES) > 1:
+            problems.append(Problem(path, where.line, "a component has one source: "
+                                    + " or ".join(COMPONENT_SOURCES), entry.get("id")))
+    return components
+
+
+def _load_deck(game_dir: Path, path: Path, languages, problems) -> Deck | None:
+    document = _load(path, problems)
+    if document is None:
+        return None
+    checker = Checker(languages)
+    root = start(path, document)
+    deck = DECK_SCHEMA.check(document, root, checker)
+    if deck is INVALID:
+        problems += checker.problems
+        return None
+    fields = {}
+    raw_fields = document.get("fields") or {}
+    if isinstance(raw_fields, dict):
+        for name, node in raw_fields.items():
+            where = root.child(document, "fields").child(raw_fields, name)
+            if name in RESERVED_CARD_KEYS:
+                checker.report(where, f"'{name}' is a built-in card key; it needs no declaration")
+                continue
+            compiled = compile_field(node, where, checker)
+            if compiled:
+                fields[str(name)] = compiled
+    card_schema = Object({
+        "id": Field(Str(), required=True),
+        "name": Field(Localized(), required=True),
+        "count": Field(Int(0, 10000), default=1),
+        "remove_at": Field(ListOf(Int(1, 20))),
+        "placeholder": Field(PLACEHOLDER),
+        "back": Field(BACK),
+        **fields,
+    }, what="card")
+    cards = []
+    raw_cards = document.get("cards") if isinstance(document.get("cards"), list) else []
+    for index, raw in enumerate(raw_cards):
+        where = root.child(document, "cards").child(raw_cards, index)
+        label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else index
+        checked = card_schema.check(raw, where.relabel(f"cards[{label}]"), checker)
+        if checked is INVALID or "id" not in checked or "name" not in checked:
+            continue
+        own = {k: v for k, v in checked.items() if k not in RESERVED_CARD_KEYS}
+        placeholder = checked.get("placeholder", False)
+        cards.append(Card(
+            id=checked["id"], name=checked["name"], count=checked.get("count", 1), fields=own,
+            deck_id=path.stem, file=path, line=where.line, index=index,
+            remove_at=list(checked.get("remove_at", [])), placeholder=placeholder,
+            back=checked.get("back"),
+        ))
+    lines = {key: root.child(document, key).line for key in document}
+    _check_templates(game_dir, path, deck, cards, lines, checker, root, document)
+    problems += checker.problems
+    size = deck.get("size")
+    if size is None:
+        return None
+    size_mm = CARD_SIZES[size] if isinstance(size, str) else (float(size["width"]), float(size["height"]))
+    back = deck.get("back")
+    return Deck(
+        id=path.stem, name=deck.get("name", Text({})), file=path, size_mm=size_mm,
+        size_name=size if isinstance(size, str) else None, bleed_mm=float(deck.get("bleed", DEFAULT_BLEED_MM)),
+        template=deck.get("template", ""), back_template=back["template"] if back else None,
+        fields=fields, cards=cards, lines=lines, placeholder=bool(deck.get("placeholder")),
+    )
+
+
+def _check_templates(game_dir, path, deck, cards, lines, checker, root, document):
+    wanted = []
+    if deck.get("template"):
+        wanted.append((deck["template"], root.child(document, "template")))
+    if deck.get("back"):
+        wanted.append((deck["back"]["template"], root.child(document, "back")))
+    raw_cards = document.get("cards") or []
+    for card in cards:
+        if card.back:
+            at = root.child(document, "cards").child(raw_cards, card.index)
+            wanted.append((card.back["template"], at.relabel(f"cards[{card.id}].back.template")))
+    for name, where in wanted:
+        if find_template(game_dir, name) is None:
+            looked = ", ".join(str(d) for d in template_dirs(game_dir))
+            checker.report(where, f"template '{name}' not found", f"looked in {looked}")

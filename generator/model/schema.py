@@ -1,0 +1,399 @@
+"""A small typed schema for YAML documents.
+
+Every check records a located Problem (file, line, key path, what was expected) instead of raising,
+so that one run reports every mistake in a file. Deck files declare their own card fields in the
+same vocabulary (`fields: {number: {type: int, min: 10}}`), compiled by `compile_field`.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from generator.errors import Problem, did_you_mean
+from generator.model.game import Text
+from generator.yamlio import item_line, key_line, node_line
+
+INVALID = object()  # returned by a check that recorded a problem
+
+
+@dataclass
+class Where:
+    """Where a value sits: its file, line, the key path shown to the user, and the path in the document."""
+
+    file: Path
+    line: int | None
+    key: str
+    path: tuple = ()
+
+    def child(self, container, key) -> "Where":
+        if isinstance(key, int):
+            line = item_line(container, key)
+            label = f"{self.key}[{key}]"
+        else:
+            line = key_line(container, key)
+            label = f"{self.key}.{key}" if self.key else str(key)
+        return Where(self.file, line or self.line, label, self.path + (key,))
+
+    def relabel(self, key: str) -> "Where":
+        return Where(self.file, self.line, key, self.path)
+
+
+class Checker:
+    """Collects problems for one file."""
+
+    def __init__(self, languages: list[str] | None = None):
+        self.problems: list[Problem] = []
+        self.languages = languages or []
+
+    def report(self, where: Where, message: str, hint: str | None = None) -> object:
+        self.problems.append(Problem(where.file, where.line, message, where.key or None, hint))
+        return INVALID
+
+
+def type_name(value) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return f"the text '{value}'"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    return type(value).__name__
+
+
+class Spec:
+    expected = "a value"
+
+    def check(self, value, where: Where, checker: Checker):
+        raise NotImplementedError
+
+    def wrong(self, value, where, checker, hint=None):
+        return checker.report(where, f"expected {self.expected}, found {type_name(value)}", hint)
+
+
+@dataclass
+class Int(Spec):
+    min: float | None = None
+    max: float | None = None
+    whole: bool = True
+
+    @property
+    def expected(self):
+        kind = "a whole number" if self.whole else "a number"
+        if self.min is not None and self.max is not None:
+            return f"{kind} from {self.min} to {self.max}"
+        if self.min is not None:
+            return f"{kind} of at least {self.min}"
+        if self.max is not None:
+            return f"{kind} of at most {self.max}"
+        return kind
+
+    def check(self, value, where, checker):
+        ok_types = (int,) if self.whole else (int, float)
+        if isinstance(value, bool) or not isinstance(value, ok_types):
+            return self.wrong(value, where, checker)
+        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+            return checker.report(where, f"expected {self.expected}, found {value}")
+        return value
+
+
+class Str(Spec):
+    expected = "a text"
+
+    def check(self, value, where, checker):
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            return self.wrong(value, where, checker)
+        return str(value)
+
+
+class Bool(Spec):
+    expected = "true or false"
+
+    def check(self, value, where, checker):
+        return value if isinstance(value, bool) else self.wrong(value, where, checker)
+
+
+@dataclass
+class Enum(Spec):
+    values: list
+
+    @property
+    def expected(self):
+        return "one of " + ", ".join(str(v) for v in self.values)
+
+    def check(self, value, where, checker):
+        if value in self.values and not isinstance(value, bool):
+            return value
+        hint = did_you_mean(value, self.values) if isinstance(value, str) else None
+        return checker.report(where, f"expected {self.expected}, found {value!r}", hint)
+
+
+@dataclass
+class Ref(Spec):
+    """A card id in another deck. Whether it exists is checked once the whole game is loaded."""
+
+    deck: str
+
+    @property
+    def expected(self):
+        return f"the id of a card in deck '{self.deck}'"
+
+    def check(self, value, where, checker):
+        return str(value) if isinstance(value, str) else self.wrong(value, where, checker)
+
+
+class Localized(Spec):
+    """Text in several languages: {ja: ..., en: ...}. Missing languages are reported by validate."""
+
+    expected = "a mapping of languages to text, like {ja: ..., en: ...}"
+
+    def check(self, value, where, checker):
+        if not isinstance(value, dict):
+            return self.wrong(value, where, checker)
+        values = {}
+        for lang, text in value.items():
+            at = where.child(value, lang)
+            if checker.languages and lang not in checker.languages:
+                checker.report(at, f"'{lang}' is not one of the game's languages "
+                                   f"({', '.join(checker.languages)})", did_you_mean(lang, checker.languages))
+                continue
+            if text is None:
+                continue  # an empty entry is a missing translation, not a type error
+            if not isinstance(text, (str, int, float)) or isinstance(text, bool):
+                checker.report(at, f"expected text, found {type_name(text)}")
+                continue
+            values[str(lang)] = str(text)
+        return Text(values, where.file, where.line, where.path)
+
+
+@dataclass
+class ListOf(Spec):
+    of: Spec
+
+    @property
+    def expected(self):
+        return f"a list of {self.of.expected}"
+
+    def check(self, value, where, checker):
+        if not isinstance(value, list):
+            return self.wrong(value, where, checker)
+        out = [self.of.check(item, where.child(value, i), checker) for i, item in enumerate(value)]
+        return [v for v in out if v is not INVALID]
+
+
+@dataclass
+class Counts(Spec):
+    """A mapping from card ids of a deck to whole numbers, like {coal: 2}."""
+
+    deck: str
+    min: float | None = None
+    max: float | None = None
+
+    @property
+    def expected(self):
+        return f"a mapping from ids of deck '{self.deck}' to numbers, like {{id: 1}}"
+
+    def check(self, value, where, checker):
+        if not isinstance(value, dict):
+            return self.wrong(value, where, checker)
+        number = Int(self.min, self.max)
+        out = {}
+        for key, amount in value.items():
+            checked = number.check(amount, where.child(value, key), checker)
+            if checked is not INVALID:
+                out[str(key)] = checked
+        return out
+
+
+@dataclass
+class OneOf(Spec):
+    options: list[Spec]
+    expected: str = "a value"
+
+    def check(self, value, where, checker):
+        for option in self.options:
+            trial = Checker(checker.languages)
+            result = option.check(value, where, trial)
+            if not trial.problems:
+                return result
+        return self.wrong(value, where, checker)
+
+
+@dataclass
+class Field:
+    spec: Spec
+    required: bool = False
+    default: Any = None
+    doc: str = ""
+
+
+@dataclass
+class Object(Spec):
+    fields: dict[str, Field]
+    what: str = "mapping"
+    extra: bool = False  # accept keys not listed (checked elsewhere)
+
+    @property
+    def expected(self):
+        return f"a {self.what} with keys " + ", ".join(self.fields)
+
+    def check(self, value, where, checker):
+        if not isinstance(value, dict):
+            return self.wrong(value, where, checker)
+        out = {}
+        misspelt = set()  # required keys an unknown key probably meant: one mistake, one message
+        for key, item in value.items():
+            at = where.child(value, key)
+            spec = self.fields.get(key)
+            if spec is None:
+                if not self.extra:
+                    checker.report(at, f"unknown key in {self.what}", hint_for_unknown(key, self.fields))
+                    misspelt.update(difflib.get_close_matches(str(key), list(self.fields), n=1, cutoff=0.6))
+                continue
+            if item is None and not spec.required:
+                continue
+            checked = spec.spec.check(item, at, checker)
+            if checked is not INVALID:
+                out[key] = checked
+        for key, spec in self.fields.items():
+            if key in value or key in misspelt:
+                continue
+            if spec.required:
+                missing = where.relabel(f"{where.key}.{key}" if where.key else key)
+                checker.report(missing, f"missing required key in {self.what}: expected {spec.spec.expected}")
+            elif spec.default is not None:
+                out[key] = spec.default
+        return out
+
+
+def hint_for_unknown(key, fields) -> str:
+    return did_you_mean(key, fields) or "allowed keys: " + ", ".join(fields)
+
+
+# --- deck field declarations ---------------------------------------------------------------------
+
+FIELD_TYPES = ["int", "number", "str", "bool", "text", "enum", "ref", "counts", "list", "object"]
+FIELD_SPEC_KEYS = {"type", "required", "doc", "min", "max", "values", "ref", "of", "fields", "default"}
+KEYS_BY_TYPE = {
+    "int": {"min", "max"}, "number": {"min", "max"}, "counts": {"ref", "min", "max"},
+    "enum": {"values"}, "ref": {"ref"}, "list": {"of"}, "object": {"fields"},
+}
+
+
+def compile_field(node, where: Where, checker: Checker) -> Field | None:
+    """Turn a field declaration like {type: int, min: 0} into a Field; record problems."""
+    if not isinstance(node, dict):
+        checker.report(where, f"expected a field declaration like {{type: int}}, found {type_name(node)}")
+        return None
+    kind = node.get("type")
+    if kind not in FIELD_TYPES:
+        checker.report(where.child(node, "type") if "type" in node else where,
+                       f"expected a field type: one of {', '.join(FIELD_TYPES)}, found {kind!r}",
+                       did_you_mean(kind, FIELD_TYPES) if isinstance(kind, str) else None)
+        return None
+    allowed = {"type", "required", "doc", "default"} | KEYS_BY_TYPE.get(kind, set())
+    for key in node:
+        if key not in allowed:
+            checker.report(where.child(node, key), f"unknown key in a field of type {kind}",
+                           hint_for_unknown(key, sorted(allowed)))
+    spec = _compile_spec(kind, node, where, checker)
+    if spec is None:
+        return None
+    required = node.get("required", False)
+    if not isinstance(required, bool):
+        checker.report(where.child(node, "required"), f"expected true or false, found {type_name(required)}")
+        required = False
+    return Field(spec, required=required, default=node.get("default"), doc=str(node.get("doc", "")))
+
+
+def _number(node, key, where, checker):
+    value = node.get(key)
+    if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)):
+        return value
+    checker.report(where.child(node, key), f"expected a number, found {type_name(value)}")
+    return None
+
+
+def _compile_spec(kind, node, where, checker) -> Spec | None:
+    if kind in ("int", "number"):
+        return Int(_number(node, "min", where, checker), _number(node, "max", where, checker), whole=kind == "int")
+    if kind == "str":
+        return Str()
+    if kind == "bool":
+        return Bool()
+    if kind == "text":
+        return Localized()
+    if kind == "enum":
+        values = node.get("values")
+        if not isinstance(values, list) or not values:
+            checker.report(where.child(node, "values") if "values" in node else where,
+                           "an enum field needs `values:`, a non-empty list")
+            return None
+        return Enum(list(values))
+    if kind in ("ref", "counts"):
+        deck = node.get("ref")
+        if not isinstance(deck, str):
+            checker.report(where.child(node, "ref") if "ref" in node else where,
+                           f"a {kind} field needs `ref:`, the id of the deck it points into")
+            return None
+        if kind == "ref":
+            return Ref(deck)
+        return Counts(deck, _number(node, "min", where, checker), _number(node, "max", where, checker))
+    if kind == "list":
+        if "of" not in node:
+            checker.report(where, "a list field needs `of:`, the declaration of its items")
+            return None
+        item = compile_field(node["of"], where.child(node, "of"), checker)
+        return ListOf(item.spec) if item else None
+    if kind == "object":
+        fields = node.get("fields")
+        if not isinstance(fields, dict) or not fields:
+            checker.report(where.child(node, "fields") if "fields" in node else where,
+                           "an object field needs `fields:`, a mapping of field declarations")
+            return None
+        compiled = {}
+        for name, sub in fields.items():
+            f = compile_field(sub, where.child(fields, name), checker)
+            if f:
+                compiled[str(name)] = f
+        return Object(compiled, what=f"'{where.key.split('.')[-1]}' object")
+    return None
+
+
+def walk_refs(spec: Spec, value, path=()):
+    """Yield (path, deck, id) for every reference inside a checked value."""
+    if isinstance(spec, Ref) and isinstance(value, str):
+        yield path, spec.deck, value
+    elif isinstance(spec, Counts) and isinstance(value, dict):
+        for key in value:
+            yield path + (key,), spec.deck, key
+    elif isinstance(spec, ListOf) and isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from walk_refs(spec.of, item, path + (i,))
+    elif isinstance(spec, Object) and isinstance(value, dict):
+        for name, f in spec.fields.items():
+            if name in value:
+                yield from walk_refs(f.spec, value[name], path + (name,))
+
+
+def is_mapping(node) -> bool:
+    return isinstance(node, (dict, CommentedMap))
+
+
+def is_sequence(node) -> bool:
+    return isinstance(node, (list, CommentedSeq))
+
+
+def start(file: Path, document) -> Where:
+    return Where(Path(file), node_line(document) or 1, "")

@@ -1,0 +1,48 @@
+"""Where the project's own folders are, and how a GAME argument becomes a game directory."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.errors import InputError, Problem, did_you_mean
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+CARDS_DIR = REPO_ROOT / "cards"
+TEMPLATES_DIR = REPO_ROOT / "templates"
+OUTPUT_DIR = REPO_ROOT / "output"
+
+
+def list_games() -> list[Path]:
+    if not CARDS_DIR.is_dir():
+        return []
+    return sorted(p for p in CARDS_DIR.iterdir() if (p / "game.yaml").is_file())
+
+
+def resolve_game(arg: str) -> Path:
+    """A game name under cards/ or a path to a game directory anywhere."""
+    path = Path(arg).expanduser()
+    if (path / "game.yaml").is_file():
+        return path.resolve()
+    named = CARDS_DIR / arg
+    if (named / "game.yaml").is_file():
+        return named.resolve()
+    names = [p.name for p in list_games()]
+    if path.is_dir():
+        message = "this directory has no game.yaml"
+        hint = "a game directory holds game.yaml, components.yaml and decks/; `pnpgen new NAME` makes one"
+    else:
+        message = "no such game"
+        hint = did_you_mean(arg, names) or f"games under cards/: {', '.join(names) or 'none'}; or give a path"
+    raise InputError(Problem(path, None, message, hint=hint))
+
+
+def template_dirs(game_dir: Path) -> list[Path]:
+    """Where a game's templates are looked up: its own folder first, then the project's."""
+    return [game_dir / "templates", TEMPLATES_DIR / game_dir.name, TEMPLATES_DIR]
+
+
+def find_template(game_dir: Path, name: str) -> Path | None:
+    for folder in template_dirs(game_dir):
+        candidate = folder / name
+        if candidate.is_file():
+            return candidate
+    return None

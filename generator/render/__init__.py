@@ -1,0 +1,1 @@
+"""Rendering: card faces (WeasyPrint), sheets (pikepdf imposition and marks)."""

@@ -1,0 +1,156 @@
+"""Card faces: every card's front and back as HTML, each distinct face rendered once by WeasyPrint.
+
+A deck's distinct faces are rendered in batches, each batch one WeasyPrint document of card-size
+pages (absolutely positioned content, no grid or flex). A batch is identified by the hash of its
+whole document text plus the renderer and font versions, which is what the face cache keys on.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass, field
+
+import pikepdf
+
+from generator.model.game import Deck, Game
+from generator.render import fonts
+from generator.render.templating import Templates, localize
+from generator.paths import TEMPLATES_DIR, find_template
+from generator.errors import InputError, Problem
+
+SAFE_INSET_MM = 3.0  # text stays this far inside the trim (Japanese print shops ask for 3 mm)
+BATCH_SIZE = 12      # faces per WeasyPrint document: small enough to re-render little after an edit
+
+
+@dataclass
+class DeckFaces:
+    """The distinct faces of one deck in one language, and which face each card uses."""
+
+    deck: Deck
+    lang: str
+    pages: list[str] = field(default_factory=list)        # distinct face HTML, in first-use order
+    front_of: list[int] = field(default_factory=list)     # card index -> page index
+    back_of: list[int | None] = field(default_factory=list)
+
+    def add(self, html: str) -> int:
+        try:
+            return self.pages.index(html)
+        except ValueError:
+            self.pages.append(html)
+            return len(self.pages) - 1
+
+
+def card_view(card, deck: Deck, lang: str, fallback: str) -> dict:
+    """What a template sees as `card`: every field localized, declared fields present (None if unset)."""
+    view = {name: None for name in deck.fields}
+    view.update(localize(card.fields, lang, fallback))
+    view.update(id=card.id, name=card.name.get(lang, fallback), count=card.count,
+                remove_at=card.remove_at, placeholder=card.placeholder)
+    return view
+
+
+class GameRenderer:
+    """Turns a game's decks into distinct face pages for one language."""
+
+    def __init__(self, game: Game, lang: str):
+        self.game = game
+        self.lang = lang
+        self.templates = Templates(game.dir, lang, game.source_language)
+        self.stylesheet = self._stylesheet()
+
+    def _stylesheet(self) -> str:
+        css = [(TEMPLATES_DIR / "base" / "card.css").read_text(encoding="utf-8")]
+        style_name = self.game.style or "style.css"
+        style = find_template(self.game.dir, style_name)
+        if style is None and self.game.style:
+            raise InputError(Problem(self.game.files["game"], None, f"stylesheet '{style_name}' not found",
+                                     "style"))
+        if style is not None:
+            css.append(style.read_text(encoding="utf-8"))
+        return "\n".join(css)
+
+    def context(self) -> dict:
+        game, lang = self.game, self.lang
+        fallback = game.source_language
+        decks = {d.id: {c.id: card_view(c, d, lang, fallback) for c in d.cards} for d in game.decks.values()}
+        return {"game": {"id": game.id, "title": game.title.get(lang, fallback)}, "decks": decks}
+
+    def deck_faces(self, deck: Deck) -> DeckFaces:
+        shared = self.context()
+        result = DeckFaces(deck, self.lang)
+        fallback = self.game.source_language
+        deck_view = {"id": deck.id, "name": deck.name.get(self.lang, fallback), "size": deck.size_name,
+                     "width": deck.size_mm[0], "height": deck.size_mm[1]}
+        for card in deck.cards:
+            ctx = {**shared, "deck": deck_view, "card": card_view(card, deck, self.lang, fallback)}
+            subject = f"card '{card.id}' of deck '{deck.id}' ({self.lang})"
+            front = self.templates.render(deck.template, ctx, subject)
+            result.front_of.append(result.add(_wrap(front, "front", card.id)))
+            back_name = (card.back or {}).get("template") or deck.back_template
+            if back_name:
+                back = self.templates.render(back_name, ctx, f"the back of {subject}")
+                result.back_of.append(result.add(_wrap(back, "back", "")))
+            else:
+                result.back_of.append(None)
+        return result
+
+    def document(self, deck: Deck, pages: list[str]) -> str:
+        """A WeasyPrint document whose pages are the given faces, at the deck's size with bleed."""
+        w, h = deck.size_mm
+        b = deck.bleed_mm
+        s = SAFE_INSET_MM
+        geometry = (f"@page {{ size: {w}mm {h}mm; margin: 0; bleed: {b}mm; }}\n"
+                    f".face {{ width: {w}mm; height: {h}mm; }}\n"
+                    f".bleed {{ left: -{b}mm; top: -{b}mm; width: {w + 2 * b}mm; height: {h + 2 * b}mm; }}\n"
+                    f".safe {{ left: {s}mm; top: {s}mm; width: {w - 2 * s}mm; height: {h - 2 * s}mm; }}\n")
+        return (f'<!doctype html><html lang="{self.lang}"><head><meta charset="utf-8"><style>\n'
+                f"{fonts.font_face_css()}{self.stylesheet}\n{geometry}</style></head><body>\n"
+                + "\n".join(pages) + "\n</body></html>")
+
+    def base_url(self) -> str:
+        for folder in (self.game.dir / "templates", TEMPLATES_DIR / self.game.id, TEMPLATES_DIR):
+            if folder.is_dir():
+                return folder.resolve().as_uri() + "/"
+        return TEMPLATES_DIR.resolve().as_uri() + "/"
+
+
+def _wrap(html: str, kind: str, card_id: str) -> str:
+    data = f' data-card="{card_id}"' if card_id else ""
+    return f'<div class="face {kind}"{data}>{html}</div>'
+
+
+@dataclass
+class Batch:
+    """One WeasyPrint document to render: its text, base URL and cache key."""
+
+    html: str
+    base_url: str
+
+    @property
+    def key(self) -> str:
+        import weasyprint
+
+        digest = hashlib.sha256()
+        for part in (weasyprint.__version__, fonts.fingerprint(), self.base_url, self.html):
+            digest.update(part.encode("utf-8"))
+            digest.update(b"\0")
+        return digest.hexdigest()
+
+
+def batches(renderer: GameRenderer, faces: DeckFaces) -> list[Batch]:
+    return [Batch(renderer.document(faces.deck, faces.pages[i:i + BATCH_SIZE]), renderer.base_url())
+            for i in range(0, len(faces.pages), BATCH_SIZE)]
+
+
+def render_batch(batch: Batch) -> bytes:
+    """Render one batch to PDF bytes (a pure function of the batch: safe to cache and parallelize)."""
+    import weasyprint
+
+    return weasyprint.HTML(string=batch.html, base_url=batch.base_url).write_pdf()
+
+
+def open_pages(pdf_bytes_list: list[bytes]) -> tuple[list[pikepdf.Pdf], list[pikepdf.Page]]:
+    """The opened batches (keep them alive while their pages are used) and all their pages, in order:
+    page i is distinct face i."""
+    pdfs = [pikepdf.open(io.BytesIO(data)) for data in pdf_bytes_list]
+    return pdfs, [page for pdf in pdfs for page in pdf.pages]

@@ -1,0 +1,85 @@
+"""The Jinja2 environment shared by every template of a game, and located template errors."""
+from __future__ import annotations
+
+import traceback
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from generator.errors import InputError, Problem
+from generator.model.game import Text
+from generator.paths import find_template, template_dirs
+from generator.render.typeset import typeset
+
+
+def localize(value, lang: str, fallback: str | None = None):
+    """Replace every Text inside value by its string in lang."""
+    if isinstance(value, Text):
+        return value.get(lang, fallback)
+    if isinstance(value, dict):
+        return {k: localize(v, lang, fallback) for k, v in value.items()}
+    if isinstance(value, list):
+        return [localize(v, lang, fallback) for v in value]
+    return value
+
+
+class Templates:
+    """Loads a game's templates and renders them for one language."""
+
+    def __init__(self, game_dir: Path, lang: str, fallback: str | None = None):
+        self.game_dir = game_dir
+        self.lang = lang
+        self.fallback = fallback
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader([str(d) for d in template_dirs(game_dir) if d.is_dir()]),
+            autoescape=jinja2.select_autoescape(["html", "svg"], default_for_string=True),
+            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        )
+        self.env.filters["tx"] = self.typeset
+        self.env.filters["t"] = lambda value: localize(value, lang, fallback)
+        self.env.globals.update(icon=self.icon, asset=self.asset, lang=lang)
+
+    def typeset(self, text, phrases: bool = False) -> Markup:
+        return typeset(localize(text, self.lang, self.fallback), self.lang, phrase_breaks=phrases)
+
+    def asset(self, name: str) -> str:
+        """file:// URL of an image or other file next to the templates; a missing one is an error."""
+        found = find_template(self.game_dir, name)
+        if found is None:
+            looked = ", ".join(str(d) for d in template_dirs(self.game_dir))
+            raise InputError(Problem(None, None, f"image or file '{name}' not found", hint=f"looked in {looked}"))
+        return found.resolve().as_uri()
+
+    def icon(self, name: str, size: str = "4mm", title: str = "") -> Markup:
+        url = self.asset(f"icons/{name}.svg")
+        alt = jinja2.utils.markupsafe.escape(title or name)
+        return Markup(f'<img class="icon icon-{name}" src="{url}" alt="{alt}" '
+                      f'style="width:{size};height:{size}">')
+
+    def render(self, name: str, context: dict, subject: str) -> str:
+        """Render a template; any template mistake becomes a located InputError naming the subject."""
+        try:
+            return self.env.get_template(name).render(**context)
+        except jinja2.TemplateSyntaxError as exc:
+            raise InputError(Problem(_template_path(self.game_dir, exc.filename or name), exc.lineno,
+                                     f"template syntax error: {exc.message}"))
+        except jinja2.TemplateNotFound as exc:
+            raise InputError(Problem(None, None, f"template '{exc.name}' not found (used for {subject})",
+                                     hint="looked in " + ", ".join(str(d) for d in template_dirs(self.game_dir))))
+        except jinja2.UndefinedError as exc:
+            file, line = _template_frame(exc)
+            raise InputError(Problem(file, line, f"{exc.message} while rendering {subject}",
+                                     hint="check the field name against the deck's `fields:`"))
+
+
+def _template_path(game_dir: Path, filename: str) -> Path:
+    path = Path(filename)
+    return path if path.is_absolute() else (find_template(game_dir, filename) or path)
+
+
+def _template_frame(exc: BaseException):
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename.endswith((".html", ".svg", ".j2", ".css")):
+            return Path(frame.filename), frame.lineno
+    return None, None

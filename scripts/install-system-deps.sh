@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what pnpgen needs from Debian: the Japanese fonts and HarfBuzz's subsetter (without it
+# WeasyPrint falls back to a subsetter about 5x slower). As root it installs what is missing; otherwise
+# it prints the exact command, and the Makefile falls back to the Japanese font from PyPI.
+set -u
+packages="fonts-noto-cjk libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0 fontconfig"
+missing=""
+for package in $packages; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"
+done
+if [ -z "$missing" ]; then
+  exit 0
+fi
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "installing:$missing"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq --no-install-recommends $missing >/dev/null && exit 0
+  echo "apt-get failed; continuing with the font from PyPI" >&2
+else
+  echo "missing Debian packages:$missing" >&2
+  echo "install them with:  sudo apt-get install$missing" >&2
+  echo "continuing with the Japanese font from PyPI (noto-cjk-sans-jp-regular)" >&2
+fi
+exit 1

@@ -1,0 +1,124 @@
+"""Shared helpers: run the CLI in-process, make small games, open PDFs."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+from generator.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+MM = 72 / 25.4
+
+
+class Result:
+    def __init__(self, code, out, err):
+        self.code, self.out, self.err = code, out, err
+
+    def __repr__(self):
+        return f"Result(code={self.code}, out={self.out!r}, err={self.err!r})"
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run `pnpgen ARGS` in this process; returns exit code and captured output."""
+    def run(*args):
+        capsys.readouterr()
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as exit_:
+            code = exit_.code
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+    return run
+
+
+def run_subprocess(*args, cwd=ROOT):
+    """Run pnpgen as a user would, in a child process."""
+    result = subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=cwd,
+                            capture_output=True, text=True)
+    return Result(result.returncode, result.stdout, result.stderr)
+
+
+@pytest.fixture
+def small_game(tmp_path, cli):
+    """The game `pnpgen new` scaffolds, in a temporary directory."""
+    path = tmp_path / "small"
+    assert cli("new", path).code == 0
+    return path
+
+
+def copy_game(name: str, tmp_path: Path) -> Path:
+    target = tmp_path / name
+    shutil.copytree(ROOT / "cards" / name, target)
+    return target
+
+
+def placements(page: pikepdf.Page):
+    """(form name, x, y, w, h, rotated) in mm of every form XObject drawn on a sheet page."""
+    found = []
+    matrix = None
+    xobjects = page.Resources.get("/XObject", {})
+    for operands, operator in pikepdf.parse_content_stream(page):
+        op = str(operator)
+        if op == "cm":
+            matrix = [float(v) for v in operands]
+        elif op == "Do":
+            name = str(operands[0])
+            x0, y0, x1, y1 = (float(v) for v in xobjects[name].BBox)
+            a, b, c, d, e, f = matrix
+            if a > 0:
+                rect = (e + x0, f + y0)
+            else:  # turned 180 degrees
+                rect = (e - x1, f - y1)
+            found.append((name, rect[0] / MM, rect[1] / MM, (x1 - x0) / MM, (y1 - y0) / MM, a < 0))
+    return found
+
+
+def page_size_mm(page: pikepdf.Page):
+    box = [float(v) for v in page.mediabox]
+    return ((box[2] - box[0]) / MM, (box[3] - box[1]) / MM)
+
+
+def fonts_of(pdf: pikepdf.Pdf):
+    """Every font dictionary reachable from the pages, through form XObjects."""
+    seen, fonts = set(), []
+
+    def walk(resources):
+        if resources is None:
+            return
+        for font in resources.get("/Font", {}).values():
+            if font.objgen not in seen:
+                seen.add(font.objgen)
+                fonts.append(font)
+        for xobject in resources.get("/XObject", {}).values():
+            if xobject.objgen not in seen and xobject.get("/Subtype") == "/Form":
+                seen.add(xobject.objgen)
+                walk(xobject.get("/Resources"))
+
+    for page in pdf.pages:
+        walk(page.get("/Resources"))
+    return fonts
+
+
+def is_embedded(font) -> bool:
+    descendants = font.get("/DescendantFonts")
+    target = descendants[0] if descendants else font
+    descriptor = target.get("/FontDescriptor")
+    if descriptor is None:
+        return font.get("/Subtype") == "/Type3"
+    return any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+
+
+def page_text(path: Path, index: int) -> str:
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(path))
+    try:
+        return document[index].get_textpage().get_text_range()
+    finally:
+        document.close()

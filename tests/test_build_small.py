@@ -1,0 +1,116 @@
+"""A game directory in, PDFs and a build report out: checked by opening the PDFs."""
+import json
+
+import pikepdf
+import pytest
+
+from conftest import fonts_of, is_embedded, page_size_mm, page_text, placements
+from generator.render.sheets import PAPERS
+
+
+@pytest.fixture
+def built(small_game, tmp_path, cli):
+    out = tmp_path / "out"
+    result = cli("build", small_game, "--out", out, "--quiet", "--jobs", "1")
+    assert result.code == 0, result
+    return out / "small"
+
+
+def test_build_writes_a_pdf_per_language_and_paper_listed_in_build_json(built):
+    report = json.loads((built / "build.json").read_text())
+    assert report["game"] == "small"
+    listed = {(f["lang"], f["paper"]) for f in report["files"]}
+    assert listed == {(lang, paper) for lang in ("ja", "en") for paper in ("a4", "letter")}
+    for entry in report["files"]:
+        assert entry["kind"] == "cards"
+        pdf = pikepdf.open(built / entry["path"])
+        assert len(pdf.pages) == entry["pages"]
+        assert entry["faces"] == {"cards": 6}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_pages_have_the_exact_paper_size(built, paper):
+    pdf = pikepdf.open(built / f"cards-en-{paper}.pdf")
+    expected = sorted(PAPERS[paper])
+    for page in pdf.pages:
+        assert sorted(page_size_mm(page)) == pytest.approx(expected, abs=0.01)
+
+
+def test_every_copy_is_placed_at_card_size_with_bleed(built):
+    pdf = pikepdf.open(built / "cards-ja-a4.pdf")
+    fronts = placements(pdf.pages[0])
+    assert len(fronts) == 6
+    for _, _, _, w, h, _ in fronts:
+        assert (w, h) == pytest.approx((63 + 6, 88 + 6), abs=0.01)
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_back_n_prints_behind_face_n(small_game, tmp_path, cli, duplex):
+    out = tmp_path / "out"
+    assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--duplex", duplex).code == 0
+    pdf = pikepdf.open(out / "small" / "cards-en-a4.pdf")
+    fronts, backs = placements(pdf.pages[0]), placements(pdf.pages[1])
+    width, height = page_size_mm(pdf.pages[1])
+    assert len(fronts) == len(backs) == 6
+    for (_, fx, fy, w, h, _), (_, bx, by, bw, bh, _) in zip(fronts, backs):
+        if duplex == "long":   # turned over about the vertical axis: x mirrored
+            assert (bx, by) == pytest.approx((width - fx - w, fy), abs=0.01)
+        else:                  # turned over about the horizontal axis: y mirrored
+            assert (bx, by) == pytest.approx((fx, height - fy - h), abs=0.01)
+
+
+def test_no_duplex_prints_fronts_only(small_game, tmp_path, cli):
+    out = tmp_path / "out"
+    assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--duplex", "none").code == 0
+    assert len(pikepdf.open(out / "small" / "cards-en-a4.pdf").pages) == 1
+
+
+def test_gutterfold_puts_turned_backs_below_the_fold(small_game, tmp_path, cli):
+    out = tmp_path / "out"
+    assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--layout", "gutterfold").code == 0
+    pdf = pikepdf.open(out / "small" / "cards-en-a4-gutterfold.pdf")
+    width, height = page_size_mm(pdf.pages[0])
+    drawn = placements(pdf.pages[0])
+    fronts = [p for p in drawn if not p[5]]
+    backs = [p for p in drawn if p[5]]
+    assert fronts and len(fronts) == len(backs)
+    for (_, fx, fy, w, h, _), (_, bx, by, _, _, _) in zip(fronts, backs):
+        assert fy >= height / 2 and by + h <= height / 2
+        assert bx == pytest.approx(fx, abs=0.01)
+        assert fy - height / 2 == pytest.approx(height / 2 - by - h, abs=0.01)
+
+
+def test_every_font_is_embedded(built):
+    for name in ("cards-ja-a4.pdf", "cards-en-letter.pdf"):
+        pdf = pikepdf.open(built / name)
+        fonts = fonts_of(pdf)
+        assert fonts, "the card text must use a font"
+        assert all(is_embedded(font) for font in fonts)
+
+
+def test_card_text_is_in_the_page_text(built):
+    assert "Draw 1 card." in page_text(built / "cards-en-a4.pdf", 0)
+    assert "手札を" in page_text(built / "cards-ja-a4.pdf", 0)
+
+
+def test_crop_marks_lie_outside_every_bleed_box(built):
+    pdf = pikepdf.open(built / "cards-en-a4.pdf")
+    page = pdf.pages[0]
+    boxes = [(x, y, x + w, y + h) for _, x, y, w, h, _ in placements(page)]
+    segments = []
+    for operands, operator in pikepdf.parse_content_stream(page):
+        if str(operator) in ("m", "l"):
+            segments.append(tuple(float(v) * 25.4 / 72 for v in operands))
+    assert len(segments) >= 8
+    for x, y in segments:
+        for x0, y0, x1, y1 in boxes:
+            assert not (x0 + 0.01 < x < x1 - 0.01 and y0 + 0.01 < y < y1 - 0.01)
+
+
+def test_rebuild_uses_the_cache_and_gives_the_same_pdf(small_game, tmp_path, cli):
+    out = tmp_path / "out"
+    assert cli("build", small_game, "--out", out, "--paper", "a4").code == 0
+    first = (out / "small" / "cards-ja-a4.pdf").read_bytes()
+    again = cli("build", small_game, "--out", out, "--paper", "a4")
+    assert "0 rendered" in again.err
+    assert (out / "small" / "cards-ja-a4.pdf").read_bytes() == first
