@@ -65,7 +65,7 @@ BACK_HTML = """\
 <div class="safe"><div class="back-title">{{ game.title | tx }}</div></div>
 """
 STYLE_CSS = """\
-.frame { background: #f3efe4; border: 3mm solid #2f5d62; }
+.frame { background: #f3efe4; border: 5.5mm solid #2f5d62; }
 .value { position: absolute; left: 0; top: 0; font-size: 16pt; font-weight: bold; color: #2f5d62; }
 .title { position: absolute; left: 9mm; right: 0; top: 1mm; margin: 0; font-size: 11pt; }
 .text { position: absolute; left: 0; right: 0; top: 30mm; margin: 0; font-size: 9pt; }
