@@ -49,6 +49,10 @@ class Card:
     remove_at: list[int] = field(default_factory=list)
     placeholder: bool | list[str] = False
     back: dict | None = None
+    lines: dict[str, int] = field(default_factory=dict)  # card key -> line
+
+    def line_of(self, key: str) -> int | None:
+        return self.lines.get(key, self.line)
 
     def copies(self, players: int | None = None) -> int:
         if players is not None and players in self.remove_at:
@@ -89,6 +93,7 @@ class Component:
     source: tuple[str, str] | None = None  # ("deck", "assets"), ("board", "main"), ...
     note: Text | None = None
     placeholder: bool = False
+    per_kind: int | None = None
 
 
 @dataclass
@@ -104,6 +109,10 @@ class Game:
     style: str | None = None
     files: dict[str, Path] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)  # checked game.yaml, for later stages
+    numbers: dict[str, Any] = field(default_factory=dict)
+    setup: list[dict] = field(default_factory=list)    # deals, each with its `_line`
+    checks: list[dict] = field(default_factory=list)   # declared invariants, each with its `_line`
+    template_problems: list = field(default_factory=list)  # missing templates (when not required)
 
     def cards(self):
         for deck in self.decks.values():

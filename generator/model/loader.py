@@ -16,6 +16,27 @@ PLACEHOLDER = OneOf([Bool(), ListOf(Str())], expected="true, or a list of the in
 PLAYERS = Object({"min": Field(Int(1, 20), required=True), "max": Field(Int(1, 20), required=True)},
                  what="player range")
 
+DEAL = Object({
+    "deck": Field(Str(), required=True),
+    "per_player": Field(Int(0, 100), doc="cards each player gets"),
+    "seats": Field(ListOf(Int(0, 100)), doc="cards for the 1st, 2nd, ... seat; the last number repeats"),
+    "where": Field(Object({}, what="card filter", extra=True), doc="deal only cards with these field values"),
+    "rest": Field(Enum(["deck", "box", "reserve"]), doc="where the cards not dealt go"),
+    "label": Field(Localized()),
+}, what="setup deal")
+CHECK = Object({
+    "about": Field(Str(), doc="what the check means, shown when it fails"),
+    "expect": Field(Str(), doc="an expression true at every player count"),
+    "same": Field(Str(), doc="an expression with the same value at every player count"),
+    "players": Field(ListOf(Int(1, 20)), doc="only at these player counts"),
+    "unique": Field(Object({"deck": Field(Str(), required=True),
+                            "fields": Field(ListOf(Str()), required=True)}, what="unique check")),
+    "each": Field(Object({"deck": Field(Str(), required=True),
+                          "expect": Field(Str(), required=True)}, what="each-card check")),
+    "distinct_pairs": Field(Object({"deck": Field(Str(), required=True), "by": Field(Str(), required=True),
+                                    "take": Field(Int(1, 10), default=2)}, what="distinct pairs check")),
+}, what="check")
+
 GAME_SCHEMA = {
     "title": Field(Localized(), required=True),
     "players": Field(PLAYERS, required=True),
@@ -23,6 +44,9 @@ GAME_SCHEMA = {
     "source_language": Field(Str(), required=True),
     "style": Field(Str(), doc="stylesheet for every template of the game"),
     "placeholder": Field(PLACEHOLDER),
+    "numbers": Field(Object({}, what="numbers", extra=True), doc="named numbers for checks and rules"),
+    "setup": Field(ListOf(DEAL), doc="what is dealt at setup"),
+    "checks": Field(ListOf(CHECK), doc="invariants `pnpgen validate` checks"),
 }
 # Later stages (validate, rules, boards) register their own game.yaml keys here.
 EXTRA_GAME_KEYS: dict[str, Field] = {}
@@ -34,6 +58,7 @@ COMPONENT = Object({
     "count": Field(Int(0), required=True),
     **{kind: Field(Str()) for kind in COMPONENT_SOURCES},
     "note": Field(Localized()),
+    "per_kind": Field(Int(1), doc="copies of each distinct card, e.g. 9 of each good"),
     "placeholder": Field(PLACEHOLDER),
 }, what="component")
 
@@ -55,10 +80,15 @@ DECK_SCHEMA = Object({
 }, what="deck")
 
 
-def load_game(game_dir: Path) -> Game:
-    """Read game.yaml, components.yaml and decks/*.yaml; raise InputError listing every problem."""
+def load_game(game_dir: Path, require_templates: bool = True) -> Game:
+    """Read game.yaml, components.yaml and decks/*.yaml; raise InputError listing every problem.
+
+    With require_templates=False a missing template does not stop loading: it is kept in
+    `game.template_problems` (validate reports it; data-only commands can run without templates).
+    """
     game_dir = Path(game_dir).resolve()
     problems: list[Problem] = []
+    template_problems: list[Problem] = []
     game_file = game_dir / "game.yaml"
     document = _load(game_file, problems)
     if document is None:
@@ -77,9 +107,11 @@ def load_game(game_dir: Path) -> Game:
     decks = {}
     deck_files = sorted((game_dir / "decks").glob("*.yaml")) if (game_dir / "decks").is_dir() else []
     for deck_file in deck_files:
-        deck = _load_deck(game_dir, deck_file, languages, problems)
+        deck = _load_deck(game_dir, deck_file, languages, problems, template_problems)
         if deck is not None:
             decks[deck.id] = deck
+    if require_templates:
+        problems += template_problems
     if problems:
         raise InputError(problems)
     players = info["players"]
@@ -88,7 +120,23 @@ def load_game(game_dir: Path) -> Game:
         languages=languages, source_language=str(info["source_language"]), components=components,
         decks=decks, style=info.get("style"),
         files={"game": game_file, "components": game_dir / "components.yaml"}, raw=info,
+        numbers=dict(info.get("numbers", {})),
+        setup=_with_lines(info.get("setup", []), document, "setup", game_file),
+        checks=_with_lines(info.get("checks", []), document, "checks", game_file),
+        template_problems=template_problems,
     )
+
+
+def _with_lines(entries, document, key, file):
+    """Each checked entry with the line it was written on (as `_line`)."""
+    raw = document.get(key) or []
+    where = start(file, document).child(document, key)
+    out = []
+    for i, entry in enumerate(entries):
+        at = where.child(raw, i)
+        keys = {k: at.child(raw[i], k).line for k in raw[i]} if isinstance(raw[i], dict) else {}
+        out.append({**entry, "_line": at.line, "_lines": keys})
+    return out
 
 
 def _load(path: Path, problems: list[Problem]):
@@ -144,7 +192,7 @@ def _load_components(path: Path, languages, problems) -> list[Component]:
         components.append(Component(
             id=entry.get("id", f"#{index}"), name=entry.get("name", Text({})), count=entry.get("count", 0),
             file=path, line=where.line, source=source, note=entry.get("note"),
-            placeholder=bool(entry.get("placeholder")),
+            placeholder=bool(entry.get("placeholder")), per_kind=entry.get("per_kind"),
         ))
         if sum(kind in raw for kind in COMPONENT_SOURCES) > 1:
             problems.append(Problem(path, where.line, "a component has one source: "
@@ -152,7 +200,7 @@ def _load_components(path: Path, languages, problems) -> list[Component]:
     return components
 
 
-def _load_deck(game_dir: Path, path: Path, languages, problems) -> Deck | None:
+def _load_deck(game_dir: Path, path: Path, languages, problems, template_problems) -> Deck | None:
     document = _load(path, problems)
     if document is None:
         return None
@@ -196,11 +244,13 @@ def _load_deck(game_dir: Path, path: Path, languages, problems) -> Deck | None:
             id=checked["id"], name=checked["name"], count=checked.get("count", 1), fields=own,
             deck_id=path.stem, file=path, line=where.line, index=index,
             remove_at=list(checked.get("remove_at", [])), placeholder=placeholder,
-            back=checked.get("back"),
+            back=checked.get("back"), lines={k: where.child(raw, k).line for k in raw},
         ))
     lines = {key: root.child(document, key).line for key in document}
-    _check_templates(game_dir, path, deck, cards, lines, checker, root, document)
     problems += checker.problems
+    templates = Checker(languages)
+    _check_templates(game_dir, deck, cards, templates, root, document)
+    template_problems += templates.problems
     size = deck.get("size")
     if size is None:
         return None
@@ -214,7 +264,7 @@ def _load_deck(game_dir: Path, path: Path, languages, problems) -> Deck | None:
     )
 
 
-def _check_templates(game_dir, path, deck, cards, lines, checker, root, document):
+def _check_templates(game_dir, deck, cards, checker, root, document):
     wanted = []
     if deck.get("template"):
         wanted.append((deck["template"], root.child(document, "template")))

@@ -257,7 +257,9 @@ class Object(Spec):
             at = where.child(value, key)
             spec = self.fields.get(key)
             if spec is None:
-                if not self.extra:
+                if self.extra:
+                    out[key] = plain(item)
+                else:
                     checker.report(at, f"unknown key in {self.what}", hint_for_unknown(key, self.fields))
                     misspelt.update(difflib.get_close_matches(str(key), list(self.fields), n=1, cutoff=0.6))
                 continue
@@ -275,6 +277,15 @@ class Object(Spec):
             elif spec.default is not None:
                 out[key] = spec.default
         return out
+
+
+def plain(node):
+    """ruamel's mappings and lists as plain Python values."""
+    if isinstance(node, dict):
+        return {k: plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [plain(v) for v in node]
+    return node
 
 
 def hint_for_unknown(key, fields) -> str:

@@ -1,0 +1,1 @@
+"""Consistency checks of a loaded game: box contents, player counts, references, translations."""

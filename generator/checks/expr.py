@@ -1,0 +1,111 @@
+"""A small, safe expression language for the invariants a game declares in YAML.
+
+Expressions use Python's syntax but are never given to `eval`: they are parsed with `ast` and
+interpreted here, accepting only literals, names, arithmetic, comparisons, `and`/`or`/`not`,
+`x if c else y`, subscripts, attribute access on mappings and calls of the functions given.
+"""
+from __future__ import annotations
+
+import ast
+import operator
+from typing import Any, Callable
+
+BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+          ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
+COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+           ast.Gt: operator.gt, ast.GtE: operator.ge,
+           ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
+UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_}
+
+
+class ExpressionError(Exception):
+    """The expression is malformed or uses something it may not (message says what)."""
+
+
+class Namespace(dict):
+    """A mapping whose keys can also be read as attributes: deck.assets or deck['status-symbols']."""
+
+
+def parse(source: str) -> ast.Expression:
+    try:
+        tree = ast.parse(str(source), mode="eval")
+    except SyntaxError as exc:
+        raise ExpressionError(f"cannot parse '{source}': {exc.msg}")
+    for node in ast.walk(tree):
+        allowed = (ast.Expression, ast.Constant, ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.BoolOp,
+                   ast.Compare, ast.IfExp, ast.Subscript, ast.Attribute, ast.Call, ast.Tuple, ast.List,
+                   ast.Dict, ast.And, ast.Or, *BINARY, *COMPARE, *UNARY)
+        if not isinstance(node, allowed):
+            raise ExpressionError(f"'{type(node).__name__}' is not allowed in '{source}'")
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            raise ExpressionError(f"'{node.attr}' is not allowed in '{source}'")
+    return tree
+
+
+def evaluate(source: str, names: dict[str, Any], functions: dict[str, Callable] | None = None):
+    tree = parse(source)
+    return _eval(tree.body, names, functions or {}, source)
+
+
+def _eval(node, names, functions, source):
+    def ev(child):
+        return _eval(child, names, functions, source)
+
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id in names:
+            return names[node.id]
+        raise ExpressionError(f"unknown name '{node.id}' in '{source}' (known: {', '.join(sorted(names))})")
+    if isinstance(node, ast.Attribute):
+        base = ev(node.value)
+        if isinstance(base, dict) and node.attr in base:
+            return base[node.attr]
+        raise ExpressionError(f"'{node.attr}' is unknown in '{source}'")
+    if isinstance(node, ast.Subscript):
+        base, key = ev(node.value), ev(node.slice)
+        try:
+            return base[key]
+        except (KeyError, IndexError, TypeError):
+            raise ExpressionError(f"no entry {key!r} in '{source}'")
+    if isinstance(node, ast.BinOp):
+        left, right = ev(node.left), ev(node.right)
+        try:
+            return BINARY[type(node.op)](left, right)
+        except (TypeError, ZeroDivisionError) as exc:
+            raise ExpressionError(f"cannot compute '{source}': {exc}")
+    if isinstance(node, ast.UnaryOp):
+        return UNARY[type(node.op)](ev(node.operand))
+    if isinstance(node, ast.BoolOp):
+        if isinstance(node.op, ast.And):
+            return all(ev(v) for v in node.values)
+        return any(ev(v) for v in node.values)
+    if isinstance(node, ast.Compare):
+        left = ev(node.left)
+        for op, comparator in zip(node.ops, node.comparators):
+            right = ev(comparator)
+            try:
+                if not COMPARE[type(op)](left, right):
+                    return False
+            except TypeError as exc:
+                raise ExpressionError(f"cannot compare in '{source}': {exc}")
+            left = right
+        return True
+    if isinstance(node, ast.IfExp):
+        return ev(node.body) if ev(node.test) else ev(node.orelse)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(ev(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return {ev(k): ev(v) for k, v in zip(node.keys, node.values)}
+    if isinstance(node, ast.Call):
+        if not isinstance(node.func, ast.Name) or node.func.id not in functions or node.keywords:
+            name = getattr(node.func, "id", "?")
+            raise ExpressionError(f"unknown function '{name}' in '{source}' "
+                                  f"(known: {', '.join(sorted(functions))})")
+        try:
+            return functions[node.func.id](*[ev(a) for a in node.args])
+        except ExpressionError:
+            raise
+        except Exception as exc:  # a function given bad arguments by the YAML
+            raise ExpressionError(f"{node.func.id}(...) failed in '{source}': {exc}")
+    raise ExpressionError(f"cannot evaluate '{source}'")

@@ -1,0 +1,26 @@
+"""`pnpgen components`: the box contents list, in the game's languages."""
+from __future__ import annotations
+
+from generator.checks.components import component_rows, format_rows
+from generator.commands.build import select_languages
+from generator.model import load_game
+from generator.paths import resolve_game
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "components", help="print the box contents list",
+        description="Print the box contents (内容物 / Components) from components.yaml and the decks.")
+    parser.add_argument("game", metavar="GAME|PATH")
+    parser.add_argument("--lang", default=None, help="language (default: the game's source language)")
+    parser.add_argument("--players", type=int, help="also show how many of each are used with N players")
+    parser.add_argument("--format", default="text", choices=["text", "csv", "md"])
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    game = load_game(resolve_game(args.game), require_templates=False)
+    lang = select_languages(game, args.lang)[0] if args.lang else game.source_language
+    rows = component_rows(game, lang, args.players)
+    print(format_rows(rows, lang, args.format, args.players), end="")
+    return 0

@@ -1,0 +1,53 @@
+"""`pnpgen validate`: deck counts, removals and deals at every player count, and every inconsistency."""
+from __future__ import annotations
+
+import json
+
+from generator.checks.components import display_width, pad
+from generator.checks.validate import Report, validate
+from generator.errors import InputError, Problem
+from generator.model import load_game
+from generator.paths import resolve_game
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "validate", help="check a game's data for consistency",
+        description="Check box contents against the decks, removals and setup at every player count, ids, "
+                    "references and translations. Exit 0: consistent; 1: problems found; 2: unreadable input.")
+    parser.add_argument("game", metavar="GAME|PATH")
+    parser.add_argument("--players", type=int, help="check only this player count")
+    parser.add_argument("--json", action="store_true", help="print the tables and problems as JSON")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    game = load_game(resolve_game(args.game), require_templates=False)
+    if args.players is not None and not game.players[0] <= args.players <= game.players[1]:
+        raise InputError(Problem(game.files["game"], None, f"{args.players} players is outside the game's "
+                                 f"range {game.players[0]}-{game.players[1]}", "players"))
+    report = validate(game, args.players)
+    if args.json:
+        print(json.dumps(report.as_json(), ensure_ascii=False, indent=2))
+    else:
+        print(render_text(report))
+    return 1 if report.problems else 0
+
+
+def render_text(report: Report) -> str:
+    game = report.game
+    out = [f"{game.id}: {game.title.get('en', game.source_language)}"]
+    for players, row in report.counts.items():
+        out.append(f"\n{players} players")
+        titles = ["deck", "in box", "removed", "in play", "dealt", "left"]
+        cells = [[deck, str(r.in_box), str(r.removed), str(r.in_play), str(r.dealt) if r.dealt else "-",
+                  str(r.left)] for deck, r in row.decks.items()]
+        widths = [max(display_width(x) for x in column) for column in zip(titles, *cells)]
+        out.append("  " + "  ".join(pad(t, w) for t, w in zip(titles, widths)).rstrip())
+        out += ["  " + "  ".join(pad(c, w) for c, w in zip(line, widths)).rstrip() for line in cells]
+    if report.problems:
+        out.append(f"\n{len(report.problems)} problem(s):")
+        out += [f"  {problem}" for problem in report.problems]
+    else:
+        out.append("\nno problems")
+    return "\n".join(out)

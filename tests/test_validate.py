@@ -1,0 +1,186 @@
+"""`pnpgen validate` and `pnpgen components` on the seed games and on games broken on purpose."""
+import json
+
+import pytest
+
+from conftest import copy_game
+from test_input_errors import edit, line_of
+
+GAMES = ["greed-inc", "ikkin", "mint-rails"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_seed_games_are_consistent_at_every_player_count(cli, game):
+    result = cli("validate", game)
+    assert result.code == 0, result.out
+    assert "no problems" in result.out
+
+
+def test_greed_inc_table_shows_the_removal_reading(cli):
+    data = json.loads(cli("validate", "greed-inc", "--json").out)
+    assert {n: data["players"][n]["decks"]["assets"] for n in ("3", "4", "5")} == {"3": 24, "4": 32, "5": 40}
+    assert data["players"]["3"]["setup"]["companies"] == {"dealt": 3, "pool": 5, "left": 7, "rest": "box"}
+    assert data["players"]["5"]["setup"]["assets"]["dealt"] == 10
+
+
+def test_json_and_text_tables_agree(cli):
+    text = cli("validate", "ikkin").out
+    data = json.loads(cli("validate", "ikkin", "--json").out)
+    for players, row in data["players"].items():
+        block = text.split(f"\n{players} players\n")[1].split("\n\n")[0]
+        line = next(l for l in block.splitlines() if l.strip().startswith("employees"))
+        cells = line.split()
+        assert int(cells[3]) == row["decks"]["employees"]
+        assert int(cells[4]) == row["setup"]["employees"]["dealt"]
+    assert [3, 4, 5, 6] == sorted(int(n) for n in data["players"])
+    assert data["players"]["3"]["setup"]["employees"]["dealt"] == 2 + 3 + 4
+    assert data["players"]["6"]["setup"]["employees"]["dealt"] == 2 + 3 + 4 * 4
+
+
+def problems(cli, game, *extra):
+    result = cli("validate", game, "--json", *extra)
+    assert result.code == 1, result
+    return json.loads(result.out)["problems"]
+
+
+def only(found, needle):
+    hits = [p for p in found if needle in p["message"]]
+    assert hits, f"no problem mentions {needle!r}: {found}"
+    return hits[0]
+
+
+def test_a_missing_card(tmp_path, cli):
+    game = copy_game("greed-inc", tmp_path)
+    deck = game / "decks" / "assets.yaml"
+    text = deck.read_text(encoding="utf-8")
+    start = text.index("  - id: oil-well")
+    end = text.index("  - id:", start + 5)
+    deck.write_text(text[:start] + text[end:], encoding="utf-8")
+    found = problems(cli, game)
+    problem = only(found, "prints 39")
+    assert problem["file"].endswith("components.yaml")
+    assert problem["line"] == line_of(game / "components.yaml", "id: asset-cards")
+
+
+def test_an_extra_copy(tmp_path, cli):
+    game = copy_game("greed-inc", tmp_path)
+    goods = game / "decks" / "goods.yaml"
+    line = next(n for n, l in enumerate(goods.read_text().splitlines(), 1) if "count: 9" in l)
+    lines = goods.read_text().splitlines(keepends=True)
+    lines[line - 1] = lines[line - 1].replace("count: 9", "count: 10")
+    goods.write_text("".join(lines))
+    found = problems(cli, game)
+    assert only(found, "prints 100")["line"] == line_of(game / "components.yaml", "id: goods-cards")
+    per_kind = only(found, "10 copies")
+    assert per_kind["file"].endswith("goods.yaml") and per_kind["line"] == line
+
+
+def test_a_wrong_removal(tmp_path, cli):
+    game = copy_game("greed-inc", tmp_path)
+    deck = game / "decks" / "assets.yaml"
+    edit(deck, "remove_at: [4]", "remove_at: [3]")
+    found = problems(cli, game)
+    problem = only(found, "differs by player count")
+    assert problem["file"].endswith("game.yaml")
+    assert problem["line"] == line_of(game / "game.yaml", "same: deck.assets / players")
+    assert "3 players: 7.66667" in problem["message"]
+
+
+def test_a_removal_outside_the_player_range(tmp_path, cli):
+    game = copy_game("greed-inc", tmp_path)
+    deck = game / "decks" / "assets.yaml"
+    edit(deck, "remove_at: [4]", "remove_at: [6]")
+    problem = only(problems(cli, game), "removed at 6 players")
+    assert problem["line"] == line_of(deck, "remove_at: [6]")
+
+
+def test_a_dangling_reference(tmp_path, cli):
+    game = copy_game("greed-inc", tmp_path)
+    deck = game / "decks" / "assets.yaml"
+    edit(deck, "produces: {sand: 2}", "produces: {sandd: 2}")
+    problem = only(problems(cli, game), "'sandd' is not a card of deck 'goods'")
+    assert problem["file"].endswith("assets.yaml")
+    assert problem["line"] == line_of(deck, "sandd")
+
+
+def test_a_duplicate_id(tmp_path, cli):
+    game = copy_game("greed-inc", tmp_path)
+    deck = game / "decks" / "assets.yaml"
+    edit(deck, "id: oil-well", "id: sand-pit")
+    problem = only(problems(cli, game), "duplicate id 'sand-pit'")
+    assert problem["line"] == [n for n, l in enumerate(deck.read_text().splitlines(), 1)
+                               if "id: sand-pit" in l][1]
+
+
+def test_a_missing_translation(tmp_path, cli):
+    game = copy_game("ikkin", tmp_path)
+    deck = game / "decks" / "employees.yaml"
+    text = deck.read_text(encoding="utf-8")
+    import re
+    match = re.search(r"name: \{ja: ([^,]+), en: [^}]+\}", text)
+    deck.write_text(text.replace(match.group(0), f"name: {{ja: {match.group(1)}}}", 1), encoding="utf-8")
+    problem = only(problems(cli, game), "has no en text")
+    assert problem["line"] == line_of(deck, f"name: {{ja: {match.group(1)}}}")
+
+
+def test_an_impossible_deal(tmp_path, cli):
+    game = copy_game("ikkin", tmp_path)
+    edit(game / "game.yaml", "seats: [2, 3, 4]", "seats: [2, 3, 13]")
+    found = problems(cli, game)
+    problem = only(found, "with 6 players setup deals 57 cards from deck 'employees', which has only 54")
+    assert problem["line"] == line_of(game / "game.yaml", "- deck: employees")
+    assert not [p for p in found if "with 5 players setup deals" in p["message"]]  # 2+3+13*3 = 44 fit
+
+
+def test_a_draft_pool_that_cannot_give_distinct_pairs(tmp_path, cli):
+    game = copy_game("mint-rails", tmp_path)
+    deck = game / "decks" / "draft-certificates.yaml"
+    for colour in ("white", "pink", "brown"):
+        text = deck.read_text()
+        deck.write_text(text.replace(f"company: {colour}", "company: black"))
+    found = problems(cli, game)
+    only(found, "no two players holding the same companys")
+
+
+def test_a_repeated_sequence_letter(tmp_path, cli):
+    game = copy_game("greed-inc", tmp_path)
+    deck = game / "decks" / "status-symbols.yaml"
+    edit(deck, "letter: B", "letter: A")
+    problem = only(problems(cli, game), "repeats metal=gold, letter=A")
+    assert problem["line"] == [n for n, l in enumerate(deck.read_text().splitlines(), 1) if "letter: A" in l][1]
+
+
+def test_a_deck_no_component_names(tmp_path, cli):
+    game = copy_game("ikkin", tmp_path)
+    edit(game / "components.yaml", "deck: employees", "")
+    only(problems(cli, game), "no component in components.yaml names it")
+
+
+def test_an_expression_is_interpreted_not_executed(tmp_path, cli):
+    game = copy_game("ikkin", tmp_path)
+    edit(game / "game.yaml", "expect: deck.employees == 54", "expect: __import__('os').system('false')")
+    only(problems(cli, game), "unknown function")
+
+
+def test_one_player_count(cli):
+    data = json.loads(cli("validate", "mint-rails", "--players", "4", "--json").out)
+    assert list(data["players"]) == ["4"] and data["players"]["4"]["decks"]["draft-certificates"] == 12
+    assert cli("validate", "mint-rails", "--players", "7").code == 2
+
+
+@pytest.mark.parametrize("lang,title,name", [("ja", "内容物", "資産カード"), ("en", "Components", "Asset cards")])
+def test_components_list_in_both_languages(cli, lang, title, name):
+    result = cli("components", "greed-inc", "--lang", lang)
+    assert result.code == 0
+    assert result.out.startswith(title) and name in result.out and "99" in result.out
+
+
+def test_components_csv_and_markdown(cli):
+    import csv
+    import io
+    rows = list(csv.DictReader(io.StringIO(cli("components", "mint-rails", "--lang", "en", "--format", "csv",
+                                                 "--players", "2").out)))
+    draft = next(r for r in rows if r["id"] == "draft-certificates")
+    assert (draft["count"], draft["in_play"]) == ("12", "8")
+    md = cli("components", "ikkin", "--lang", "ja", "--format", "md").out
+    assert md.startswith("## 内容物") and "| 報酬トークン | 8 |" in md
