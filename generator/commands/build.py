@@ -46,15 +46,37 @@ def run(args) -> int:
     games = [load_game(d) for d in game_dirs]  # every game is read before anything is written
     papers = list(PAPERS) if args.paper == "all" else [args.paper]
     for game in games:
-        langs = select_languages(game, args.lang)
-        options = [SheetOptions(paper, args.duplex, args.layout, not args.no_marks, args.cut_lines)
-                   for paper in papers]
-        cache = FaceCache(None if args.no_cache else args.out / ".cache" / "faces")
-        report = build_cards(game, langs, options, args.out / game.id, cache, args.jobs, progress)
-        write_report(args.out / game.id, game, report)
-        progress.say(f"{game.id}: {len(report)} files in {args.out / game.id} "
-                     f"({cache.hits} face batches cached, {cache.misses} rendered)")
+        context = BuildContext(
+            game=game, langs=select_languages(game, args.lang), out_dir=args.out / game.id,
+            sheets=[SheetOptions(paper, args.duplex, args.layout, not args.no_marks, args.cut_lines)
+                    for paper in papers],
+            cache=FaceCache(None if args.no_cache else args.out / ".cache" / "faces"),
+            jobs=args.jobs, progress=progress, args=args)
+        files = []
+        for builder in BUILDERS:
+            files += builder(context)
+        write_report(context.out_dir, game, files)
+        progress.say(f"{game.id}: {len(files)} files in {context.out_dir} "
+                     f"({context.cache.hits} face batches cached, {context.cache.misses} rendered)")
     return 0
+
+
+@dataclass
+class BuildContext:
+    """What every builder of a game gets: the game, the languages and papers asked for, where to write."""
+
+    game: Game
+    langs: list[str]
+    out_dir: Path
+    sheets: list[SheetOptions]   # one per paper size, with the duplex/layout/marks options
+    cache: FaceCache
+    jobs: int
+    progress: Progress
+    args: argparse.Namespace
+
+    @property
+    def papers(self) -> list[str]:
+        return [option.paper for option in self.sheets]
 
 
 def select_languages(game: Game, wanted: str) -> list[str]:
@@ -106,9 +128,11 @@ def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
     return decks_by_lang
 
 
-def build_cards(game: Game, langs: list[str], options: list[SheetOptions], out_dir: Path,
-                cache: FaceCache, jobs: int, progress: Progress) -> list[dict]:
-    rendered = render_game(game, langs, cache, jobs, progress)
+def build_cards(context: BuildContext) -> list[dict]:
+    """The card sheets: one PDF per language and paper, every deck in box-contents order."""
+    game, langs, options, out_dir, progress = (context.game, context.langs, context.sheets, context.out_dir,
+                                               context.progress)
+    rendered = render_game(game, langs, context.cache, context.jobs, progress)
     files = []
     for lang in langs:
         for option in options:
@@ -152,3 +176,7 @@ def write_pdf(writer: SheetWriter, path: Path, game: Game, lang: str) -> None:
 def write_report(out_dir: Path, game: Game, files: list[dict]) -> None:
     report = {"game": game.id, "files": files}
     write_atomic(out_dir / "build.json", json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+
+
+# Each builder makes one kind of output for a game and returns its build.json entries.
+BUILDERS = [build_cards]
