@@ -78,6 +78,16 @@ def validate(game: Game, only_players: int | None = None) -> Report:
 
 # --- box contents ------------------------------------------------------------------------------
 
+def deck_copies(game: Game, deck_id: str) -> int | None:
+    deck = game.decks.get(deck_id)
+    return deck.copies if deck else None
+
+
+# How many pieces each kind of source produces, by kind (`deck: assets` -> copies of deck assets).
+# Returns None when the game has no such source. Boards, aids and token sheets register here.
+PRODUCERS: dict = {"deck": deck_copies}
+
+
 def check_box_contents(game: Game) -> list[Problem]:
     problems = []
     named = set()
@@ -85,37 +95,45 @@ def check_box_contents(game: Game) -> list[Problem]:
         if not component.source:
             continue
         kind, source = component.source
-        if kind != "deck":
-            continue  # boards, aids and token sheets are checked by their own stage
-        named.add(source)
-        deck = game.decks.get(source)
-        if deck is None:
+        if kind == "deck":
+            named.add(source)
+        producer = PRODUCERS.get(kind)
+        produced = producer(game, source) if producer else None
+        if produced is None:
+            known = list(game.decks) if kind == "deck" else []
             problems.append(Problem(component.file, component.line,
-                                    f"component '{component.id}' names deck '{source}', which does not exist",
-                                    hint=did_you_mean(source, game.decks) or f"decks: {', '.join(game.decks)}"))
+                                    f"component '{component.id}' names {kind} '{source}', which does not exist",
+                                    hint=did_you_mean(source, known) or (f"decks: {', '.join(known)}"
+                                                                         if known else None)))
             continue
-        if deck.copies != component.count:
-            difference = deck.copies - component.count
-            what = f"{abs(difference)} card(s) {'more' if difference > 0 else 'fewer'}"
+        if produced != component.count:
+            difference = produced - component.count
+            what = f"{abs(difference)} {'more' if difference > 0 else 'fewer'}"
             problems.append(Problem(component.file, component.line,
-                                    f"the box holds {component.count} {component.id} but deck '{deck.id}' "
-                                    f"prints {deck.copies} ({what}: {deck.file.name})"))
-        if component.per_kind:
-            kinds = component.count // component.per_kind
-            if component.count % component.per_kind or len(deck.cards) != kinds:
-                problems.append(Problem(component.file, component.line,
-                                        f"{component.count} {component.id} at {component.per_kind} of each kind "
-                                        f"make {component.count / component.per_kind:g} kinds, but deck "
-                                        f"'{deck.id}' has {len(deck.cards)}"))
-            for card in deck.cards:
-                if card.count != component.per_kind:
-                    problems.append(Problem(card.file, card.line_of("count"),
-                                            f"card '{card.id}' has {card.count} copies; the box contents say "
-                                            f"{component.per_kind} of each kind"))
+                                    f"the box holds {component.count} {component.id} but {kind} '{source}' "
+                                    f"prints {produced} ({what})"))
+        if component.per_kind and kind == "deck":
+            problems += check_per_kind(component, game.decks[source])
     for deck in game.decks.values():
         if deck.id not in named:
             problems.append(Problem(deck.file, 1, f"deck '{deck.id}' is printed but no component in "
                                     f"components.yaml names it", hint=f"add a component with `deck: {deck.id}`"))
+    return problems
+
+
+def check_per_kind(component, deck) -> list[Problem]:
+    problems = []
+    kinds = component.count // component.per_kind
+    if component.count % component.per_kind or len(deck.cards) != kinds:
+        problems.append(Problem(component.file, component.line,
+                                f"{component.count} {component.id} at {component.per_kind} of each kind "
+                                f"make {component.count / component.per_kind:g} kinds, but deck "
+                                f"'{deck.id}' has {len(deck.cards)}"))
+    for card in deck.cards:
+        if card.count != component.per_kind:
+            problems.append(Problem(card.file, card.line_of("count"),
+                                    f"card '{card.id}' has {card.count} copies; the box contents say "
+                                    f"{component.per_kind} of each kind"))
     return problems
 
 
