@@ -85,7 +85,12 @@ def deck_copies(game: Game, deck_id: str) -> int | None:
 
 # How many pieces each kind of source produces, by kind (`deck: assets` -> copies of deck assets).
 # Returns None when the game has no such source. Boards, aids and token sheets register here.
-PRODUCERS: dict = {"deck": deck_copies}
+def rulebook_copies(game: Game, name: str) -> int | None:
+    """`rules: rules` names cards/<game>/rules.yaml: one printed rulebook."""
+    return 1 if (game.dir / f"{name}.yaml").is_file() else None
+
+
+PRODUCERS: dict = {"deck": deck_copies, "rules": rulebook_copies}
 
 
 def check_box_contents(game: Game) -> list[Problem]:
@@ -308,6 +313,7 @@ def names_for(game: Game, row: PlayerCount) -> dict:
         "total": Namespace({d: r.in_box for d, r in row.decks.items()}),
         "dealt": Namespace({d: r.dealt for d, r in row.decks.items()}),
         "left": Namespace({d: r.left for d, r in row.decks.items()}),
+        "removed": Namespace({d: r.removed for d, r in row.decks.items()}),
         "component": Namespace({c.id: c.count for c in game.components}),
         "numbers": Namespace(game.numbers),
         "min_players": game.players[0], "max_players": game.players[1],

@@ -13,6 +13,7 @@ from generator.model import Game, load_game
 from generator.paths import OUTPUT_DIR, list_games, resolve_game
 from generator.progress import Progress
 from generator.render.faces import DeckFaces, GameRenderer, batches, open_pages
+from generator.render.rulebook import build_rules
 from generator.render.pipeline import FaceCache, default_jobs, render_batches
 from generator.render.sheets import DUPLEX_MODES, LAYOUTS, PAPERS, SheetOptions, SheetWriter, impose_deck
 
@@ -179,4 +180,4 @@ def write_report(out_dir: Path, game: Game, files: list[dict]) -> None:
 
 
 # Each builder makes one kind of output for a game and returns its build.json entries.
-BUILDERS = [build_cards]
+BUILDERS = [build_cards, build_rules]

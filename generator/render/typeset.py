@@ -2,7 +2,10 @@
 
 - furigana: `{漢字|かんじ}` becomes a base with its reading set above it (WeasyPrint prints <ruby> inline);
 - spacing between Japanese and Latin runs (a quarter em, as JIS X 4051 suggests);
+- full-width punctuation: ASCII brackets and marks touching Japanese become full width, and of two
+  punctuation marks in a row the first is set half width (JIS X 4051's 約物の連続) with the font's `halt`;
 - phrase-level line breaks with BudouX (each phrase is kept whole with `white-space: nowrap`).
+Line-breaking rules (kinsoku: 。、」 never start a line) come from Pango.
 """
 from __future__ import annotations
 
@@ -12,11 +15,16 @@ import re
 from markupsafe import Markup, escape
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-LATIN = "A-Za-z0-9"
+LATIN = "A-Za-z0-9%"
 RUBY = re.compile(r"\{([^{}|]+)\|([^{}|]+)\}")
 CJK_THEN_LATIN = re.compile(f"([{CJK}])([{LATIN}])")
 LATIN_THEN_CJK = re.compile(f"([{LATIN}])([{CJK}])")
-GAP = '<span class="jl"></span>'
+GAP = '<span class="jl"> </span>'  # a real space: dropped at a line's start or end, unlike a box
+FULL_WIDTH = {"(": "（", ")": "）", "!": "！", "?": "？", ":": "：", ";": "；"}
+ASCII_PUNCTUATION_NEAR_CJK = re.compile(f"(?<=[{CJK}])[()!?:;]|[()](?=[{CJK}])")
+CLOSING = "、。，．」』）】〕〉》"
+OPENING = "「『（【〔〈《"
+PUNCTUATION_PAIR = re.compile(f"([{CLOSING}{OPENING}])(?=[{CLOSING}{OPENING}])")
 
 
 def ruby(match: re.Match) -> str:
@@ -26,6 +34,35 @@ def ruby(match: re.Match) -> str:
 def autospace(html: str) -> str:
     html = CJK_THEN_LATIN.sub(rf"\1{GAP}\2", html)
     return LATIN_THEN_CJK.sub(rf"\1{GAP}\2", html)
+
+
+JAPANESE = f"{CJK}\u3000-\u303f\uff00-\uffef"
+SPACE_BESIDE_JAPANESE = re.compile(f"(?<=[{JAPANESE}])[ \\t\\n]+|[ \\t\\n]+(?=[{JAPANESE}])")
+
+
+def tidy_spaces(text: str) -> str:
+    """Spaces an author or a folded YAML line put beside Japanese are dropped: the gap to Latin text is
+    the typesetter's quarter em, and Japanese lines join with no space at all."""
+    return SPACE_BESIDE_JAPANESE.sub("", text)
+
+
+def full_width(text: str) -> str:
+    """ASCII brackets, !, ?, : and ; written against Japanese text, as their full-width forms."""
+    return ASCII_PUNCTUATION_NEAR_CJK.sub(lambda m: FULL_WIDTH[m.group(0)], text)
+
+
+def compress_punctuation(html: str) -> str:
+    """The first of two full-width punctuation marks in a row set half width (`、「` takes 1.5 em, not 2)."""
+    def half(match: re.Match) -> str:
+        mark = match.group(1)
+        return f'<span class="halt">{mark}</span>' if _pairs_badly(match) else mark
+    return PUNCTUATION_PAIR.sub(half, html)
+
+
+def _pairs_badly(match: re.Match) -> bool:
+    """An opening bracket followed by another opening one keeps its width: its blank is on the left."""
+    following = match.string[match.end()]
+    return not (match.group(1) in OPENING and following in OPENING)
 
 
 def plain(text) -> str:
@@ -44,15 +81,48 @@ def phrases(text: str) -> list[str]:
     return _budoux_parser().parse(text) if text else []
 
 
+def phrase_pieces(text: str) -> list[str]:
+    """text cut at BudouX's phrase boundaries, with each furigana `{base|reading}` kept whole."""
+    atoms = []  # (source text, plain length)
+    position = 0
+    for match in RUBY.finditer(text):
+        atoms += [(ch, 1) for ch in text[position:match.start()]]
+        atoms.append((match.group(0), len(match.group(1))))
+        position = match.end()
+    atoms += [(ch, 1) for ch in text[position:]]
+    boundaries, total = set(), 0
+    for phrase in phrases(plain(text)):
+        total += len(phrase)
+        boundaries.add(total)
+    pieces, current, offset = [], "", 0
+    for source, length in atoms:
+        current += source
+        offset += length
+        if offset in boundaries:
+            pieces.append(current)
+            current = ""
+    return pieces + ([current] if current else [])
+
+
 def typeset(text, lang: str = "ja", phrase_breaks: bool = False) -> Markup:
     """Escape text and apply the language's typesetting; the result is safe HTML."""
     if text is None:
         return Markup("")
     if lang != "ja":
         return Markup(RUBY.sub(r"\1", str(escape(text))))
-    pieces = phrases(plain(text)) if phrase_breaks and not RUBY.search(str(text)) else [str(text)]
+    text = full_width(tidy_spaces(str(text)))
+    pieces = phrase_pieces(text) if phrase_breaks else [text]
     out = []
-    for piece in pieces:
+    for index, piece in enumerate(pieces):
+        following = plain(pieces[index + 1])[:1] if index + 1 < len(pieces) else ""
         html = autospace(RUBY.sub(ruby, str(escape(piece))))
-        out.append(f'<span class="phrase">{html}</span>' if phrase_breaks and len(pieces) > 1 else html)
+        html = compress_punctuation(html + following)[:-1] if following else compress_punctuation(html)
+        if index and _needs_gap(plain(pieces[index - 1])[-1:], plain(piece)[:1]):
+            html = GAP + html
+        out.append(f'<span class="phrase">{html}</span>' if len(pieces) > 1 else html)
     return Markup("".join(out))
+
+
+def _needs_gap(before: str, after: str) -> bool:
+    pair = before + after
+    return len(pair) == 2 and bool(CJK_THEN_LATIN.fullmatch(pair) or LATIN_THEN_CJK.fullmatch(pair))

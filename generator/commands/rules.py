@@ -1,0 +1,73 @@
+"""`pnpgen rules`: rule sheets in each language and side by side, from cards/<game>/rules.yaml.
+
+`pnpgen build` calls build_rules() too; this command builds only the rule sheets (no card templates
+needed), and `--sample` writes a page showing each piece of Japanese typesetting.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from generator.commands.build import select_languages
+from generator.errors import InputError, Problem
+from generator.fsutil import write_atomic
+from generator.model import Game, load_game
+from generator.model.rules import has_rules
+from generator.paths import OUTPUT_DIR, list_games, resolve_game
+from generator.progress import Progress
+from generator.render.rulebook import write_rulebooks
+from generator.render.sheets import PAPERS
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "rules", help="build rule sheets: each language and side by side",
+        description="Build OUT/<game>/rules-<lang>-<paper>.pdf for each language, and rules-ja+en-<paper>.pdf "
+                    "with the languages side by side, from the game's rules.yaml; build.json lists them.")
+    parser.add_argument("games", nargs="*", metavar="GAME|PATH",
+                        help="a game name under cards/ or a path to a game directory (default: every game)")
+    parser.add_argument("--lang", default="all", help="ja, en, ... or all: the single-language editions "
+                                                      "(side by side is built when two or more are chosen)")
+    parser.add_argument("--paper", default="all", choices=[*PAPERS, "all"], help="paper size (default: all)")
+    parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help="output directory (default: output/)")
+    parser.add_argument("--sample", action="store_true",
+                        help="write OUT/typesetting-sample.pdf: furigana, spacing, phrases, kinsoku, punctuation")
+    parser.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    progress = Progress(args.quiet)
+    if args.sample:
+        from generator.render.sample import write_sample
+
+        path = args.out / "typesetting-sample.pdf"
+        write_sample(path)
+        progress.say(f"wrote {path}")
+        return 0
+    game_dirs = [resolve_game(name) for name in args.games] or list_games()
+    games = [load_game(d, require_templates=False) for d in game_dirs]
+    missing = [g for g in games if not has_rules(g)]
+    if args.games and missing:
+        raise InputError([Problem(g.dir / "rules.yaml", None, "the game has no rules",
+                                  hint="write rules.yaml: a list of `blocks:`") for g in missing])
+    papers = list(PAPERS) if args.paper == "all" else [args.paper]
+    for game in games:
+        langs = select_languages(game, args.lang)
+        files = write_rulebooks(game, langs, papers, args.out / game.id, progress)
+        if files:
+            merge_report(args.out / game.id / "build.json", game, files)
+    return 0
+
+
+def merge_report(path: Path, game: Game, files: list[dict]) -> None:
+    """Replace the rules entries of an existing build.json (the card entries stay)."""
+    report = {"game": game.id, "files": []}
+    if path.is_file():
+        try:
+            report = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:
+            pass
+    kept = [f for f in report.get("files", []) if f.get("kind") != "rules"]
+    report["files"] = kept + files
+    write_atomic(path, json.dumps(report, ensure_ascii=False, indent=2) + "\n")

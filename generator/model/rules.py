@@ -1,0 +1,141 @@
+"""A game's rules (cards/<game>/rules.yaml): ordered blocks, each holding its text in every language.
+
+Keeping every language inside the same block is what keeps translations aligned block by block:
+a block missing a language is a located error, not a silent gap in one edition.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.errors import InputError, Problem
+from generator.model.game import Game, Text
+from generator.model.schema import (INVALID, Checker, Enum, Field, Int, ListOf, Localized, Object, OneOf, Str,
+                                    Where, start)
+from generator.yamlio import load_yaml
+
+RULES_FILE = "rules.yaml"
+BLOCK_TYPES = ["heading", "paragraph", "list", "steps", "table", "example", "note", "figure", "components",
+               "players"]
+CELL = OneOf([Localized(), Str()], expected="a text {ja: ..., en: ...} or a plain value")
+COLUMN = Object({
+    "head": Field(Localized(), required=True),
+    "value": Field(Str(), required=True, doc="an expression evaluated at each player count, like deck.assets"),
+}, what="players column")
+BLOCK = Object({
+    "id": Field(Str(), doc="a name for the block; made from the section heading when left out"),
+    "type": Field(Enum(BLOCK_TYPES), default="paragraph"),
+    "level": Field(Int(1, 3), doc="headings: 1 chapter, 2 section, 3 subsection"),
+    "text": Field(Localized(), doc="the block's text; a caption for figures and tables"),
+    "items": Field(ListOf(Localized()), doc="list and steps items"),
+    "head": Field(ListOf(CELL), doc="table header cells"),
+    "rows": Field(ListOf(ListOf(CELL)), doc="table rows"),
+    "columns": Field(ListOf(COLUMN), doc="players tables: one column per expression"),
+    "src": Field(Str(), doc="figures: an image file beside rules.yaml"),
+}, what="block")
+NEEDS = {"heading": "text", "paragraph": "text", "example": "text", "note": "text", "list": "items",
+         "steps": "items", "table": "rows", "figure": "src", "players": "columns"}
+
+
+@dataclass
+class Block:
+    id: str
+    type: str
+    file: Path
+    line: int | None
+    level: int = 1
+    text: Text | None = None
+    items: list[Text] = field(default_factory=list)
+    head: list = field(default_factory=list)     # Text or plain strings
+    rows: list[list] = field(default_factory=list)
+    columns: list[dict] = field(default_factory=list)
+    src: str | None = None
+
+    def texts(self):
+        """(label, Text) for every localized text of the block."""
+        if self.text is not None:
+            yield "text", self.text
+        for index, item in enumerate(self.items):
+            yield f"items[{index}]", item
+        for index, cell in enumerate(self.head):
+            if isinstance(cell, Text):
+                yield f"head[{index}]", cell
+        for r, row in enumerate(self.rows):
+            for c, cell in enumerate(row):
+                if isinstance(cell, Text):
+                    yield f"rows[{r}][{c}]", cell
+        for index, column in enumerate(self.columns):
+            yield f"columns[{index}].head", column["head"]
+
+
+@dataclass
+class Rulebook:
+    file: Path
+    blocks: list[Block]
+
+    def headings(self, max_level: int = 2) -> list[Block]:
+        return [b for b in self.blocks if b.type == "heading" and b.level <= max_level]
+
+
+def rules_path(game: Game) -> Path:
+    return game.dir / RULES_FILE
+
+
+def has_rules(game: Game) -> bool:
+    return rules_path(game).is_file()
+
+
+def load_rules(game: Game) -> Rulebook:
+    """Read and check rules.yaml; every problem (schema, duplicate id, missing language) is located."""
+    path = rules_path(game)
+    document = load_yaml(path)
+    checker = Checker(game.languages)
+    root = start(path, document)
+    schema = Object({"blocks": Field(ListOf(BLOCK), required=True)}, what="rules.yaml")
+    if not isinstance(document, dict):
+        raise InputError(Problem(path, 1, "expected a mapping with `blocks:`, a list of blocks"))
+    checked = schema.check(document, root, checker)
+    problems = list(checker.problems)
+    if checked is INVALID or "blocks" not in checked:
+        raise InputError(problems)
+    raw_blocks = document["blocks"]
+    blocks = []
+    section, counter, seen = "intro", 0, {}
+    for index, entry in enumerate(checked["blocks"]):
+        where = root.child(document, "blocks").child(raw_blocks, index)
+        if entry.get("type") == "heading" and "id" in entry:
+            section, counter = entry["id"], 0
+        counter += 1
+        block_id = entry.get("id") or f"{section}-{counter}"
+        block = _block(block_id, entry, where)
+        problems += _block_problems(block, where, game.languages, seen)
+        blocks.append(block)
+    if problems:
+        raise InputError(problems)
+    return Rulebook(path, blocks)
+
+
+def _block(block_id: str, entry: dict, where: Where) -> Block:
+    return Block(id=block_id, type=entry.get("type", "paragraph"), file=where.file, line=where.line,
+                 level=entry.get("level", 1), text=entry.get("text"), items=entry.get("items", []),
+                 head=entry.get("head", []), rows=entry.get("rows", []), columns=entry.get("columns", []),
+                 src=entry.get("src"))
+
+
+def _block_problems(block: Block, where: Where, languages: list[str], seen: dict) -> list[Problem]:
+    problems = []
+    label = f"blocks[{block.id}]"
+    if block.id in seen:
+        problems.append(Problem(block.file, where.line, f"duplicate block id '{block.id}': also used at line "
+                                f"{seen[block.id]}", label))
+    seen.setdefault(block.id, where.line)
+    needed = NEEDS.get(block.type)
+    if needed and not getattr(block, needed):
+        problems.append(Problem(block.file, where.line, f"a {block.type} block needs `{needed}:`", label))
+    for name, text in block.texts():
+        missing = [lang for lang in languages if not text.values.get(lang, "").strip()]
+        if missing:
+            problems.append(Problem(block.file, text.line or where.line,
+                                    f"has no {', '.join(missing)} text: every block holds every language",
+                                    f"{label}.{name}", hint=f"add `{missing[0]}: ...`"))
+    return problems
