@@ -5,7 +5,9 @@ Syntax (inside a text, in every language):
   {deck.assets}                copies of a deck in the box; {component.dice} a component's count
   {deck.assets@3}              copies in play with 3 players; also removed, dealt and left @N
   {deck.assets / players @3}   any expression `pnpgen validate` checks understand
+  {setup.assets.per_player}    a value of a `setup:` deal, named by its deck
   {card:coal-mine}             a card's name in the language being written; {card:coal-mine.number} a field
+  {field('a', 'power') + field('b', 'power')}   numbers of several cards in one expression
   {deck:goods}                 a deck's name
 Furigana `{漢字|かんじ}` has a `|` and is left alone. An unknown placeholder is a located error.
 """
@@ -44,8 +46,10 @@ class DataNames:
 
     def names(self, players: int | None) -> dict:
         game = self.game
+        setup = {"setup": Namespace({entry["deck"]: Namespace({k: v for k, v in entry.items() if k[0] != "_"})
+                                     for entry in game.setup})}
         if players is None:
-            return {"deck": Namespace({d.id: d.copies for d in game.decks.values()}),
+            return {**setup, "deck": Namespace({d.id: d.copies for d in game.decks.values()}),
                     "total": Namespace({d.id: d.copies for d in game.decks.values()}),
                     "component": Namespace({c.id: c.count for c in game.components}),
                     "numbers": Namespace(game.numbers),
@@ -54,14 +58,26 @@ class DataNames:
         if row is None:
             low, high = game.players
             raise PlaceholderError(f"{players} players is outside the game's range {low}-{high}")
-        return names_for(game, row)
+        return {**setup, **names_for(game, row)}
+
+    def field(self, card_id: str, name: str):
+        """field('coal-mine', 'number') in an expression: a card's field, for sums of several cards."""
+        value = self.named("card", card_id, name, self.game.source_language)
+        if value is None:
+            return 0
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise ExpressionError(f"field {name} of card '{card_id}' is not a number")
+        return value
 
     def evaluate(self, expression: str, players: int | None):
+        functions = {**functions_for(self.game, players), "field": self.field}
         try:
-            return evaluate(expression, self.names(players), functions_for(self.game, players))
+            return evaluate(expression, self.names(players), functions)
         except ExpressionError as error:
             needs_count = players is None and re.search(r"\b(players|dealt|left|removed)\b", expression)
             hint = " (add @N for a player count, like @3)" if needs_count else ""
+            if "-" in expression and not hint:
+                hint = " (a name with a hyphen is written like component['debt-tokens'])"
             raise PlaceholderError(f"{error}{hint}")
 
     def named(self, kind: str, ident: str, field_name: str | None, lang: str):
@@ -77,6 +93,8 @@ class DataNames:
             raise PlaceholderError(f"no card '{ident}'" + _hint(ident, cards))
         if field_name is None:
             return card.name.get(lang, game.source_language)
+        if field_name not in card.fields and field_name in game.decks[card.deck_id].fields:
+            return None  # declared but left out on this card
         if field_name not in card.fields:
             raise PlaceholderError(f"card '{ident}' has no field '{field_name}'" + _hint(field_name, card.fields))
         return card.fields[field_name]
@@ -88,6 +106,8 @@ def _hint(word, choices) -> str:
 
 
 def format_value(value, lang: str) -> str:
+    if value is None:
+        raise PlaceholderError("the card leaves this field out")
     if isinstance(value, Text):
         return value.get(lang)
     if isinstance(value, bool):

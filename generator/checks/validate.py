@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.checks.expr import ExpressionError, Namespace, evaluate
-from generator.errors import Problem, did_you_mean
+from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Card, Game, Text
 from generator.model.schema import walk_refs
 
@@ -63,6 +63,7 @@ def validate(game: Game, only_players: int | None = None) -> Report:
     problems += check_references(game)
     problems += check_removals(game)
     problems += check_translations(game)
+    problems += check_rules(game)
     table = {}
     for players in counts:
         table[players] = deal(game, players, problems)
@@ -236,6 +237,20 @@ def check_translations(game: Game) -> list[Problem]:
                                     hint=f"add `{missing[0]}: ...` beside "
                                          + ", ".join(f"{k}" for k in text.values) if text.values else None))
     return problems
+
+
+def check_rules(game: Game) -> list[Problem]:
+    """rules.yaml, if the game has one: its blocks, languages and every placeholder resolve."""
+    from generator.model.rules import has_rules, load_rules
+    from generator.render.rulebook import RulebookWriter  # rules render through checks: import late
+
+    if not has_rules(game):
+        return []
+    try:
+        RulebookWriter(game, load_rules(game)).check()
+    except InputError as error:
+        return error.problems
+    return []
 
 
 # --- setup by player count ---------------------------------------------------------------------

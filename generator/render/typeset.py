@@ -37,12 +37,12 @@ def autospace(html: str) -> str:
 
 
 JAPANESE = f"{CJK}\u3000-\u303f\uff00-\uffef"
-SPACE_BESIDE_JAPANESE = re.compile(f"(?<=[{JAPANESE}])[ \\t\\n]+|[ \\t\\n]+(?=[{JAPANESE}])")
+SPACE_BESIDE_JAPANESE = re.compile(f"(?<=[{JAPANESE}]) +(?=[{LATIN}])|(?<=[{LATIN}]) +(?=[{JAPANESE}])")
 
 
 def tidy_spaces(text: str) -> str:
-    """Spaces an author or a folded YAML line put beside Japanese are dropped: the gap to Latin text is
-    the typesetter's quarter em, and Japanese lines join with no space at all."""
+    """A space an author typed between Japanese and Latin text is dropped: the gap is the typesetter's
+    quarter em. Spaces between Japanese words (as in a katakana title) are the author's and stay."""
     return SPACE_BESIDE_JAPANESE.sub("", text)
 
 
