@@ -7,6 +7,7 @@ Syntax (inside a text, in every language):
   {deck.assets / players @3}   any expression `pnpgen validate` checks understand
   {setup.assets.per_player}    a value of a `setup:` deal, named by its deck
   {card:coal-mine}             a card's name in the language being written; {card:coal-mine.number} a field
+                               ({card:coal.count}: its copies)
   {field('a', 'power') + field('b', 'power')}   numbers of several cards in one expression
   {deck:goods}                 a deck's name
 Furigana `{漢字|かんじ}` has a `|` and is left alone. An unknown placeholder is a located error.
@@ -93,6 +94,8 @@ class DataNames:
             raise PlaceholderError(f"no card '{ident}'" + _hint(ident, cards))
         if field_name is None:
             return card.name.get(lang, game.source_language)
+        if field_name == "count":
+            return card.count
         if field_name not in card.fields and field_name in game.decks[card.deck_id].fields:
             return None  # declared but left out on this card
         if field_name not in card.fields:

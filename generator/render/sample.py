@@ -13,39 +13,39 @@ from generator.paths import TEMPLATES_DIR
 from generator.render import fonts
 from generator.render.typeset import RUBY, typeset
 
-# (feature, how, source text, box width in mm, set with phrase breaks)
+# (key, feature, how, source text, box width in mm, set with phrase breaks)
 FEATURES = [
-    ("ふりがな / Furigana", "{漢字|かんじ} markup; WeasyPrint prints <ruby> inline",
+    ("furigana", "ふりがな / Furigana", "{漢字|かんじ} markup; WeasyPrint prints <ruby> inline",
      "{株券|かぶけん}を{購入|こうにゅう}し、{線路|せんろ}を{敷設|ふせつ}する。", 60, False),
-    ("和欧間の空き / Japanese-Latin spacing", "a quarter em between Japanese and Latin runs",
+    ("spacing", "和欧間の空き / Japanese-Latin spacing", "a quarter em between Japanese and Latin runs",
      "CEOは40%を受け取り、COOとCFOは20%ずつ受け取ります。", 60, False),
-    ("文節改行 / BudouX phrases", "a narrow column breaks between phrases, not inside words",
+    ("phrases", "文節改行 / BudouX phrases", "a narrow column breaks between phrases, not inside words",
      "金の競りは親から時計回りに始めます。", 34, True),
-    ("禁則処理 / Kinsoku", "。、」） never start a line and 「（ never end one (Pango); "
+    ("kinsoku", "禁則処理 / Kinsoku", "。、」） never start a line and 「（ never end one (Pango); "
      "left: a break allowed after every character",
      "山札を配ります。「親」は、緑のマーカー（ドル）を取ります。", 27.5, False),
-    ("約物 / Full-width punctuation", "ASCII ( ) ! ? : beside Japanese become full width; "
+    ("punctuation", "約物 / Full-width punctuation", "ASCII ( ) ! ? : beside Japanese become full width; "
      "of two marks in a row the first is set half width",
      "資産(10番)を出す。「はい」、「いいえ」。本当に?", 60, False),
 ]
 
 
-def plain_html(text: str, feature: str) -> str:
+def plain_html(text: str, key: str) -> str:
     """What a template would get without our filters: <ruby> elements, text as written; for kinsoku,
     what a tool breaking after any character does."""
-    if feature.startswith("禁則"):
+    if key == "kinsoku":
         return "\u200b".join(str(escape(text)))
     return RUBY.sub(r"<ruby>\1<rt>\2</rt></ruby>", str(escape(text)))
 
 
 def sample_html() -> str:
     rows = []
-    for feature, how, text, width, phrase in FEATURES:
-        box = f'style="width:{width}mm"'
+    for key, feature, how, text, width, phrase in FEATURES:
+        box = f'style="width:{width}mm" data-feature="{key}"'
         rows.append(
             f'<tr><th><div class="feature">{escape(feature)}</div><div class="how">{escape(how)}</div>'
             f'<code>{escape(text)}</code></th>'
-            f'<td><div class="box plain" {box}>{plain_html(text, feature)}</div></td>'
+            f'<td><div class="box plain" {box}>{plain_html(text, key)}</div></td>'
             f'<td><div class="box set" {box}>{typeset(text, "ja", phrase_breaks=phrase)}</div></td></tr>')
     css = (TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8")
     return (f'<!doctype html><html lang="ja" class="sample"><head><meta charset="utf-8"><style>\n'

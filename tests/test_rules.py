@@ -1,0 +1,222 @@
+"""Rule sheets: blocks aligned in every language, numbers and names bound to the data, located errors."""
+import json
+import re
+
+import pikepdf
+import pytest
+
+from conftest import ROOT, copy_game, page_size_mm, page_text
+from test_input_errors import edit, errors, line_of
+from generator.checks.components import component_rows
+from generator.checks.placeholders import PLACEHOLDER, resolve_one
+from generator.model import load_game
+from generator.model.rules import load_rules
+from generator.render.rulebook import RulebookWriter
+from generator.render.sheets import PAPERS
+
+SMALL_RULES = """\
+blocks:
+  - id: goal
+    type: heading
+    text: {ja: 目的, en: Goal}
+  - id: intro
+    text:
+      ja: "{card:apple}は{deck.cards}枚の中に{card:apple.count}枚あります。"
+      en: "There are {card:apple.count} {card:apple} cards among the {deck.cards}."
+  - id: box
+    type: components
+  - id: setup
+    type: heading
+    text: {ja: 準備, en: Setup}
+  - id: per-count
+    type: players
+    columns:
+      - head: {ja: 使うカード, en: Cards used}
+        value: deck.cards
+  - id: removal
+    type: note
+    text:
+      ja: 2人ではぶどうを{removed.cards@2}枚抜きます。
+      en: With 2 players remove {removed.cards@2} grapes.
+"""
+
+
+@pytest.fixture
+def ruled_game(small_game):
+    (small_game / "rules.yaml").write_text(SMALL_RULES, encoding="utf-8")
+    return small_game
+
+
+def destinations(pdf):
+    """Named destinations (one per element id) as {name: (page index, y)}."""
+    pages = {page.objgen: index for index, page in enumerate(pdf.pages)}
+    found = {}
+
+    def walk(node):
+        names = node.get("/Names")
+        if names is not None:
+            for i in range(0, len(names), 2):
+                target = names[i + 1]
+                found[str(names[i])] = (pages[target[0].objgen], float(target[3]))
+        for kid in node.get("/Kids", []):
+            walk(kid)
+
+    walk(pdf.Root.Names.Dests)
+    return found
+
+
+@pytest.fixture(scope="module")
+def greed_rules(tmp_path_factory):
+    """The seed game's rule sheets on A4 in ja, en and ja+en (built once for the module)."""
+    from generator.cli import main
+
+    out = tmp_path_factory.mktemp("rules")
+    assert main(["rules", "greed-inc", "--paper", "a4", "--out", str(out), "-q"]) == 0
+    return out / "greed-inc"
+
+
+def test_side_by_side_twins_start_at_the_same_height(greed_rules):
+    pdf = pikepdf.open(greed_rules / "rules-ja+en-a4.pdf")
+    places = destinations(pdf)
+    ids = [block.id for block in rulebook_of("greed-inc").blocks]
+    assert len(ids) > 40
+    for block_id in ids:
+        assert places[f"ja-{block_id}"] == pytest.approx(places[f"en-{block_id}"], abs=0.01), block_id
+    order = [places[f"ja-{block_id}"] for block_id in ids]
+    assert order == sorted(order, key=lambda place: (place[0], -place[1])), "blocks keep their order"
+
+
+def rulebook_of(name):
+    return load_rules(load_game(ROOT / "cards" / name, require_templates=False))
+
+
+def test_build_json_lists_every_edition_and_paper(ruled_game, tmp_path, cli):
+    out = tmp_path / "out"
+    assert cli("rules", ruled_game, "--out", out, "-q").code == 0
+    report = json.loads((out / "small" / "build.json").read_text())
+    listed = {(f["kind"], f["lang"], f["paper"]) for f in report["files"]}
+    assert listed == {("rules", lang, paper) for lang in ("ja", "en", "ja+en") for paper in PAPERS}
+    for entry in report["files"]:
+        pdf = pikepdf.open(out / "small" / entry["path"])
+        assert len(pdf.pages) == entry["pages"] >= 3  # title page, contents, rules
+        for page in pdf.pages:
+            assert page_size_mm(page) == pytest.approx(PAPERS[entry["paper"]], abs=0.1)
+
+
+def test_pnpgen_build_writes_cards_and_rules(ruled_game, tmp_path, cli):
+    out = tmp_path / "out"
+    assert cli("build", ruled_game, "--out", out, "-q", "--paper", "a4", "--jobs", "1").code == 0
+    report = json.loads((out / "small" / "build.json").read_text())
+    kinds = {(f["kind"], f["lang"]) for f in report["files"]}
+    assert kinds == {("cards", "ja"), ("cards", "en"), ("rules", "ja"), ("rules", "en"), ("rules", "ja+en")}
+
+
+def test_title_page_contents_page_numbers_and_running_header(ruled_game, tmp_path, cli):
+    out = tmp_path / "out"
+    assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
+    path = out / "small" / "rules-en-a4.pdf"
+    title, contents, first = (page_text(path, i) for i in range(3))
+    assert "small" in title and "Rules" in title and "For 2–4 players" in title
+    assert "Contents" in contents and re.search(r"Goal\W*3", contents) and re.search(r"Setup\W*3", contents)
+    lines = [line.strip() for line in first.splitlines()]
+    assert "small Goal" in lines  # running header: the game's title and the chapter
+    assert lines[-1] == "3"  # page number
+
+
+def test_a_data_change_changes_every_language(ruled_game, tmp_path, cli):
+    deck = ruled_game / "decks" / "cards.yaml"
+    edit(deck, "    count: 2\n    value: 1\n", "    count: 5\n    value: 1\n")   # apples: 2 -> 5, deck 6 -> 9
+    edit(deck, "    remove_at: [2]", "    remove_at: [2, 3]")
+    out = tmp_path / "out"
+    assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4").code == 0
+    ja = page_text(out / "small" / "rules-ja-a4.pdf", 2)
+    en = page_text(out / "small" / "rules-en-a4.pdf", 2)
+    assert "りんごは9枚の中に5枚あります。" in ja.replace("\r\n", "").replace(" ", "")
+    assert "There are 5 Apple cards among the 9." in en.replace("\r\n", " ")
+    assert "ぶどうを2枚抜きます" in ja.replace(" ", "") and "remove 2 grapes" in en
+    assert re.search(r"\b3\s+7\b", en) and re.search(r"\b4\s+9\b", en)  # players table: 3 -> 7, 4 -> 9
+
+
+@pytest.mark.parametrize("game", ["greed-inc", "ikkin", "mint-rails"])
+def test_placeholder_values_appear_in_both_languages(game):
+    """Every block names the same data in each language, and each value is printed in both."""
+    loaded = load_game(ROOT / "cards" / game, require_templates=False)
+    writer = RulebookWriter(loaded, load_rules(loaded))
+    checked = 0
+    for block in writer.rulebook.blocks:
+        for name, text in block.texts():
+            sources = {lang: sorted(PLACEHOLDER.findall(text.get(lang))) for lang in ("ja", "en")}
+            assert sources["ja"] == sources["en"], f"{block.id}.{name} states different data per language"
+            for lang in ("ja", "en"):
+                html = plain_html(writer.block_html(block, lang))
+                for source in sources[lang]:
+                    value = resolve_one(source, writer.data, lang)
+                    assert value in html, f"{block.id}.{name}: {source} = {value} missing in {lang}"
+                    checked += 1
+    assert checked > 20
+    for lang in ("ja", "en"):
+        assert not PLACEHOLDER.search(plain_html(writer.html((lang,), "a4"))), f"unresolved placeholder ({lang})"
+
+
+def plain_html(html):
+    """Visible text: tags and CSS dropped, spacing spans removed."""
+    return re.sub(r"<style>.*?</style>|<[^>]+>", "", html, flags=re.S).replace("\u2009", "")
+
+
+def test_greed_inc_numbers_come_from_game_yaml(tmp_path):
+    game = copy_game("greed-inc", tmp_path)
+    edit(game / "game.yaml", "starting_cash: 100", "starting_cash: 137")
+    edit(game / "game.yaml", "storage_costs: [0, 5, 10, 15]", "storage_costs: [0, 6, 11, 17]")
+    loaded = load_game(game, require_templates=False)
+    writer = RulebookWriter(loaded, load_rules(loaded))
+    ja, en = (writer.html((lang,), "a4") for lang in ("ja", "en"))
+    for html in (ja, en):
+        assert html.count("137") >= 2 and "<td>34</td>" in html  # 0 + 6 + 11 + 17 stored
+
+
+def test_box_contents_section_equals_components_yaml(greed_rules):
+    game = load_game(ROOT / "cards" / "greed-inc", require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    for lang in ("ja", "en"):
+        html = writer.html((lang,), "a4")
+        table = re.search(r'<table class="components">.*?</table>', html, re.S).group(0)
+        rows = re.findall(r'<tr data-id="([^"]+)"><td>(.*?)</td><td>(\d+)</td>', table)
+        expected = [(row["id"], row["count"]) for row in component_rows(game, lang)]
+        assert [(row_id, int(count)) for row_id, _, count in rows] == expected
+    text = "".join(page_text(greed_rules / "rules-en-a4.pdf", i) for i in range(2, 4))
+    for row in component_rows(game, "en"):
+        assert row["name"] in text.replace("\r\n", " ")
+
+
+def test_a_block_missing_a_language_is_a_located_error(ruled_game, cli):
+    rules = ruled_game / "rules.yaml"
+    edit(rules, "      en: With 2 players remove {removed.cards@2} grapes.\n", "")
+    result = cli("rules", ruled_game, "--out", ruled_game / "out")
+    assert result.code == 2
+    [message] = errors(result)
+    assert f"rules.yaml:{line_of(rules, 'removed.cards@2') - 1}:" in message  # the `text:` of the block
+    assert "blocks[removal].text" in message and "no en text" in message
+
+
+def test_an_unknown_placeholder_is_a_located_error(ruled_game, cli):
+    rules = ruled_game / "rules.yaml"
+    edit(rules, "{card:apple.count}枚", "{card:aple.count}枚")
+    edit(rules, "{removed.cards@2} grapes", "{removed.card@2} grapes")
+    result = cli("rules", ruled_game, "--out", ruled_game / "out")
+    assert result.code == 2
+    found = errors(result)
+    assert any(f"rules.yaml:{line_of(rules, 'aple') - 1}:" in m and "blocks[intro].text.ja" in m
+               and "no card 'aple'" in m and "did you mean 'apple'" in m for m in found), found
+    assert any("blocks[removal].text.en" in m and "{removed.card@2}" in m for m in found), found
+    assert not (ruled_game / "out").exists(), "nothing is written when the rules have errors"
+
+
+def test_validate_reports_rules_problems_and_the_rulebook_component(ruled_game, cli):
+    edit(ruled_game / "components.yaml", "    count: 1\n", "    count: 1\n    rules: rules\n")
+    assert cli("validate", ruled_game).code == 0
+    edit(ruled_game / "rules.yaml", "{deck.cards}枚", "{deck.card}枚")
+    result = cli("validate", ruled_game)
+    assert result.code == 1 and "blocks[intro].text.ja" in result.out and "{deck.card}" in result.out
+    (ruled_game / "rules.yaml").unlink()
+    result = cli("validate", ruled_game)
+    assert result.code == 1 and "names rules 'rules', which does not exist" in result.out

@@ -1,0 +1,140 @@
+"""Japanese typesetting: the filters, and the test page laid out by WeasyPrint (read back from its boxes)."""
+import pytest
+
+from generator.render.sample import FEATURES, sample_html, write_sample
+from generator.render.typeset import (GAP, compress_punctuation, full_width, phrase_pieces, phrases, plain,
+                                      tidy_spaces, typeset)
+
+FORBIDDEN_AT_LINE_START = "。、」）"
+
+
+def test_spacing_between_japanese_and_latin():
+    assert str(typeset("CEOは40%を")) == f"CEO{GAP}は{GAP}40%{GAP}を"
+    assert tidy_spaces("両社の CEO の同意") == "両社のCEOの同意"   # the author's space becomes our gap
+    assert tidy_spaces("グリード インコーポレイテッド") == "グリード インコーポレイテッド"
+    assert str(typeset("CEO and CFO", "en")) == "CEO and CFO"
+
+
+def test_full_width_punctuation():
+    assert full_width("資産(10番)を出す!本当?") == "資産（10番）を出す！本当？"
+    assert full_width("(see page 3)") == "(see page 3)"
+    assert compress_punctuation("す。「は") == 'す<span class="halt">。</span>「は'
+    assert compress_punctuation("「『は") == "「『は"  # two opening brackets keep their width
+
+
+def test_furigana_markup_and_phrases_keep_ruby_whole():
+    html = str(typeset("{株券|かぶけん}を{購入|こうにゅう}する"))
+    assert '<span class="rt">かぶけん</span>株券' in html and "{" not in html
+    pieces = phrase_pieces("{株券|かぶけん}を{購入|こうにゅう}する。")
+    assert "".join(pieces) == "{株券|かぶけん}を{購入|こうにゅう}する。"
+    assert [plain(p) for p in pieces] == phrases("株券を購入する。")
+    assert typeset("{漢字|かんじ}", "en") == "漢字"
+
+
+def test_phrase_spans_compress_punctuation_across_phrases():
+    html = str(typeset("出す。「はい」", phrase_breaks=True))
+    assert '<span class="halt">。</span>' in html
+
+
+@pytest.fixture(scope="module")
+def sample_layout():
+    import weasyprint
+
+    document = weasyprint.HTML(string=sample_html()).render()
+    assert len(document.pages) == 1, "the test page fits one page"
+    boxes = {}
+    for box in document.pages[0]._page_box.descendants(placeholders=True):
+        element = getattr(box, "element", None)
+        if element is not None and element.get("data-feature") and box.element_tag == "div":
+            kind = "set" if "set" in element.get("class") else "plain"
+            boxes.setdefault((element.get("data-feature"), kind), box)
+    assert len(boxes) == 2 * len(FEATURES)
+    return boxes
+
+
+def descendants(box):
+    return box.descendants(placeholders=True)
+
+
+def lines(box):
+    found = []
+    for child in descendants(box):
+        if type(child).__name__ == "LineBox":
+            found.append("".join(t.text for t in descendants(child) if type(t).__name__ == "TextBox"
+                                 and not _in_reading(t, child)))
+    return found
+
+
+def _in_reading(text_box, line):
+    """Is this text a furigana reading (absolutely placed, so not part of the line's own text)?"""
+    return text_box.element is not None and text_box.element.get("class") == "rt"
+
+
+def test_kinsoku_keeps_closing_marks_off_a_line_start(sample_layout):
+    set_lines = lines(sample_layout["kinsoku", "set"])
+    assert len(set_lines) >= 4
+    assert not [line for line in set_lines if line.strip()[:1] in FORBIDDEN_AT_LINE_START]
+    naive = lines(sample_layout["kinsoku", "plain"])
+    assert [line for line in naive if line.strip("\u200b")[:1] in FORBIDDEN_AT_LINE_START], \
+        "the comparison box should show what breaking after any character does"
+
+
+def test_budoux_lines_end_at_phrase_boundaries(sample_layout):
+    text = next(f[3] for f in FEATURES if f[0] == "phrases")
+    boundaries, total = set(), 0
+    for phrase in phrases(text):
+        total += len(phrase)
+        boundaries.add(total)
+    set_lines = lines(sample_layout["phrases", "set"])
+    ends = [sum(len(line) for line in set_lines[:i + 1]) for i in range(len(set_lines))]
+    assert len(set_lines) >= 2 and set(ends) <= boundaries
+    plain_lines = lines(sample_layout["phrases", "plain"])
+    plain_ends = {sum(len(line) for line in plain_lines[:i + 1]) for i in range(len(plain_lines))}
+    assert not plain_ends <= boundaries, "without phrases a word is cut"
+
+
+def test_furigana_sits_above_its_base(sample_layout):
+    box = sample_layout["furigana", "set"]
+    readings = [b for b in descendants(box) if type(b).__name__ == "TextBox" and _in_reading(b, None)]
+    bases = [b for b in descendants(box) if type(b).__name__ == "TextBox" and b.text.startswith("株券")]
+    assert readings and bases
+    assert readings[0].position_y < bases[0].position_y - 2  # above, not inline
+    assert abs((readings[0].position_x + readings[0].width / 2) - (bases[0].position_x + bases[0].width / 2)) < 2
+    plain_text = "".join(lines(sample_layout["furigana", "plain"]))
+    assert "株券かぶけん" in plain_text, "WeasyPrint's own <ruby> prints the reading inline"
+
+
+def test_latin_runs_get_a_quarter_em(sample_layout):
+    box = sample_layout["spacing", "set"]
+    gaps = [b for b in descendants(box) if getattr(b, "element", None) is not None
+            and b.element.get("class") == "jl" and type(b).__name__ == "InlineBox"]
+    assert len(gaps) >= 4
+    size = box.style["font_size"]
+    for gap in gaps:
+        if gap.width:  # a gap that fell at a line end is dropped, as a space should be
+            assert 0.2 * size <= gap.width <= 0.3 * size
+
+
+def test_consecutive_punctuation_is_set_half_width(sample_layout):
+    box = sample_layout["punctuation", "set"]
+    halves = [b for b in descendants(box) if type(b).__name__ == "TextBox"
+              and b.element is not None and b.element.get("class") == "halt"]
+    assert halves
+    size = box.style["font_size"]
+    assert all(abs(b.width - size / 2) < 0.05 * size for b in halves)
+    text = "".join(lines(box))
+    assert "（10" in text and "?" not in text and "？" in text
+
+
+def test_pnpgen_rules_sample_writes_the_page(tmp_path, cli):
+    result = cli("rules", "--sample", "--out", tmp_path, "-q")
+    assert result.code == 0
+    import pikepdf
+
+    assert len(pikepdf.open(tmp_path / "typesetting-sample.pdf").pages) == 1
+
+
+def test_write_sample_is_deterministic(tmp_path):
+    write_sample(tmp_path / "a.pdf")
+    write_sample(tmp_path / "b.pdf")
+    assert (tmp_path / "a.pdf").stat().st_size == (tmp_path / "b.pdf").stat().st_size
