@@ -37,6 +37,17 @@ class InputError(Exception):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+def unique_problems(problems: list[Problem]) -> list[Problem]:
+    """Problems in their order, each reported once."""
+    seen, unique = set(), []
+    for problem in problems:
+        key = (problem.file, problem.line, problem.key, problem.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(problem)
+    return unique
+
+
 def fail(file, line, message, key=None, hint=None):
     raise InputError(Problem(Path(file) if file else None, line, message, key, hint))
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.checks.expr import ExpressionError, Namespace, evaluate
-from generator.errors import InputError, Problem, did_you_mean
+from generator.errors import InputError, Problem, did_you_mean, unique_problems
 from generator.model.game import Card, Game, Text
 from generator.model.schema import walk_refs
 
@@ -68,13 +68,7 @@ def validate(game: Game, only_players: int | None = None) -> Report:
     for players in counts:
         table[players] = deal(game, players, problems)
     problems += run_declared_checks(game, table)
-    seen, unique = set(), []
-    for problem in problems:
-        key = (problem.file, problem.line, problem.key, problem.message)
-        if key not in seen:
-            seen.add(key)
-            unique.append(problem)
-    return Report(game, table, unique)
+    return Report(game, table, unique_problems(problems))
 
 
 # --- box contents ------------------------------------------------------------------------------

@@ -13,8 +13,8 @@ from generator.model import Game, load_game
 from generator.paths import OUTPUT_DIR, list_games, resolve_game
 from generator.progress import Progress
 from generator.render.faces import DeckFaces, GameRenderer, batches, open_pages
-from generator.render.rulebook import build_rules
 from generator.render.pipeline import FaceCache, default_jobs, render_batches
+from generator.render.rulebook import build_rules
 from generator.render.sheets import DUPLEX_MODES, LAYOUTS, PAPERS, SheetOptions, SheetWriter, impose_deck
 
 

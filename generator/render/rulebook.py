@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 
 from generator.checks.components import component_rows, headings as component_headings
 from generator.checks.placeholders import DataNames, PlaceholderError, resolve, resolve_one
-from generator.errors import InputError, Problem
+from generator.errors import InputError, Problem, unique_problems
 from generator.progress import Progress
 from generator.model.game import Game, Text
 from generator.fsutil import write_atomic
@@ -72,7 +72,7 @@ class RulebookWriter:
                 self.block_html(block, lang)
         if self.problems:
             problems, self.problems = self.problems, []
-            raise InputError(_unique(problems))
+            raise InputError(unique_problems(problems))
 
     # --- blocks ---------------------------------------------------------------------------------
 
@@ -156,7 +156,7 @@ class RulebookWriter:
             body += [self.single_block(block, langs[0]) for block in self.rulebook.blocks]
         if self.problems:
             problems, self.problems = self.problems, []
-            raise InputError(_unique(problems))
+            raise InputError(unique_problems(problems))
         title = " / ".join(self.game.title.get(lang) for lang in langs)
         css = (TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8")
         page = (f"@page {{ size: {PAGE_SIZES[paper]}; }}\n"
@@ -255,12 +255,3 @@ def _plain_text(html: str) -> str:
 def _css_string(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
-
-def _unique(problems: list[Problem]) -> list[Problem]:
-    seen, out = set(), []
-    for problem in problems:
-        key = (problem.file, problem.line, problem.key, problem.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(problem)
-    return out
