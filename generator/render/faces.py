@@ -75,14 +75,15 @@ class GameRenderer:
         game, lang = self.game, self.lang
         fallback = game.source_language
         decks = {d.id: {c.id: card_view(c, d, lang, fallback) for c in d.cards} for d in game.decks.values()}
-        return {"game": {"id": game.id, "title": game.title.get(lang, fallback)}, "decks": decks}
+        return {"game": {"id": game.id, "title": game.title.get(lang, fallback), "titles": dict(game.title.values)},
+                "decks": decks}
 
     def deck_faces(self, deck: Deck) -> DeckFaces:
         shared = self.context()
         result = DeckFaces(deck, self.lang)
         fallback = self.game.source_language
         deck_view = {"id": deck.id, "name": deck.name.get(self.lang, fallback), "size": deck.size_name,
-                     "width": deck.size_mm[0], "height": deck.size_mm[1]}
+                     "width": deck.size_mm[0], "height": deck.size_mm[1], "placeholder": deck.placeholder}
         for card in deck.cards:
             ctx = {**shared, "deck": deck_view, "card": card_view(card, deck, self.lang, fallback)}
             subject = f"card '{card.id}' of deck '{deck.id}' ({self.lang})"
