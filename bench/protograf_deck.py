@@ -1,9 +1,10 @@
 """The benchmark deck made by protograf (the peer), from the CSV written by bench/run.py."""
-import sys
+import os
 
 from protograf import Card, Create, Data, Deck, Save, T, rectangle, text
 
-csv_file, out = sys.argv[1], sys.argv[2]
+# protograf reads sys.argv itself: the paths come through the environment
+csv_file, out = os.environ["BENCH_CSV"], os.environ["BENCH_OUT"]
 Create(filename=out, paper="A4", units="mm", margin=5)
 Data(filename=csv_file)
 Deck(card_size="poker", copy="copies", grid_marks=True)

@@ -49,11 +49,11 @@ def tree_rss_mb(pid: int) -> float:
     return total / 1024
 
 
-def timed(command: list[str], env=None) -> tuple[float, float]:
+def timed(command: list[str], env: dict | None = None) -> tuple[float, float]:
     """Wall seconds and peak tree memory (MB, sampled every 20 ms) of one command."""
     peak = [0.0]
     start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     done = threading.Event()
 
     def sample():
@@ -72,11 +72,11 @@ def timed(command: list[str], env=None) -> tuple[float, float]:
     return elapsed, peak[0]
 
 
-def median_of(label: str, prepare, command_for) -> tuple[float, float]:
+def median_of(label: str, prepare, command_for, env: dict | None = None) -> tuple[float, float]:
     times, peaks = [], []
     for run in range(RUNS):
         prepare(run)
-        elapsed, peak = timed(command_for(run))
+        elapsed, peak = timed(command_for(run), env)
         times.append(elapsed)
         peaks.append(peak)
         print(f"  {label} run {run + 1}: {elapsed:.2f} s, {peak:.0f} MB", file=sys.stderr, flush=True)
@@ -112,8 +112,8 @@ def main() -> int:
         peer = ensure_protograf()
         csv_file = write_csv(work / "deck.csv")
         results["protograf"] = median_of("protograf", lambda run: None,
-                                         lambda run: [str(peer), str(HERE / "protograf_deck.py"), str(csv_file),
-                                                      str(work / "protograf.pdf")])
+                                         lambda run: [str(peer), str(HERE / "protograf_deck.py")],
+                                         env={"BENCH_CSV": str(csv_file), "BENCH_OUT": str(work / "protograf.pdf")})
         kits = [PYTHON, "-m", "generator", "build", "--out", str(work / "kits"), "-q"]
         results["kits_cold"] = median_of("seed kits cold",
                                          lambda run: shutil.rmtree(work / "kits", ignore_errors=True),
