@@ -121,7 +121,7 @@ def typeset(text, lang: str = "ja", phrase_breaks: bool = False) -> Markup:
         html = compress_punctuation(html + following)[:-1] if following else compress_punctuation(html)
         if index and _needs_gap(plain(pieces[index - 1])[-1:], plain(piece)[:1]):
             html = GAP + html
-        out.append(f'<span class="phrase">{html}</span>' if len(pieces) > 1 else html)
+        out.append(f'<span class="phrase">{html}</span>' if phrase_breaks else html)
     return Markup("".join(out))
 
 
