@@ -22,6 +22,7 @@ LATIN_THEN_CJK = re.compile(f"([{LATIN}])([{CJK}])")
 # A real space (0.22-0.26 em in Noto CJK, close to JIS X 4051's quarter em): unlike an empty box of
 # fixed width, a space is dropped where a line starts or ends.
 GAP = '<span class="jl"> </span>'
+WORD_BREAK = "<wbr>"
 FULL_WIDTH = {"(": "（", ")": "）", "!": "！", "?": "？", ":": "：", ";": "；"}
 ASCII_PUNCTUATION_NEAR_CJK = re.compile(f"(?<=[{CJK}])[()!?:;]|[()](?=[{CJK}])")
 CLOSING = "、。，．」』）】〕〉》"
@@ -122,7 +123,9 @@ def typeset(text, lang: str = "ja", phrase_breaks: bool = False) -> Markup:
         if index and _needs_gap(plain(pieces[index - 1])[-1:], plain(piece)[:1]):
             html = GAP + html
         out.append(f'<span class="phrase">{html}</span>' if phrase_breaks else html)
-    return Markup("".join(out))
+    # An explicit break opportunity between phrases: WeasyPrint's min-content width (table columns)
+    # does not see the one between two nowrap spans and would size a cell as one long phrase.
+    return Markup(WORD_BREAK.join(out))
 
 
 def _needs_gap(before: str, after: str) -> bool:
