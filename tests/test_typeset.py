@@ -60,8 +60,9 @@ def lines(box):
     found = []
     for child in descendants(box):
         if type(child).__name__ == "LineBox":
-            found.append("".join(t.text for t in descendants(child) if type(t).__name__ == "TextBox"
-                                 and not _in_reading(t, child)))
+            text = "".join(t.text for t in descendants(child) if type(t).__name__ == "TextBox"
+                           and not _in_reading(t, child))
+            found.append(text.replace("\u200b", ""))  # <wbr> between phrases, or the naive box's breaks
     return found
 
 
@@ -75,7 +76,7 @@ def test_kinsoku_keeps_closing_marks_off_a_line_start(sample_layout):
     assert len(set_lines) >= 4
     assert not [line for line in set_lines if line.strip()[:1] in FORBIDDEN_AT_LINE_START]
     naive = lines(sample_layout["kinsoku", "plain"])
-    assert [line for line in naive if line.strip("\u200b")[:1] in FORBIDDEN_AT_LINE_START], \
+    assert [line for line in naive if line[:1] in FORBIDDEN_AT_LINE_START], \
         "the comparison box should show what breaking after any character does"
 
 
