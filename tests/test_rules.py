@@ -221,3 +221,37 @@ def test_validate_reports_rules_problems_and_the_rulebook_component(ruled_game, 
     (ruled_game / "rules.yaml").unlink()
     result = cli("validate", ruled_game)
     assert result.code == 1 and "names rules 'rules', which does not exist" in result.out
+
+
+def test_a_figure_is_placed_and_a_missing_one_is_a_located_error(ruled_game, tmp_path, cli):
+    (ruled_game / "figures").mkdir()
+    (ruled_game / "figures" / "box.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="10mm" viewBox="0 0 40 10">'
+        '<rect width="40" height="10" fill="#ff0000"/></svg>')
+    rules = ruled_game / "rules.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8") + """\
+  - id: picture
+    type: figure
+    src: figures/box.svg
+    text: {ja: 箱, en: The box}
+""", encoding="utf-8")
+    out = tmp_path / "out"
+    assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
+    assert red_pixels(out / "small" / "rules-en-a4.pdf", 2) > 100, "the figure is drawn"
+    assert "The box" in page_text(out / "small" / "rules-en-a4.pdf", 2)
+    edit(rules, "figures/box.svg", "figures/bx.svg")
+    result = cli("rules", ruled_game, "--out", out, "-q")
+    assert result.code == 2
+    [message] = errors(result)
+    assert f"rules.yaml:{line_of(rules, 'id: picture')}:" in message and "blocks[picture].src" in message
+
+
+def red_pixels(path, index):
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(path))
+    try:
+        image = document[index].render(scale=50 / 72).to_pil().convert("RGB")
+    finally:
+        document.close()
+    return sum(1 for r, g, b in image.get_flattened_data() if r > 200 and g < 60 and b < 60)
