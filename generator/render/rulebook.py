@@ -153,7 +153,8 @@ class RulebookWriter:
             rows = "".join(self.pair_row(block, langs) for block in self.rulebook.blocks)
             body.append(f'<table class="pair"><colgroup><col><col></colgroup><tbody>{rows}</tbody></table>')
         else:
-            body += [self.single_block(block, langs[0]) for block in self.rulebook.blocks]
+            blocks = "".join(self.single_block(block, langs[0]) for block in self.rulebook.blocks)
+            body.append(f'<main class="columns">{blocks}</main>')
         if self.problems:
             problems, self.problems = self.problems, []
             raise InputError(unique_problems(problems))
