@@ -7,6 +7,7 @@ and WeasyPrint breaks a long row across pages with its twin.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from generator.fsutil import write_atomic
 from generator.model.rules import Block, Rulebook, has_rules, load_rules
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts
+from generator.render.faces import Batch, render_batch
 from generator.render.typeset import typeset
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
@@ -106,7 +108,10 @@ class RulebookWriter:
                 self.problems.append(Problem(block.file, block.line, f"figure '{block.src}' not found beside "
                                              f"{block.file.name}", f"blocks[{block.id}].src"))
             caption = f"<figcaption>{t(block.text)}</figcaption>" if block.text else ""
-            return f'<figure><img src="{src.resolve().as_uri()}" alt="">{caption}</figure>'
+            digest = hashlib.sha256(src.read_bytes()).hexdigest()[:16] if src.is_file() else ""
+            # the digest puts the image's content into the HTML, which is what the PDF cache keys on
+            return (f'<figure><img src="{src.resolve().as_uri()}" alt="" data-digest="{digest}">'
+                    f"{caption}</figure>")
         if kind == "components":
             return self.caption(block, lang, t) + self.components_html(lang)
         if kind == "players":
@@ -202,11 +207,15 @@ class RulebookWriter:
         heading = " / ".join(labels(lang)["contents"] for lang in langs)
         return f'<nav class="toc"><h2 class="toc-title">{escape(heading)}</h2><ul>{"".join(entries)}</ul></nav>'
 
-    def pdf(self, langs: tuple[str, ...], paper: str) -> bytes:
-        import weasyprint
-
-        html = self.html(langs, paper)
-        return weasyprint.HTML(string=html, base_url=str(self.game.dir)).write_pdf()
+    def pdf(self, langs: tuple[str, ...], paper: str, cache=None) -> bytes:
+        """The edition as PDF bytes; from the cache (keyed like face batches) when nothing changed."""
+        batch = Batch(self.html(langs, paper), self.game.dir.resolve().as_uri() + "/")
+        data = cache.get(batch.key) if cache is not None else None
+        if data is None:
+            data = render_batch(batch)
+            if cache is not None:
+                cache.put(batch.key, data)
+        return data
 
 
 def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
@@ -216,7 +225,7 @@ def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
 
 
 def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Path,
-                    progress: Progress) -> list[dict]:
+                    progress: Progress, cache=None) -> list[dict]:
     if not has_rules(game):
         return []
     writer = RulebookWriter(game, load_rules(game))
@@ -225,7 +234,7 @@ def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Pa
     for edition in editions(game, langs):
         for paper in papers:
             name = f"rules-{edition_name(edition)}-{paper}.pdf"
-            data = writer.pdf(edition, paper)
+            data = writer.pdf(edition, paper, cache)
             write_atomic(out_dir / name, data)
             pages = len(pikepdf.open(out_dir / name).pages)
             files.append({"path": name, "kind": "rules", "lang": edition_name(edition), "paper": paper,
@@ -236,7 +245,8 @@ def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Pa
 
 def build_rules(context) -> list[dict]:
     """The build's rule sheets: every language asked for, alone and side by side, on every paper."""
-    return write_rulebooks(context.game, context.langs, context.papers, context.out_dir, context.progress)
+    return write_rulebooks(context.game, context.langs, context.papers, context.out_dir, context.progress,
+                           context.cache)
 
 
 def table_html(head: list, rows: list[list], css: str = "data", ids: list[str] | None = None) -> str:
