@@ -20,6 +20,7 @@ setup: $(VENV)/.installed
 
 build: setup
 	$(PNPGEN) build
+	$(PNPGEN) rules --sample --quiet   # output/typesetting-sample.pdf
 
 test: setup
 	$(PY) -m pytest -q

@@ -206,9 +206,10 @@ def test_an_unknown_placeholder_is_a_located_error(ruled_game, cli):
     result = cli("rules", ruled_game, "--out", ruled_game / "out")
     assert result.code == 2
     found = errors(result)
-    assert any(f"rules.yaml:{line_of(rules, 'aple') - 1}:" in m and "blocks[intro].text.ja" in m
+    assert any(f"rules.yaml:{line_of(rules, 'aple')}:" in m and "blocks[intro].text.ja" in m
                and "no card 'aple'" in m and "did you mean 'apple'" in m for m in found), found
-    assert any("blocks[removal].text.en" in m and "{removed.card@2}" in m for m in found), found
+    assert any(f"rules.yaml:{line_of(rules, 'removed.card@2')}:" in m and "blocks[removal].text.en" in m
+               and "{removed.card@2}" in m for m in found), found
     assert not (ruled_game / "out").exists(), "nothing is written when the rules have errors"
 
 

@@ -145,11 +145,3 @@ def resolve(text: str, data: DataNames, lang: str) -> str:
             raise PlaceholderError(f"placeholder {match.group(0)}: {error}")
     return PLACEHOLDER.sub(replace, text)
 
-
-def resolve_text(text: Text, data: DataNames, lang: str, key: str, problems: list[Problem]) -> str:
-    """resolve() for one language of a located Text; a failure is recorded as a Problem."""
-    try:
-        return resolve(text.get(lang), data, lang)
-    except PlaceholderError as error:
-        problems.append(Problem(text.file, text.line, str(error), f"{key}.{lang}"))
-        return text.get(lang)

@@ -24,6 +24,10 @@ class Text:
     file: Path | None = None
     line: int | None = None
     path: tuple = ()
+    lines: dict = field(default_factory=dict, compare=False)  # language -> line of its text
+
+    def line_of(self, lang: str) -> int | None:
+        return self.lines.get(lang, self.line)
 
     def get(self, lang: str, fallback: str | None = None) -> str:
         if lang in self.values:

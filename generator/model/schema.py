@@ -159,9 +159,10 @@ class Localized(Spec):
     def check(self, value, where, checker):
         if not isinstance(value, dict):
             return self.wrong(value, where, checker)
-        values = {}
+        values, lines = {}, {}
         for lang, text in value.items():
             at = where.child(value, lang)
+            lines[str(lang)] = at.line
             if checker.languages and lang not in checker.languages:
                 checker.report(at, f"'{lang}' is not one of the game's languages "
                                    f"({', '.join(checker.languages)})", did_you_mean(lang, checker.languages))
@@ -172,7 +173,7 @@ class Localized(Spec):
                 checker.report(at, f"expected text, found {type_name(text)}")
                 continue
             values[str(lang)] = str(text)
-        return Text(values, where.file, where.line, where.path)
+        return Text(values, where.file, where.line, where.path, lines)
 
 
 @dataclass

@@ -61,7 +61,7 @@ class RulebookWriter:
         try:
             resolved = resolve(source, self.data, lang)
         except PlaceholderError as error:
-            line = value.line if isinstance(value, Text) and value.line else block.line
+            line = (value.line_of(lang) if isinstance(value, Text) else None) or block.line
             self.problems.append(Problem(block.file, line, str(error), f"blocks[{block.id}].{key}.{lang}"))
             resolved = source
         html = str(typeset(resolved, lang, phrase_breaks=phrases))
