@@ -29,6 +29,8 @@ def test_furigana_markup_and_phrases_keep_ruby_whole():
     assert "".join(pieces) == "{株券|かぶけん}を{購入|こうにゅう}する。"
     assert [plain(p) for p in pieces] == phrases("株券を購入する。")
     assert typeset("{漢字|かんじ}", "en") == "漢字"
+    assert 'style="padding: 0 0.25em"' in str(typeset("{主|あるじ}"))  # 3 kana at half size: 1.5 em over 1 em
+    assert "padding" not in str(typeset("{漢字|かんじ}"))
 
 
 def test_phrase_spans_compress_punctuation_across_phrases():

@@ -31,7 +31,12 @@ PUNCTUATION_PAIR = re.compile(f"([{CLOSING}{OPENING}])(?=[{CLOSING}{OPENING}])")
 
 
 def ruby(match: re.Match) -> str:
-    return (f'<span class="ruby"><span class="rt">{match.group(2)}</span>{match.group(1)}</span>')
+    base, reading = match.group(1), match.group(2)
+    # A reading longer than its base (at half size) would hang over the neighbours or the margin:
+    # widen the base evenly instead, as group ruby is set.
+    overhang = len(reading) / 2 - len(base)
+    pad = f' style="padding: 0 {overhang / 2:.3g}em"' if overhang > 0 else ""
+    return f'<span class="ruby"{pad}><span class="rt">{reading}</span>{base}</span>'
 
 
 def autospace(html: str) -> str:
