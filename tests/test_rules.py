@@ -260,14 +260,14 @@ def red_pixels(path, index):
 
 def test_rebuild_takes_unchanged_sheets_from_the_cache(ruled_game, tmp_path, cli, monkeypatch):
     out = tmp_path / "out"
-    args = ("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en")
+    args = ("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en", "--jobs", "1")
     assert cli(*args).code == 0
     first = (out / "small" / "rules-en-a4.pdf").read_bytes()
-    import generator.render.rulebook as rulebook
+    import generator.render.pipeline as pipeline
 
     def no_render(batch):
         raise AssertionError("an unchanged rule sheet was rendered again")
-    monkeypatch.setattr(rulebook, "render_batch", no_render)
+    monkeypatch.setattr(pipeline, "render_batch", no_render)
     assert cli(*args).code == 0
     assert (out / "small" / "rules-en-a4.pdf").read_bytes() == first
     edit(ruled_game / "decks" / "cards.yaml", "    count: 2\n    value: 1\n", "    count: 3\n    value: 1\n")

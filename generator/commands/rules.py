@@ -15,7 +15,7 @@ from generator.model import Game, load_game
 from generator.model.rules import has_rules
 from generator.paths import OUTPUT_DIR, list_games, resolve_game
 from generator.progress import Progress
-from generator.render.pipeline import FaceCache
+from generator.render.pipeline import default_jobs
 from generator.render.rulebook import write_rulebooks
 from generator.render.sheets import PAPERS
 
@@ -31,6 +31,7 @@ def register(subparsers) -> None:
                                                       "(side by side is built when two or more are chosen)")
     parser.add_argument("--paper", default="all", choices=[*PAPERS, "all"], help="paper size (default: all)")
     parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help="output directory (default: output/)")
+    parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help="processes for rendering")
     parser.add_argument("--no-cache", action="store_true", help="render every rule sheet again")
     parser.add_argument("--sample", action="store_true",
                         help="write OUT/typesetting-sample.pdf: furigana, spacing, phrases, kinsoku, punctuation")
@@ -54,10 +55,10 @@ def run(args) -> int:
         raise InputError([Problem(g.dir / "rules.yaml", None, "the game has no rules",
                                   hint="write rules.yaml: a list of `blocks:`") for g in missing])
     papers = list(PAPERS) if args.paper == "all" else [args.paper]
-    cache = FaceCache(None if args.no_cache else args.out / ".cache" / "faces")
+    cache_dir = None if args.no_cache else args.out / ".cache" / "faces"
     for game in games:
         langs = select_languages(game, args.lang)
-        files = write_rulebooks(game, langs, papers, args.out / game.id, progress, cache)
+        files = write_rulebooks(game, langs, papers, args.out / game.id, progress, cache_dir, args.jobs)
         if files:
             merge_report(args.out / game.id / "build.json", game, files)
     return 0

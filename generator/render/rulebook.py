@@ -8,6 +8,7 @@ and WeasyPrint breaks a long row across pages with its twin.
 from __future__ import annotations
 
 import hashlib
+import io
 import re
 from pathlib import Path
 
@@ -17,13 +18,14 @@ from markupsafe import Markup, escape
 from generator.checks.components import component_rows, headings as component_headings
 from generator.checks.placeholders import DataNames, PlaceholderError, resolve, resolve_one
 from generator.errors import InputError, Problem, unique_problems
-from generator.progress import Progress
-from generator.model.game import Game, Text
 from generator.fsutil import write_atomic
+from generator.model.game import Game, Text
 from generator.model.rules import Block, Rulebook, has_rules, load_rules
 from generator.paths import TEMPLATES_DIR
+from generator.progress import Progress
 from generator.render import fonts
-from generator.render.faces import Batch, render_batch
+from generator.render.faces import Batch
+from generator.render.pipeline import FaceCache, render_batches
 from generator.render.typeset import typeset
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
@@ -207,16 +209,9 @@ class RulebookWriter:
         heading = " / ".join(labels(lang)["contents"] for lang in langs)
         return f'<nav class="toc"><h2 class="toc-title">{escape(heading)}</h2><ul>{"".join(entries)}</ul></nav>'
 
-    def pdf(self, langs: tuple[str, ...], paper: str, cache=None) -> bytes:
-        """The edition as PDF bytes; from the cache (keyed like face batches) when nothing changed."""
-        batch = Batch(self.html(langs, paper), self.game.dir.resolve().as_uri() + "/")
-        data = cache.get(batch.key) if cache is not None else None
-        if data is None:
-            data = render_batch(batch)
-            if cache is not None:
-                cache.put(batch.key, data)
-        return data
-
+    def batch(self, langs: tuple[str, ...], paper: str) -> Batch:
+        """The edition as one WeasyPrint document, keyed by its content like a batch of card faces."""
+        return Batch(self.html(langs, paper), self.game.dir.resolve().as_uri() + "/")
 
 def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
     """Each language alone, then all of them side by side (in the game's language order)."""
@@ -224,30 +219,33 @@ def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
     return [(lang,) for lang in ordered] + ([ordered] if len(ordered) > 1 else [])
 
 
-def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Path,
-                    progress: Progress, cache=None) -> list[dict]:
+def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Path, progress: Progress,
+                    cache_dir: Path | None = None, jobs: int = 1) -> list[dict]:
+    """Every edition on every paper, rendered on `jobs` cores; unchanged ones come from the cache."""
     if not has_rules(game):
         return []
     writer = RulebookWriter(game, load_rules(game))
     writer.check()
+    wanted = [(edition, paper) for edition in editions(game, langs) for paper in papers]
+    batches = [writer.batch(edition, paper) for edition, paper in wanted]
+    cache = FaceCache(cache_dir)
+    pdfs = render_batches(batches, cache, jobs)
     files = []
-    for edition in editions(game, langs):
-        for paper in papers:
-            name = f"rules-{edition_name(edition)}-{paper}.pdf"
-            data = writer.pdf(edition, paper, cache)
-            write_atomic(out_dir / name, data)
-            pages = len(pikepdf.open(out_dir / name).pages)
-            files.append({"path": name, "kind": "rules", "lang": edition_name(edition), "paper": paper,
-                          "pages": pages})
-            progress.say(f"{game.id}: wrote {name} ({pages} pages)")
+    for (edition, paper), data in zip(wanted, pdfs):
+        name = f"rules-{edition_name(edition)}-{paper}.pdf"
+        write_atomic(out_dir / name, data)
+        pages = len(pikepdf.open(io.BytesIO(data)).pages)
+        files.append({"path": name, "kind": "rules", "lang": edition_name(edition), "paper": paper,
+                      "pages": pages})
+    progress.say(f"{game.id}: wrote {len(files)} rule sheets ({cache.hits} from the cache, "
+                 f"{cache.misses} rendered)")
     return files
 
 
 def build_rules(context) -> list[dict]:
     """The build's rule sheets: every language asked for, alone and side by side, on every paper."""
     return write_rulebooks(context.game, context.langs, context.papers, context.out_dir, context.progress,
-                           context.cache)
-
+                           context.cache.directory, context.jobs)
 
 def table_html(head: list, rows: list[list], css: str = "data", ids: list[str] | None = None) -> str:
     head_html = "".join(f"<th>{cell}</th>" for cell in head)
