@@ -111,6 +111,14 @@ def test_pnpgen_build_writes_cards_and_rules(ruled_game, tmp_path, cli):
     assert kinds == {("cards", "ja"), ("cards", "en"), ("rules", "ja"), ("rules", "en"), ("rules", "ja+en")}
 
 
+def test_pnpgen_build_checks_the_rules_before_writing_anything(ruled_game, tmp_path, cli):
+    edit(ruled_game / "rules.yaml", "{deck.cards}枚", "{deck.crads}枚")
+    out = tmp_path / "out"
+    result = cli("build", ruled_game, "--out", out, "--paper", "a4", "--jobs", "1")
+    assert result.code == 2 and "blocks[intro].text.ja" in result.err and "crads" in result.err
+    assert not (out / "small").exists()
+
+
 def test_title_page_contents_page_numbers_and_running_header(ruled_game, tmp_path, cli):
     out = tmp_path / "out"
     assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
@@ -273,3 +281,13 @@ def test_rebuild_takes_unchanged_sheets_from_the_cache(ruled_game, tmp_path, cli
     edit(ruled_game / "decks" / "cards.yaml", "    count: 2\n    value: 1\n", "    count: 3\n    value: 1\n")
     with pytest.raises(AssertionError, match="rendered again"):
         cli(*args)  # a data change changes the text, so the sheet is rendered again
+
+
+def test_a_schema_mistake_names_the_block_by_its_id(ruled_game, cli):
+    rules = ruled_game / "rules.yaml"
+    edit(rules, "  - id: removal\n    type: note\n", "  - id: removal\n    type: notes\n")
+    result = cli("rules", ruled_game, "--out", ruled_game / "out")
+    assert result.code == 2
+    [message] = errors(result)
+    assert f"rules.yaml:{line_of(rules, 'type: notes')}: blocks[removal].type:" in message
+    assert "did you mean 'note'" in message

@@ -45,6 +45,8 @@ def run(args) -> int:
     if not game_dirs:
         raise InputError(Problem(None, None, "no games to build", hint="give a game directory or run `pnpgen new NAME`"))
     games = [load_game(d) for d in game_dirs]  # every game is read before anything is written
+    for game, builder in ((g, b) for g in games for b in BUILDERS if hasattr(b, "check")):
+        builder.check(game)  # a builder's own input (rules.yaml...) is checked before anything is written
     papers = list(PAPERS) if args.paper == "all" else [args.paper]
     for game in games:
         context = BuildContext(

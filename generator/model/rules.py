@@ -5,6 +5,7 @@ a block missing a language is a located error, not a silent gap in one edition.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -95,7 +96,7 @@ def load_rules(game: Game) -> Rulebook:
     if not isinstance(document, dict):
         raise InputError(Problem(path, 1, "expected a mapping with `blocks:`, a list of blocks"))
     checked = schema.check(document, root, checker)
-    problems = list(checker.problems)
+    problems = [_named_by_id(problem, document.get("blocks")) for problem in checker.problems]
     if checked is INVALID or "blocks" not in checked:
         raise InputError(problems)
     raw_blocks = document["blocks"]
@@ -113,6 +114,16 @@ def load_rules(game: Game) -> Rulebook:
     if problems:
         raise InputError(problems)
     return Rulebook(path, blocks)
+
+
+def _named_by_id(problem: Problem, raw_blocks) -> Problem:
+    """`blocks[12].text` reads better as `blocks[setup-table].text` when the block has an id."""
+    match = re.match(r"blocks\[(\d+)\]", problem.key or "")
+    if match and isinstance(raw_blocks, list) and int(match.group(1)) < len(raw_blocks):
+        raw = raw_blocks[int(match.group(1))]
+        if isinstance(raw, dict) and isinstance(raw.get("id"), str):
+            problem.key = f"blocks[{raw['id']}]" + problem.key[match.end():]
+    return problem
 
 
 def _block(block_id: str, entry: dict, where: Where) -> Block:

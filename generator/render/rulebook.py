@@ -247,6 +247,15 @@ def build_rules(context) -> list[dict]:
     return write_rulebooks(context.game, context.langs, context.papers, context.out_dir, context.progress,
                            context.cache.directory, context.jobs)
 
+
+def check_rules(game: Game) -> None:
+    """Raise the located problems of the game's rules.yaml, if it has one."""
+    if has_rules(game):
+        RulebookWriter(game, load_rules(game)).check()
+
+
+build_rules.check = check_rules
+
 def table_html(head: list, rows: list[list], css: str = "data", ids: list[str] | None = None) -> str:
     head_html = "".join(f"<th>{cell}</th>" for cell in head)
     body = "".join(
