@@ -197,12 +197,18 @@ def test_box_contents_section_equals_components_yaml(greed_rules):
         assert row["name"] in text.replace("-\r\n", "").replace("\r\n", " ")
 
 
-def test_a_block_missing_a_language_is_a_located_error(ruled_game, cli):
-    rules = ruled_game / "rules.yaml"
-    edit(rules, "      en: With 2 players remove {removed.cards@2} grapes.\n", "")
-    result = cli("rules", ruled_game, "--out", ruled_game / "out")
+def only_error(cli, game, old, new):
+    """Edit the rules, run `pnpgen rules`: it exits 2 with one error line, returned."""
+    edit(game / "rules.yaml", old, new)
+    result = cli("rules", game, "--out", game / "out")
     assert result.code == 2
     [message] = errors(result)
+    return message
+
+
+def test_a_block_missing_a_language_is_a_located_error(ruled_game, cli):
+    rules = ruled_game / "rules.yaml"
+    message = only_error(cli, ruled_game, "      en: With 2 players remove {removed.cards@2} grapes.\n", "")
     assert f"rules.yaml:{line_of(rules, 'removed.cards@2') - 1}:" in message  # the `text:` of the block
     assert "blocks[removal].text" in message and "no en text" in message
 
@@ -285,9 +291,6 @@ def test_rebuild_takes_unchanged_sheets_from_the_cache(ruled_game, tmp_path, cli
 
 def test_a_schema_mistake_names_the_block_by_its_id(ruled_game, cli):
     rules = ruled_game / "rules.yaml"
-    edit(rules, "  - id: removal\n    type: note\n", "  - id: removal\n    type: notes\n")
-    result = cli("rules", ruled_game, "--out", ruled_game / "out")
-    assert result.code == 2
-    [message] = errors(result)
+    message = only_error(cli, ruled_game, "  - id: removal\n    type: note\n", "  - id: removal\n    type: notes\n")
     assert f"rules.yaml:{line_of(rules, 'type: notes')}: blocks[removal].type:" in message
     assert "did you mean 'note'" in message
