@@ -141,8 +141,9 @@ def render_faces(requests: list[tuple[str, str, str, list[str]]], cache: FaceCac
 
 
 def _batches_for(requests, missing, jobs):
-    """Group the missing faces of each deck into batches: about two per core, 4 to 40 faces each."""
-    size = max(4, min(40, -(-len(missing) // max(1, 2 * jobs))))
+    """Group the missing faces of each deck into batches: about two per core, 4 to 24 faces each
+    (a WeasyPrint document holds every page's layout until it is written: larger batches cost memory)."""
+    size = max(4, min(24, -(-len(missing) // max(1, 2 * jobs))))
     by_request: dict[int, list[int]] = {}
     for r, f in missing:
         by_request.setdefault(r, []).append(f)
