@@ -52,12 +52,14 @@ cards:
     text: {ja: 2点を得る。, en: Score 2 points.}
 """
 CARD_HTML = """\
-{# One card face. `card` has the card's fields in the language being built; see the deck file. #}
+{# One card face. `card` has the card's fields in the language being built; see the deck file.
+   data-fit="FIELD" on a fixed-size box: `pnpgen build` and `pnpgen i18n status` report text that
+   overflows it (`build --strict` fails); add data-shrink="80" to let its font shrink to 80% first. #}
 <div class="bleed frame"></div>
 <div class="safe">
   <div class="value">{{ card.value }}</div>
-  <h1 class="title">{{ card.name | tx(phrases=True) }}</h1>
-  <p class="text">{{ card.text | tx }}</p>
+  <h1 class="title" data-fit="name">{{ card.name | tx(phrases=True) }}</h1>
+  <p class="text" data-fit="text">{{ card.text | tx }}</p>
 </div>
 """
 BACK_HTML = """\
@@ -67,8 +69,8 @@ BACK_HTML = """\
 STYLE_CSS = """\
 .frame { background: #f3efe4; border: 5.5mm solid #2f5d62; }
 .value { position: absolute; left: 0; top: 0; font-size: 16pt; font-weight: bold; color: #2f5d62; }
-.title { position: absolute; left: 9mm; right: 0; top: 1mm; margin: 0; font-size: 11pt; }
-.text { position: absolute; left: 0; right: 0; top: 30mm; margin: 0; font-size: 9pt; }
+.title { position: absolute; left: 9mm; right: 0; top: 1mm; height: 11mm; margin: 0; font-size: 11pt; }
+.text { position: absolute; left: 0; right: 0; top: 30mm; height: 40mm; margin: 0; font-size: 9pt; }
 .back { background: #2f5d62; }
 .back-title { position: absolute; left: 0; right: 0; top: 35mm; text-align: center; color: white;
               font-size: 13pt; font-weight: bold; }
