@@ -72,9 +72,7 @@ def run(args) -> int:
 
 
 def overflow_message(game: Game, fit: CardFit) -> str:
-    shrunk = f" even at {fit.scale:.0%} font size" if fit.scale < 1 else ""
-    return (f"{fit_location(game, fit)}: {fit.describe()}: text overflows its {fit.width_mm:g} x "
-            f"{fit.height_mm:g} mm box by {fit.overflow_mm:g} mm{shrunk}")
+    return f"{fit_location(game, fit)}: {fit.describe()}: {fit.overflow_text()}"
 
 
 def fit_location(game: Game, fit: CardFit) -> str:

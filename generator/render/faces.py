@@ -195,6 +195,11 @@ class CardFit:
             where += f" (and {len(self.cards) - 1} more)"
         return f"{self.lang}: {where} of deck '{self.deck}', {self.field}"
 
+    def overflow_text(self) -> str:
+        shrunk = f" even at {self.scale:.0%} font size" if self.scale < 1 else ""
+        return (f"text overflows its {self.width_mm:g} x {self.height_mm:g} mm box by {self.overflow_mm:g} mm"
+                f"{shrunk}")
+
 
 def card_fits(faces: DeckFaces, rendered: list[RenderedBatch]) -> list[CardFit]:
     """The measured text boxes of a deck's rendered batches, named by the cards that print them."""
