@@ -88,7 +88,8 @@ def report_fits(context: "BuildContext", fits: list[CardFit]) -> None:
     context.fits += fits
     for fit in fits:
         if fit.overflow_mm > 0:
-            context.progress.warn(overflow_message(context.game, fit))
+            if not getattr(context.args, "strict", False):  # --strict lists them as errors at the end
+                context.progress.warn(overflow_message(context.game, fit))
         elif fit.scale < 1:
             context.progress.say(f"{context.game.id}: {fit.describe()}: font shrunk to {fit.scale:.0%} to fit")
 

@@ -18,6 +18,7 @@ from generator.model import Game, load_game
 from generator.paths import OUTPUT_DIR, resolve_game
 from generator.progress import Progress
 from generator.render.faces import CardFit
+from generator.render.fit import FIT_ATTRIBUTE
 from generator.render.pipeline import FaceCache, default_jobs
 
 
@@ -102,7 +103,10 @@ def layout_fits(game: Game, langs: list[str], args) -> tuple[list[CardFit] | Non
                       f"{game.template_problems[0].message}")
     progress = Progress(args.quiet)
     rendered = render_game(game, langs, FaceCache(OUTPUT_DIR / ".cache" / "faces"), args.jobs, progress)
-    return [fit for decks in rendered.values() for deck in decks for fit in deck.fits], None
+    fits = [fit for decks in rendered.values() for deck in decks for fit in deck.fits]
+    if not fits:
+        return None, f"not checked: no text box in the templates carries {FIT_ATTRIBUTE}=\"FIELD\""
+    return fits, None
 
 
 def run_status(args) -> int:

@@ -88,7 +88,9 @@ def po_quote(text: str) -> str:
 
 
 def write_po(exchange: Exchange) -> str:
-    header = (f"Project-Id-Version: {exchange.game}\\n\nLanguage: {exchange.target_lang}\\n\n"
+    header = (f"Project-Id-Version: {exchange.game}\\n\nPO-Revision-Date: YEAR-MO-DA HO:MI+ZONE\\n\n"
+              "Last-Translator: \\n\nLanguage-Team: \\n\n"
+              f"Language: {exchange.target_lang}\\n\n"
               "MIME-Version: 1.0\\n\nContent-Type: text/plain; charset=UTF-8\\n\n"
               f"Content-Transfer-Encoding: 8bit\\n\nX-Source-Language: {exchange.source_lang}\\n\n"
               "X-Generator: pnpgen\\n")
