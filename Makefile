@@ -4,7 +4,7 @@ PYTHON ?= python3
 PY     := $(VENV)/bin/python
 PNPGEN := $(VENV)/bin/pnpgen
 
-.PHONY: all setup build test test-fast clean
+.PHONY: all setup build test test-fast bench clean
 
 all: build
 
@@ -29,3 +29,7 @@ test-fast: setup
 
 clean:
 	rm -rf output/*/ output/.cache
+
+bench: setup
+	$(PY) -m pip install -q -e '.[bench]'
+	$(PY) bench/run.py

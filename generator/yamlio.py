@@ -1,13 +1,63 @@
-"""Reading YAML with the position of every key, so that errors can name file and line."""
+"""Reading YAML with the position of every key, so that errors can name file and line.
+
+Reading for a build uses libyaml's C parser through PyYAML (ruamel's round-trip parser is pure Python
+and was most of a cached rebuild's time); the containers it returns carry an `lc` like ruamel's, so
+both kinds answer `key_line` and `item_line`. Editing files in place uses ruamel (`round_trip_yaml`),
+which keeps comments and formatting.
+"""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import yaml as pyyaml
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from generator.errors import InputError, Problem
+
+_BASE_LOADER = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
+BOOL_TAG = "tag:yaml.org,2002:bool"
+
+
+class FAST_LOADER(_BASE_LOADER):  # noqa: N801
+    """libyaml with YAML 1.2 booleans, as ruamel reads them: `no`, `yes`, `on`, `off` stay text."""
+
+
+FAST_LOADER.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != BOOL_TAG]
+    for first, resolvers in _BASE_LOADER.yaml_implicit_resolvers.items()}
+FAST_LOADER.add_implicit_resolver(BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+
+
+class Positions:
+    """Where a container and its keys or items start (0-based line and column), as ruamel's `lc`."""
+
+    def __init__(self, line: int, col: int):
+        self.line, self.col = line, col
+        self.data: dict = {}
+
+    def key(self, key):
+        return self.data[key]
+
+    def item(self, index):
+        return self.data[index]
+
+    value = key
+
+
+class LocatedMap(dict):
+    lc: Positions
+
+
+class LocatedList(list):
+    lc: Positions
+
+
+class DuplicateKey(Exception):
+    def __init__(self, key, line):
+        super().__init__(key)
+        self.key, self.line = key, line
 
 
 def round_trip_yaml() -> YAML:
@@ -27,6 +77,25 @@ def load_yaml(path: Path):
     except UnicodeDecodeError as exc:
         raise InputError(Problem(path, None, f"not UTF-8 text ({exc.reason})", hint="save the file as UTF-8"))
     try:
+        return _fast_load(text)
+    except DuplicateKey as exc:
+        raise InputError(Problem(path, exc.line, f"the key '{exc.key}' appears twice in this mapping",
+                                 str(exc.key), hint="remove or rename one of them"))
+    except pyyaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        what = exc.problem or exc.context or "malformed YAML"
+        raise InputError(Problem(path, line, f"malformed YAML: {what}",
+                                 hint="check indentation, colons and quotes on this line or the one above"))
+    except pyyaml.YAMLError as exc:
+        raise InputError(Problem(path, None, f"malformed YAML: {exc}"))
+
+
+def load_yaml_round_trip(path: Path):
+    """Parse with ruamel for editing (comments kept); a syntax error becomes a located InputError."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    try:
         return round_trip_yaml().load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -38,9 +107,36 @@ def load_yaml(path: Path):
         raise InputError(Problem(path, None, f"malformed YAML: {exc}"))
 
 
+def _fast_load(text: str):
+    node = pyyaml.compose(text, Loader=FAST_LOADER)
+    return None if node is None else _build(node, pyyaml.SafeLoader(""))
+
+
+def _build(node, constructor):
+    """Plain values for scalars; LocatedMap / LocatedList (with positions) for containers."""
+    if isinstance(node, pyyaml.MappingNode):
+        out = LocatedMap()
+        out.lc = Positions(node.start_mark.line, node.start_mark.column)
+        for key_node, value_node in node.value:
+            key = constructor.construct_object(key_node, deep=True)
+            if key in out:
+                raise DuplicateKey(key, key_node.start_mark.line + 1)
+            out[key] = _build(value_node, constructor)
+            out.lc.data[key] = (key_node.start_mark.line, key_node.start_mark.column)
+        return out
+    if isinstance(node, pyyaml.SequenceNode):
+        out = LocatedList()
+        out.lc = Positions(node.start_mark.line, node.start_mark.column)
+        for index, item in enumerate(node.value):
+            out.append(_build(item, constructor))
+            out.lc.data[index] = (item.start_mark.line, item.start_mark.column)
+        return out
+    return constructor.construct_object(node, deep=True)
+
+
 def key_line(mapping, key) -> int | None:
-    """1-based line of a key in a mapping loaded by ruamel, or of the mapping itself."""
-    if isinstance(mapping, CommentedMap):
+    """1-based line of a key in a mapping loaded with positions, or of the mapping itself."""
+    if getattr(mapping, "lc", None) is not None:
         try:
             return mapping.lc.key(key)[0] + 1
         except (KeyError, TypeError, AttributeError):
@@ -49,7 +145,7 @@ def key_line(mapping, key) -> int | None:
 
 
 def item_line(seq, index: int) -> int | None:
-    if isinstance(seq, CommentedSeq):
+    if getattr(seq, "lc", None) is not None:
         try:
             return seq.lc.item(index)[0] + 1
         except (KeyError, TypeError, AttributeError, IndexError):

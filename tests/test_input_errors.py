@@ -113,3 +113,20 @@ def test_nothing_is_written_when_the_input_is_bad(small_game, tmp_path, cli):
     edit(small_game / "decks" / "cards.yaml", "    value: 1\n", "    value: x\n")
     assert cli("build", small_game, "--out", out).code == 2
     assert not out.exists()
+
+
+def test_missing_image_names_the_template_line(small_game, cli):
+    template = small_game / "templates" / "card.html"
+    edit(template, '<div class="value">', "{{ icon('no-such-icon') }}<div class=\"value\">")
+    result = cli("build", small_game)
+    assert result.code == 2
+    [message] = errors(result)
+    assert f"card.html:{line_of(template, 'no-such-icon')}:" in message
+    assert "image or file 'icons/no-such-icon.svg' not found" in message
+
+
+def test_template_syntax_error_is_located(small_game, cli):
+    template = small_game / "templates" / "card.html"
+    edit(template, "{{ card.value }}", "{{ card.value }")
+    [message] = errors(cli("build", small_game))
+    assert f"card.html:{line_of(template, 'card.value }')}: template syntax error" in message

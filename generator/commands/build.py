@@ -13,8 +13,8 @@ from generator.fsutil import write_atomic
 from generator.model import Game, load_game
 from generator.paths import OUTPUT_DIR, list_games, resolve_game
 from generator.progress import Progress
-from generator.render.faces import CardFit, DeckFaces, GameRenderer, batches, card_fits, open_pages
-from generator.render.pipeline import FaceCache, default_jobs, render_batches_fitted
+from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits, face_keys
+from generator.render.pipeline import FaceCache, default_jobs, render_faces
 from generator.render.sheets import DUPLEX_MODES, LAYOUTS, PAPERS, SheetOptions, SheetWriter, impose_deck
 
 
@@ -61,7 +61,7 @@ def run(args) -> int:
             files += builder(context)
         write_report(context.out_dir, game, files, context.fits)
         progress.say(f"{game.id}: {len(files)} files in {context.out_dir} "
-                     f"({context.cache.hits} face batches cached, {context.cache.misses} rendered)")
+                     f"({context.cache.hits} faces from the cache, {context.cache.misses} rendered)")
         overflows += [(game, fit) for fit in context.fits if fit.overflow_mm > 0]
     if args.strict and overflows:
         for game, fit in overflows:
@@ -134,33 +134,31 @@ class RenderedDeck:
 
 def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
                 progress: Progress) -> dict[str, list[RenderedDeck]]:
-    """Every distinct face of every deck, for each language; all batches rendered in one pool."""
+    """Every distinct face of every deck, for each language; the uncached ones rendered in one pool."""
     decks_by_lang: dict[str, list[RenderedDeck]] = {}
-    all_batches = []
-    spans = []
+    requests = []
     for lang in langs:
         renderer = GameRenderer(game, lang)
         decks_by_lang[lang] = []
         for deck in game.decks_in_box_order():
             faces = renderer.deck_faces(deck)
-            deck_batches = batches(renderer, faces)
-            spans.append((lang, len(decks_by_lang[lang]), len(all_batches), len(deck_batches)))
             decks_by_lang[lang].append(RenderedDeck(faces))
-            all_batches.extend(deck_batches)
-    total = len(all_batches)
+            requests.append((renderer.document(deck, []), renderer.base_url(), face_keys(renderer, faces),
+                             faces.pages))
+    total = sum(len(r[2]) for r in requests)
+    progress.say(f"{game.id}: {total} distinct faces ({', '.join(langs)})")
     done = [0]
 
     def tick():
         done[0] += 1
-        progress.say(f"{game.id}: rendered {done[0]} of the face batches not in the cache")
+        progress.say(f"{game.id}: rendered batch {done[0]} of the faces not in the cache")
 
-    progress.say(f"{game.id}: {sum(len(r.faces.pages) for rs in decks_by_lang.values() for r in rs)} distinct "
-                 f"faces in {total} batches ({', '.join(langs)})")
-    rendered = render_batches_fitted(all_batches, cache, jobs, tick)
-    for lang, deck_index, first, count in spans:
-        deck = decks_by_lang[lang][deck_index]
-        deck.sources, deck.pages = open_pages([r.pdf for r in rendered[first:first + count]])
-        deck.fits = card_fits(deck.faces, rendered[first:first + count])
+    pages = render_faces(requests, cache, jobs, tick)
+    sources = render_faces.sources
+    rendered = [deck for lang in langs for deck in decks_by_lang[lang]]
+    for deck, deck_pages, (_, _, keys, _) in zip(rendered, pages, requests):
+        deck.pages, deck.sources = deck_pages, sources
+        deck.fits = card_fits(deck.faces, [cache.face_fits(key) for key in keys])
     return decks_by_lang
 
 

@@ -73,7 +73,7 @@ class Deck:
     fields: dict  # name -> schema.Field
     cards: list[Card]
     lines: dict[str, int] = field(default_factory=dict)  # deck-level key -> line
-    placeholder: bool = False
+    placeholder: bool | list[str] = False  # true, or the deck-level keys that are invented (e.g. size)
 
     @property
     def copies(self) -> int:

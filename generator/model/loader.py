@@ -260,7 +260,7 @@ def _load_deck(game_dir: Path, path: Path, languages, problems, template_problem
         id=path.stem, name=deck.get("name", Text({})), file=path, size_mm=size_mm,
         size_name=size if isinstance(size, str) else None, bleed_mm=float(deck.get("bleed", DEFAULT_BLEED_MM)),
         template=deck.get("template", ""), back_template=back["template"] if back else None,
-        fields=fields, cards=cards, lines=lines, placeholder=bool(deck.get("placeholder")),
+        fields=fields, cards=cards, lines=lines, placeholder=deck.get("placeholder", False),
     )
 
 

@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
 from generator.errors import Problem, did_you_mean
 from generator.model.game import Text
 from generator.yamlio import item_line, key_line, node_line
@@ -399,11 +397,11 @@ def walk_refs(spec: Spec, value, path=()):
 
 
 def is_mapping(node) -> bool:
-    return isinstance(node, (dict, CommentedMap))
+    return isinstance(node, dict)
 
 
 def is_sequence(node) -> bool:
-    return isinstance(node, (list, CommentedSeq))
+    return isinstance(node, list)
 
 
 def start(file: Path, document) -> Where:

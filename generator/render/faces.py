@@ -6,7 +6,9 @@ whole document text plus the renderer and font versions, which is what the face 
 """
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib.metadata
 import io
 from dataclasses import dataclass, field
 
@@ -74,14 +76,15 @@ class GameRenderer:
         game, lang = self.game, self.lang
         fallback = game.source_language
         decks = {d.id: {c.id: card_view(c, d, lang, fallback) for c in d.cards} for d in game.decks.values()}
-        return {"game": {"id": game.id, "title": game.title.get(lang, fallback)}, "decks": decks}
+        return {"game": {"id": game.id, "title": game.title.get(lang, fallback), "titles": dict(game.title.values)},
+                "decks": decks}
 
     def deck_faces(self, deck: Deck) -> DeckFaces:
         shared = self.context()
         result = DeckFaces(deck, self.lang)
         fallback = self.game.source_language
         deck_view = {"id": deck.id, "name": deck.name.get(self.lang, fallback), "size": deck.size_name,
-                     "width": deck.size_mm[0], "height": deck.size_mm[1]}
+                     "width": deck.size_mm[0], "height": deck.size_mm[1], "placeholder": deck.placeholder}
         for card in deck.cards:
             ctx = {**shared, "deck": deck_view, "card": card_view(card, deck, self.lang, fallback)}
             subject = f"card '{card.id}' of deck '{deck.id}' ({self.lang})"
@@ -129,13 +132,28 @@ class Batch:
 
     @property
     def key(self) -> str:
-        import weasyprint
+        return content_key(self.base_url, self.html)
 
-        digest = hashlib.sha256()
-        for part in (weasyprint.__version__, fonts.fingerprint(), self.base_url, self.html):
-            digest.update(part.encode("utf-8"))
-            digest.update(b"\0")
-        return digest.hexdigest()
+
+def content_key(*parts: str) -> str:
+    """Hash of everything that determines a rendering: the texts given, WeasyPrint's version, the fonts."""
+    digest = hashlib.sha256()
+    for part in (weasyprint_version(), fonts.fingerprint(), *parts):
+        digest.update(part.encode("utf-8"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def weasyprint_version() -> str:
+    return importlib.metadata.version("weasyprint")  # without importing WeasyPrint (slow) on a cached build
+
+
+def face_keys(renderer: "GameRenderer", faces: DeckFaces) -> list[str]:
+    """One key per distinct face: its HTML plus the document around it (stylesheets, page geometry)."""
+    frame = renderer.document(faces.deck, [])
+    base_url = renderer.base_url()
+    return [content_key(base_url, frame, html) for html in faces.pages]
 
 
 def batches(renderer: GameRenderer, faces: DeckFaces) -> list[Batch]:
@@ -201,15 +219,15 @@ class CardFit:
                 f"{shrunk}")
 
 
-def card_fits(faces: DeckFaces, rendered: list[RenderedBatch]) -> list[CardFit]:
-    """The measured text boxes of a deck's rendered batches, named by the cards that print them."""
+def card_fits(faces: DeckFaces, face_fits: list[list[FitBox]]) -> list[CardFit]:
+    """The measured text boxes of a deck's distinct faces (one list per face), named by the cards
+    that print them."""
     cards = faces.deck.cards
     found = []
-    for batch_index, batch in enumerate(rendered):
-        for fit in batch.fits:
-            face = batch_index * BATCH_SIZE + fit.page
-            fronts = [card.id for card, used in zip(cards, faces.front_of) if used == face]
-            backs = [card.id for card, used in zip(cards, faces.back_of) if used == face]
+    for face, fits in enumerate(face_fits):
+        fronts = [card.id for card, used in zip(cards, faces.front_of) if used == face]
+        backs = [card.id for card, used in zip(cards, faces.back_of) if used == face]
+        for fit in fits:
             found.append(CardFit(faces.lang, faces.deck.id, "front" if fronts else "back", fronts or backs,
                                  fit.field, fit.width_mm, fit.height_mm, fit.overflow_mm, fit.scale))
     return found

@@ -16,21 +16,53 @@ from generator.render.fit import FitBox
 
 
 class FaceCache:
-    """Rendered batches stored by content key, each PDF with its text-box measurements beside it
-    (KEY.fit.json). An unreadable or incomplete entry is deleted and re-rendered."""
+    """Rendered batches stored by content key, and for each face key the batch page that holds it,
+    with the face's measured text boxes (data-fit).
+
+    A build renders the faces it misses in a few large batches (few font subsets, both cores busy);
+    a later build takes every face it knows from those batches and renders only the changed ones.
+    An entry that cannot be read is deleted and rendered again, never trusted.
+    """
 
     def __init__(self, directory: Path | None):
         self.directory = directory
         self.hits = 0
         self.misses = 0
+        self.fits: dict[str, list[FitBox]] = {}  # face key -> its text boxes, for every face seen this run
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.pdf"
 
-    def _fit_path(self, key: str) -> Path:
-        return self.directory / key[:2] / f"{key}.fit.json"
+    def _face_path(self, face_key: str) -> Path:
+        return self.directory / "faces" / face_key[:2] / face_key
 
-    def get(self, key: str) -> RenderedBatch | None:
+    def find_face(self, face_key: str) -> tuple[str, int] | None:
+        """(batch key, page index) of a face rendered before, if the cache knows it and its text boxes."""
+        if self.directory is None:
+            return None
+        try:
+            where, boxes = self._face_path(face_key).read_text().split("\n", 1)
+            batch_key, index = where.split()
+            self.fits[face_key] = [FitBox(**box) for box in json.loads(boxes)]
+            return batch_key, int(index)
+        except (FileNotFoundError, ValueError, TypeError):  # an entry from before text boxes were measured
+            return None
+
+    def record_faces(self, batch_key: str, face_keys: list[str], fits: list[list[FitBox]]) -> None:
+        for index, (face_key, boxes) in enumerate(zip(face_keys, fits)):
+            self.fits[face_key] = boxes
+            if self.directory is not None:
+                measured = json.dumps([dataclasses.asdict(box) for box in boxes])
+                write_atomic(self._face_path(face_key), f"{batch_key} {index}\n{measured}\n")
+
+    def face_fits(self, face_key: str) -> list[FitBox]:
+        return self.fits.get(face_key, [])
+
+    def open_batch(self, batch_key: str) -> pikepdf.Pdf | None:
+        data = self.get(batch_key)
+        return pikepdf.open(io.BytesIO(data)) if data is not None else None
+
+    def get(self, key: str) -> bytes | None:
         if self.directory is None:
             return None
         path = self._path(key)
@@ -39,18 +71,16 @@ class FaceCache:
             with pikepdf.open(io.BytesIO(data)) as pdf:
                 if len(pdf.pages) == 0:
                     raise ValueError("empty")
-            fits = [FitBox(**entry) for entry in json.loads(self._fit_path(key).read_text(encoding="utf-8"))]
         except FileNotFoundError:
             return None
         except Exception:  # a damaged entry is never trusted
             path.unlink(missing_ok=True)
             return None
-        return RenderedBatch(data, fits)
+        return data
 
-    def put(self, key: str, rendered: RenderedBatch) -> None:
+    def put(self, key: str, data: bytes) -> None:
         if self.directory is not None:
-            write_atomic(self._path(key), rendered.pdf)
-            write_atomic(self._fit_path(key), json.dumps([dataclasses.asdict(f) for f in rendered.fits]))
+            write_atomic(self._path(key), data)
 
 
 def default_jobs() -> int:
@@ -59,32 +89,85 @@ def default_jobs() -> int:
 
 def render_batches(batches: list[Batch], cache: FaceCache, jobs: int = 1, on_done=None) -> list[bytes]:
     """PDF bytes for each batch, in order."""
-    return [rendered.pdf for rendered in render_batches_fitted(batches, cache, jobs, on_done)]
-
-
-def render_batches_fitted(batches: list[Batch], cache: FaceCache, jobs: int = 1,
-                          on_done=None) -> list[RenderedBatch]:
-    """Each batch's PDF and text-box measurements, in order."""
-    results: list[RenderedBatch | None] = []
-    todo = []
-    for index, batch in enumerate(batches):
-        data = cache.get(batch.key)
-        results.append(data)
-        if data is None:
-            todo.append(index)
+    results: list[bytes | None] = [cache.get(batch.key) for batch in batches]
+    todo = [index for index, data in enumerate(results) if data is None]
     cache.hits += len(batches) - len(todo)
     cache.misses += len(todo)
-    if len(todo) > 1 and jobs > 1:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
-            for index, data in zip(todo, pool.map(render_fitted, [batches[i] for i in todo])):
-                results[index] = data
-                cache.put(batches[index].key, data)
+    for index, rendered in zip(todo, render_fitted_batches([batches[i] for i in todo], jobs, on_done)):
+        results[index] = rendered.pdf
+        cache.put(batches[index].key, rendered.pdf)
+    return results
+
+
+def render_fitted_batches(batches: list[Batch], jobs: int = 1, on_done=None) -> list[RenderedBatch]:
+    """Render every batch (on every core), each with its measured text boxes, in order."""
+    if len(batches) > 1 and jobs > 1:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(batches))) as pool:
+            results = []
+            for rendered in pool.map(render_fitted, batches):
+                results.append(rendered)
                 if on_done:
                     on_done()
-    else:
-        for index in todo:
-            results[index] = render_fitted(batches[index])
-            cache.put(batches[index].key, results[index])
-            if on_done:
-                on_done()
+            return results
+    results = []
+    for batch in batches:
+        results.append(render_fitted(batch))
+        if on_done:
+            on_done()
     return results
+
+
+def render_faces(requests: list[tuple[str, str, str, list[str]]], cache: FaceCache, jobs: int = 1,
+                 on_done=None) -> list[list[pikepdf.Page]]:
+    """The pages of the requested faces, rendering only those the cache does not hold.
+
+    Each request is (frame, base_url, face keys, face HTML): a deck's distinct faces in one language,
+    `frame` being the deck's document with no pages. Returns, per request, one page per face.
+    The open PDFs are kept alive by the pages' owners list in `render_faces.sources`.
+    """
+    opened: dict[str, pikepdf.Pdf | None] = {}
+    found: list[list] = []
+    missing: list[tuple[int, int]] = []  # (request, face)
+    for r, (_, _, keys, _) in enumerate(requests):
+        row = []
+        for f, key in enumerate(keys):
+            where = cache.find_face(key)
+            if where and where[0] not in opened:
+                opened[where[0]] = cache.open_batch(where[0])
+            pdf = opened.get(where[0]) if where else None
+            if pdf is not None and where[1] < len(pdf.pages):
+                row.append(pdf.pages[where[1]])
+            else:
+                row.append(None)
+                missing.append((r, f))
+        found.append(row)
+    batches, members = _batches_for(requests, missing, jobs)
+    cache.hits += sum(len(keys) for _, _, keys, _ in requests) - len(missing)
+    cache.misses += len(missing)
+    for batch, faces, rendered in zip(batches, members, render_fitted_batches(batches, jobs, on_done)):
+        cache.put(batch.key, rendered.pdf)
+        by_page = [[box for box in rendered.fits if box.page == page] for page in range(len(faces))]
+        cache.record_faces(batch.key, [requests[r][2][f] for r, f in faces], by_page)
+        pdf = pikepdf.open(io.BytesIO(rendered.pdf))
+        opened[batch.key] = pdf
+        for page, (r, f) in zip(pdf.pages, faces):
+            found[r][f] = page
+    render_faces.sources = [pdf for pdf in opened.values() if pdf is not None]
+    return found
+
+
+def _batches_for(requests, missing, jobs):
+    """Group the missing faces of each deck into batches: about two per core, 4 to 40 faces each."""
+    size = max(4, min(40, -(-len(missing) // max(1, 2 * jobs))))
+    by_request: dict[int, list[int]] = {}
+    for r, f in missing:
+        by_request.setdefault(r, []).append(f)
+    batches, members = [], []
+    for r, faces in by_request.items():
+        frame, base_url, _, pages = requests[r]
+        for start in range(0, len(faces), size):
+            chunk = faces[start:start + size]
+            html = frame.replace("</body>", "\n".join(pages[f] for f in chunk) + "\n</body>")
+            batches.append(Batch(html, base_url))
+            members.append([(r, f) for f in chunk])
+    return batches, members

@@ -13,6 +13,10 @@ from generator.paths import find_template, template_dirs
 from generator.render.typeset import typeset
 
 
+class MissingAsset(Exception):
+    """A template asked for an image or file that is not there (located by the template frame)."""
+
+
 def localize(value, lang: str, fallback: str | None = None):
     """Replace every Text inside value by its string in lang."""
     if isinstance(value, Text):
@@ -47,8 +51,7 @@ class Templates:
         """file:// URL of an image or other file next to the templates; a missing one is an error."""
         found = find_template(self.game_dir, name)
         if found is None:
-            looked = ", ".join(str(d) for d in template_dirs(self.game_dir))
-            raise InputError(Problem(None, None, f"image or file '{name}' not found", hint=f"looked in {looked}"))
+            raise MissingAsset(name)
         return found.resolve().as_uri()
 
     def icon(self, name: str, size: str = "4mm", title: str = "") -> Markup:
@@ -67,6 +70,11 @@ class Templates:
         except jinja2.TemplateNotFound as exc:
             raise InputError(Problem(None, None, f"template '{exc.name}' not found (used for {subject})",
                                      hint="looked in " + ", ".join(str(d) for d in template_dirs(self.game_dir))))
+        except MissingAsset as exc:
+            file, line = _template_frame(exc)
+            looked = ", ".join(str(d) for d in template_dirs(self.game_dir))
+            raise InputError(Problem(file, line, f"image or file '{exc}' not found while rendering {subject}",
+                                     hint=f"looked in {looked}"))
         except jinja2.UndefinedError as exc:
             file, line = _template_frame(exc)
             raise InputError(Problem(file, line, f"{exc.message} while rendering {subject}",

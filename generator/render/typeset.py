@@ -54,5 +54,5 @@ def typeset(text, lang: str = "ja", phrase_breaks: bool = False) -> Markup:
     out = []
     for piece in pieces:
         html = autospace(RUBY.sub(ruby, str(escape(piece))))
-        out.append(f'<span class="phrase">{html}</span>' if phrase_breaks and len(pieces) > 1 else html)
+        out.append(f"<span class=\"phrase\">{html}</span>" if phrase_breaks else html)
     return Markup("".join(out))

@@ -1,0 +1,158 @@
+"""`make bench`: pnpgen against protograf and a ReportLab floor on the same deck, in one run.
+
+Measures (wall seconds, median of 3, and the peak memory of the whole process tree):
+  cold        the 300-card benchmark deck (100 distinct x 3), A4 with crop marks, empty face cache
+  warm        the same after one card's text changed (face cache kept)
+  protograf   the same deck made by protograf (installed in bench/.venv-protograf)
+  reportlab   the same deck drawn by a minimal ReportLab program (the floor)
+  kits_cold   every seed kit, empty cache;  kits_warm: again with nothing changed
+Prints a table with the ratios and writes output/bench.json.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+from deck import write_csv, write_pnpgen_game  # noqa: E402
+
+PYTHON = sys.executable
+PEER_VENV = HERE / ".venv-protograf"
+RUNS = 3
+
+
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory of a process and all its descendants, in MB."""
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        try:
+            with open(f"/proc/{current}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    stack += [int(c) for c in children.read().split()]
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            continue
+    return total / 1024
+
+
+def timed(command: list[str], env: dict | None = None) -> tuple[float, float]:
+    """Wall seconds and peak tree memory (MB, sampled every 20 ms) of one command."""
+    peak = [0.0]
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], tree_rss_mb(process.pid))
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, err = process.communicate()
+    elapsed = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    if process.returncode:
+        raise SystemExit(f"failed: {' '.join(command)}\n{err.decode()}")
+    return elapsed, peak[0]
+
+
+def median_of(label: str, prepare, command_for, env: dict | None = None) -> tuple[float, float]:
+    times, peaks = [], []
+    for run in range(RUNS):
+        prepare(run)
+        elapsed, peak = timed(command_for(run), env)
+        times.append(elapsed)
+        peaks.append(peak)
+        print(f"  {label} run {run + 1}: {elapsed:.2f} s, {peak:.0f} MB", file=sys.stderr, flush=True)
+    return statistics.median(times), max(peaks)
+
+
+def ensure_protograf() -> Path:
+    python = PEER_VENV / "bin" / "python"
+    if not python.exists():
+        print("installing protograf into bench/.venv-protograf ...", file=sys.stderr, flush=True)
+        subprocess.run([sys.executable, "-m", "venv", str(PEER_VENV)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "protograf"], check=True)
+    return python
+
+
+def main() -> int:
+    work = Path(tempfile.mkdtemp(prefix="pnpgen-bench-"))
+    out, cache = work / "out", work / "out" / ".cache"
+    pnpgen = [PYTHON, "-m", "generator", "build", "--paper", "a4", "--out", str(out), "-q"]
+    results = {}
+    try:
+        game = write_pnpgen_game(work)
+        print("benchmark deck: 300 cards (100 distinct x 3), A4, crop marks", file=sys.stderr)
+        results["cold"] = median_of("pnpgen cold", lambda run: shutil.rmtree(cache, ignore_errors=True),
+                                    lambda run: pnpgen + [str(game)])
+        # warm: each run changes the first card's text to something new, then rebuilds with the cache
+        results["warm"] = median_of("pnpgen warm (one card edited)",
+                                    lambda run: write_pnpgen_game(work, edit=f"Edited text, version {run}."),
+                                    lambda run: pnpgen + [str(game)])
+        floor_pdf = work / "floor.pdf"
+        results["reportlab"] = median_of("ReportLab floor", lambda run: None,
+                                         lambda run: [PYTHON, str(HERE / "reportlab_floor.py"), str(floor_pdf)])
+        peer = ensure_protograf()
+        csv_file = write_csv(work / "deck.csv")
+        results["protograf"] = median_of("protograf", lambda run: None,
+                                         lambda run: [str(peer), str(HERE / "protograf_deck.py")],
+                                         env={"BENCH_CSV": str(csv_file), "BENCH_OUT": str(work / "protograf.pdf")})
+        kits = [PYTHON, "-m", "generator", "build", "--out", str(work / "kits"), "-q"]
+        results["kits_cold"] = median_of("seed kits cold",
+                                         lambda run: shutil.rmtree(work / "kits", ignore_errors=True),
+                                         lambda run: kits)
+        results["kits_warm"] = median_of("seed kits warm (nothing changed)", lambda run: None, lambda run: kits)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    report(results)
+    return 0
+
+
+def report(results: dict) -> None:
+    seconds = {k: v[0] for k, v in results.items()}
+    peak = max(v[1] for k, v in results.items() if k in ("cold", "warm", "kits_cold", "kits_warm"))
+    ratios = {
+        "cold / protograf": (seconds["cold"] / seconds["protograf"], 0.5),
+        "cold / reportlab floor": (seconds["cold"] / seconds["reportlab"], 2.0),
+        "warm / cold": (seconds["warm"] / seconds["cold"], 0.15),
+    }
+    print("\n| measure | seconds (median of 3) | peak MB |\n|---|---|---|")
+    for key, (value, mb) in results.items():
+        print(f"| {key} | {value:.2f} | {mb:.0f} |")
+    print("\n| ratio | value | target | met |\n|---|---|---|---|")
+    for name, (value, target) in ratios.items():
+        print(f"| {name} | {value:.2f} | <= {target} | {'yes' if value <= target else 'NO'} |")
+    absolute = {"warm under 1 s": seconds["warm"] < 1.0, "kits warm under 2 s": seconds["kits_warm"] < 2.0,
+                "peak under 500 MB": peak < 500}
+    for name, met in absolute.items():
+        print(f"| {name} | | | {'yes' if met else 'NO'} |")
+    data = {"cold_s": seconds["cold"], "warm_s": seconds["warm"], "protograf_s": seconds["protograf"],
+            "reportlab_s": seconds["reportlab"], "kits_cold_s": seconds["kits_cold"],
+            "kits_warm_s": seconds["kits_warm"], "peak_mb": round(peak, 1),
+            "ratios": {k: round(v[0], 3) for k, v in ratios.items()}, "cores": os.cpu_count(),
+            "date": time.strftime("%Y-%m-%d %H:%M")}
+    path = ROOT / "output" / "bench.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    print(f"\nwrote {path.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
