@@ -213,3 +213,31 @@ def test_gettext_accepts_the_po_file_with_a_fuzzy_entry(cli, small_game, tmp_pat
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "9 translated messages, 1 fuzzy translation" in result.stderr
+
+
+@pytest.mark.parametrize("game", ["greed-inc", "ikkin", "mint-rails"])
+def test_committed_lock_files_are_current_and_confirming_again_changes_nothing(cli, tmp_path, game):
+    copy = copy_game(game, tmp_path)
+    before = snapshot(copy)
+    result = cli("i18n", "confirm", copy)
+    assert result.code == 0 and "confirmed 0 translation(s); nothing to change" in result.out
+    assert snapshot(copy) == before
+
+
+def test_a_registered_text_source_such_as_rule_blocks_is_translated_like_cards(cli, small_game, tmp_path,
+                                                                              monkeypatch):
+    from generator.checks import validate
+    from generator.model.game import Text
+
+    def rule_blocks(game):
+        yield "rules[setup].text", Text({"ja": "各プレイヤーは手札を3枚引く。", "en": ""}, game.files["game"], 2,
+                                       ("title",))
+
+    monkeypatch.setattr(validate, "TEXT_SOURCES", [*validate.TEXT_SOURCES, rule_blocks])
+    report = status(cli, small_game)
+    [missing] = [p for p in report["problems"] if p["kind"] == "missing"]
+    assert (missing["id"], missing["owner_kind"], missing["owner"], missing["field"]) == \
+        ("rules[setup].text", "rule block", "setup", "text")
+    exported = tmp_path / "en.po"
+    cli("i18n", "export", small_game, "--lang", "en", "-o", exported, "--no-layout")
+    assert "#. rule block 'setup', text\n" in exported.read_text(encoding="utf-8")
