@@ -241,3 +241,14 @@ def test_a_registered_text_source_such_as_rule_blocks_is_translated_like_cards(c
     exported = tmp_path / "en.po"
     cli("i18n", "export", small_game, "--lang", "en", "-o", exported, "--no-layout")
     assert "#. rule block 'setup', text\n" in exported.read_text(encoding="utf-8")
+
+
+def test_a_translation_made_from_an_older_source_stays_stale_after_import(cli, small_game, tmp_path):
+    exported = tmp_path / "en.po"
+    cli("i18n", "export", small_game, "--lang", "en", "-o", exported, "--no-layout")
+    edit(small_game / "decks" / "cards.yaml", "name: {ja: 洋なし,", "name: {ja: 西洋なし,")  # changed meanwhile
+    edit(exported, 'msgstr "Pear"', 'msgstr "Pear!"')
+    assert cli("i18n", "import", small_game, exported).code == 0
+    assert "name: {ja: 西洋なし, en: Pear!}" in (small_game / "decks" / "cards.yaml").read_text(encoding="utf-8")
+    report = status(cli, small_game)
+    assert [p["id"] for p in report["problems"] if p["kind"] == "stale"] == ["cards[pear].name"]
