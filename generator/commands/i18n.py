@@ -1,7 +1,6 @@
 """`pnpgen i18n`: translation status, confirming translations, and PO/XLIFF/CSV export and import."""
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 

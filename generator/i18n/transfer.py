@@ -83,7 +83,10 @@ def file_problems(game: Game, exchange: Exchange) -> list[Problem]:
     if exchange.source_lang and exchange.source_lang != game.source_language:
         problems.append(Problem(path, 1, f"the file translates from '{exchange.source_lang}', but the game's "
                                 f"source language is '{game.source_language}'"))
-    if lang not in game.languages or lang == game.source_language:
+    if not lang:
+        problems.append(Problem(path, 1, "the file does not say which language it holds", "language",
+                                "PO: the Language header; XLIFF: target-language; CSV: the third column's header"))
+    elif lang not in game.languages or lang == game.source_language:
         targets = [code for code in game.languages if code != game.source_language]
         problems.append(Problem(path, 1, f"wrong language '{lang}': the game translates into "
                                 f"{', '.join(targets) or 'nothing'}", "language"))
