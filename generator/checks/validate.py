@@ -193,14 +193,25 @@ def check_removals(game: Game) -> list[Problem]:
 # --- translations ------------------------------------------------------------------------------
 
 def texts(game: Game):
-    """Every localized text of the game with a label saying where it is."""
+    """Every localized text of the game with a label saying where it is.
+
+    A label reads `collection[id].field` (or a bare key of game.yaml, like `title`); `pnpgen i18n` uses
+    labels as string ids (PO msgctxt). Stages with texts of their own (rule blocks, boards, aids) add a
+    function to TEXT_SOURCES yielding (label, Text), e.g. ("rules[setup].text", text).
+    """
+    for source in TEXT_SOURCES:
+        yield from source(game)
+
+
+def card_data_texts(game: Game):
+    """The title, box contents, deck and card texts and setup labels."""
     yield "title", game.title
     for component in game.components:
         yield f"components[{component.id}].name", component.name
         if component.note:
             yield f"components[{component.id}].note", component.note
     for deck in game.decks.values():
-        yield f"{deck.id}.name", deck.name
+        yield f"decks[{deck.id}].name", deck.name
         for card in deck.cards:
             yield f"cards[{card.id}].name", card.name
             for name, value in card.fields.items():
@@ -220,6 +231,9 @@ def _nested_texts(value, path):
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from _nested_texts(item, f"{path}[{index}]")
+
+
+TEXT_SOURCES = [card_data_texts]
 
 
 def check_translations(game: Game) -> list[Problem]:

@@ -4,15 +4,16 @@ from __future__ import annotations
 import argparse
 import io
 import json
-from dataclasses import dataclass, field
+import sys
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from generator.errors import InputError, Problem
+from generator.errors import InputError, Problem, display_path
 from generator.fsutil import write_atomic
 from generator.model import Game, load_game
 from generator.paths import OUTPUT_DIR, list_games, resolve_game
 from generator.progress import Progress
-from generator.render.faces import DeckFaces, GameRenderer, face_keys
+from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits, face_keys
 from generator.render.pipeline import FaceCache, default_jobs, render_faces
 from generator.render.sheets import DUPLEX_MODES, LAYOUTS, PAPERS, SheetOptions, SheetWriter, impose_deck
 
@@ -35,6 +36,8 @@ def register(subparsers) -> None:
     parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help="processes for rendering")
     parser.add_argument("--no-cache", action="store_true", help="render every face again")
     parser.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 when any text overflows its box (boxes templates mark with data-fit)")
     parser.set_defaults(run=run)
 
 
@@ -45,6 +48,7 @@ def run(args) -> int:
         raise InputError(Problem(None, None, "no games to build", hint="give a game directory or run `pnpgen new NAME`"))
     games = [load_game(d) for d in game_dirs]  # every game is read before anything is written
     papers = list(PAPERS) if args.paper == "all" else [args.paper]
+    overflows = []
     for game in games:
         context = BuildContext(
             game=game, langs=select_languages(game, args.lang), out_dir=args.out / game.id,
@@ -55,10 +59,39 @@ def run(args) -> int:
         files = []
         for builder in BUILDERS:
             files += builder(context)
-        write_report(context.out_dir, game, files)
+        write_report(context.out_dir, game, files, context.fits)
         progress.say(f"{game.id}: {len(files)} files in {context.out_dir} "
                      f"({context.cache.hits} faces from the cache, {context.cache.misses} rendered)")
+        overflows += [(game, fit) for fit in context.fits if fit.overflow_mm > 0]
+    if args.strict and overflows:
+        for game, fit in overflows:
+            print(f"error: {overflow_message(game, fit)}", file=sys.stderr)
+        print(f"error: --strict: {len(overflows)} text box(es) overflow", file=sys.stderr)
+        return 1
     return 0
+
+
+def overflow_message(game: Game, fit: CardFit) -> str:
+    return f"{fit_location(game, fit)}: {fit.describe()}: {fit.overflow_text()}"
+
+
+def fit_location(game: Game, fit: CardFit) -> str:
+    """file:line of the card field a text box shows (of the card when the box shows no card field)."""
+    card = next((c for c in game.decks[fit.deck].cards if c.id == fit.card), None)
+    if card is None:
+        return display_path(game.decks[fit.deck].file)
+    return f"{display_path(card.file)}:{card.line_of(fit.field)}"
+
+
+def report_fits(context: "BuildContext", fits: list[CardFit]) -> None:
+    """Keep the measured text boxes for build.json and --strict; say what overflowed or shrank."""
+    context.fits += fits
+    for fit in fits:
+        if fit.overflow_mm > 0:
+            if not getattr(context.args, "strict", False):  # --strict lists them as errors at the end
+                context.progress.warn(overflow_message(context.game, fit))
+        elif fit.scale < 1:
+            context.progress.say(f"{context.game.id}: {fit.describe()}: font shrunk to {fit.scale:.0%} to fit")
 
 
 @dataclass
@@ -73,6 +106,7 @@ class BuildContext:
     jobs: int
     progress: Progress
     args: argparse.Namespace
+    fits: list[CardFit] = field(default_factory=list)  # measured text boxes (data-fit) of every face built
 
     @property
     def papers(self) -> list[str]:
@@ -95,6 +129,7 @@ class RenderedDeck:
     faces: DeckFaces
     pages: list = field(default_factory=list)  # pikepdf pages, one per distinct face
     sources: list = field(default_factory=list)  # the open PDFs those pages belong to
+    fits: list[CardFit] = field(default_factory=list)  # its measured text boxes
 
 
 def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
@@ -121,8 +156,9 @@ def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
     pages = render_faces(requests, cache, jobs, tick)
     sources = render_faces.sources
     rendered = [deck for lang in langs for deck in decks_by_lang[lang]]
-    for deck, deck_pages in zip(rendered, pages):
+    for deck, deck_pages, (_, _, keys, _) in zip(rendered, pages, requests):
         deck.pages, deck.sources = deck_pages, sources
+        deck.fits = card_fits(deck.faces, [cache.face_fits(key) for key in keys])
     return decks_by_lang
 
 
@@ -131,6 +167,7 @@ def build_cards(context: BuildContext) -> list[dict]:
     game, langs, options, out_dir, progress = (context.game, context.langs, context.sheets, context.out_dir,
                                                context.progress)
     rendered = render_game(game, langs, context.cache, context.jobs, progress)
+    report_fits(context, [fit for decks in rendered.values() for deck in decks for fit in deck.fits])
     files = []
     for lang in langs:
         for option in options:
@@ -171,8 +208,10 @@ def write_pdf(writer: SheetWriter, path: Path, game: Game, lang: str) -> None:
     write_atomic(path, buffer.getvalue())
 
 
-def write_report(out_dir: Path, game: Game, files: list[dict]) -> None:
-    report = {"game": game.id, "files": files}
+def write_report(out_dir: Path, game: Game, files: list[dict], fits: list[CardFit] = ()) -> None:
+    report = {"game": game.id, "files": files,
+              "overflows": [asdict(fit) for fit in fits if fit.overflow_mm > 0],
+              "shrunk": [asdict(fit) for fit in fits if fit.scale < 1]}
     write_atomic(out_dir / "build.json", json.dumps(report, ensure_ascii=False, indent=2) + "\n")
 
 
