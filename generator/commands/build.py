@@ -14,7 +14,9 @@ from generator.paths import OUTPUT_DIR, list_games, resolve_game
 from generator.progress import Progress
 from generator.render.faces import DeckFaces, GameRenderer, batches, open_pages
 from generator.render.pipeline import FaceCache, default_jobs, render_batches
+from generator.render.printed import build_aids, build_boards, build_tokens
 from generator.render.sheets import DUPLEX_MODES, LAYOUTS, PAPERS, SheetOptions, SheetWriter, impose_deck
+from generator.render.tiles import BOARD_PAPERS
 
 
 def register(subparsers) -> None:
@@ -29,6 +31,8 @@ def register(subparsers) -> None:
                         help="backs on the following page for a long- or short-edge flip, or none (default: long)")
     parser.add_argument("--layout", default="duplex", choices=LAYOUTS,
                         help="duplex sheets, or gutterfold (fronts above the fold, backs below)")
+    parser.add_argument("--board-paper", choices=list(BOARD_PAPERS),
+                        help="also print each board on one sheet of this larger paper, at 100%%")
     parser.add_argument("--cut-lines", action="store_true", help="draw dashed cut lines along every trim edge")
     parser.add_argument("--no-marks", action="store_true", help="leave out the crop marks")
     parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help="output directory (default: output/)")
@@ -179,4 +183,4 @@ def write_report(out_dir: Path, game: Game, files: list[dict]) -> None:
 
 
 # Each builder makes one kind of output for a game and returns its build.json entries.
-BUILDERS = [build_cards]
+BUILDERS = [build_cards, build_boards, build_aids, build_tokens]
