@@ -311,14 +311,14 @@ def _board(path, checked, resolver: Resolver, root: Where, document) -> Board:
     raw = document["elements"]
     for index, entry in enumerate(checked["elements"]):
         where = root.child(document, "elements").child(raw, index)
-        elements += expand_element(entry, resolver, where)
+        elements += expand_element(entry, resolver, where, raw[index])
     where = root.child(document, "copies")
     return Board(id=path.stem, name=checked["name"], file=path, size_mm=checked["size"],
                  copies=resolver.count(checked["copies"], where), background=checked["background"],
                  elements=elements, placeholder=_placeholder(checked))
 
 
-def expand_element(entry: dict, resolver: Resolver, where: Where) -> list[dict]:
+def expand_element(entry: dict, resolver: Resolver, where: Where, raw: dict) -> list[dict]:
     """One element per card of `for_each` (or just the one), every value resolved."""
     cards = resolver.cards(entry["for_each"], where) if "for_each" in entry else [None]
     out = []
@@ -331,7 +331,7 @@ def expand_element(entry: dict, resolver: Resolver, where: Where) -> list[dict]:
         if card is not None:
             resolved["card"] = card["id"]
         if entry["kind"] == "track":
-            resolved["values"] = track_values(entry, resolved, resolver, where)
+            resolved["values"] = track_values(resolved, resolver, where, raw)
             if not resolved["values"]:
                 continue
         if entry["kind"] == "hexgrid":
@@ -341,7 +341,7 @@ def expand_element(entry: dict, resolver: Resolver, where: Where) -> list[dict]:
     return out
 
 
-def track_values(entry: dict, resolved: dict, resolver: Resolver, where: Where) -> list:
+def track_values(resolved: dict, resolver: Resolver, where: Where, raw: dict) -> list:
     """The spaces of a track: listed, or counted from `from` to `to` by `step` (or step bands)."""
     if "values" in resolved:
         values = resolved["values"]
@@ -351,7 +351,7 @@ def track_values(entry: dict, resolved: dict, resolver: Resolver, where: Where) 
     if not values:
         return []
     if "start" in resolved and str(resolved["start"]) not in [str(v) for v in values]:
-        resolver.checker.report(where.relabel(f"{where.key}.start"),
+        resolver.checker.report(where.child(raw, "start"),
                                 f"the starting space {resolved['start']!r} is not on the track "
                                 f"({values[0]} to {values[-1]})" + (f" for card '{resolved['card']}'"
                                                                     if "card" in resolved else ""))
