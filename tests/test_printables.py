@@ -4,8 +4,8 @@ The seed games' boards, aids and tokens are built by their builders directly (th
 are not needed for that); the whole `pnpgen build` path is run on the small game.
 """
 import argparse
-import io
 import json
+import math
 
 import pikepdf
 import pytest
@@ -14,7 +14,7 @@ from conftest import ROOT, fonts_of, is_embedded, page_size_mm, page_text, place
 from generator.commands.build import BuildContext
 from generator.model import load_game
 from generator.progress import Progress
-from generator.render.boards import board_batch
+from generator.render.boards import board_batch, hex_centre
 from generator.render.faces import render_batch
 from generator.render.pipeline import FaceCache
 from generator.render.printed import build_aids, build_boards, build_tokens
@@ -22,6 +22,7 @@ from generator.render.sheets import MM, PAPERS, SheetOptions
 from generator.render.tiles import OVERLAP_MM, TILE_MARGIN_MM, target_points, tile_layout
 from test_input_errors import edit, errors, line_of
 
+MAIN_BOARD = (400, 250)  # Greed Inc's main board, mm
 DPI = 254  # 0.1 mm a pixel: the tile windows of the main board fall on whole pixels
 
 
@@ -52,7 +53,7 @@ def ikkin(tmp_path_factory):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_tiles_cover_the_board_with_exact_overlaps_inside_the_printable_area(paper):
-    layout = tile_layout((400, 270), paper)
+    layout = tile_layout(MAIN_BOARD, paper)
     assert layout.count > 1
     windows = {(c, r): layout.board_window(c, r) for c, r in layout.tiles()}
     for (col, row), window in windows.items():
@@ -65,7 +66,7 @@ def test_tiles_cover_the_board_with_exact_overlaps_inside_the_printable_area(pap
     assert min(w.x for w in windows.values()) == pytest.approx(0)
     assert max(w.x + w.w for w in windows.values()) == pytest.approx(400)
     assert min(w.y for w in windows.values()) == pytest.approx(0)
-    assert max(w.y + w.h for w in windows.values()) == pytest.approx(270)
+    assert max(w.y + w.h for w in windows.values()) == pytest.approx(MAIN_BOARD[1])
     on_paper = layout.paper_window()
     assert on_paper.x >= TILE_MARGIN_MM - 1e-6 and on_paper.y >= TILE_MARGIN_MM - 1e-6
     assert on_paper.x + on_paper.w <= layout.paper[0] - TILE_MARGIN_MM + 1e-6
@@ -76,11 +77,20 @@ def test_tiles_are_named_like_a_map_and_a_fitting_board_is_one_tile():
     layout = tile_layout((600, 500), "a4")
     names = [layout.name(c, r) for c, r in layout.tiles()]
     assert names[0] == "A1" and names[1] == "A2" and f"B{layout.cols}" in names
-    assert tile_layout((400, 270), "a3").count == 1
+    assert [tile_layout(MAIN_BOARD, paper).count for paper in ("a3", "a2", "tabloid")] == [1, 1, 1]
+
+
+def test_hexes_touch_their_six_neighbours():
+    element = {"at": (0.0, 0.0), "size": 20.0}
+    centre = hex_centre(element, 2, 2)
+    neighbours = [(1, 2), (3, 2), (1, 1), (2, 1), (1, 3), (2, 3)]   # even row: the row above starts left
+    for col, row in neighbours:
+        x, y = hex_centre(element, col, row)
+        assert math.dist(centre, (x, y)) == pytest.approx(20.0)
 
 
 def test_every_target_lies_in_the_overlap_of_two_tiles():
-    layout = tile_layout((400, 270), "a4")
+    layout = tile_layout(MAIN_BOARD, "a4")
     for x, y in target_points(layout):
         showing = [1 for c, r in layout.tiles() if layout.board_window(c, r).x <= x
                    <= layout.board_window(c, r).x + layout.board_window(c, r).w]
@@ -112,7 +122,7 @@ def test_tiled_board_pdf_has_a_page_map_then_tiles_with_exact_overlaps(greed, pa
         assert sorted(page_size_mm(page)) == pytest.approx(sorted(PAPERS[paper]), abs=0.01)
         (cx, cy, cw, ch), (ox, oy) = clip_and_origin(page)
         windows.append((cx - ox, cy - oy, cw, ch))
-    layout = tile_layout((400, 270), paper)
+    layout = tile_layout(MAIN_BOARD, paper)
     assert entry["grid"] == f"{layout.cols}x{layout.rows}"
     for index, (x, y, w, h) in enumerate(windows):
         col, row = index % layout.cols, index // layout.cols
@@ -151,8 +161,8 @@ def test_each_tile_shows_the_board_at_100_percent_and_neighbours_match_in_the_ov
     board_pdf = tmp_path / "board.pdf"
     board_pdf.write_bytes(render_batch(board_batch(game, game.printables.boards["main"], "en")))
     board = render(board_pdf, 0)
-    assert board.size[0] == pytest.approx(px(400), abs=1) and board.size[1] == pytest.approx(px(270), abs=1)
-    layout = tile_layout((400, 270), "a4")
+    assert board.size[0] == pytest.approx(px(400), abs=1) and board.size[1] == pytest.approx(px(MAIN_BOARD[1]), abs=1)
+    layout = tile_layout(MAIN_BOARD, "a4")
     on_paper = layout.paper_window()
     paper_h = layout.paper[1]
     crops = {}
@@ -161,7 +171,7 @@ def test_each_tile_shows_the_board_at_100_percent_and_neighbours_match_in_the_ov
         window = layout.board_window(col, row)
         left, top = px(on_paper.x), px(paper_h - on_paper.y - on_paper.h)
         crop = tile.crop((left, top, left + px(window.w), top + px(window.h)))
-        board_top = px(270 - window.y - window.h)
+        board_top = px(MAIN_BOARD[1] - window.y - window.h)
         expected = board.crop((px(window.x), board_top, px(window.x) + px(window.w), board_top + px(window.h)))
         # only the thin targets differ; a shift of 0.1 mm makes over 1% of the pixels differ
         assert share_differing(crop, expected) < 0.003, (col, row)
@@ -191,12 +201,13 @@ def test_board_paper_prints_the_main_board_on_one_a3_sheet(greed):
     assert entry["tiles"] == 1 and len(pdf.pages) == 1
     assert sorted(page_size_mm(pdf.pages[0])) == pytest.approx([297, 420], abs=0.01)
     (cx, cy, cw, ch), _ = clip_and_origin(pdf.pages[0])
-    assert (cw, ch) == pytest.approx((400, 270), abs=0.01)
+    assert (cw, ch) == pytest.approx(MAIN_BOARD, abs=0.01)
 
 
 def test_price_tracks_come_from_the_goods_data(greed):
     game, _, _ = greed
     main = game.printables.boards["main"]
+    assert main.size_mm == MAIN_BOARD
     coal = next(e for e in main.elements if e["kind"] == "track" and e.get("card") == "coal" and "from" in e)
     assert coal["values"] == [25, 30, 35, 40, 45, 50, 60, 70, 80] and coal["start"] == 45
     goods = game.decks["goods"].cards
