@@ -197,6 +197,7 @@ def test_a_board_that_fits_is_imposed_in_its_copies(greed):
 def test_board_paper_prints_the_main_board_on_one_a3_sheet(greed):
     _, files, out = greed
     entry = files["board-main-ja-a3.pdf"]
+    assert "board-company-placard-ja-a3.pdf" not in files   # placards fit A4 and Letter already
     pdf = pikepdf.open(out / entry["path"])
     assert entry["tiles"] == 1 and len(pdf.pages) == 1
     assert sorted(page_size_mm(pdf.pages[0])) == pytest.approx([297, 420], abs=0.01)
@@ -404,3 +405,22 @@ def test_board_mistakes_name_file_line_and_key(small_printed, cli, old, new, nee
     [line] = errors(result)
     assert f"main.yaml:{line_of(board, needle)}:" in line, line
     assert "elements[" in line and message in line
+
+
+def test_tile_pages_carry_crop_marks_targets_and_neighbour_ticks(greed):
+    _, files, out = greed
+    pdf = pikepdf.open(out / "board-main-en-a4.pdf")
+    layout = tile_layout(MAIN_BOARD, "a4")
+    window = layout.paper_window()
+    for index, (col, row) in enumerate(layout.tiles(), 1):
+        ops = [(list(map(float, operands)), str(op)) for operands, op in pikepdf.parse_content_stream(pdf.pages[index])
+               if str(op) in ("m", "l", "c", "RG")]
+        curves = sum(1 for _, op in ops if op == "c")
+        shown = [p for p in target_points(layout)
+                 if layout.board_window(col, row).x <= p[0] <= layout.board_window(col, row).x + window.w]
+        assert curves == 4 * len(shown) and shown   # every tile of a row shows targets in its overlaps
+        starts = [(x / MM, y / MM) for (x, y), op in ((o[:2], op) for o, op in ops) if op == "m"]
+        left_marks = [s for s in starts if abs(s[0] - window.x) < 0.01 and s[1] > window.y + window.h]
+        assert left_marks, "a crop mark above the window's left edge"
+        ticks = any(op == "RG" for _, op in ops)
+        assert ticks == (col + 1 < layout.cols)

@@ -64,9 +64,11 @@ def single_sided(option: SheetOptions) -> SheetOptions:
 
 # --- boards --------------------------------------------------------------------------------------
 
-def board_papers(context: "BuildContext") -> list[str]:
+def board_papers(context: "BuildContext", board: Board) -> list[str]:
+    """The home papers, and the larger --board-paper for a board that needs tiles on them."""
     extra = getattr(context.args, "board_paper", None)
-    return context.papers + ([extra] if extra and extra not in context.papers else [])
+    tiled = not all(fits_on(board, paper) for paper in context.papers)
+    return context.papers + ([extra] if extra and tiled else [])
 
 
 def fits_on(board: Board, paper: str) -> bool:
@@ -126,7 +128,7 @@ def build_boards(context: "BuildContext") -> list[dict]:
     for lang in context.langs:
         _open, faces = rendered_pages(context, [board_batch(game, board, lang) for board in boards])
         for board, (page,) in zip(boards, faces):
-            for paper in board_papers(context):
+            for paper in board_papers(context, board):
                 files.append(write_board(context, board, page, lang, paper))
     return files
 

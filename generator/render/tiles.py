@@ -150,17 +150,16 @@ def overlap_ticks(layout: TileLayout, col: int, row: int) -> str:
     """Red ticks in the margin where a neighbour's window begins: its edge goes on this line."""
     on_paper = layout.paper_window()
     sx, sy = layout.step
-    out = ["q 0.8 0 0 RG 0.5 w\n"]
     bottom, top = on_paper.y, on_paper.y + on_paper.h
     left, right = on_paper.x, on_paper.x + on_paper.w
+    lines = []
     if col + 1 < layout.cols:
         x = left + sx
-        out += [_line(x, top + 1, x, top + 6), _line(x, bottom - 1, x, bottom - 6)]
+        lines += [_line(x, top + 1, x, top + 6), _line(x, bottom - 1, x, bottom - 6)]
     if row + 1 < layout.rows:
         y = top - sy
-        out += [_line(left - 1, y, left - 6, y), _line(right + 1, y, right + 6, y)]
-    out.append("Q\n")
-    return "".join(out)
+        lines += [_line(left - 1, y, left - 6, y), _line(right + 1, y, right + 6, y)]
+    return "q 0.8 0 0 RG 0.5 w\n" + "".join(lines) + "Q\n" if lines else ""
 
 
 def mini_map(layout: TileLayout, col: int, row: int, at: tuple[float, float], cell: float = 3.0) -> str:
