@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.checks.expr import ExpressionError, Namespace, evaluate
-from generator.errors import Problem
+from generator.errors import InputError, Problem
 from generator.model.game import CARD_SIZES, Deck, Text
 from generator.model.schema import (INVALID, Bool, Checker, Enum, Field, Int, ListOf, Localized, Object, OneOf, Spec,
                                     Str, Where, start, type_name)
@@ -289,8 +289,8 @@ def load_printables(game_dir: Path, languages: list[str], decks: dict[str, Deck]
             resolver = Resolver(decks, numbers, players, checker)
             try:
                 document = load_yaml(path)
-            except Exception as error:  # InputError: keep every file's problems
-                problems.extend(getattr(error, "problems", []))
+            except InputError as error:  # keep going: every file's problems are reported at once
+                problems.extend(error.problems)
                 continue
             root = start(path, document)
             checked = schema.check(document, root, checker)
