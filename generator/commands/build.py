@@ -13,9 +13,11 @@ from generator.fsutil import write_atomic
 from generator.model import Game, load_game
 from generator.paths import OUTPUT_DIR, list_games, resolve_game
 from generator.progress import Progress
-from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits, face_keys
-from generator.render.pipeline import FaceCache, default_jobs, render_faces
+from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits
+from generator.render.pipeline import FaceCache, default_jobs, face_request, render_faces
+from generator.render.printed import build_aids, build_boards, build_tokens
 from generator.render.sheets import DUPLEX_MODES, LAYOUTS, PAPERS, SheetOptions, SheetWriter, impose_deck
+from generator.render.tiles import BOARD_PAPERS
 
 
 def register(subparsers) -> None:
@@ -30,6 +32,8 @@ def register(subparsers) -> None:
                         help="backs on the following page for a long- or short-edge flip, or none (default: long)")
     parser.add_argument("--layout", default="duplex", choices=LAYOUTS,
                         help="duplex sheets, or gutterfold (fronts above the fold, backs below)")
+    parser.add_argument("--board-paper", choices=list(BOARD_PAPERS),
+                        help="also print each board on one sheet of this larger paper, at 100%%")
     parser.add_argument("--cut-lines", action="store_true", help="draw dashed cut lines along every trim edge")
     parser.add_argument("--no-marks", action="store_true", help="leave out the crop marks")
     parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help="output directory (default: output/)")
@@ -143,8 +147,7 @@ def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
         for deck in game.decks_in_box_order():
             faces = renderer.deck_faces(deck)
             decks_by_lang[lang].append(RenderedDeck(faces))
-            requests.append((renderer.document(deck, []), renderer.base_url(), face_keys(renderer, faces),
-                             faces.pages))
+            requests.append(face_request(renderer, faces))
     total = sum(len(r[2]) for r in requests)
     progress.say(f"{game.id}: {total} distinct faces ({', '.join(langs)})")
     done = [0]
@@ -153,11 +156,10 @@ def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
         done[0] += 1
         progress.say(f"{game.id}: rendered batch {done[0]} of the faces not in the cache")
 
-    pages = render_faces(requests, cache, jobs, tick)
-    sources = render_faces.sources
+    result = render_faces(requests, cache, jobs, tick)
     rendered = [deck for lang in langs for deck in decks_by_lang[lang]]
-    for deck, deck_pages, (_, _, keys, _) in zip(rendered, pages, requests):
-        deck.pages, deck.sources = deck_pages, sources
+    for deck, deck_pages, (_, _, keys, _) in zip(rendered, result.pages, requests):
+        deck.pages, deck.sources = deck_pages, result.sources
         deck.fits = card_fits(deck.faces, [cache.face_fits(key) for key in keys])
     return decks_by_lang
 
@@ -216,4 +218,4 @@ def write_report(out_dir: Path, game: Game, files: list[dict], fits: list[CardFi
 
 
 # Each builder makes one kind of output for a game and returns its build.json entries.
-BUILDERS = [build_cards]
+BUILDERS = [build_cards, build_boards, build_aids, build_tokens]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+from dataclasses import dataclass
 import json
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -11,7 +12,7 @@ from pathlib import Path
 import pikepdf
 
 from generator.fsutil import write_atomic
-from generator.render.faces import Batch, RenderedBatch, render_fitted
+from generator.render.faces import Batch, RenderedBatch, face_keys, render_fitted
 from generator.render.fit import FitBox
 
 
@@ -117,13 +118,23 @@ def render_fitted_batches(batches: list[Batch], jobs: int = 1, on_done=None) -> 
     return results
 
 
-def render_faces(requests: list[tuple[str, str, str, list[str]]], cache: FaceCache, jobs: int = 1,
-                 on_done=None) -> list[list[pikepdf.Page]]:
+@dataclass
+class RenderedFaces:
+    pages: list[list[pikepdf.Page]]   # per request, one page per face
+    sources: list[pikepdf.Pdf]        # the open PDFs the pages belong to: keep them while the pages are used
+
+
+def face_request(renderer, faces) -> tuple[str, str, list[str], list[str]]:
+    """What render_faces needs to know of a deck's distinct faces in one language."""
+    return renderer.document(faces.deck, []), renderer.base_url(), face_keys(renderer, faces), faces.pages
+
+
+def render_faces(requests: list[tuple[str, str, list[str], list[str]]], cache: FaceCache, jobs: int = 1,
+                 on_done=None) -> RenderedFaces:
     """The pages of the requested faces, rendering only those the cache does not hold.
 
     Each request is (frame, base_url, face keys, face HTML): a deck's distinct faces in one language,
-    `frame` being the deck's document with no pages. Returns, per request, one page per face.
-    The open PDFs are kept alive by the pages' owners list in `render_faces.sources`.
+    `frame` being the deck's document with no pages (see face_request).
     """
     opened: dict[str, pikepdf.Pdf | None] = {}
     found: list[list] = []
@@ -152,8 +163,7 @@ def render_faces(requests: list[tuple[str, str, str, list[str]]], cache: FaceCac
         opened[batch.key] = pdf
         for page, (r, f) in zip(pdf.pages, faces):
             found[r][f] = page
-    render_faces.sources = [pdf for pdf in opened.values() if pdf is not None]
-    return found
+    return RenderedFaces(found, [pdf for pdf in opened.values() if pdf is not None])
 
 
 def _batches_for(requests, missing, jobs):
