@@ -167,9 +167,11 @@ def render_faces(requests: list[tuple[str, str, list[str], list[str]]], cache: F
 
 
 def _batches_for(requests, missing, jobs):
-    """Group the missing faces of each deck into batches: about two per core, 4 to 24 faces each
+    """Group the missing faces of each deck into batches of 4 to 24 faces, as many as a multiple of the cores
     (a WeasyPrint document holds every page's layout until it is written: larger batches cost memory)."""
-    size = max(4, min(24, -(-len(missing) // max(1, 2 * jobs))))
+    workers = max(1, jobs)
+    count = workers * -(-len(missing) // (workers * 24))  # a multiple of the workers: none waits for the last
+    size = max(4, -(-len(missing) // max(1, count)))
     by_request: dict[int, list[int]] = {}
     for r, f in missing:
         by_request.setdefault(r, []).append(f)
