@@ -9,7 +9,7 @@ import sys
 from generator import __version__
 from generator.errors import InputError
 
-COMMANDS = ["build", "validate", "components", "list", "new"]
+COMMANDS = ["build", "validate", "components", "list", "new", "export"]
 
 
 def parser() -> argparse.ArgumentParser:
