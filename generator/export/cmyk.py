@@ -3,8 +3,9 @@
 WeasyPrint writes sRGB colour: `rg`/`RG` operators, DeviceRGB colour spaces chosen with `cs`/`CS`,
 axial and radial shadings whose functions interpolate RGB, RGB images, and transparency groups
 blending in DeviceRGB. Each becomes DeviceCMYK: colours through an sRGB -> profile transform
-(relative colorimetric with black point compensation), pure black as K only (スミ), so black text
-prints on one plate and never misregisters. Soft masks stay as they are: their grey is opacity, not ink.
+(relative colorimetric with black point compensation), except neutral greys and black, which go on the
+K plate only (スミ, k = 1 - grey level, no dot-gain compensation) so that grey and black text never
+misregisters. Soft masks stay as they are: their grey is opacity, not ink.
 Anything else in RGB is an error rather than a silent RGB leftover in a print file.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pikepdf
 from PIL import Image, ImageCms
 
 RGB_SPACES = ("/DeviceRGB", "/CalRGB")
+NEUTRAL_SPREAD = 3   # an RGB colour whose channels differ by at most this (of 255) is a grey
 
 
 class ConversionError(Exception):
@@ -37,8 +39,8 @@ class CmykConverter:
         """One colour (components 0..1) in CMYK (0..1)."""
         key = tuple(round(float(v) * 255) for v in rgb)
         if key not in self._colours:
-            if key == (0, 0, 0):
-                self._colours[key] = [0.0, 0.0, 0.0, 1.0]
+            if max(key) - min(key) <= NEUTRAL_SPREAD:
+                self._colours[key] = [0.0, 0.0, 0.0, round(1 - sum(key) / (3 * 255), 4)]
             else:
                 pixel = ImageCms.applyTransform(Image.new("RGB", (1, 1), key), self.transform).getpixel((0, 0))
                 self._colours[key] = [round(v / 255, 4) for v in pixel]
