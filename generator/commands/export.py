@@ -1,6 +1,7 @@
 """`pnpgen export`: a game's cards as print services and virtual tabletops want them."""
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from generator.commands.build import render_game, select_languages
@@ -11,12 +12,14 @@ from generator.paths import OUTPUT_DIR, resolve_game
 from generator.progress import Progress
 from generator.render.pipeline import FaceCache, default_jobs
 
+# target -> (what it makes, the function writing a language's files and returning their names)
 TARGETS = {
-    "png": "one PNG per distinct face and back, with a CSV manifest of copy counts",
-    "tgc": "The Game Crafter's exact image sizes (poker 825x1125 px), RGB",
-    "mpc": "MakePlayingCards' exact image sizes (poker 822x1122 px), RGB",
-    "tts": "Tabletop Simulator deck sheets (at most 10x7, 4096 px) and the saved object JSON",
-    "pdfx": "one CMYK PDF/X-4 per deck with 3 mm bleed and トンボ, for Japanese print shops",
+    "png": ("one PNG per distinct face and back, with a CSV manifest of copy counts", png.export_game),
+    "tgc": ("The Game Crafter's exact image sizes (poker 825x1125 px), RGB",
+            partial(services.export_game, "tgc")),
+    "mpc": ("MakePlayingCards' exact image sizes (poker 822x1122 px), RGB", partial(services.export_game, "mpc")),
+    "tts": ("Tabletop Simulator deck sheets (at most 10x7, 4096 px) and the saved object JSON", tts.export_game),
+    "pdfx": ("one CMYK PDF/X-4 per deck with 3 mm bleed and トンボ, for Japanese print shops", pdfx.export_game),
 }
 
 
@@ -24,7 +27,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "export", help="export cards for print services and Tabletop Simulator",
         description="Export a game's cards into OUT/<game>/<target>-<lang>/. Targets: "
-                    + "; ".join(f"{name}: {text}" for name, text in TARGETS.items()) + ".")
+                    + "; ".join(f"{name}: {text}" for name, (text, _) in TARGETS.items()) + ".")
     parser.add_argument("game", metavar="GAME|PATH", help="a game name under cards/ or a path to a game directory")
     parser.add_argument("--to", required=True, choices=list(TARGETS), dest="target", help="what to export for")
     parser.add_argument("--lang", default="all", help="ja, en, ... or all (default: all the game's languages)")
@@ -52,18 +55,10 @@ def run(args) -> int:
         out_dir = args.out / game.id / f"{args.target}-{lang}"
         title = game.title.get(lang, game.source_language)
         try:
-            files = export(args.target, decks, options, out_dir, progress, title)
+            files = TARGETS[args.target][1](decks, options, out_dir, progress, title)
         finally:
             for deck in decks:
                 deck.close()
         progress.say(f"{game.id}: {len(files)} files in {out_dir}")
     return 0
 
-
-def export(target: str, decks, options, out_dir: Path, progress, title: str) -> list[str]:
-    if target in services.SERVICES:
-        return services.export_game_for(target, decks, options, out_dir, progress)
-    if target == "png":
-        return png.export_game(decks, options, out_dir, progress)
-    module = {"tts": tts, "pdfx": pdfx}[target]
-    return module.export_game(decks, options, out_dir, progress, title)

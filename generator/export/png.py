@@ -27,7 +27,8 @@ def export_deck(deck: DeckExport, options: ExportOptions, out_dir: Path, progres
     return manifest_rows(deck, lambda face: f"{face.name}.png")
 
 
-def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress) -> list[str]:
+def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress,
+                title: str = "") -> list[str]:
     rows = []
     for deck in decks:
         rows += export_deck(deck, options, out_dir, progress)

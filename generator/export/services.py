@@ -91,8 +91,8 @@ def service_image(deck: DeckExport, face, fit_: Fit) -> Image.Image:
     return image.crop((left, top, left + tw, top + th))
 
 
-def export_game_for(service: str, decks: list[DeckExport], options: ExportOptions, out_dir: Path,
-                    progress) -> list[str]:
+def export_game(service: str, decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress,
+                title: str = "") -> list[str]:
     fits = {deck.deck.id: product_for(service, deck.deck) for deck in decks}  # every size checked first
     rows, files = [], []
     for deck in decks:
