@@ -161,6 +161,37 @@ def test_tts_deck_lists_every_copy_and_no_card_uses_the_hidden_slot(exported):
     assert [c["Nickname"] for c in deck["ContainedObjects"]][::2] == ["りんご", "洋なし", "ぶどう"]
 
 
+def test_tts_cards_with_different_backs_get_a_back_sheet_laid_out_like_the_fronts(small_game, tmp_path, cli):
+    back = small_game / "templates" / "card-back.html"
+    back.write_text(back.read_text() + '<div class="safe"><p class="back-title">{{ card.value }}</p></div>\n')
+    assert export(cli, small_game, tmp_path, "--to", "tts").code == 0
+    folder = tmp_path / "small" / "tts-ja"
+    sheet_info = json.loads((folder / "tts.json").read_text())["ObjectStates"][0]["CustomDeck"]["1"]
+    assert sheet_info["UniqueBack"] is True and sheet_info["BackURL"].endswith("cards-backs-1.png")
+    fronts, backs = Image.open(folder / "cards-sheet-1.png"), Image.open(folder / "cards-backs-1.png")
+    assert fronts.size == backs.size
+    cell = (fronts.width // sheet_info["NumWidth"], fronts.height // sheet_info["NumHeight"])
+    slots = [backs.crop((x, 0, x + cell[0], cell[1])).tobytes() for x in (0, cell[0])]
+    assert slots[0] != slots[1]   # apple's back and pear's back differ, each behind its own front
+
+
+def test_tts_deck_of_more_than_69_faces_takes_a_second_sheet(small_game, tmp_path, cli):
+    deck = small_game / "decks" / "cards.yaml"
+    text = deck.read_text()
+    cards = "".join(f"  - id: c{i}\n    name: {{ja: c{i}, en: c{i}}}\n    value: {i % 9 + 1}\n" for i in range(70))
+    deck.write_text(text[:text.index("cards:\n")] + "cards:\n" + cards)
+    components = small_game / "components.yaml"
+    components.write_text(components.read_text().replace("count: 6", "count: 70"))
+    assert export(cli, small_game, tmp_path, "--to", "tts").code == 0
+    folder = tmp_path / "small" / "tts-ja"
+    deck_object = json.loads((folder / "tts.json").read_text())["ObjectStates"][0]
+    sheets = deck_object["CustomDeck"]
+    assert [(k, v["NumWidth"], v["NumHeight"]) for k, v in sheets.items()] == [("1", 10, 7), ("2", 2, 2)]
+    assert deck_object["DeckIDs"][68:] == [168, 200]
+    first = Image.open(folder / "cards-sheet-1.png")
+    assert first.size[0] <= 4096 and first.size[1] <= 4096 and first.size[0] >= 4000
+
+
 @pytest.mark.parametrize("faces, grid", [(1, (2, 2)), (3, (2, 2)), (9, (5, 2)), (10, (6, 2)), (69, (10, 7)),
                                          (30, (8, 4))])
 def test_tts_grid_is_the_smallest_with_room_for_the_hidden_slot(faces, grid):

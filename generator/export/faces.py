@@ -85,14 +85,23 @@ class DeckExport:
         raise IndexError(index)
 
     def raster(self, face: Face, px_per_mm: float, size: tuple[int, int] | None = None) -> Image.Image:
-        """The face with its bleed, as RGB pixels at px_per_mm; resized to `size` when PDFium's rounding
-        of the page size differs from it (by a pixel at most)."""
+        """The face with its bleed, as RGB pixels at px_per_mm. With `size`, exactly that many pixels:
+        PDFium rounds the page size its own way, so the render is made at least that large and its
+        extra pixel row or column (a twelfth of a millimetre at 300 dpi) is cropped evenly."""
         page = self.pdfium_page(face.index)
-        image = page.render(scale=px_per_mm * MM_PER_INCH / 72, fill_color=(255, 255, 255, 255)).to_pil()
-        image = image.convert("RGB")
+        scale = px_per_mm * MM_PER_INCH / 72
+        image = self._render(page, scale)
+        if size and (image.width < size[0] or image.height < size[1]):
+            scale *= max(size[0] / image.width, size[1] / image.height) * 1.0005
+            image = self._render(page, scale)
         if size and image.size != size:
-            image = image.resize(size, Image.LANCZOS)
+            left, top = (image.width - size[0]) // 2, (image.height - size[1]) // 2
+            image = image.crop((left, top, left + size[0], top + size[1]))
         return image
+
+    @staticmethod
+    def _render(page, scale: float) -> Image.Image:
+        return page.render(scale=scale, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
 
     @property
     def bleed_size_mm(self) -> tuple[float, float]:
@@ -107,7 +116,7 @@ class DeckExport:
 
 def save_png(path, image: Image.Image, dpi: float) -> None:
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", dpi=(dpi, dpi), optimize=False)
+    image.save(buffer, format="PNG", dpi=(dpi, dpi), compress_level=3)  # 10 % larger than level 6, 1.5x faster
     write_atomic(path, buffer.getvalue())
 
 
