@@ -192,6 +192,13 @@ def test_tts_deck_of_more_than_69_faces_takes_a_second_sheet(small_game, tmp_pat
     assert first.size[0] <= 4096 and first.size[1] <= 4096 and first.size[0] >= 4000
 
 
+def test_tts_urls_point_where_the_images_will_be_uploaded(small_game, tmp_path, cli):
+    assert export(cli, small_game, tmp_path, "--to", "tts", "--base-url", "https://example.org/kit/").code == 0
+    deck = json.loads((tmp_path / "small" / "tts-ja" / "tts.json").read_text())["ObjectStates"][0]
+    assert deck["CustomDeck"]["1"]["FaceURL"] == "https://example.org/kit/cards-sheet-1.png"
+    assert deck["ContainedObjects"][0]["CustomDeck"]["1"]["BackURL"] == "https://example.org/kit/cards-back.png"
+
+
 @pytest.mark.parametrize("faces, grid", [(1, (2, 2)), (3, (2, 2)), (9, (5, 2)), (10, (6, 2)), (69, (10, 7)),
                                          (30, (8, 4))])
 def test_tts_grid_is_the_smallest_with_room_for_the_hidden_slot(faces, grid):

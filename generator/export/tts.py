@@ -21,7 +21,7 @@ from generator.fsutil import write_atomic
 MAX_COLUMNS, MAX_ROWS = 10, 7
 MAX_SIDE_PX = 4096
 MAX_PX_PER_MM = 300 / 25.4   # a small deck's cards are not drawn larger than 300 dpi
-MIN_SIDE = 2                 # Tabletop Simulator's deck importer takes at least 2 x 2
+MIN_SIDE = 2                 # the smallest grid Tabletop Simulator's custom deck dialog offers
 
 
 @dataclass(frozen=True)
