@@ -10,7 +10,7 @@ from PIL import Image, ImageCms
 from conftest import MM, ROOT, copy_game, fonts_of, is_embedded, page_text
 from generator.cli import main
 from generator.export import pdfx, services, tombo, tts
-from generator.export.cmyk import CmykConverter
+from generator.export.cmyk import CmykConverter, ConversionError
 
 POKER_BLEED_300 = (815, 1110)   # (63 + 6) x (88 + 6) mm at 300 dpi
 
@@ -421,3 +421,47 @@ def test_seed_games_export_to_every_target(name, tmp_path, cli):
         pdf = pikepdf.open(deck_pdf)
         assert pdf.Root.OutputIntents[0].S == "/GTS_PDFX"
         assert "rg" not in {str(op) for s in _content_streams(pdf) for _, op in pikepdf.parse_content_stream(s)}
+
+
+# --- the CMYK conversion on its own ------------------------------------------------------------------
+
+def _pdf_with_rgb_content():
+    pdf = pikepdf.new()
+    shading = pikepdf.Dictionary(ShadingType=2, ColorSpace=pikepdf.Name.DeviceRGB, Coords=[0, 0, 10, 0],
+                                 Function=pikepdf.Dictionary(FunctionType=2, Domain=[0, 1], N=1,
+                                                             C0=[1, 0, 0], C1=[0, 0, 1]))
+    form = pdf.make_stream(b"q /DeviceRGB cs 0 1 0 sc Q 1 0 0 rg 0 0 5 5 re f /Sh0 sh")
+    form.Type, form.Subtype, form.BBox = pikepdf.Name.XObject, pikepdf.Name.Form, [0, 0, 10, 10]
+    form.Resources = pikepdf.Dictionary(Shading=pikepdf.Dictionary(Sh0=shading))
+    form.Group = pikepdf.Dictionary(S=pikepdf.Name.Transparency, CS=pikepdf.Name.DeviceRGB)
+    page = pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, 10, 10],
+                              Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(F0=form)),
+                              Contents=pdf.make_stream(b"0 0 1 RG /F0 Do"))
+    pdf.pages.append(pikepdf.Page(page))
+    return pdf
+
+
+def test_converter_turns_operators_colour_spaces_shadings_and_groups_into_cmyk():
+    pdf = _pdf_with_rgb_content()
+    converter = CmykConverter(pdfx.DEFAULT_PROFILE)
+    converter.convert(pdf)
+    form = pdf.pages[0].Resources.XObject.F0
+    ops = [(str(op), [float(v) if not isinstance(v, pikepdf.Name) else str(v) for v in operands])
+           for operands, op in pikepdf.parse_content_stream(form)]
+    red = converter.colour([1, 0, 0])
+    assert ops[1] == ("cs", ["/DeviceCMYK"]) and ops[2] == ("sc", converter.colour([0, 1, 0]))
+    assert ops[4] == ("k", red)
+    assert [str(op) for _, op in pikepdf.parse_content_stream(pdf.pages[0])][0] == "K"
+    shading = form.Resources.Shading.Sh0
+    assert shading.ColorSpace == "/DeviceCMYK"
+    assert [float(v) for v in shading.Function.C0] == red
+    assert form.Group.CS == "/DeviceCMYK"
+
+
+def test_converter_refuses_rgb_it_cannot_convert():
+    pdf = _pdf_with_rgb_content()
+    mesh = pdf.make_stream(b"")
+    mesh.ShadingType, mesh.ColorSpace = 4, pikepdf.Name.DeviceRGB
+    pdf.pages[0].Resources.XObject.F0.Resources.Shading.Sh1 = mesh
+    with pytest.raises(ConversionError):
+        CmykConverter(pdfx.DEFAULT_PROFILE).convert(pdf)

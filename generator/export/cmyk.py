@@ -84,7 +84,8 @@ class CmykConverter:
         instructions = pikepdf.parse_content_stream(page)
         converted = self._instructions(instructions)
         if converted is not None:
-            page.obj.Contents = page.obj.owner.make_stream(pikepdf.unparse_content_stream(converted))
+            page.contents_coalesce()
+            page.obj.Contents.write(pikepdf.unparse_content_stream(converted))
 
     def _content(self, stream: pikepdf.Stream) -> None:
         converted = self._instructions(pikepdf.parse_content_stream(stream))
@@ -92,12 +93,18 @@ class CmykConverter:
             stream.write(pikepdf.unparse_content_stream(converted))
 
     def _instructions(self, instructions) -> list | None:
-        out, changed, rgb_space = [], False, {"fill": False, "stroke": False}
+        """The instructions with RGB colour turned into CMYK, or None when there was none."""
+        out, changed = [], False
+        rgb_space, saved = {"fill": False, "stroke": False}, []   # is the current colour space RGB?
         for operands, operator in instructions:
             op = str(operator)
-            if op in ("rg", "RG"):
-                operands, operator, changed = self.colour(operands), pikepdf.Operator(
-                    "k" if op == "rg" else "K"), True
+            if op == "q":
+                saved.append(dict(rgb_space))
+            elif op == "Q" and saved:
+                rgb_space = saved.pop()
+            elif op in ("rg", "RG"):
+                operator = pikepdf.Operator("k" if op == "rg" else "K")
+                operands, changed = self.colour(operands), True
             elif op in ("cs", "CS"):
                 side = "fill" if op == "cs" else "stroke"
                 rgb_space[side] = str(operands[0]) in RGB_SPACES
@@ -105,6 +112,8 @@ class CmykConverter:
                     operands, changed = [pikepdf.Name.DeviceCMYK], True
             elif op in ("sc", "scn", "SC", "SCN") and rgb_space["fill" if op.islower() else "stroke"]:
                 operands = self.colour(operands)
+            elif op == "INLINE IMAGE" and str(operands[0].obj.get("/CS", "")) in ("/RGB", *RGB_SPACES):
+                raise ConversionError("an inline RGB image is not converted")
             out.append(pikepdf.ContentStreamInstruction(operands, operator))
         return out if changed else None
 
@@ -112,6 +121,8 @@ class CmykConverter:
         space = shading.get("/ColorSpace")
         if str(space) not in RGB_SPACES:
             return
+        if isinstance(shading, pikepdf.Stream):
+            raise ConversionError(f"an RGB mesh shading (type {int(shading.ShadingType)}) is not converted")
         shading.ColorSpace = pikepdf.Name.DeviceCMYK
         if "/Background" in shading:
             shading.Background = pikepdf.Array(self.colour(shading.Background))
@@ -176,6 +187,3 @@ def _collect_forms(form, found: set) -> None:
 def profile_description(path: Path) -> str:
     return ImageCms.getProfileDescription(ImageCms.getOpenProfile(str(path))).strip()
 
-
-def icc_bytes(path: Path) -> bytes:
-    return Path(path).read_bytes()

@@ -66,13 +66,13 @@ def product_for(service: str, deck) -> Fit:
     for product in SERVICES[service]:
         pw, ph = product.trim_mm
         if abs(pw - card[0]) <= SIZE_TOLERANCE_MM and abs(ph - card[1]) <= SIZE_TOLERANCE_MM:
-            return fit(product, card, deck.bleed_mm, turned)
+            return fit_product(product, card, deck.bleed_mm, turned)
     sizes = ", ".join(f"{p.name} {p.trim_mm[0]:.1f}x{p.trim_mm[1]:.1f} mm" for p in SERVICES[service])
     raise deck_problem(deck, f"{SERVICE_NAMES[service]} has no card of {w:g} x {h:g} mm",
                        hint=f"its card sizes: {sizes}")
 
 
-def fit(product: Product, card: tuple[float, float], bleed: float, turned: bool) -> Fit:
+def fit_product(product: Product, card: tuple[float, float], bleed: float, turned: bool) -> Fit:
     bleed_box = (card[0] + 2 * bleed, card[1] + 2 * bleed)
     scale = max(product.pixels[0] / bleed_box[0], product.pixels[1] / bleed_box[1])
     trim_px = (product.trim_in[0] * SERVICE_DPI, product.trim_in[1] * SERVICE_DPI)
