@@ -397,6 +397,15 @@ def test_pdfx_without_a_profile_is_a_clear_error(small_game, tmp_path, cli):
     assert "missing.icc: no such CMYK profile" in result.err
 
 
+@pytest.mark.parametrize("profile, message", [(Path("/usr/share/color/icc/ghostscript/srgb.icc"),
+                                                 "not a CMYK output profile (a RGB 'mntr' profile)"),
+                                                (Path(__file__), "not an ICC profile")])
+def test_pdfx_refuses_a_profile_that_is_not_cmyk(small_game, tmp_path, cli, profile, message):
+    result = export(cli, small_game, tmp_path, "--to", "pdfx", "--icc", profile)
+    assert result.code == 2
+    assert message in result.err and "Traceback" not in result.err
+
+
 def test_export_help_lists_every_target(cli):
     result = cli("export", "--help")
     assert result.code == 0

@@ -33,9 +33,9 @@ def register(subparsers) -> None:
     parser.add_argument("--lang", default="all", help="ja, en, ... or all (default: all the game's languages)")
     parser.add_argument("--dpi", type=int, default=300, choices=png.DPI_CHOICES, help="png resolution (default: 300)")
     parser.add_argument("--no-bleed", action="store_true", help="png: trimmed images without the bleed")
-    parser.add_argument("--icc", type=Path, help="pdfx: the print shop's CMYK output profile (default: SWOP from "
+    parser.add_argument("--icc", type=Path, metavar="PATH", help="pdfx: the print shop's CMYK output profile (default: SWOP from "
                                                  "Ghostscript, installed by scripts/install-system-deps.sh)")
-    parser.add_argument("--base-url", help="tts: the URL the sheets will be uploaded to (default: file URLs)")
+    parser.add_argument("--base-url", metavar="URL", help="tts: the URL the sheets will be uploaded to (default: file URLs)")
     parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help="output directory (default: output/)")
     parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help="processes for rendering")
     parser.add_argument("--no-cache", action="store_true", help="render every face again")
@@ -48,6 +48,7 @@ def run(args) -> int:
     game = load_game(resolve_game(args.game))
     langs = select_languages(game, args.lang)
     options = ExportOptions(dpi=args.dpi, bleed=not args.no_bleed, icc=args.icc, base_url=args.base_url)
+    check_before_rendering(args.target, game, options)
     cache = FaceCache(None if args.no_cache else args.out / ".cache" / "faces")
     rendered = render_game(game, langs, cache, args.jobs, progress)
     for lang in langs:
@@ -62,3 +63,11 @@ def run(args) -> int:
         progress.say(f"{game.id}: {len(files)} files in {out_dir}")
     return 0
 
+
+def check_before_rendering(target: str, game, options: ExportOptions) -> None:
+    """Refuse what would fail after the rendering: a card size a service lacks, a wrong profile."""
+    if target in services.SERVICES:
+        for deck in game.decks.values():
+            services.product_for(target, deck)
+    if target == "pdfx":
+        options.icc = pdfx.check_profile(options.icc or pdfx.DEFAULT_PROFILE)

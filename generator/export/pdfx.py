@@ -15,6 +15,7 @@ from pathlib import Path
 import pikepdf
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
+from PIL import ImageCms
 
 from generator.errors import InputError, Problem
 from generator.export import tombo
@@ -111,13 +112,25 @@ def export_deck(deck: DeckExport, converter: CmykConverter, out_dir: Path, title
     return name
 
 
-def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress,
-                title: str = "") -> list[str]:
-    profile = Path(options.icc) if options.icc else DEFAULT_PROFILE
+def check_profile(profile: Path) -> Path:
+    """The profile, if it is a CMYK output (printer) profile; else a clear error."""
     if not profile.is_file():
         raise InputError(Problem(profile, None, "no such CMYK profile",
                                  hint="run scripts/install-system-deps.sh, or give one with --icc PATH"))
-    converter = CmykConverter(profile)
+    try:
+        header = ImageCms.getOpenProfile(str(profile)).profile
+    except (ImageCms.PyCMSError, OSError) as error:
+        raise InputError(Problem(profile, None, f"not an ICC profile ({error})"))
+    if header.xcolor_space.strip() != "CMYK" or header.device_class != "prtr":
+        raise InputError(Problem(profile, None, f"not a CMYK output profile (a {header.xcolor_space.strip()} "
+                                                f"'{header.device_class}' profile)",
+                                 hint="a print shop's CMYK profile, e.g. Japan Color 2001 Coated"))
+    return profile
+
+
+def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress,
+                title: str = "") -> list[str]:
+    converter = CmykConverter(check_profile(Path(options.icc or DEFAULT_PROFILE)))
     files, rows = [], []
     for deck in decks:
         name = export_deck(deck, converter, out_dir, f"{title}: {deck.deck.name.get(deck.rendered.faces.lang)}",
