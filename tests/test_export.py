@@ -7,7 +7,7 @@ import pikepdf
 import pytest
 from PIL import Image, ImageCms
 
-from conftest import MM, ROOT, copy_game, fonts_of, is_embedded, page_text
+from conftest import MM, ROOT, copy_game, fonts_of, is_embedded, page_text, placements
 from generator.cli import main
 from generator.export import pdfx, services, tombo, tts
 from generator.export.cmyk import CmykConverter, ConversionError
@@ -404,6 +404,25 @@ def test_pdfx_refuses_a_profile_that_is_not_cmyk(small_game, tmp_path, cli, prof
     result = export(cli, small_game, tmp_path, "--to", "pdfx", "--icc", profile)
     assert result.code == 2
     assert message in result.err and "Traceback" not in result.err
+
+
+def test_pdfx_needs_3mm_of_bleed(small_game, tmp_path, cli):
+    deck = small_game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("size: poker", "size: poker\nbleed: 2"))
+    result = export(cli, small_game, tmp_path, "--to", "pdfx")
+    assert result.code == 2
+    assert "cards.yaml:3: bleed: a print shop needs 3 mm of bleed, the deck has 2 mm" in result.err
+
+
+def test_pdfx_clips_a_larger_bleed_to_3mm(small_game, tmp_path, cli):
+    deck = small_game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("size: poker", "size: poker\nbleed: 5"))
+    assert export(cli, small_game, tmp_path, "--to", "pdfx").code == 0
+    pdf = pikepdf.open(tmp_path / "small" / "pdfx-ja" / "cards.pdf")
+    page = pdf.pages[0]
+    ((_, x, y, w, h, _),) = placements(page)
+    bleed = [float(v) / MM for v in page.BleedBox]
+    assert (x, y, x + w, y + h) == pytest.approx(bleed, abs=0.01)
 
 
 def test_export_help_lists_every_target(cli):

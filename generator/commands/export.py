@@ -70,4 +70,6 @@ def check_before_rendering(target: str, game, options: ExportOptions) -> None:
         for deck in game.decks.values():
             services.product_for(target, deck)
     if target == "pdfx":
+        for deck in game.decks.values():
+            pdfx.check_bleed(deck)
         options.icc = pdfx.check_profile(options.icc or pdfx.DEFAULT_PROFILE)

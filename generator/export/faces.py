@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pikepdf
 import pypdfium2 as pdfium
@@ -130,9 +131,9 @@ def write_manifest(path, rows: list[dict]) -> None:
     write_atomic(path, buffer.getvalue())
 
 
-def deck_problem(deck: Deck, message: str, hint: str | None = None) -> InputError:
-    """An error about a deck's size, pointing at its `size` line."""
-    return InputError(Problem(deck.file, deck.lines.get("size"), message, "size", hint=hint))
+def deck_problem(deck: Deck, key: str, message: str, hint: str | None = None) -> InputError:
+    """An error about a deck-level key (size, bleed), pointing at its line when the deck file has it."""
+    return InputError(Problem(deck.file, deck.lines.get(key), message, key, hint=hint))
 
 
 def manifest_rows(deck: DeckExport, file_of) -> list[dict]:
@@ -151,5 +152,5 @@ class ExportOptions:
 
     dpi: int = 300
     bleed: bool = True
-    icc: object = None            # pathlib.Path of the CMYK output profile (pdfx)
+    icc: Path | None = None       # the CMYK output profile (pdfx)
     base_url: str | None = None   # where the tts sheets will be served from (default: file URLs)

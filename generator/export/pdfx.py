@@ -35,16 +35,24 @@ def _box(rect) -> pikepdf.Array:
     return pikepdf.Array([rect.x * MM, rect.y * MM, (rect.x + rect.w) * MM, (rect.y + rect.h) * MM])
 
 
+def check_bleed(deck) -> None:
+    if deck.bleed_mm < BLEED_MM:
+        raise deck_problem(deck, "bleed", f"a print shop needs {BLEED_MM:g} mm of bleed, the deck has "
+                                          f"{deck.bleed_mm:g} mm")
+
+
 def impose(deck: DeckExport) -> SheetWriter:
-    """A page per distinct face: the face with its 3 mm bleed in the middle, トンボ around it."""
-    card, bleed = deck.deck.size_mm, deck.deck.bleed_mm
-    if bleed < BLEED_MM:
-        raise deck_problem(deck.deck, f"a print shop needs {BLEED_MM:g} mm of bleed, the deck has {bleed:g} mm")
-    page, trim, bleed_box = tombo.page_rects(card, BLEED_MM)
-    face_box = trim.inset(-bleed)
+    """A page per distinct face: the face with 3 mm of bleed in the middle, トンボ around it. A deck
+    with more bleed is clipped to 3 mm, so that nothing but the marks prints beyond the bleed box."""
+    check_bleed(deck.deck)
+    page, trim, bleed_box = tombo.page_rects(deck.deck.size_mm, BLEED_MM)
     writer = SheetWriter()
     for face in deck.faces:
-        writer.add_page(page, [(deck.rendered.pages[face.index], face_box, False)], tombo.content(trim, BLEED_MM))
+        source = deck.rendered.pages[face.index]
+        x0, y0, x1, y1 = (float(v) for v in source.obj.TrimBox)
+        b = BLEED_MM * MM
+        source.obj.BleedBox = pikepdf.Array([x0 - b, y0 - b, x1 + b, y1 + b])   # the form's clip (SheetWriter)
+        writer.add_page(page, [(source, bleed_box, False)], tombo.content(trim, BLEED_MM))
         sheet = writer.pdf.pages[-1]
         sheet.obj.TrimBox = _box(trim)
         sheet.obj.BleedBox = _box(bleed_box)

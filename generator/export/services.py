@@ -68,7 +68,7 @@ def product_for(service: str, deck) -> Fit:
         if abs(pw - card[0]) <= SIZE_TOLERANCE_MM and abs(ph - card[1]) <= SIZE_TOLERANCE_MM:
             return fit_product(product, card, deck.bleed_mm, turned)
     sizes = ", ".join(f"{p.name} {p.trim_mm[0]:.1f}x{p.trim_mm[1]:.1f} mm" for p in SERVICES[service])
-    raise deck_problem(deck, f"{SERVICE_NAMES[service]} has no card of {w:g} x {h:g} mm",
+    raise deck_problem(deck, "size", f"{SERVICE_NAMES[service]} has no card of {w:g} x {h:g} mm",
                        hint=f"its card sizes: {sizes}")
 
 
