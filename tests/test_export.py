@@ -116,18 +116,25 @@ def test_other_card_sizes_map_to_the_services_products(service, size, product, p
     assert (fit.product.name, fit.product.pixels, fit.turned) == (product, pixels, turned)
 
 
-def test_a_size_the_service_does_not_print_is_a_located_error(small_game, tmp_path, cli):
-    deck = small_game / "decks" / "cards.yaml"
-    deck.write_text(deck.read_text().replace("size: poker", "size: square"))
-    result = export(cli, small_game, tmp_path, "--to", "tgc")
+def set_size(game: Path, size_lines: str) -> None:
+    """Replace the scaffold deck's `size: poker` line."""
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("size: poker", size_lines))
+
+
+@pytest.mark.parametrize("size_lines, target, message", [
+    ("size: square", "tgc", "cards.yaml:2: size: The Game Crafter has no card of 70 x 70 mm"),
+    ("size: poker\nbleed: 2", "pdfx", "cards.yaml:3: bleed: a print shop needs 3 mm of bleed, the deck has 2 mm"),
+])
+def test_a_deck_a_target_cannot_print_is_a_located_error(small_game, tmp_path, cli, size_lines, target, message):
+    set_size(small_game, size_lines)
+    result = export(cli, small_game, tmp_path, "--to", target)
     assert result.code == 2
-    assert "cards.yaml:2: size: The Game Crafter has no card of 70 x 70 mm" in result.err
-    assert "Traceback" not in result.err
+    assert message in result.err and "Traceback" not in result.err
 
 
 def test_a_landscape_card_is_turned_onto_the_portrait_product(small_game, tmp_path, cli):
-    deck = small_game / "decks" / "cards.yaml"
-    deck.write_text(deck.read_text().replace("size: poker", "size: {width: 88, height: 63}"))
+    set_size(small_game, "size: {width: 88, height: 63}")
     assert export(cli, small_game, tmp_path, "--to", "mpc").code == 0
     rows = manifest(tmp_path / "small" / "mpc-ja")
     assert {r["turned"] for r in rows} == {"yes"}
@@ -406,17 +413,8 @@ def test_pdfx_refuses_a_profile_that_is_not_cmyk(small_game, tmp_path, cli, prof
     assert message in result.err and "Traceback" not in result.err
 
 
-def test_pdfx_needs_3mm_of_bleed(small_game, tmp_path, cli):
-    deck = small_game / "decks" / "cards.yaml"
-    deck.write_text(deck.read_text().replace("size: poker", "size: poker\nbleed: 2"))
-    result = export(cli, small_game, tmp_path, "--to", "pdfx")
-    assert result.code == 2
-    assert "cards.yaml:3: bleed: a print shop needs 3 mm of bleed, the deck has 2 mm" in result.err
-
-
 def test_pdfx_clips_a_larger_bleed_to_3mm(small_game, tmp_path, cli):
-    deck = small_game / "decks" / "cards.yaml"
-    deck.write_text(deck.read_text().replace("size: poker", "size: poker\nbleed: 5"))
+    set_size(small_game, "size: poker\nbleed: 5")
     assert export(cli, small_game, tmp_path, "--to", "pdfx").code == 0
     pdf = pikepdf.open(tmp_path / "small" / "pdfx-ja" / "cards.pdf")
     page = pdf.pages[0]
