@@ -3,8 +3,9 @@
 A deck sheet is a grid of at most 10 x 7 trimmed card fronts. Tabletop Simulator shows the sheet's
 last slot (bottom right) for a card hidden in another player's hand, so that slot always holds the
 deck's back, and a sheet carries at most 69 distinct fronts. Copies are not drawn twice: the deck
-lists a card id once per copy. A sheet is at most 4096 px a side. Every deck has one back image,
-or, when its cards have different backs, a back sheet laid out like the front sheet (UniqueBack).
+lists a card id once per copy. A sheet is at most 4096 px a side. Every deck has one back image
+(blank when the deck has no back), or, when its cards have different backs, a back sheet laid out
+like the front sheet (UniqueBack).
 """
 from __future__ import annotations
 
@@ -68,54 +69,53 @@ def trimmed(deck: DeckExport, face, size: tuple[int, int]) -> Image.Image:
     return full.crop((left, top, left + size[0], top + size[1]))
 
 
-def draw_sheet(deck: DeckExport, faces: list, grid: SheetGrid, hidden) -> Image.Image:
+def draw_sheet(deck: DeckExport, faces: list, grid: SheetGrid, hidden: Image.Image) -> Image.Image:
     sheet = Image.new("RGB", grid.size, "white")
     for slot, face in enumerate(faces):
-        if face is not None:
+        if face is not None:   # a card without a back among cards with backs stays blank
             sheet.paste(trimmed(deck, face, grid.card_px), grid.box(slot))
-    sheet.paste(trimmed(deck, hidden, grid.card_px), grid.box(grid.hidden_slot))
+    sheet.paste(hidden, grid.box(grid.hidden_slot))
     return sheet
+
+
+def back_image(deck: DeckExport, size: tuple[int, int]) -> Image.Image:
+    """The deck's back (the first one when they differ), or a blank card when the deck has none."""
+    backs = deck.backs
+    return trimmed(deck, backs[0], size) if backs else Image.new("RGB", size, "white")
 
 
 def export_deck(deck: DeckExport, out_dir: Path, url_of, first_key: int) -> tuple[dict, list[str]]:
     """Write the deck's sheets; return its Tabletop Simulator object and the files written."""
     fronts = [face for face in deck.faces if face.side == "front"]
-    backs = deck.backs
     per_sheet = MAX_COLUMNS * MAX_ROWS - 1
     files, custom, slot_of = [], {}, {}
     for number, start in enumerate(range(0, len(fronts), per_sheet), start=1):
         chunk = fronts[start:start + per_sheet]
         grid = sheet_grid(len(chunk), deck.deck.size_mm)
         key = first_key + number - 1
-        hidden = backs[0] if backs else chunk[0]
         name = f"{deck.deck.id}-sheet-{number}.png"
-        save_png(out_dir / name, draw_sheet(deck, chunk, grid, hidden), 300)
-        files.append(name)
-        back_name, unique = _back_image(deck, chunk, grid, number, out_dir)
-        if back_name and back_name not in files:
-            files.append(back_name)
-        custom[str(key)] = {"FaceURL": url_of(name), "BackURL": url_of(back_name or name),
-                            "NumWidth": grid.columns, "NumHeight": grid.rows, "BackIsHidden": False,
-                            "UniqueBack": unique, "Type": 0}
+        save_png(out_dir / name, draw_sheet(deck, chunk, grid, back_image(deck, grid.card_px)), 300)
+        back_name, unique = _backs(deck, chunk, grid, number, out_dir)
+        files += [name] + ([back_name] if back_name not in files else [])
+        custom[str(key)] = {"FaceURL": url_of(name), "BackURL": url_of(back_name), "NumWidth": grid.columns,
+                            "NumHeight": grid.rows, "BackIsHidden": False, "UniqueBack": unique, "Type": 0}
         for slot, face in enumerate(chunk):
             for card_id in face.cards:
                 slot_of[card_id] = key * 100 + slot
     return _deck_object(deck, custom, slot_of), files
 
 
-def _back_image(deck: DeckExport, chunk: list, grid: SheetGrid, number: int, out_dir: Path):
-    """One back image for the deck, or a back sheet matching this front sheet when backs differ."""
-    backs = deck.backs
-    if not backs:
-        return None, False
-    if len(backs) == 1:
+def _backs(deck: DeckExport, chunk: list, grid: SheetGrid, number: int, out_dir: Path) -> tuple[str, bool]:
+    """One back image for the deck (written with the first sheet), or, when the cards' backs differ, a
+    back sheet matching this front sheet (Tabletop Simulator's UniqueBack)."""
+    if len(deck.backs) <= 1:
         name = f"{deck.deck.id}-back.png"
         if number == 1:
-            save_png(out_dir / name, trimmed(deck, backs[0], grid.card_px), 300)
+            save_png(out_dir / name, back_image(deck, grid.card_px), 300)
         return name, False
     name = f"{deck.deck.id}-backs-{number}.png"
-    slots = [deck.back_of(face.cards[0]) for face in chunk]
-    save_png(out_dir / name, draw_sheet(deck, slots, grid, backs[0]), 300)
+    backs = [deck.back_of(face.cards[0]) for face in chunk]
+    save_png(out_dir / name, draw_sheet(deck, backs, grid, back_image(deck, grid.card_px)), 300)
     return name, True
 
 
@@ -152,7 +152,7 @@ def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, 
     for index, deck in enumerate(decks):
         obj, written = export_deck(deck, out_dir, url_of, key)
         obj["Transform"] = _transform(x=3.0 * index)
-        key += len([f for f in written if "-sheet-" in f])
+        key += len(obj["CustomDeck"])
         objects.append(obj)
         files += written
         progress.say(f"{deck.deck.id}: {len(written)} Tabletop Simulator images")
