@@ -182,6 +182,17 @@ def test_tts_cards_with_different_backs_get_a_back_sheet_laid_out_like_the_front
     assert slots[0] != slots[1]   # apple's back and pear's back differ, each behind its own front
 
 
+def test_tts_deck_without_a_back_gets_a_blank_one(small_game, tmp_path, cli):
+    deck = small_game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("back: {template: card-back.html}\n", ""))
+    assert export(cli, small_game, tmp_path, "--to", "tts").code == 0
+    back = Image.open(tmp_path / "small" / "tts-ja" / "cards-back.png")
+    assert back.getextrema() == ((255, 255), (255, 255), (255, 255))
+    assert export(cli, small_game, tmp_path, "--to", "png").code == 0
+    rows = manifest(tmp_path / "small" / "png-ja")
+    assert {r["back"] for r in rows} == {""}
+
+
 def test_tts_deck_of_more_than_69_faces_takes_a_second_sheet(small_game, tmp_path, cli):
     deck = small_game / "decks" / "cards.yaml"
     text = deck.read_text()
