@@ -10,7 +10,6 @@ Anything else in RGB is an error rather than a silent RGB leftover in a print fi
 """
 from __future__ import annotations
 
-import io
 import zlib
 from pathlib import Path
 

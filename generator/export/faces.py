@@ -11,7 +11,6 @@ import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pikepdf
 import pypdfium2 as pdfium
 from PIL import Image
 
