@@ -32,14 +32,15 @@ RUNS = 3
 
 
 def tree_rss_mb(pid: int) -> float:
-    """Resident memory of a process and all its descendants, in MB."""
+    """Memory of a process and all its descendants, in MB: the sum of their proportional set sizes
+    (PSS), so pages that forked workers share with their parent are counted once, not per process."""
     total, stack = 0, [pid]
     while stack:
         current = stack.pop()
         try:
-            with open(f"/proc/{current}/status") as status:
-                for line in status:
-                    if line.startswith("VmRSS:"):
+            with open(f"/proc/{current}/smaps_rollup") as rollup:
+                for line in rollup:
+                    if line.startswith("Pss:"):
                         total += int(line.split()[1])
             for task in os.listdir(f"/proc/{current}/task"):
                 with open(f"/proc/{current}/task/{task}/children") as children:

@@ -4,12 +4,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 
 from generator import __version__
 from generator.errors import InputError
 
-COMMANDS = ["build", "validate", "components", "list", "new", "rules"]
+COMMANDS = ["build", "validate", "components", "list", "new", "i18n", "export", "rules"]
 
 
 def parser() -> argparse.ArgumentParser:
@@ -38,3 +39,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

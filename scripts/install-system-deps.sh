@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs what pnpgen needs from Debian: the Japanese fonts and HarfBuzz's subsetter (without it
-# WeasyPrint falls back to a subsetter about 5x slower). As root it installs what is missing; otherwise
-# it prints the exact command, and the Makefile falls back to the Japanese font from PyPI.
+# WeasyPrint falls back to a subsetter about 5x slower), and Ghostscript's ICC profiles, whose CMYK
+# profile (AGPL) is the output intent of `pnpgen export --to pdfx`. As root it installs what is
+# missing; otherwise it prints the exact command, and the Makefile falls back to the Japanese font
+# from PyPI.
 set -u
-packages="fonts-noto-cjk libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0 fontconfig"
+packages="fonts-noto-cjk libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0 fontconfig libgs-common"
 missing=""
 for package in $packages; do
   dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"

@@ -281,7 +281,7 @@ def test_rebuild_takes_unchanged_sheets_from_the_cache(ruled_game, tmp_path, cli
 
     def no_render(batch):
         raise AssertionError("an unchanged rule sheet was rendered again")
-    monkeypatch.setattr(pipeline, "render_batch", no_render)
+    monkeypatch.setattr(pipeline, "render_fitted", no_render)
     assert cli(*args).code == 0
     assert (out / "small" / "rules-en-a4.pdf").read_bytes() == first
     edit(ruled_game / "decks" / "cards.yaml", "    count: 2\n    value: 1\n", "    count: 3\n    value: 1\n")

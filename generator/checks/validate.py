@@ -78,14 +78,31 @@ def deck_copies(game: Game, deck_id: str) -> int | None:
     return deck.copies if deck else None
 
 
+def printable(folder: str, count):
+    """A producer for boards, aids or token sheets: `count` of the item, None if there is none."""
+    def produced(game: Game, item_id: str) -> int | None:
+        item = getattr(game.printables, folder, {}).get(item_id) if game.printables else None
+        return count(item) if item else None
+    return produced
+
+
 # How many pieces each kind of source produces, by kind (`deck: assets` -> copies of deck assets).
-# Returns None when the game has no such source. Boards, aids and token sheets register here.
 def rulebook_copies(game: Game, name: str) -> int | None:
     """`rules: rules` names cards/<game>/rules.yaml: one printed rulebook."""
     return 1 if (game.dir / f"{name}.yaml").is_file() else None
 
 
-PRODUCERS: dict = {"deck": deck_copies, "rules": rulebook_copies}
+# Returns None when the game has no such source.
+PRODUCERS: dict = {"deck": deck_copies,
+                   "board": printable("boards", lambda board: board.copies),
+                   "aid": printable("aids", lambda aid: aid.copies),
+                   "tokens": printable("tokens", lambda sheet: sheet.counted),
+                   "rules": rulebook_copies}
+# What each kind of source can name, to find printed things no component lists.
+PRINTED: dict = {"deck": lambda game: {d.id: d.file for d in game.decks.values()},
+                 **{kind: (lambda folder: lambda game: {i.id: i.file for i in getattr(game.printables, folder,
+                                                                                   {}).values()})(folder)
+                    for kind, folder in (("board", "boards"), ("aid", "aids"), ("tokens", "tokens"))}}
 
 
 def check_box_contents(game: Game) -> list[Problem]:
@@ -95,15 +112,14 @@ def check_box_contents(game: Game) -> list[Problem]:
         if not component.source:
             continue
         kind, source = component.source
-        if kind == "deck":
-            named.add(source)
+        named.add((kind, source))
         producer = PRODUCERS.get(kind)
         produced = producer(game, source) if producer else None
         if produced is None:
-            known = list(game.decks) if kind == "deck" else []
+            known = list(PRINTED[kind](game)) if kind in PRINTED else []
             problems.append(Problem(component.file, component.line,
                                     f"component '{component.id}' names {kind} '{source}', which does not exist",
-                                    hint=did_you_mean(source, known) or (f"decks: {', '.join(known)}"
+                                    hint=did_you_mean(source, known) or (f"{kind}: {', '.join(known)}"
                                                                          if known else None)))
             continue
         if produced != component.count:
@@ -114,10 +130,11 @@ def check_box_contents(game: Game) -> list[Problem]:
                                     f"prints {produced} ({what})"))
         if component.per_kind and kind == "deck":
             problems += check_per_kind(component, game.decks[source])
-    for deck in game.decks.values():
-        if deck.id not in named:
-            problems.append(Problem(deck.file, 1, f"deck '{deck.id}' is printed but no component in "
-                                    f"components.yaml names it", hint=f"add a component with `deck: {deck.id}`"))
+    for kind, printed in PRINTED.items():
+        for item_id, file in printed(game).items():
+            if (kind, item_id) not in named:
+                problems.append(Problem(file, 1, f"{kind} '{item_id}' is printed but no component in "
+                                        f"components.yaml names it", hint=f"add a component with `{kind}: {item_id}`"))
     return problems
 
 
@@ -193,14 +210,25 @@ def check_removals(game: Game) -> list[Problem]:
 # --- translations ------------------------------------------------------------------------------
 
 def texts(game: Game):
-    """Every localized text of the game with a label saying where it is."""
+    """Every localized text of the game with a label saying where it is.
+
+    A label reads `collection[id].field` (or a bare key of game.yaml, like `title`); `pnpgen i18n` uses
+    labels as string ids (PO msgctxt). Stages with texts of their own (rule blocks, boards, aids) add a
+    function to TEXT_SOURCES yielding (label, Text), e.g. ("rules[setup].text", text).
+    """
+    for source in TEXT_SOURCES:
+        yield from source(game)
+
+
+def card_data_texts(game: Game):
+    """The title, box contents, deck and card texts and setup labels."""
     yield "title", game.title
     for component in game.components:
         yield f"components[{component.id}].name", component.name
         if component.note:
             yield f"components[{component.id}].note", component.note
     for deck in game.decks.values():
-        yield f"{deck.id}.name", deck.name
+        yield f"decks[{deck.id}].name", deck.name
         for card in deck.cards:
             yield f"cards[{card.id}].name", card.name
             for name, value in card.fields.items():
@@ -220,6 +248,9 @@ def _nested_texts(value, path):
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from _nested_texts(item, f"{path}[{index}]")
+
+
+TEXT_SOURCES = [card_data_texts]
 
 
 def check_translations(game: Game) -> list[Problem]:

@@ -4,18 +4,21 @@ from __future__ import annotations
 import argparse
 import io
 import json
-from dataclasses import dataclass, field
+import sys
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from generator.errors import InputError, Problem
+from generator.errors import InputError, Problem, display_path
 from generator.fsutil import write_atomic
 from generator.model import Game, load_game
 from generator.paths import OUTPUT_DIR, list_games, resolve_game
 from generator.progress import Progress
-from generator.render.faces import DeckFaces, GameRenderer, face_keys
-from generator.render.pipeline import FaceCache, default_jobs, render_faces
+from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits
+from generator.render.pipeline import FaceCache, default_jobs, face_request, render_faces
+from generator.render.printed import build_aids, build_boards, build_tokens
 from generator.render.rulebook import build_rules
 from generator.render.sheets import DUPLEX_MODES, LAYOUTS, PAPERS, SheetOptions, SheetWriter, impose_deck
+from generator.render.tiles import BOARD_PAPERS
 
 
 def register(subparsers) -> None:
@@ -30,12 +33,16 @@ def register(subparsers) -> None:
                         help="backs on the following page for a long- or short-edge flip, or none (default: long)")
     parser.add_argument("--layout", default="duplex", choices=LAYOUTS,
                         help="duplex sheets, or gutterfold (fronts above the fold, backs below)")
+    parser.add_argument("--board-paper", choices=list(BOARD_PAPERS),
+                        help="also print each board on one sheet of this larger paper, at 100%%")
     parser.add_argument("--cut-lines", action="store_true", help="draw dashed cut lines along every trim edge")
     parser.add_argument("--no-marks", action="store_true", help="leave out the crop marks")
     parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help="output directory (default: output/)")
     parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help="processes for rendering")
     parser.add_argument("--no-cache", action="store_true", help="render every face again")
     parser.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 when any text overflows its box (boxes templates mark with data-fit)")
     parser.set_defaults(run=run)
 
 
@@ -48,6 +55,7 @@ def run(args) -> int:
     for game, builder in ((g, b) for g in games for b in BUILDERS if hasattr(b, "check")):
         builder.check(game)  # a builder's own input (rules.yaml...) is checked before anything is written
     papers = list(PAPERS) if args.paper == "all" else [args.paper]
+    overflows = []
     for game in games:
         context = BuildContext(
             game=game, langs=select_languages(game, args.lang), out_dir=args.out / game.id,
@@ -58,10 +66,39 @@ def run(args) -> int:
         files = []
         for builder in BUILDERS:
             files += builder(context)
-        write_report(context.out_dir, game, files)
+        write_report(context.out_dir, game, files, context.fits)
         progress.say(f"{game.id}: {len(files)} files in {context.out_dir} "
                      f"({context.cache.hits} faces from the cache, {context.cache.misses} rendered)")
+        overflows += [(game, fit) for fit in context.fits if fit.overflow_mm > 0]
+    if args.strict and overflows:
+        for game, fit in overflows:
+            print(f"error: {overflow_message(game, fit)}", file=sys.stderr)
+        print(f"error: --strict: {len(overflows)} text box(es) overflow", file=sys.stderr)
+        return 1
     return 0
+
+
+def overflow_message(game: Game, fit: CardFit) -> str:
+    return f"{fit_location(game, fit)}: {fit.describe()}: {fit.overflow_text()}"
+
+
+def fit_location(game: Game, fit: CardFit) -> str:
+    """file:line of the card field a text box shows (of the card when the box shows no card field)."""
+    card = next((c for c in game.decks[fit.deck].cards if c.id == fit.card), None)
+    if card is None:
+        return display_path(game.decks[fit.deck].file)
+    return f"{display_path(card.file)}:{card.line_of(fit.field)}"
+
+
+def report_fits(context: "BuildContext", fits: list[CardFit]) -> None:
+    """Keep the measured text boxes for build.json and --strict; say what overflowed or shrank."""
+    context.fits += fits
+    for fit in fits:
+        if fit.overflow_mm > 0:
+            if not getattr(context.args, "strict", False):  # --strict lists them as errors at the end
+                context.progress.warn(overflow_message(context.game, fit))
+        elif fit.scale < 1:
+            context.progress.say(f"{context.game.id}: {fit.describe()}: font shrunk to {fit.scale:.0%} to fit")
 
 
 @dataclass
@@ -76,6 +113,7 @@ class BuildContext:
     jobs: int
     progress: Progress
     args: argparse.Namespace
+    fits: list[CardFit] = field(default_factory=list)  # measured text boxes (data-fit) of every face built
 
     @property
     def papers(self) -> list[str]:
@@ -98,6 +136,7 @@ class RenderedDeck:
     faces: DeckFaces
     pages: list = field(default_factory=list)  # pikepdf pages, one per distinct face
     sources: list = field(default_factory=list)  # the open PDFs those pages belong to
+    fits: list[CardFit] = field(default_factory=list)  # its measured text boxes
 
 
 def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
@@ -111,8 +150,7 @@ def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
         for deck in game.decks_in_box_order():
             faces = renderer.deck_faces(deck)
             decks_by_lang[lang].append(RenderedDeck(faces))
-            requests.append((renderer.document(deck, []), renderer.base_url(), face_keys(renderer, faces),
-                             faces.pages))
+            requests.append(face_request(renderer, faces))
     total = sum(len(r[2]) for r in requests)
     progress.say(f"{game.id}: {total} distinct faces ({', '.join(langs)})")
     done = [0]
@@ -121,11 +159,11 @@ def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
         done[0] += 1
         progress.say(f"{game.id}: rendered batch {done[0]} of the faces not in the cache")
 
-    pages = render_faces(requests, cache, jobs, tick)
-    sources = render_faces.sources
+    result = render_faces(requests, cache, jobs, tick)
     rendered = [deck for lang in langs for deck in decks_by_lang[lang]]
-    for deck, deck_pages in zip(rendered, pages):
-        deck.pages, deck.sources = deck_pages, sources
+    for deck, deck_pages, (_, _, keys, _) in zip(rendered, result.pages, requests):
+        deck.pages, deck.sources = deck_pages, result.sources
+        deck.fits = card_fits(deck.faces, [cache.face_fits(key) for key in keys])
     return decks_by_lang
 
 
@@ -134,6 +172,7 @@ def build_cards(context: BuildContext) -> list[dict]:
     game, langs, options, out_dir, progress = (context.game, context.langs, context.sheets, context.out_dir,
                                                context.progress)
     rendered = render_game(game, langs, context.cache, context.jobs, progress)
+    report_fits(context, [fit for decks in rendered.values() for deck in decks for fit in deck.fits])
     files = []
     for lang in langs:
         for option in options:
@@ -174,10 +213,12 @@ def write_pdf(writer: SheetWriter, path: Path, game: Game, lang: str) -> None:
     write_atomic(path, buffer.getvalue())
 
 
-def write_report(out_dir: Path, game: Game, files: list[dict]) -> None:
-    report = {"game": game.id, "files": files}
+def write_report(out_dir: Path, game: Game, files: list[dict], fits: list[CardFit] = ()) -> None:
+    report = {"game": game.id, "files": files,
+              "overflows": [asdict(fit) for fit in fits if fit.overflow_mm > 0],
+              "shrunk": [asdict(fit) for fit in fits if fit.scale < 1]}
     write_atomic(out_dir / "build.json", json.dumps(report, ensure_ascii=False, indent=2) + "\n")
 
 
 # Each builder makes one kind of output for a game and returns its build.json entries.
-BUILDERS = [build_cards, build_rules]
+BUILDERS = [build_cards, build_boards, build_aids, build_tokens, build_rules]

@@ -6,6 +6,9 @@ from pathlib import Path
 
 from generator.errors import InputError, Problem
 from generator.fsutil import write_atomic
+from generator.i18n.lock import Lock, confirm_all, lock_path, write_lock
+from generator.i18n.strings import units
+from generator.model import load_game
 
 GAME_YAML = """\
 # {name}: made by `pnpgen new`. Change anything; `pnpgen build {path}` shows the result.
@@ -52,23 +55,31 @@ cards:
     text: {ja: 2点を得る。, en: Score 2 points.}
 """
 CARD_HTML = """\
-{# One card face. `card` has the card's fields in the language being built; see the deck file. #}
+{# One card face. `card` has the card's fields in the language being built; see the deck file.
+   data-fit="FIELD" on a fixed-size box: `pnpgen build` and `pnpgen i18n status` report text that
+   overflows it (`build --strict` fails); add data-shrink="80" to let its font shrink to 80% first. #}
 <div class="bleed frame"></div>
 <div class="safe">
   <div class="value">{{ card.value }}</div>
-  <h1 class="title">{{ card.name | tx(phrases=True) }}</h1>
-  <p class="text">{{ card.text | tx }}</p>
+  <h1 class="title" data-fit="name">{{ card.name | tx(phrases=True) }}</h1>
+  <p class="text" data-fit="text">{{ card.text | tx }}</p>
 </div>
 """
 BACK_HTML = """\
 <div class="bleed back"></div>
 <div class="safe"><div class="back-title">{{ game.title | tx }}</div></div>
 """
+GLOSSARY_YAML = """\
+# Terms translated the same way everywhere; `pnpgen i18n status` reports a string that does not.
+terms:
+  - {ja: プレイヤー, en: player}
+  - {ja: 点, en: point}
+"""
 STYLE_CSS = """\
-.frame { background: #f3efe4; border: 5.5mm solid #2f5d62; }
+.frame { box-sizing: border-box; background: #f3efe4; border: 5.5mm solid #2f5d62; }
 .value { position: absolute; left: 0; top: 0; font-size: 16pt; font-weight: bold; color: #2f5d62; }
-.title { position: absolute; left: 9mm; right: 0; top: 1mm; margin: 0; font-size: 11pt; }
-.text { position: absolute; left: 0; right: 0; top: 30mm; margin: 0; font-size: 9pt; }
+.title { position: absolute; left: 9mm; right: 0; top: 1mm; height: 11mm; margin: 0; font-size: 11pt; }
+.text { position: absolute; left: 0; right: 0; top: 30mm; height: 40mm; margin: 0; font-size: 9pt; }
 .back { background: #2f5d62; }
 .back-title { position: absolute; left: 0; right: 0; top: 35mm; text-align: center; color: white;
               font-size: 13pt; font-weight: bold; }
@@ -100,9 +111,20 @@ def run(args) -> int:
         "templates/card.html": CARD_HTML,
         "templates/card-back.html": BACK_HTML,
         "templates/style.css": STYLE_CSS,
+        "glossary.yaml": GLOSSARY_YAML,
     }
     for relative, text in files.items():
         write_atomic(target / relative, text)
-    print(f"created {target}/ with {len(files)} files")
+    confirm_translations(target)
+    print(f"created {target}/ with {len(files) + 1} files")
     print(f"next: pnpgen build {args.name}   (then open output/{name}/cards-en-a4.pdf)")
     return 0
+
+
+def confirm_translations(game_dir: Path) -> None:
+    """A new game starts with its translations confirmed: the lock records the source of each."""
+    game = load_game(game_dir)
+    all_units = units(game)
+    lock = Lock(lock_path(game))
+    confirm_all(game, lock, all_units)
+    write_lock(lock)

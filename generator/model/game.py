@@ -117,6 +117,7 @@ class Game:
     setup: list[dict] = field(default_factory=list)    # deals, each with its `_line`
     checks: list[dict] = field(default_factory=list)   # declared invariants, each with its `_line`
     template_problems: list = field(default_factory=list)  # missing templates (when not required)
+    printables: Any = None  # model.printables.Printables: boards, aids and token sheets
 
     def cards(self):
         for deck in self.decks.values():

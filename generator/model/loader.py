@@ -4,9 +4,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.errors import InputError, Problem
+from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Card, Component, Deck, Game, Text
 from generator.model.schema import (INVALID, Bool, Checker, Enum, Field, Int, ListOf, Localized, Object,
-                                    OneOf, Str, Where, compile_field, start)
+                                    OneOf, Str, compile_field, start)
 from generator.paths import find_template, template_dirs
 from generator.yamlio import load_yaml
 
@@ -110,11 +111,13 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         deck = _load_deck(game_dir, deck_file, languages, problems, template_problems)
         if deck is not None:
             decks[deck.id] = deck
+    players = info["players"]
+    printables = load_printables(game_dir, languages, decks, dict(info.get("numbers", {})),
+                                 (players["min"], players["max"]), problems)
     if require_templates:
         problems += template_problems
     if problems:
         raise InputError(problems)
-    players = info["players"]
     return Game(
         id=game_dir.name, dir=game_dir, title=info["title"], players=(players["min"], players["max"]),
         languages=languages, source_language=str(info["source_language"]), components=components,
@@ -123,7 +126,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         numbers=dict(info.get("numbers", {})),
         setup=_with_lines(info.get("setup", []), document, "setup", game_file),
         checks=_with_lines(info.get("checks", []), document, "checks", game_file),
-        template_problems=template_problems,
+        template_problems=template_problems, printables=printables,
     )
 
 

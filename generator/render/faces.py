@@ -9,19 +9,17 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.metadata
-import io
 from dataclasses import dataclass, field
 
-import pikepdf
 
 from generator.model.game import Deck, Game
 from generator.render import fonts
+from generator.render.fit import FitBox, render_measured
 from generator.render.templating import Templates, localize
 from generator.paths import TEMPLATES_DIR, find_template
 from generator.errors import InputError, Problem
 
 SAFE_INSET_MM = 3.0  # text stays this far inside the trim (Japanese print shops ask for 3 mm)
-BATCH_SIZE = 12      # faces per WeasyPrint document: small enough to re-render little after an edit
 
 
 @dataclass
@@ -155,20 +153,66 @@ def face_keys(renderer: "GameRenderer", faces: DeckFaces) -> list[str]:
     return [content_key(base_url, frame, html) for html in faces.pages]
 
 
-def batches(renderer: GameRenderer, faces: DeckFaces) -> list[Batch]:
-    return [Batch(renderer.document(faces.deck, faces.pages[i:i + BATCH_SIZE]), renderer.base_url())
-            for i in range(0, len(faces.pages), BATCH_SIZE)]
+@dataclass
+class RenderedBatch:
+    """A batch's PDF and the measured text boxes (data-fit) of its pages."""
+
+    pdf: bytes
+    fits: list[FitBox] = field(default_factory=list)
+
+
+def render_fitted(batch: Batch) -> RenderedBatch:
+    """Render one batch (a pure function of the batch: safe to cache and parallelize). The layout is
+    measured between render() and write_pdf(), so the check costs no second rendering."""
+    import weasyprint
+
+    document, fits = render_measured(weasyprint.HTML(string=batch.html, base_url=batch.base_url))
+    return RenderedBatch(document.write_pdf(), fits)
 
 
 def render_batch(batch: Batch) -> bytes:
-    """Render one batch to PDF bytes (a pure function of the batch: safe to cache and parallelize)."""
-    import weasyprint
-
-    return weasyprint.HTML(string=batch.html, base_url=batch.base_url).write_pdf()
+    return render_fitted(batch).pdf
 
 
-def open_pages(pdf_bytes_list: list[bytes]) -> tuple[list[pikepdf.Pdf], list[pikepdf.Page]]:
-    """The opened batches (keep them alive while their pages are used) and all their pages, in order:
-    page i is distinct face i."""
-    pdfs = [pikepdf.open(io.BytesIO(data)) for data in pdf_bytes_list]
-    return pdfs, [page for pdf in pdfs for page in pdf.pages]
+@dataclass
+class CardFit:
+    """A marked text box (data-fit) on a card face in one language, with the cards that print it."""
+
+    lang: str
+    deck: str
+    side: str            # front or back
+    cards: list[str]     # ids of the cards printing this face
+    field: str
+    width_mm: float
+    height_mm: float
+    overflow_mm: float
+    scale: float
+
+    @property
+    def card(self) -> str:
+        return self.cards[0] if self.cards else ""
+
+    def describe(self) -> str:
+        where = f"card '{self.card}'" if self.side == "front" else f"the back of card '{self.card}'"
+        if len(self.cards) > 1:
+            where += f" (and {len(self.cards) - 1} more)"
+        return f"{self.lang}: {where} of deck '{self.deck}', {self.field}"
+
+    def overflow_text(self) -> str:
+        shrunk = f" even at {self.scale:.0%} font size" if self.scale < 1 else ""
+        return (f"text overflows its {self.width_mm:g} x {self.height_mm:g} mm box by {self.overflow_mm:g} mm"
+                f"{shrunk}")
+
+
+def card_fits(faces: DeckFaces, face_fits: list[list[FitBox]]) -> list[CardFit]:
+    """The measured text boxes of a deck's distinct faces (one list per face), named by the cards
+    that print them."""
+    cards = faces.deck.cards
+    found = []
+    for face, fits in enumerate(face_fits):
+        fronts = [card.id for card, used in zip(cards, faces.front_of) if used == face]
+        backs = [card.id for card, used in zip(cards, faces.back_of) if used == face]
+        for fit in fits:
+            found.append(CardFit(faces.lang, faces.deck.id, "front" if fronts else "back", fronts or backs,
+                                 fit.field, fit.width_mm, fit.height_mm, fit.overflow_mm, fit.scale))
+    return found

@@ -1,7 +1,10 @@
 """Render face batches: from the cache when their key is known, otherwise on every core."""
 from __future__ import annotations
 
+import dataclasses
 import io
+from dataclasses import dataclass
+import json
 import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -9,11 +12,13 @@ from pathlib import Path
 import pikepdf
 
 from generator.fsutil import write_atomic
-from generator.render.faces import Batch, render_batch
+from generator.render.faces import Batch, RenderedBatch, face_keys, render_fitted
+from generator.render.fit import FitBox
 
 
 class FaceCache:
-    """Rendered batches stored by content key, and for each face key the batch page that holds it.
+    """Rendered batches stored by content key, and for each face key the batch page that holds it,
+    with the face's measured text boxes (data-fit).
 
     A build renders the faces it misses in a few large batches (few font subsets, both cores busy);
     a later build takes every face it knows from those batches and renders only the changed ones.
@@ -24,6 +29,7 @@ class FaceCache:
         self.directory = directory
         self.hits = 0
         self.misses = 0
+        self.fits: dict[str, list[FitBox]] = {}  # face key -> its text boxes, for every face seen this run
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.pdf"
@@ -32,19 +38,26 @@ class FaceCache:
         return self.directory / "faces" / face_key[:2] / face_key
 
     def find_face(self, face_key: str) -> tuple[str, int] | None:
-        """(batch key, page index) of a face rendered before, if the cache knows it."""
+        """(batch key, page index) of a face rendered before, if the cache knows it and its text boxes."""
         if self.directory is None:
             return None
         try:
-            batch_key, index = self._face_path(face_key).read_text().split()
+            where, boxes = self._face_path(face_key).read_text().split("\n", 1)
+            batch_key, index = where.split()
+            self.fits[face_key] = [FitBox(**box) for box in json.loads(boxes)]
             return batch_key, int(index)
-        except (FileNotFoundError, ValueError):
+        except (FileNotFoundError, ValueError, TypeError):  # an entry from before text boxes were measured
             return None
 
-    def record_faces(self, batch_key: str, face_keys: list[str]) -> None:
-        if self.directory is not None:
-            for index, face_key in enumerate(face_keys):
-                write_atomic(self._face_path(face_key), f"{batch_key} {index}\n")
+    def record_faces(self, batch_key: str, face_keys: list[str], fits: list[list[FitBox]]) -> None:
+        for index, (face_key, boxes) in enumerate(zip(face_keys, fits)):
+            self.fits[face_key] = boxes
+            if self.directory is not None:
+                measured = json.dumps([dataclasses.asdict(box) for box in boxes])
+                write_atomic(self._face_path(face_key), f"{batch_key} {index}\n{measured}\n")
+
+    def face_fits(self, face_key: str) -> list[FitBox]:
+        return self.fits.get(face_key, [])
 
     def open_batch(self, batch_key: str) -> pikepdf.Pdf | None:
         data = self.get(batch_key)
@@ -77,38 +90,51 @@ def default_jobs() -> int:
 
 def render_batches(batches: list[Batch], cache: FaceCache, jobs: int = 1, on_done=None) -> list[bytes]:
     """PDF bytes for each batch, in order."""
-    results: list[bytes | None] = []
-    todo = []
-    for index, batch in enumerate(batches):
-        data = cache.get(batch.key)
-        results.append(data)
-        if data is None:
-            todo.append(index)
+    results: list[bytes | None] = [cache.get(batch.key) for batch in batches]
+    todo = [index for index, data in enumerate(results) if data is None]
     cache.hits += len(batches) - len(todo)
     cache.misses += len(todo)
-    if len(todo) > 1 and jobs > 1:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
-            for index, data in zip(todo, pool.map(render_batch, [batches[i] for i in todo])):
-                results[index] = data
-                cache.put(batches[index].key, data)
-                if on_done:
-                    on_done()
-    else:
-        for index in todo:
-            results[index] = render_batch(batches[index])
-            cache.put(batches[index].key, results[index])
-            if on_done:
-                on_done()
+    for index, rendered in zip(todo, render_fitted_batches([batches[i] for i in todo], jobs, on_done)):
+        results[index] = rendered.pdf
+        cache.put(batches[index].key, rendered.pdf)
     return results
 
 
-def render_faces(requests: list[tuple[str, str, str, list[str]]], cache: FaceCache, jobs: int = 1,
-                 on_done=None) -> list[list[pikepdf.Page]]:
+def render_fitted_batches(batches: list[Batch], jobs: int = 1, on_done=None) -> list[RenderedBatch]:
+    """Render every batch (on every core), each with its measured text boxes, in order."""
+    if len(batches) > 1 and jobs > 1:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(batches))) as pool:
+            results = []
+            for rendered in pool.map(render_fitted, batches):
+                results.append(rendered)
+                if on_done:
+                    on_done()
+            return results
+    results = []
+    for batch in batches:
+        results.append(render_fitted(batch))
+        if on_done:
+            on_done()
+    return results
+
+
+@dataclass
+class RenderedFaces:
+    pages: list[list[pikepdf.Page]]   # per request, one page per face
+    sources: list[pikepdf.Pdf]        # the open PDFs the pages belong to: keep them while the pages are used
+
+
+def face_request(renderer, faces) -> tuple[str, str, list[str], list[str]]:
+    """What render_faces needs to know of a deck's distinct faces in one language."""
+    return renderer.document(faces.deck, []), renderer.base_url(), face_keys(renderer, faces), faces.pages
+
+
+def render_faces(requests: list[tuple[str, str, list[str], list[str]]], cache: FaceCache, jobs: int = 1,
+                 on_done=None) -> RenderedFaces:
     """The pages of the requested faces, rendering only those the cache does not hold.
 
     Each request is (frame, base_url, face keys, face HTML): a deck's distinct faces in one language,
-    `frame` being the deck's document with no pages. Returns, per request, one page per face.
-    The open PDFs are kept alive by the pages' owners list in `render_faces.sources`.
+    `frame` being the deck's document with no pages (see face_request).
     """
     opened: dict[str, pikepdf.Pdf | None] = {}
     found: list[list] = []
@@ -129,20 +155,23 @@ def render_faces(requests: list[tuple[str, str, str, list[str]]], cache: FaceCac
     batches, members = _batches_for(requests, missing, jobs)
     cache.hits += sum(len(keys) for _, _, keys, _ in requests) - len(missing)
     cache.misses += len(missing)
-    for batch, faces, data in zip(batches, members, render_batches(batches, FaceCache(None), jobs, on_done)):
-        cache.put(batch.key, data)
-        cache.record_faces(batch.key, [requests[r][2][f] for r, f in faces])
-        pdf = pikepdf.open(io.BytesIO(data))
+    for batch, faces, rendered in zip(batches, members, render_fitted_batches(batches, jobs, on_done)):
+        cache.put(batch.key, rendered.pdf)
+        by_page = [[box for box in rendered.fits if box.page == page] for page in range(len(faces))]
+        cache.record_faces(batch.key, [requests[r][2][f] for r, f in faces], by_page)
+        pdf = pikepdf.open(io.BytesIO(rendered.pdf))
         opened[batch.key] = pdf
         for page, (r, f) in zip(pdf.pages, faces):
             found[r][f] = page
-    render_faces.sources = [pdf for pdf in opened.values() if pdf is not None]
-    return found
+    return RenderedFaces(found, [pdf for pdf in opened.values() if pdf is not None])
 
 
 def _batches_for(requests, missing, jobs):
-    """Group the missing faces of each deck into batches: about two per core, 4 to 40 faces each."""
-    size = max(4, min(40, -(-len(missing) // max(1, 2 * jobs))))
+    """Group the missing faces of each deck into batches of 4 to 24 faces, as many as a multiple of the cores
+    (a WeasyPrint document holds every page's layout until it is written: larger batches cost memory)."""
+    workers = max(1, jobs)
+    count = workers * -(-len(missing) // (workers * 24))  # a multiple of the workers: none waits for the last
+    size = max(4, -(-len(missing) // max(1, count)))
     by_request: dict[int, list[int]] = {}
     for r, f in missing:
         by_request.setdefault(r, []).append(f)

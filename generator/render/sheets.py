@@ -126,9 +126,19 @@ def _f(value: float) -> str:
     return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
-def place(name: str, bbox, at: Rect, rotate: bool = False) -> str:
-    """Content stream that draws form XObject `name` so its bbox fills `at` (optionally turned 180°)."""
+def place(name: str, bbox, at: Rect, rotate: bool = False, clip: Rect | None = None) -> str:
+    """Content stream that draws form XObject `name` so its bbox fills `at` (optionally turned 180°).
+
+    With `clip`, only the part inside that rectangle of the paper is drawn (a tile of a board).
+    Where `at` is larger or smaller than the bbox, the form is scaled to fill it (a page map)."""
     x0, y0, x1, y1 = (float(v) for v in bbox)
+    if clip is not None:
+        box = f"{_f(clip.x * MM)} {_f(clip.y * MM)} {_f(clip.w * MM)} {_f(clip.h * MM)} re W n "
+        return f"q {box}{place(name, bbox, at, rotate).strip()} Q\n"
+    scale = at.w * MM / (x1 - x0)
+    if abs(scale - 1) > 1e-3:
+        return (f"q {_f(scale)} 0 0 {_f(scale)} {_f(at.x * MM - x0 * scale)} {_f(at.y * MM - y0 * scale)} cm "
+                f"{name} Do Q\n")
     if rotate:
         return (f"q -1 0 0 -1 {_f(at.x * MM + x1)} {_f(at.y * MM + y1)} cm {name} Do Q\n")
     return f"q 1 0 0 1 {_f(at.x * MM - x0)} {_f(at.y * MM - y0)} cm {name} Do Q\n"
@@ -202,16 +212,16 @@ class SheetWriter:
             self._forms[key] = (form, [float(v) for v in form.BBox])
         return self._forms[key]
 
-    def add_page(self, paper: tuple[float, float], placements: list[tuple[pikepdf.Page, Rect, bool]],
-                 overlay: str = "") -> None:
+    def add_page(self, paper: tuple[float, float], placements: list[tuple], overlay: str = "") -> None:
+        """Placements are (page, rect, rotated) or (page, rect, rotated, clip rect)."""
         resources = pikepdf.Dictionary()
         content = []
         names: dict[int, str] = {}
-        for page, at, rotate in placements:
+        for page, at, rotate, *clip in placements:
             form, bbox = self.form(page)
             name = names.setdefault(id(form), f"/F{len(names)}")
             resources[name] = form
-            content.append(place(name, bbox, at, rotate))
+            content.append(place(name, bbox, at, rotate, clip[0] if clip else None))
         content.append(overlay)
         sheet = pikepdf.Dictionary(
             Type=pikepdf.Name.Page,

@@ -1,0 +1,192 @@
+"""`pnpgen i18n`: translation status, confirming translations, and PO/XLIFF/CSV export and import."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from generator.errors import InputError, Problem, did_you_mean, display_path
+from generator.fsutil import write_atomic
+from generator.i18n import exchange as formats
+from generator.i18n.glossary import read_glossary
+from generator.i18n.lock import confirm_all, read_lock, write_lock
+from generator.i18n.status import StatusReport, game_status
+from generator.i18n.strings import units
+from generator.i18n.transfer import build_exchange, plan_import
+from generator.i18n.writeback import prepare, write_all
+from generator.model import Game, load_game
+from generator.paths import OUTPUT_DIR, resolve_game
+from generator.progress import Progress
+from generator.render.faces import CardFit
+from generator.render.fit import FIT_ATTRIBUTE
+from generator.render.pipeline import FaceCache, default_jobs
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "i18n", help="translation status, confirm, export and import",
+        description="Translations of a game's strings: what is missing, stale or overflowing; PO, XLIFF and "
+                    "CSV files for translators' tools.")
+    commands = parser.add_subparsers(dest="i18n_command", metavar="ACTION", required=True)
+
+    status = commands.add_parser(
+        "status", help="per language: translated, missing, stale, overflowing, glossary problems",
+        description="Count and list every translation problem, each with file, line, card and field. "
+                    "Exit 0: none; 1: problems found; 2: unreadable input.")
+    add_game(status)
+    status.add_argument("--lang", help="only this language")
+    status.add_argument("--json", action="store_true", help="print the counts and problems as JSON")
+    add_layout_options(status)
+    status.set_defaults(run=run_status)
+
+    confirm = commands.add_parser(
+        "confirm", help="record that translations match their current source",
+        description="Mark translations as made from the current source text (after checking them), so that "
+                    "they are no longer stale. Without IDS every translation of the game is confirmed.")
+    add_game(confirm)
+    confirm.add_argument("ids", nargs="*", metavar="ID", help="string ids, as `i18n status` and exports show them")
+    confirm.add_argument("--lang", help="only this language")
+    confirm.set_defaults(run=run_confirm)
+
+    export = commands.add_parser(
+        "export", help="write one language's strings as PO, XLIFF or CSV",
+        description="Every string with its context (card and field), its box size, and stale ones marked fuzzy "
+                    "(PO) or needs-review (XLIFF, CSV) with the previous source.")
+    add_game(export)
+    export.add_argument("--lang", required=True, help="the language to translate into")
+    export.add_argument("--format", choices=list(formats.FORMATS), help="default: from the file name")
+    export.add_argument("-o", "--output", type=Path, required=True, metavar="FILE", help="the file to write")
+    add_layout_options(export)
+    export.set_defaults(run=run_export)
+
+    imports = commands.add_parser(
+        "import", help="write translations from a PO, XLIFF or CSV file into the game's YAML",
+        description="Check the whole file first (unknown ids, wrong language, changed placeholders: error, "
+                    "nothing written), then write the changed translations, keeping comments and layout.")
+    add_game(imports)
+    imports.add_argument("file", type=Path, metavar="FILE", help="a .po, .xlf or .csv file")
+    imports.set_defaults(run=run_import)
+
+
+def add_game(parser) -> None:
+    parser.add_argument("game", metavar="GAME|PATH", help="a game name under cards/ or a path to a game directory")
+
+
+def add_layout_options(parser) -> None:
+    parser.add_argument("--no-layout", action="store_true",
+                        help="skip rendering the cards (no overflow check, no box sizes)")
+    parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help="processes for rendering")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+
+
+def load(args) -> Game:
+    return load_game(resolve_game(args.game), require_templates=False)
+
+
+def chosen_langs(game: Game, lang: str | None) -> list[str]:
+    if lang is None:
+        return list(game.languages)
+    if lang not in game.languages:
+        raise InputError(Problem(game.files["game"], None, f"the game has no language '{lang}'", "languages",
+                                 hint=did_you_mean(lang, game.languages) or f"choose from {', '.join(game.languages)}"))
+    return [lang]
+
+
+def layout_fits(game: Game, langs: list[str], args) -> tuple[list[CardFit] | None, str | None]:
+    """The measured text boxes of every card face, or why they were not measured."""
+    from generator.commands.build import render_game
+
+    if args.no_layout:
+        return None, "not checked (--no-layout)"
+    if game.template_problems:
+        return None, (f"not checked: {len(game.template_problems)} template(s) missing, e.g. "
+                      f"{game.template_problems[0].message}")
+    progress = Progress(args.quiet)
+    rendered = render_game(game, langs, FaceCache(OUTPUT_DIR / ".cache" / "faces"), args.jobs, progress)
+    fits = [fit for decks in rendered.values() for deck in decks for fit in deck.fits]
+    if not fits:
+        return None, f"not checked: no text box in the templates carries {FIT_ATTRIBUTE}=\"FIELD\""
+    return fits, None
+
+
+def run_status(args) -> int:
+    game = load(args)
+    langs = chosen_langs(game, args.lang)
+    fits, note = layout_fits(game, langs, args)
+    report = game_status(game, units(game), read_lock(game), read_glossary(game), fits, langs)
+    report.layout_note = note
+    print(json.dumps(report.as_json(), ensure_ascii=False, indent=2) if args.json else render_status(report))
+    return 1 if report.findings else 0
+
+
+def render_status(report: StatusReport) -> str:
+    game = report.game
+    out = [f"{game.id}: {game.title.get('en', game.source_language)} (source language {game.source_language})"]
+    columns = ["total", "translated", "missing", "stale", "unconfirmed", "overflowing", "glossary", "checks"]
+    out.append("  lang  " + "  ".join(f"{c:>11}" for c in columns))
+    for lang, status in report.languages.items():
+        values = [status.as_json()[c] for c in columns]
+        cells = "  ".join(f"{'-' if v is None else v:>11}" for v in values)
+        out.append(f"  {lang + (' *' if status.source else ''):<4}  {cells}")
+    out.append("  (* source language)" + (f"; overflow {report.layout_note}" if report.layout_note else ""))
+    if report.findings:
+        out.append(f"\n{len(report.findings)} problem(s):")
+        for finding in report.findings:
+            owner = finding.owner if finding.owner_kind == "game" else f"{finding.owner_kind} '{finding.owner}'"
+            out.append(f"  {finding.where()}: {finding.lang} {finding.kind}: {owner}, {finding.field}: "
+                       f"{finding.message}")
+    else:
+        out.append("\nno problems")
+    return "\n".join(out)
+
+
+def run_confirm(args) -> int:
+    game = load(args)
+    all_units = units(game)
+    unknown = [string_id for string_id in args.ids if string_id not in all_units]
+    if unknown:
+        raise InputError([Problem(None, None, f"unknown string id '{string_id}'",
+                                  hint=did_you_mean(string_id, all_units)) for string_id in unknown])
+    lock = read_lock(game)
+    changed = confirm_all(game, lock, all_units, set(args.ids) or None, chosen_langs(game, args.lang)
+                          if args.lang else None)
+    if not args.ids:
+        lock.keep_only(all_units)
+    written = write_lock(lock)
+    print(f"{game.id}: confirmed {len(changed)} translation(s)"
+          + (f"; wrote {display_path(lock.path)}" if written else "; nothing to change"))
+    return 0
+
+
+def run_export(args) -> int:
+    game = load(args)
+    lang = chosen_langs(game, args.lang)[0]
+    if lang == game.source_language:
+        raise InputError(Problem(game.files["game"], None, f"'{lang}' is the source language: export a language "
+                                 "to translate into", "source_language"))
+    fmt = args.format or formats.format_of(args.output)
+    all_units = units(game)
+    fits, _ = layout_fits(game, [lang], args)
+    exchange = build_exchange(game, all_units, read_lock(game), lang, fits)
+    write_atomic(args.output, formats.write(exchange, fmt))
+    stale = sum(entry.stale for entry in exchange.entries)
+    missing = sum(not entry.target for entry in exchange.entries)
+    print(f"{game.id}: wrote {len(exchange.entries)} {lang} strings to {display_path(args.output)} ({fmt}; "
+          f"{stale} stale, {missing} missing)")
+    return 0
+
+
+def run_import(args) -> int:
+    game = load(args)
+    all_units = units(game)
+    lock = read_lock(game)
+    plan = plan_import(game, all_units, lock, formats.read(args.file))
+    prepared = prepare(plan.changes)  # every file is re-serialized before any is written
+    for string_id, source_text in plan.confirmations:
+        lock.confirm(string_id, plan.lang, source_text)
+    write_all(prepared)
+    lock_written = write_lock(lock)
+    print(f"{game.id}: {len(plan.changes)} {plan.lang} translation(s) written, {len(plan.confirmations)} "
+          f"confirmed, {plan.unchanged} unchanged"
+          + (f"; files: {', '.join(display_path(f) for f in prepared)}" if prepared else "")
+          + (f"; updated {display_path(lock.path)}" if lock_written else ""))
+    return 0

@@ -1,0 +1,1 @@
+"""Translations: localized strings, source hashes, checks, PO/XLIFF/CSV exchange."""

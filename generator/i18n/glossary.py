@@ -1,0 +1,101 @@
+"""A game's glossary (cards/<game>/glossary.yaml): terms translated the same way everywhere.
+
+    terms:
+      - {ja: 内部留保, en: retained earnings}
+      - {ja: 石油, en: oil}
+      - {ja: [石油, 油], en: oil}   # a list: every form the translation may use (油井 for Oil Well)
+      - {ja: MadF, en: MadF}        # the same in every language: kept as it is, never "untranslated"
+
+A string whose source contains a term must use one of the term's forms in each translation. Latin
+terms match whole words, in any case, with an ending (s, es, d, ed, ing); Japanese terms match anywhere in the text.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.errors import InputError, Problem, did_you_mean
+from generator.model.game import Game
+from generator.yamlio import item_line, key_line, load_yaml
+
+GLOSSARY_NAME = "glossary.yaml"
+LATIN_WORD = re.compile(r"[A-Za-z]")
+
+
+@dataclass
+class Term:
+    forms: dict[str, list[str]]   # lang -> accepted forms, the first one preferred
+    line: int | None
+
+    def found_in(self, text: str, lang: str) -> bool:
+        return any(_pattern(form).search(text) for form in self.forms.get(lang, []))
+
+    def kept(self) -> bool:
+        """The same word in every language (a name): a copy of the source is not 'untranslated'."""
+        firsts = {forms[0] for forms in self.forms.values() if forms}
+        return len(firsts) == 1
+
+
+@dataclass
+class Glossary:
+    path: Path | None
+    terms: list[Term]
+
+    def terms_in(self, text: str, lang: str) -> list[Term]:
+        return [term for term in self.terms if term.found_in(text, lang)]
+
+    def keeps(self, text: str, source_lang: str) -> bool:
+        """Whether text is a term the glossary keeps the same in every language."""
+        return any(term.kept() and text.strip() in term.forms.get(source_lang, []) for term in self.terms)
+
+
+def _pattern(form: str) -> re.Pattern:
+    if LATIN_WORD.search(form):
+        words = r"[\s\-]+".join(re.escape(word) for word in form.split())
+        return re.compile(rf"(?<![A-Za-z]){words}(?:s|es|d|ed|ing)?(?![A-Za-z])", re.IGNORECASE)
+    return re.compile(re.escape(form))
+
+
+def read_glossary(game: Game) -> Glossary:
+    """The game's glossary; an empty one when it has none. Every mistake in the file is reported."""
+    path = game.dir / GLOSSARY_NAME
+    if not path.is_file():
+        return Glossary(None, [])
+    document = load_yaml(path)
+    entries = document.get("terms") if isinstance(document, dict) else None
+    if not isinstance(entries, list):
+        raise InputError(Problem(path, 1, "expected `terms:`, a list like {ja: 内部留保, en: retained earnings}",
+                                 "terms"))
+    problems, terms = [], []
+    for index, entry in enumerate(entries):
+        line = item_line(entries, index)
+        term = _term(entry, game, path, line, f"terms[{index}]", problems)
+        if term:
+            terms.append(term)
+    if problems:
+        raise InputError(problems)
+    return Glossary(path, terms)
+
+
+def _term(entry, game: Game, path: Path, line, key: str, problems: list) -> Term | None:
+    if not isinstance(entry, dict):
+        problems.append(Problem(path, line, "expected a mapping of languages to words", key))
+        return None
+    forms = {}
+    for lang, value in entry.items():
+        at = key_line(entry, lang) or line
+        if lang not in game.languages:
+            problems.append(Problem(path, at, f"'{lang}' is not one of the game's languages "
+                                    f"({', '.join(game.languages)})", f"{key}.{lang}",
+                                    did_you_mean(lang, game.languages)))
+            continue
+        words = value if isinstance(value, list) else [value]
+        if not words or not all(isinstance(w, str) and w.strip() for w in words):
+            problems.append(Problem(path, at, "expected a word or a list of words", f"{key}.{lang}"))
+            continue
+        forms[str(lang)] = [w.strip() for w in words]
+    if forms and game.source_language not in forms:
+        problems.append(Problem(path, line, f"a term needs its {game.source_language} (source language) form", key))
+        return None
+    return Term(forms, line) if forms else None

@@ -1,0 +1,110 @@
+"""The lock file (cards/<game>/i18n.lock.yaml): for each translation, the source text it was made from.
+
+A translation is
+- confirmed when the lock's hash for it equals the hash of the current source text;
+- stale when the lock has a hash for it and the source has changed since;
+- unconfirmed when the lock knows nothing about it (written by hand since the last confirm).
+
+The file is written in one deterministic form (sorted keys, JSON-quoted strings, which YAML reads),
+so that confirming twice changes nothing and diffs show only what changed.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.errors import InputError, Problem
+from generator.fsutil import write_atomic
+from generator.i18n.strings import Unit, source_hash
+from generator.model.game import Game
+from generator.yamlio import load_yaml
+
+LOCK_NAME = "i18n.lock.yaml"
+CONFIRMED, STALE, UNCONFIRMED = "confirmed", "stale", "unconfirmed"
+HEADER = """\
+# Written by `pnpgen i18n confirm` and `pnpgen i18n import`; commit it with the card data.
+# made_from: for each string and translation, a hash of the source text the translation was made from.
+# sources: those source texts, so that a stale translation can show what its source used to say.
+"""
+
+
+@dataclass
+class Lock:
+    path: Path
+    made_from: dict[str, dict[str, str]] = field(default_factory=dict)  # string id -> lang -> source hash
+    sources: dict[str, str] = field(default_factory=dict)              # source hash -> source text
+
+    def state(self, unit: Unit, lang: str, source_lang: str) -> str:
+        recorded = self.made_from.get(unit.id, {}).get(lang)
+        if recorded is None:
+            return UNCONFIRMED
+        return CONFIRMED if recorded == source_hash(unit.value(source_lang)) else STALE
+
+    def previous_source(self, unit: Unit, lang: str) -> str | None:
+        return self.sources.get(self.made_from.get(unit.id, {}).get(lang, ""))
+
+    def confirm(self, string_id: str, lang: str, source_text: str) -> None:
+        digest = source_hash(source_text)
+        self.made_from.setdefault(string_id, {})[lang] = digest
+        self.sources[digest] = source_text.strip()
+
+    def keep_only(self, ids) -> None:
+        """Forget strings the game no longer has."""
+        self.made_from = {key: value for key, value in self.made_from.items() if key in ids}
+
+    def dump(self) -> str:
+        used = sorted({digest for langs in self.made_from.values() for digest in langs.values()})
+        lines = [HEADER.rstrip("\n"), "made_from:"]
+        for string_id in sorted(self.made_from):
+            langs = self.made_from[string_id]
+            pairs = ", ".join(f"{lang}: {json.dumps(langs[lang])}" for lang in sorted(langs))
+            lines.append(f"  {json.dumps(string_id, ensure_ascii=False)}: {{{pairs}}}")
+        lines.append("sources:")
+        for digest in used:
+            lines.append(f"  {json.dumps(digest)}: {json.dumps(self.sources.get(digest, ''), ensure_ascii=False)}")
+        return "\n".join(lines) + "\n"
+
+
+def lock_path(game: Game) -> Path:
+    return game.dir / LOCK_NAME
+
+
+def read_lock(game: Game) -> Lock:
+    """The game's lock; an empty one when the file does not exist yet."""
+    path = lock_path(game)
+    if not path.is_file():
+        return Lock(path)
+    document = load_yaml(path) or {}
+    made_from, sources = document.get("made_from") or {}, document.get("sources") or {}
+    if not isinstance(made_from, dict) or not isinstance(sources, dict) or \
+            not all(isinstance(langs, dict) for langs in made_from.values()):
+        raise InputError(Problem(path, 1, "expected `made_from:` (string id -> {lang: hash}) and `sources:`",
+                                 hint="the file is written by `pnpgen i18n confirm`; delete it and confirm again"))
+    return Lock(path, {str(k): {str(lang): str(h) for lang, h in v.items()} for k, v in made_from.items()},
+                {str(k): str(v) for k, v in sources.items()})
+
+
+def write_lock(lock: Lock) -> bool:
+    """Write the lock when its content changed; True when it did."""
+    text = lock.dump()
+    if lock.path.is_file() and lock.path.read_text(encoding="utf-8") == text:
+        return False
+    write_atomic(lock.path, text)
+    return True
+
+
+def confirm_all(game: Game, lock: Lock, all_units: dict[str, Unit], ids=None, langs=None) -> list[tuple]:
+    """Record the current source of every (chosen) translation; the (id, lang) pairs whose state changed."""
+    changed = []
+    for unit in all_units.values():
+        if ids is not None and unit.id not in ids:
+            continue
+        source = unit.value(game.source_language)
+        for lang in langs or game.languages:
+            if lang == game.source_language or not unit.value(lang) or not source:
+                continue
+            if lock.state(unit, lang, game.source_language) != CONFIRMED:
+                lock.confirm(unit.id, lang, source)
+                changed.append((unit.id, lang))
+    return changed

@@ -1,0 +1,407 @@
+"""Boards, player aids and token sheets: cards/<game>/{boards,aids,tokens}/<id>.yaml.
+
+Each file is checked against its schema like a deck (every problem located). Numbers and texts can
+be read from the game's data with `=expression` values (the expression language of game.yaml's
+checks): `=card.price_min` inside a `for_each: goods` element, `=numbers.storage_costs`,
+`=max_players`. Expressions are evaluated while loading, so a wrong one is reported with its line.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.checks.expr import ExpressionError, Namespace, evaluate
+from generator.errors import InputError, Problem
+from generator.model.game import CARD_SIZES, Deck, Text
+from generator.model.schema import (INVALID, Bool, Checker, Enum, Field, Int, ListOf, Localized, Object, OneOf, Spec,
+                                    Str, Where, start, type_name)
+from generator.yamlio import load_yaml
+
+KINDS = ("boards", "aids", "tokens")
+HALF_PAGE = "half-page"
+
+
+# --- schema vocabulary ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Expr:
+    """An `=expression` value, evaluated once the game's data is known."""
+
+    source: str
+    where: Where
+
+
+class Value(Spec):
+    """A number, a text, or `=expression`."""
+
+    expected = "a number, a text or an =expression"
+
+    def check(self, value, where, checker):
+        if isinstance(value, str) and value.startswith("="):
+            return Expr(value[1:].strip(), where)
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            return self.wrong(value, where, checker)
+        return value
+
+
+@dataclass
+class Pair(Spec):
+    """Two numbers in millimetres, like [x, y] or [width, height]."""
+
+    what: str = "[x, y]"
+
+    @property
+    def expected(self):
+        return f"two numbers in mm, {self.what}"
+
+    def check(self, value, where, checker):
+        if (not isinstance(value, list) or len(value) != 2
+                or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in value)):
+            return self.wrong(value, where, checker)
+        return (float(value[0]), float(value[1]))
+
+
+@dataclass
+class Tagged(Spec):
+    """A mapping whose `kind:` chooses its schema."""
+
+    options: dict[str, Object]
+    what: str = "element"
+
+    @property
+    def expected(self):
+        return f"an {self.what} with `kind:` one of {', '.join(self.options)}"
+
+    def check(self, value, where, checker):
+        if not isinstance(value, dict):
+            return self.wrong(value, where, checker)
+        kind = Enum(list(self.options)).check(value.get("kind"), where.child(value, "kind"), checker)
+        if kind is INVALID:
+            return INVALID
+        return self.options[kind].check(value, where, checker)
+
+
+TEXT = OneOf([Localized(), Value()], expected="a text {ja: ..., en: ...}, a plain text or an =expression")
+NUMBER = Value()
+PLACEHOLDER = OneOf([Bool(), ListOf(Str())], expected="true, or a list of the invented fields")
+
+
+def element(kind: str, fields: dict, doc: str) -> Object:
+    common = {
+        "kind": Field(Enum([kind]), required=True),
+        "at": Field(Pair(), required=True, doc="top-left corner, mm from the board's top-left"),
+        "for_each": Field(Str(), doc="repeat once per card of this deck (`card` in expressions)"),
+        "spacing": Field(Pair("[dx, dy]"), default=(0.0, 14.0), doc="offset between repeats"),
+        "label": Field(TEXT),
+        "colour": Field(Value()),
+        "placeholder": Field(PLACEHOLDER),
+    }
+    return Object({**common, **fields}, what=f"{kind} ({doc})")
+
+
+STEP = Object({"from": Field(NUMBER, required=True), "step": Field(NUMBER, required=True)}, what="step band")
+ELEMENT = Tagged({
+    "track": element("track", {
+        "values": Field(OneOf([ListOf(Value()), Value()], expected="a list of values or an =expression")),
+        "from": Field(NUMBER), "to": Field(NUMBER), "step": Field(NUMBER),
+        "steps": Field(ListOf(STEP), doc="a different step from a value on: [{from: 50, step: 10}]"),
+        "start": Field(Value(), doc="the starting space"),
+        "cell": Field(Pair("[width, height]"), default=(9.0, 9.0)),
+        "label_width": Field(Int(0, 300, whole=False), default=30),
+        "sign": Field(Bool(), default=False, doc="print +1 rather than 1"),
+    }, "a row of spaces"),
+    "slots": element("slots", {
+        "slots": Field(OneOf([ListOf(TEXT), Value()], expected="a list of labels or an =expression"),
+                       required=True),
+        "format": Field(Localized(), doc="each slot's label, with {value} and {n} (1, 2, ...)"),
+        "slot": Field(Pair("[width, height]"), default=(30.0, 20.0)),
+        "columns": Field(Int(1, 50)),
+        "gap": Field(Int(0, 100, whole=False), default=3),
+    }, "an area of labelled places"),
+    "grid": element("grid", {
+        "columns": Field(Int(1, 100), required=True), "rows": Field(Int(1, 100), required=True),
+        "cell": Field(Pair("[width, height]"), default=(10.0, 10.0)),
+    }, "a square grid"),
+    "hexgrid": element("hexgrid", {
+        "columns": Field(Int(1, 100), required=True), "rows": Field(Int(1, 100), required=True),
+        "size": Field(Int(2, 200, whole=False), default=20, doc="width of a hex (pointy top), mm"),
+        "cells": Field(ListOf(Object({"at": Field(Pair("[column, row]"), required=True), "label": Field(TEXT),
+                                      "colour": Field(Value())}, what="hex"))),
+    }, "a grid of pointy-top hexes"),
+    "text": element("text", {
+        "width": Field(Int(1, 2000, whole=False), default=100),
+        "size": Field(Int(4, 200, whole=False), default=12, doc="points"),
+        "align": Field(Enum(["left", "center", "right"]), default="left"),
+    }, "a text"),
+})
+
+BOARD_SCHEMA = Object({
+    "name": Field(Localized(), required=True),
+    "size": Field(Pair("[width, height]"), required=True),
+    "copies": Field(NUMBER, default=1),
+    "background": Field(Str(), default="#ffffff"),
+    "elements": Field(ListOf(ELEMENT), required=True),
+    "placeholder": Field(PLACEHOLDER),
+}, what="board")
+
+SIZE_NAMES = [*CARD_SIZES, HALF_PAGE]
+AID_SECTION = Object({
+    "heading": Field(Localized(), required=True),
+    "mark": Field(Str(), doc="a short mark before the heading, like a phase number"),
+    "text": Field(Localized()),
+    "items": Field(ListOf(Localized())),
+    "numbers": Field(ListOf(Object({"label": Field(Localized(), required=True),
+                                    "value": Field(Value(), required=True),
+                                    "unit": Field(TEXT)}, what="number"))),
+}, what="section")
+AID_SCHEMA = Object({
+    "name": Field(Localized(), required=True),
+    "size": Field(OneOf([Enum(SIZE_NAMES), Pair("[width, height]")],
+                        expected=f"one of {', '.join(SIZE_NAMES)} or [width, height]"), required=True),
+    "copies": Field(NUMBER, required=True, doc="how many are printed, e.g. =max_players"),
+    "title": Field(Localized(), required=True),
+    "colour": Field(Str(), default="#2f5d62"),
+    "sections": Field(ListOf(AID_SECTION), required=True),
+    "placeholder": Field(PLACEHOLDER),
+}, what="player aid")
+
+TOKEN_SIDE = {"label": Field(TEXT), "value": Field(Value()), "colour": Field(Value()), "text_colour": Field(Str())}
+TOKEN = Object({"id": Field(Str(), required=True), "count": Field(Int(1, 1000), required=True), **TOKEN_SIDE,
+                "back": Field(Object(TOKEN_SIDE, what="token back"))}, what="token")
+TOKENS_SCHEMA = Object({
+    "name": Field(Localized(), required=True),
+    "shape": Field(Enum(["round", "square"]), required=True),
+    "size": Field(Int(8, 150, whole=False), required=True, doc="diameter or side, mm"),
+    "sides": Field(Int(1, 2), default=1),
+    "bleed": Field(Int(0, 5, whole=False), default=1.5),
+    "sets": Field(Int(1, 100), doc="the box counts sets (like 1 set of money), each set all the tokens"),
+    "tokens": Field(ListOf(TOKEN), required=True),
+    "placeholder": Field(PLACEHOLDER),
+}, what="token sheet")
+
+
+# --- the loaded objects --------------------------------------------------------------------------
+
+@dataclass
+class Board:
+    id: str
+    name: Text
+    file: Path
+    size_mm: tuple[float, float]
+    copies: int
+    background: str
+    elements: list[dict]   # resolved: every =expression evaluated, for_each expanded
+    placeholder: bool = False
+
+
+@dataclass
+class Aid:
+    id: str
+    name: Text
+    file: Path
+    size: str | tuple[float, float]
+    copies: int
+    title: Text
+    colour: str
+    sections: list[dict]
+    placeholder: bool = False
+
+
+@dataclass
+class TokenSheet:
+    id: str
+    name: Text
+    file: Path
+    shape: str
+    size_mm: float
+    sides: int
+    bleed_mm: float
+    sets: int | None
+    tokens: list[dict]
+    placeholder: bool = False
+
+    @property
+    def pieces(self) -> int:
+        return (self.sets or 1) * sum(token["count"] for token in self.tokens)
+
+    @property
+    def counted(self) -> int:
+        """What the box contents count: sets when the sheet is a set, else pieces."""
+        return self.sets if self.sets else self.pieces
+
+
+@dataclass
+class Printables:
+    boards: dict[str, Board] = field(default_factory=dict)
+    aids: dict[str, Aid] = field(default_factory=dict)
+    tokens: dict[str, TokenSheet] = field(default_factory=dict)
+
+
+# --- loading -------------------------------------------------------------------------------------
+
+class Resolver:
+    """Evaluates =expressions against the game's data; a failure becomes a located problem."""
+
+    def __init__(self, decks: dict[str, Deck], numbers: dict, players: tuple[int, int], checker: Checker):
+        self.decks = decks
+        self.names = {"numbers": Namespace(numbers), "min_players": players[0], "max_players": players[1]}
+        self.checker = checker
+
+    def value(self, value, card: dict | None = None):
+        if isinstance(value, list):
+            return [self.value(item, card) for item in value]
+        if isinstance(value, dict):
+            return {key: self.value(item, card) for key, item in value.items()}
+        if not isinstance(value, Expr):
+            return value
+        names = dict(self.names, card=Namespace(card)) if card is not None else self.names
+        try:
+            return evaluate(value.source, names, {"len": len, "min": min, "max": max})
+        except ExpressionError as exc:
+            return self.checker.report(value.where, str(exc))
+
+    def cards(self, deck_id: str, where: Where):
+        deck = self.decks.get(deck_id)
+        if deck is None:
+            self.checker.report(where, f"no deck '{deck_id}' to repeat over",
+                                "decks: " + ", ".join(self.decks))
+            return []
+        return [{**card.fields, "id": card.id, "name": card.name} for card in deck.cards]
+
+    def count(self, value, where: Where) -> int:
+        number = self.value(value)
+        if isinstance(number, bool) or not isinstance(number, (int, float)) or number < 1 or number != int(number):
+            if number is not INVALID:
+                self.checker.report(where, f"expected a whole number of copies of at least 1, found {number!r}")
+            return 0
+        return int(number)
+
+
+def load_printables(game_dir: Path, languages: list[str], decks: dict[str, Deck], numbers: dict,
+                    players: tuple[int, int], problems: list[Problem]) -> Printables:
+    found = Printables()
+    loaders = {"boards": (BOARD_SCHEMA, _board, found.boards), "aids": (AID_SCHEMA, _aid, found.aids),
+               "tokens": (TOKENS_SCHEMA, _tokens, found.tokens)}
+    for folder, (schema, build, into) in loaders.items():
+        for path in sorted((game_dir / folder).glob("*.yaml")) if (game_dir / folder).is_dir() else []:
+            checker = Checker(languages)
+            resolver = Resolver(decks, numbers, players, checker)
+            try:
+                document = load_yaml(path)
+            except InputError as error:  # keep going: every file's problems are reported at once
+                problems.extend(error.problems)
+                continue
+            root = start(path, document)
+            checked = schema.check(document, root, checker)
+            if checked is not INVALID and not checker.problems:
+                item = build(path, checked, resolver, root, document)
+                if not checker.problems:
+                    into[item.id] = item
+            problems += checker.problems
+    return found
+
+
+def _placeholder(checked) -> bool:
+    return bool(checked.get("placeholder"))
+
+
+def _board(path, checked, resolver: Resolver, root: Where, document) -> Board:
+    elements = []
+    raw = document["elements"]
+    for index, entry in enumerate(checked["elements"]):
+        where = root.child(document, "elements").child(raw, index)
+        elements += expand_element(entry, resolver, where, raw[index])
+    where = root.child(document, "copies")
+    return Board(id=path.stem, name=checked["name"], file=path, size_mm=checked["size"],
+                 copies=resolver.count(checked["copies"], where), background=checked["background"],
+                 elements=elements, placeholder=_placeholder(checked))
+
+
+def expand_element(entry: dict, resolver: Resolver, where: Where, raw: dict) -> list[dict]:
+    """One element per card of `for_each` (or just the one), every value resolved."""
+    cards = resolver.cards(entry["for_each"], where) if "for_each" in entry else [None]
+    out = []
+    for index, card in enumerate(cards):
+        resolved = {key: resolver.value(value, card) for key, value in entry.items() if key != "cells"}
+        if INVALID in resolved.values():
+            continue
+        dx, dy = entry["spacing"]
+        resolved["at"] = (entry["at"][0] + index * dx, entry["at"][1] + index * dy)
+        if card is not None:
+            resolved["card"] = card["id"]
+        if entry["kind"] == "track":
+            resolved["values"] = track_values(resolved, resolver, where, raw)
+            if not resolved["values"]:
+                continue
+        if entry["kind"] == "hexgrid":
+            resolved["cells"] = [{k: resolver.value(v, card) for k, v in cell.items()}
+                                 for cell in entry.get("cells", [])]
+        out.append(resolved)
+    return out
+
+
+def track_values(resolved: dict, resolver: Resolver, where: Where, raw: dict) -> list:
+    """The spaces of a track: listed, or counted from `from` to `to` by `step` (or step bands)."""
+    if "values" in resolved:
+        values = resolved["values"]
+        values = list(values) if isinstance(values, (list, tuple)) else [values]
+    else:
+        values = _counted(resolved, where, resolver.checker)
+    if not values:
+        return []
+    if "start" in resolved and str(resolved["start"]) not in [str(v) for v in values]:
+        resolver.checker.report(where.child(raw, "start"),
+                                f"the starting space {resolved['start']!r} is not on the track "
+                                f"({values[0]} to {values[-1]})" + (f" for card '{resolved['card']}'"
+                                                                    if "card" in resolved else ""))
+        return []
+    return values
+
+
+def _counted(resolved: dict, where: Where, checker: Checker) -> list:
+    missing = [key for key in ("from", "to") if key not in resolved]
+    if missing or ("step" not in resolved and "steps" not in resolved):
+        checker.report(where, "a track needs `values:`, or `from:`, `to:` and `step:` (or `steps:`)")
+        return []
+    bands = [(float("-inf"), resolved.get("step", 1))] + sorted(
+        (band["from"], band["step"]) for band in resolved.get("steps", []))
+    numbers = [resolved["from"], resolved["to"], *[n for band in bands[1:] for n in band], bands[0][1]]
+    if any(isinstance(n, bool) or not isinstance(n, (int, float)) for n in numbers) or \
+            any(step <= 0 for _, step in bands):
+        checker.report(where, f"track from/to/step must be numbers and steps positive, found "
+                              f"{', '.join(type_name(n) for n in numbers)}")
+        return []
+    values, value = [], resolved["from"]
+    while value <= resolved["to"] and len(values) < 1000:
+        values.append(value)
+        value += [step for low, step in bands if low <= value][-1]
+    if values[-1] != resolved["to"]:
+        values.append(resolved["to"])
+    return values
+
+
+def _aid(path, checked, resolver: Resolver, root: Where, document) -> Aid:
+    sections = []
+    for section in checked["sections"]:
+        numbers = [{**entry, "value": resolver.value(entry["value"])} for entry in section.get("numbers", [])]
+        sections.append({**section, "numbers": numbers})
+    return Aid(id=path.stem, name=checked["name"], file=path, size=checked["size"],
+               copies=resolver.count(checked["copies"], root.child(document, "copies")), title=checked["title"],
+               colour=checked["colour"], sections=sections, placeholder=_placeholder(checked))
+
+
+def _tokens(path, checked, resolver: Resolver, root: Where, document) -> TokenSheet:
+    tokens = []
+    for token in checked["tokens"]:
+        resolved = {key: resolver.value(value) for key, value in token.items() if key != "back"}
+        resolved["back"] = {key: resolver.value(value) for key, value in token.get("back", {}).items()}
+        tokens.append(resolved)
+    return TokenSheet(id=path.stem, name=checked["name"], file=path, shape=checked["shape"],
+                      size_mm=float(checked["size"]), sides=checked["sides"], bleed_mm=float(checked["bleed"]),
+                      sets=checked.get("sets"), tokens=tokens, placeholder=_placeholder(checked))
+
+
+def plain_value(value: Any, lang: str, fallback: str) -> Any:
+    """A resolved value as the templates see it: texts in one language."""
+    return value.get(lang, fallback) if isinstance(value, Text) else value

@@ -1,0 +1,239 @@
+"""A board larger than the paper, split into tiles printed at 100%: overlaps, alignment marks, a page map.
+
+Tiles are named like a map: rows A, B, ... from the top, columns 1, 2, ... from the left (A1, A2, B1...).
+Every tile shows an equal window of the board; neighbouring windows share an overlap strip of
+OVERLAP_MM. Registration targets are drawn at fixed board positions inside the overlap strips, so the
+same target prints on both tiles: lay the later tile (right or below) over the earlier one, trimmed at
+its window edge, and the targets meet. Geometry is in mm; board coordinates start at the board's
+bottom-left corner (PDF convention) like the paper's.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from generator.render.sheets import MM, PAPERS, Grid, Rect, SheetWriter, _f, _line, crop_marks
+
+OVERLAP_MM = 10.0
+TILE_MARGIN_MM = 10.0         # home printers leave the edge blank: marks and labels go there
+TARGET_RADIUS_MM = 2.5
+BOARD_PAPERS = {"a3": (297.0, 420.0), "a2": (420.0, 594.0), "tabloid": (279.4, 431.8)}
+ALL_PAPERS = {**PAPERS, **BOARD_PAPERS}
+
+
+@dataclass(frozen=True)
+class TileLayout:
+    paper: tuple[float, float]    # oriented as printed
+    board: tuple[float, float]
+    cols: int
+    rows: int
+    overlap: float
+
+    @property
+    def count(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def window(self) -> tuple[float, float]:
+        """The board area each tile shows: equal windows that overlap exactly `overlap`."""
+        w, h = self.board
+        return ((w + (self.cols - 1) * self.overlap) / self.cols, (h + (self.rows - 1) * self.overlap) / self.rows)
+
+    @property
+    def step(self) -> tuple[float, float]:
+        return (self.window[0] - self.overlap, self.window[1] - self.overlap)
+
+    def tiles(self):
+        """(column, row) of every tile, row by row from the top left."""
+        return [(col, row) for row in range(self.rows) for col in range(self.cols)]
+
+    def name(self, col: int, row: int) -> str:
+        return f"{row_letters(row)}{col + 1}"
+
+    def board_window(self, col: int, row: int) -> Rect:
+        """The part of the board tile (col, row) shows, in board coordinates."""
+        w, h = self.window
+        sx, sy = self.step
+        top = self.board[1] - row * sy
+        return Rect(col * sx, top - h, w, h)
+
+    @property
+    def frame(self) -> Grid:
+        """The window's place on the paper, centred, as a one-slot grid (for crop marks)."""
+        w, h = self.window
+        return Grid(self.paper, 1, 1, (w, h), 0.0, (self.paper[1] + h) / 2)
+
+    def paper_window(self) -> Rect:
+        return self.frame.slot(0)
+
+    def board_origin(self, col: int, row: int) -> Rect:
+        """Where the whole board would lie on the paper of tile (col, row): it is clipped to the window."""
+        window, on_paper = self.board_window(col, row), self.paper_window()
+        return Rect(on_paper.x - window.x, on_paper.y - window.y, *self.board)
+
+    def to_paper(self, col: int, row: int, x: float, y: float) -> tuple[float, float]:
+        origin = self.board_origin(col, row)
+        return (origin.x + x, origin.y + y)
+
+
+def row_letters(row: int) -> str:
+    letters = ""
+    row += 1
+    while row:
+        row, rest = divmod(row - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def _count(length: float, window: float, overlap: float) -> int:
+    if length <= window + 1e-6:
+        return 1
+    return math.ceil((length - overlap) / (window - overlap) - 1e-9)
+
+
+def tile_layout(board: tuple[float, float], paper_name: str, overlap: float = OVERLAP_MM,
+                margin: float = TILE_MARGIN_MM) -> TileLayout:
+    """The fewest tiles for the board on this paper, portrait or landscape (portrait on a tie)."""
+    w, h = ALL_PAPERS[paper_name]
+    best = None
+    for paper in ((w, h), (h, w)):
+        window = (paper[0] - 2 * margin, paper[1] - 2 * margin)
+        cols, rows = _count(board[0], window[0], overlap), _count(board[1], window[1], overlap)
+        layout = TileLayout(paper, board, cols, rows, overlap)
+        if best is None or layout.count < best.count:
+            best = layout
+    return best
+
+
+# --- marks ---------------------------------------------------------------------------------------
+
+def target_points(layout: TileLayout) -> list[tuple[float, float]]:
+    """Registration targets in board coordinates: in every overlap strip, between the crossings."""
+    w, h = layout.board
+    sx, sy = layout.step
+    ww, wh = layout.window
+    half = layout.overlap / 2
+    xs_strip = [(c + 1) * sx + half for c in range(layout.cols - 1)]   # vertical strips' centres
+    ys_strip = [h - (r + 1) * sy - half for r in range(layout.rows - 1)]
+    rows_mid = [h - r * sy - wh / 2 for r in range(layout.rows)]
+    cols_mid = [c * sx + ww / 2 for c in range(layout.cols)]
+    points = [(x, y) for x in xs_strip for y in rows_mid] + [(x, y) for y in ys_strip for x in cols_mid]
+    points += [(x, y) for x in xs_strip for y in ys_strip]
+    return points
+
+
+def target(x: float, y: float) -> str:
+    """A thin circle with a cross through it, centred on (x, y) mm."""
+    r = TARGET_RADIUS_MM
+    k = 0.5523 * r   # Bezier circle
+    def p(dx, dy):
+        return f"{_f((x + dx) * MM)} {_f((y + dy) * MM)}"
+    circle = (f"{p(r, 0)} m {p(r, k)} {p(k, r)} {p(0, r)} c {p(-k, r)} {p(-r, k)} {p(-r, 0)} c "
+              f"{p(-r, -k)} {p(-k, -r)} {p(0, -r)} c {p(k, -r)} {p(r, -k)} {p(r, 0)} c S\n")
+    return circle + _line(x - 1.6 * r, y, x + 1.6 * r, y) + _line(x, y - 1.6 * r, x, y + 1.6 * r)
+
+
+def tile_marks(layout: TileLayout, col: int, row: int) -> str:
+    """Crop marks at the window's edges, overlap ticks in the margin, and the targets this tile shows."""
+    window = layout.board_window(col, row)
+    out = [crop_marks(layout.frame, 1)]
+    out.append("q 0 G 0.25 w\n")
+    for bx, by in target_points(layout):
+        if window.x <= bx <= window.x + window.w and window.y <= by <= window.y + window.h:
+            out.append(target(*layout.to_paper(col, row, bx, by)))
+    out.append("Q\n")
+    out.append(overlap_ticks(layout, col, row))
+    return "".join(out)
+
+
+def overlap_ticks(layout: TileLayout, col: int, row: int) -> str:
+    """Red ticks in the margin where a neighbour's window begins: its edge goes on this line."""
+    on_paper = layout.paper_window()
+    sx, sy = layout.step
+    bottom, top = on_paper.y, on_paper.y + on_paper.h
+    left, right = on_paper.x, on_paper.x + on_paper.w
+    lines = []
+    if col + 1 < layout.cols:
+        x = left + sx
+        lines += [_line(x, top + 1, x, top + 6), _line(x, bottom - 1, x, bottom - 6)]
+    if row + 1 < layout.rows:
+        y = top - sy
+        lines += [_line(left - 1, y, left - 6, y), _line(right + 1, y, right + 6, y)]
+    return "q 0.8 0 0 RG 0.5 w\n" + "".join(lines) + "Q\n" if lines else ""
+
+
+def mini_map(layout: TileLayout, col: int, row: int, at: tuple[float, float], cell: float = 3.0) -> str:
+    """A small grid of the tiles with this one filled, its top-left corner at `at` (mm)."""
+    out = ["q 0 G 0.2 w\n"]
+    for c, r in layout.tiles():
+        x, y = at[0] + c * cell, at[1] - (r + 1) * cell
+        fill = "0.2 g" if (c, r) == (col, row) else "1 g"
+        out.append(f"{fill} {_f(x * MM)} {_f(y * MM)} {_f(cell * MM)} {_f(cell * MM)} re B\n")
+    out.append("Q\n")
+    return "".join(out)
+
+
+def scale_bar(x: float, y: float, length: float = 50.0) -> str:
+    """A bar `length` mm long with end ticks: measure it to check the print is at 100%."""
+    return ("q 0 G 0.3 w\n" + _line(x, y, x + length, y) + _line(x, y - 1, x, y + 1)
+            + _line(x + length, y - 1, x + length, y + 1) + "Q\n")
+
+
+# --- the page map -------------------------------------------------------------------------------
+
+MAP_TOP_MM = 40.0   # room above the map for the title and instructions
+
+
+def map_frame(layout: TileLayout) -> Rect:
+    """Where the whole board is drawn, scaled down, on the page-map page."""
+    pw, ph = layout.paper
+    room_w, room_h = pw - 2 * TILE_MARGIN_MM, ph - MAP_TOP_MM - 2 * TILE_MARGIN_MM
+    scale = min(room_w / layout.board[0], room_h / layout.board[1])
+    w, h = layout.board[0] * scale, layout.board[1] * scale
+    return Rect((pw - w) / 2, TILE_MARGIN_MM + (room_h - h) / 2, w, h)
+
+
+def map_outlines(layout: TileLayout) -> str:
+    """Each tile's window outlined on the scaled board of the page map."""
+    frame = map_frame(layout)
+    scale = frame.w / layout.board[0]
+    out = ["q 0.8 0 0 RG 0.6 w\n"]
+    for col, row in layout.tiles():
+        window = layout.board_window(col, row)
+        x, y = frame.x + window.x * scale, frame.y + window.y * scale
+        out.append(f"{_f(x * MM)} {_f(y * MM)} {_f(window.w * scale * MM)} {_f(window.h * scale * MM)} re S\n")
+    out.append("Q\n")
+    return "".join(out)
+
+
+def map_label_positions(layout: TileLayout) -> dict[str, tuple[float, float]]:
+    """Centre of each tile's own area on the page map, in mm from the paper's top-left (for HTML)."""
+    frame = map_frame(layout)
+    scale = frame.w / layout.board[0]
+    out = {}
+    for col, row in layout.tiles():
+        window = layout.board_window(col, row)
+        cx = frame.x + (window.x + window.w / 2) * scale
+        cy = frame.y + (window.y + window.h / 2) * scale
+        out[layout.name(col, row)] = (cx, layout.paper[1] - cy)
+    return out
+
+
+def write_tiles(writer: SheetWriter, layout: TileLayout, board_page, furniture: list) -> int:
+    """The page map (when there is more than one tile), then every tile; `furniture` holds one
+    paper-size page of texts for each of those pages, in the same order. Returns pages added."""
+    before = len(writer.pdf.pages)
+    pages = iter(furniture)
+    paper = Rect(0, 0, *layout.paper)
+    if layout.count > 1:
+        writer.add_page(layout.paper, [(board_page, map_frame(layout), False), (next(pages), paper, False)],
+                        map_outlines(layout))
+    window = layout.paper_window()
+    for col, row in layout.tiles():
+        overlay = tile_marks(layout, col, row)
+        if layout.count > 1:
+            overlay += mini_map(layout, col, row, (window.x + window.w - layout.cols * 3.0 - 8, window.y - 2))
+        overlay += scale_bar(window.x, window.y - 7)
+        writer.add_page(layout.paper, [(board_page, layout.board_origin(col, row), False, window),
+                                       (next(pages), paper, False)], overlay)
+    return len(writer.pdf.pages) - before

@@ -1,0 +1,255 @@
+"""pnpgen i18n: status, stale detection, PO/XLIFF/CSV round trips, import validation, checks."""
+import json
+import shutil
+import subprocess
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_game
+from generator.i18n.checks import check_brackets, check_numbers, check_placeholders, check_pair
+from generator.i18n.exchange import read
+from generator.i18n.glossary import Glossary, Term
+
+FORMATS = {"po": "po", "xliff": "xlf", "csv": "csv"}
+
+
+def snapshot(game_dir: Path) -> dict:
+    return {p.relative_to(game_dir): p.read_bytes() for p in sorted(game_dir.rglob("*")) if p.is_file()}
+
+
+def status(cli, game, *extra):
+    result = cli("i18n", "status", game, "--json", "--no-layout", *extra)
+    assert result.code in (0, 1), result
+    return json.loads(result.out)
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.mark.parametrize("game", ["greed-inc", "ikkin", "mint-rails"])
+def test_seed_games_are_fully_translated_and_confirmed(cli, game):
+    report = status(cli, game)
+    target = next(lang for lang in report["languages"] if lang != report["source_language"])
+    counts = report["languages"][target]
+    assert counts["total"] > 50
+    assert counts["translated"] == counts["total"]
+    assert (counts["missing"], counts["stale"], counts["unconfirmed"]) == (0, 0, 0)
+    assert report["overflow_checked"] is False  # --no-layout
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_export_then_import_leaves_every_file_byte_identical(cli, tmp_path, fmt):
+    game = copy_game("ikkin", tmp_path)
+    before = snapshot(game)
+    exported = tmp_path / f"en.{FORMATS[fmt]}"
+    assert cli("i18n", "export", game, "--lang", "en", "--format", fmt, "-o", exported, "--no-layout").code == 0
+    result = cli("i18n", "import", game, exported)
+    assert result.code == 0, result
+    total = status(cli, game)["languages"]["en"]["total"]
+    assert f"0 en translation(s) written, 0 confirmed, {total} unchanged" in result.out
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_edited_translations_are_written_in_place_and_restored_exactly(cli, tmp_path, fmt):
+    game = copy_game("greed-inc", tmp_path)
+    before = snapshot(game)
+    exported = tmp_path / f"ja.{FORMATS[fmt]}"
+    assert cli("i18n", "export", game, "--lang", "ja", "-o", exported, "--no-layout").code == 0
+    text = exported.read_text(encoding="utf-8-sig")
+    edited = tmp_path / f"edited.{FORMATS[fmt]}"
+    edited.write_text(text.replace("石炭", "石炭（改）"), encoding="utf-8")
+    assert cli("i18n", "import", game, edited).code == 0
+    goods = (game / "decks" / "goods.yaml").read_text(encoding="utf-8")
+    assert "name: {ja: 石炭（改）, en: Coal}" in goods
+    changed = [line for line, old in zip(goods.splitlines(), before[Path("decks/goods.yaml")].decode().splitlines())
+               if line != old]
+    assert len(changed) == 1  # one string, one line: comments and layout untouched
+    assert cli("i18n", "import", game, exported).code == 0
+    assert snapshot(game) == before
+
+
+def test_po_export_has_context_location_and_notes(cli, tmp_path):
+    exported = tmp_path / "en.po"
+    assert cli("i18n", "export", "ikkin", "--lang", "en", "-o", exported, "--no-layout").code == 0
+    text = exported.read_text(encoding="utf-8")
+    assert '"Content-Type: text/plain; charset=UTF-8\\n"' in text
+    assert '"Language: en\\n"' in text
+    entry = re.search(r'#\. card \'hattori-takeshi\', name\n#: decks/employees\.yaml:\d+\n'
+                      r'msgctxt "cards\[hattori-takeshi\]\.name"\nmsgid "服部武志"\nmsgstr "(.+)"\n', text)
+    assert entry, text[:2000]
+
+
+def test_changed_source_makes_exactly_that_string_stale(cli, small_game, tmp_path):
+    assert status(cli, small_game)["languages"]["en"]["stale"] == 0
+    edit(small_game / "decks" / "cards.yaml", "name: {ja: 洋なし,", "name: {ja: 西洋なし,")
+    report = status(cli, small_game)
+    assert report["languages"]["en"]["stale"] == 1
+    stale = [p for p in report["problems"] if p["kind"] == "stale"]
+    assert [(p["id"], p["owner"], p["field"], p["lang"]) for p in stale] == [("cards[pear].name", "pear", "name", "en")]
+    assert stale[0]["file"].endswith("cards.yaml") and stale[0]["line"] == 15
+    assert "洋なし" in stale[0]["message"]  # what the source said when the translation was made
+
+    exported = tmp_path / "en.po"
+    assert cli("i18n", "export", small_game, "--lang", "en", "-o", exported, "--no-layout").code == 0
+    text = exported.read_text(encoding="utf-8")
+    assert text.count("#, fuzzy") == 1
+    assert '#, fuzzy\n#| msgid "洋なし"\nmsgctxt "cards[pear].name"\nmsgid "西洋なし"' in text
+    xliff = tmp_path / "en.xlf"
+    assert cli("i18n", "export", small_game, "--lang", "en", "-o", xliff, "--no-layout").code == 0
+    assert [e.id for e in read(xliff).entries if e.stale] == ["cards[pear].name"]
+
+    assert cli("i18n", "confirm", small_game, "cards[pear].name").code == 0
+    assert status(cli, small_game)["languages"]["en"]["stale"] == 0
+
+
+def test_reviewed_translation_in_po_is_confirmed_on_import(cli, small_game, tmp_path):
+    edit(small_game / "decks" / "cards.yaml", "name: {ja: 洋なし,", "name: {ja: 西洋なし,")
+    exported = tmp_path / "en.po"
+    cli("i18n", "export", small_game, "--lang", "en", "-o", exported, "--no-layout")
+    edit(exported, '#, fuzzy\n#| msgid "洋なし"\n', "")  # what Poedit does when the translator accepts it
+    assert cli("i18n", "import", small_game, exported).code == 0
+    assert status(cli, small_game)["languages"]["en"]["stale"] == 0
+
+
+def test_import_with_an_unknown_id_writes_nothing(cli, small_game, tmp_path):
+    exported = tmp_path / "en.po"
+    cli("i18n", "export", small_game, "--lang", "en", "-o", exported, "--no-layout")
+    edit(exported, 'msgstr "Apple"', 'msgstr "Green apple"')
+    exported.write_text(exported.read_text(encoding="utf-8")
+                        + '\nmsgctxt "cards[banana].name"\nmsgid "バナナ"\nmsgstr "Banana"\n', encoding="utf-8")
+    before = snapshot(small_game)
+    result = cli("i18n", "import", small_game, exported)
+    assert result.code == 2
+    line = exported.read_text(encoding="utf-8").splitlines().index('msgctxt "cards[banana].name"') + 1
+    assert f"en.po:{line}: cards[banana].name: unknown string id 'cards[banana].name'" in result.err
+    assert snapshot(small_game) == before
+
+
+def test_import_of_a_wrong_language_or_changed_placeholder_writes_nothing(cli, small_game, tmp_path):
+    exported = tmp_path / "en.csv"
+    cli("i18n", "export", small_game, "--lang", "en", "-o", exported, "--no-layout")
+    before = snapshot(small_game)
+    wrong = tmp_path / "ja.csv"
+    wrong.write_text(exported.read_text(encoding="utf-8-sig").replace("id,ja,en,", "id,ja,ja,", 1), encoding="utf-8")
+    result = cli("i18n", "import", small_game, wrong)
+    assert result.code == 2 and "wrong language 'ja'" in result.err
+    placeholder = tmp_path / "placeholder.csv"
+    placeholder.write_text(exported.read_text(encoding="utf-8-sig").replace("Draw 1 card.", "Draw {n} card."),
+                           encoding="utf-8")
+    result = cli("i18n", "import", small_game, placeholder)
+    assert result.code == 2 and "placeholders differ" in result.err and "cards[apple].text" in result.err
+    assert snapshot(small_game) == before
+
+
+def test_numbers_are_compared_with_full_width_digits_and_number_words():
+    assert check_numbers("手札を１枚引く。", "Draw 1 card.") is None
+    assert check_numbers("6面体", "six-sided") is None
+    assert check_numbers("帳簿は二冊。", "Two sets of books.") is None
+    assert "the source has 2" in check_numbers("2点を得る。", "Score 3 points.")
+
+
+def test_placeholders_brackets_and_untranslated_copies():
+    assert check_placeholders("{icon:coal}を1つ得る", "Gain 1 {icon:coal}") is None
+    assert check_placeholders("{漢字|かんじ}", "kanji") is None  # furigana is not a placeholder
+    assert "placeholders differ" in check_placeholders("{n}点", "points")
+    assert check_brackets("", "price trend (one per good)") is None
+    assert "unbalanced" in check_brackets("", "price trend (one per good")
+    glossary = Glossary(None, [Term({"en": ["MadF"], "ja": ["MadF"]}, 1)])
+    assert [kind for kind, _ in check_pair("石炭", "石炭", glossary, "ja", "en")] == ["untranslated"]
+    assert check_pair("MadF", "MadF", glossary, "en", "ja") == []
+
+
+def test_glossary_terms_must_be_used_in_the_translation():
+    glossary = Glossary(None, [Term({"ja": ["内部留保"], "en": ["retained earnings"]}, 1)])
+    assert check_pair("内部留保を1点得る", "Gain 1 retained-earnings point", glossary, "ja", "en") == []
+    problems = check_pair("内部留保を1点得る", "Gain 1 savings point", glossary, "ja", "en")
+    assert [kind for kind, _ in problems] == ["glossary"]
+    assert "'retained earnings'" in problems[0][1]
+
+
+def test_glossary_file_mistakes_are_located(cli, small_game):
+    (small_game / "glossary.yaml").write_text("terms:\n  - {ja: 点, fr: point}\n", encoding="utf-8")
+    result = cli("i18n", "status", small_game, "--no-layout")
+    assert result.code == 2
+    assert "glossary.yaml:2: terms[0].fr: 'fr' is not one of the game's languages" in result.err
+
+
+def test_status_reports_a_glossary_problem_with_its_card_and_field(cli, small_game):
+    edit(small_game / "decks" / "cards.yaml", "en: Score 2 points.", "en: Score 2 victory marks.")
+    cli("i18n", "confirm", small_game)
+    report = status(cli, small_game)
+    assert report["languages"]["en"]["glossary"] == 1
+    [problem] = [p for p in report["problems"] if p["kind"] == "glossary"]
+    assert (problem["owner_kind"], problem["owner"], problem["field"]) == ("card", "grapes", "text")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_format_reads_back_what_it_wrote(tmp_path, fmt):
+    from generator.i18n.exchange import Entry, Exchange, write
+
+    tricky = 'a "quoted" word,\nsecond line with a \\ backslash\tand a tab & <tag>'
+    entries = [Entry("cards[a].text", tricky, tricky.upper(), stale=True, previous="old\nsource", note="card 'a'",
+                     width_mm=40.5, height_mm=12, location="decks/a.yaml:3"),
+               Entry("title", "題名", "")]
+    path = tmp_path / f"out.{FORMATS[fmt]}"
+    path.write_text(write(Exchange("g", "ja", "en", entries), fmt), encoding="utf-8")
+    back = read(path)
+    assert back.target_lang == "en" and back.source_lang == "ja"
+    assert [(e.id, e.source, e.target, e.stale) for e in back.entries] == \
+        [(e.id, e.source, e.target, e.stale) for e in entries]
+
+
+@pytest.mark.skipif(not shutil.which("msgfmt"), reason="gettext's msgfmt is not installed")
+def test_gettext_accepts_the_po_file_with_a_fuzzy_entry(cli, small_game, tmp_path):
+    edit(small_game / "decks" / "cards.yaml", "name: {ja: 洋なし,", "name: {ja: 西洋なし,")
+    exported = tmp_path / "en.po"
+    cli("i18n", "export", small_game, "--lang", "en", "-o", exported, "--no-layout")
+    result = subprocess.run(["msgfmt", "--check", "--statistics", "-o", "/dev/null", exported],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "9 translated messages, 1 fuzzy translation" in result.stderr
+
+
+@pytest.mark.parametrize("game", ["greed-inc", "ikkin", "mint-rails"])
+def test_committed_lock_files_are_current_and_confirming_again_changes_nothing(cli, tmp_path, game):
+    copy = copy_game(game, tmp_path)
+    before = snapshot(copy)
+    result = cli("i18n", "confirm", copy)
+    assert result.code == 0 and "confirmed 0 translation(s); nothing to change" in result.out
+    assert snapshot(copy) == before
+
+
+def test_a_registered_text_source_such_as_rule_blocks_is_translated_like_cards(cli, small_game, tmp_path,
+                                                                              monkeypatch):
+    from generator.checks import validate
+    from generator.model.game import Text
+
+    def rule_blocks(game):
+        yield "rules[setup].text", Text({"ja": "各プレイヤーは手札を3枚引く。", "en": ""}, game.files["game"], 2,
+                                       ("title",))
+
+    monkeypatch.setattr(validate, "TEXT_SOURCES", [*validate.TEXT_SOURCES, rule_blocks])
+    report = status(cli, small_game)
+    [missing] = [p for p in report["problems"] if p["kind"] == "missing"]
+    assert (missing["id"], missing["owner_kind"], missing["owner"], missing["field"]) == \
+        ("rules[setup].text", "rule block", "setup", "text")
+    exported = tmp_path / "en.po"
+    cli("i18n", "export", small_game, "--lang", "en", "-o", exported, "--no-layout")
+    assert "#. rule block 'setup', text\n" in exported.read_text(encoding="utf-8")
+
+
+def test_a_translation_made_from_an_older_source_stays_stale_after_import(cli, small_game, tmp_path):
+    exported = tmp_path / "en.po"
+    cli("i18n", "export", small_game, "--lang", "en", "-o", exported, "--no-layout")
+    edit(small_game / "decks" / "cards.yaml", "name: {ja: 洋なし,", "name: {ja: 西洋なし,")  # changed meanwhile
+    edit(exported, 'msgstr "Pear"', 'msgstr "Pear!"')
+    assert cli("i18n", "import", small_game, exported).code == 0
+    assert "name: {ja: 西洋なし, en: Pear!}" in (small_game / "decks" / "cards.yaml").read_text(encoding="utf-8")
+    report = status(cli, small_game)
+    assert [p["id"] for p in report["problems"] if p["kind"] == "stale"] == ["cards[pear].name"]

@@ -1,0 +1,426 @@
+"""Boards, player aids and token sheets: the seed games' data, tiles that join up, counts, fonts.
+
+The seed games' boards, aids and tokens are built by their builders directly (their card templates
+are not needed for that); the whole `pnpgen build` path is run on the small game.
+"""
+import argparse
+import json
+import math
+
+import pikepdf
+import pytest
+
+from conftest import ROOT, fonts_of, is_embedded, page_size_mm, page_text, placements
+from generator.commands.build import BuildContext
+from generator.model import load_game
+from generator.progress import Progress
+from generator.render.boards import board_batch, hex_centre
+from generator.render.faces import render_batch
+from generator.render.pipeline import FaceCache
+from generator.render.printed import build_aids, build_boards, build_tokens
+from generator.render.sheets import MM, PAPERS, SheetOptions
+from generator.render.tiles import OVERLAP_MM, TILE_MARGIN_MM, target_points, tile_layout
+from test_input_errors import edit, errors, line_of
+
+MAIN_BOARD = (400, 250)  # Greed Inc's main board, mm
+DPI = 254  # 0.1 mm a pixel: the tile windows of the main board fall on whole pixels
+
+
+def build_printed(game_id, out, papers=("a4", "letter"), board_paper=None):
+    game = load_game(ROOT / "cards" / game_id, require_templates=False)
+    context = BuildContext(game=game, langs=list(game.languages), out_dir=out / game_id,
+                           sheets=[SheetOptions(paper) for paper in papers], cache=FaceCache(None), jobs=1,
+                           progress=Progress(quiet=True), args=argparse.Namespace(board_paper=board_paper))
+    files = build_boards(context) + build_aids(context) + build_tokens(context)
+    return game, {entry["path"]: entry for entry in files}
+
+
+@pytest.fixture(scope="module")
+def greed(tmp_path_factory):
+    out = tmp_path_factory.mktemp("printed")
+    game, files = build_printed("greed-inc", out, board_paper="a3")
+    return game, files, out / "greed-inc"
+
+
+@pytest.fixture(scope="module")
+def ikkin(tmp_path_factory):
+    out = tmp_path_factory.mktemp("printed")
+    game, files = build_printed("ikkin", out, papers=("a4",))
+    return game, files, out / "ikkin"
+
+
+# --- tile geometry -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_tiles_cover_the_board_with_exact_overlaps_inside_the_printable_area(paper):
+    layout = tile_layout(MAIN_BOARD, paper)
+    assert layout.count > 1
+    windows = {(c, r): layout.board_window(c, r) for c, r in layout.tiles()}
+    for (col, row), window in windows.items():
+        if col + 1 < layout.cols:
+            right = windows[(col + 1, row)]
+            assert window.x + window.w - right.x == pytest.approx(OVERLAP_MM)
+        if row + 1 < layout.rows:
+            below = windows[(col, row + 1)]
+            assert below.y + below.h - window.y == pytest.approx(OVERLAP_MM)
+    assert min(w.x for w in windows.values()) == pytest.approx(0)
+    assert max(w.x + w.w for w in windows.values()) == pytest.approx(400)
+    assert min(w.y for w in windows.values()) == pytest.approx(0)
+    assert max(w.y + w.h for w in windows.values()) == pytest.approx(MAIN_BOARD[1])
+    on_paper = layout.paper_window()
+    assert on_paper.x >= TILE_MARGIN_MM - 1e-6 and on_paper.y >= TILE_MARGIN_MM - 1e-6
+    assert on_paper.x + on_paper.w <= layout.paper[0] - TILE_MARGIN_MM + 1e-6
+    assert sorted(layout.paper) == sorted(PAPERS[paper])
+
+
+def test_tiles_are_named_like_a_map_and_a_fitting_board_is_one_tile():
+    layout = tile_layout((600, 500), "a4")
+    names = [layout.name(c, r) for c, r in layout.tiles()]
+    assert names[0] == "A1" and names[1] == "A2" and f"B{layout.cols}" in names
+    assert [tile_layout(MAIN_BOARD, paper).count for paper in ("a3", "a2", "tabloid")] == [1, 1, 1]
+
+
+def test_hexes_touch_their_six_neighbours():
+    element = {"at": (0.0, 0.0), "size": 20.0}
+    centre = hex_centre(element, 2, 2)
+    neighbours = [(1, 2), (3, 2), (1, 1), (2, 1), (1, 3), (2, 3)]   # even row: the row above starts left
+    for col, row in neighbours:
+        x, y = hex_centre(element, col, row)
+        assert math.dist(centre, (x, y)) == pytest.approx(20.0)
+
+
+def test_every_target_lies_in_the_overlap_of_two_tiles():
+    layout = tile_layout(MAIN_BOARD, "a4")
+    for x, y in target_points(layout):
+        showing = [1 for c, r in layout.tiles() if layout.board_window(c, r).x <= x
+                   <= layout.board_window(c, r).x + layout.board_window(c, r).w]
+        assert len(showing) >= 2
+
+
+# --- the boards in the PDFs ----------------------------------------------------------------------
+
+def clip_and_origin(page):
+    """(clip rect, board origin) in mm of the clipped board drawn on a tile page."""
+    ops = list(pikepdf.parse_content_stream(page))
+    for index, (operands, operator) in enumerate(ops):
+        if str(operator) == "re" and str(ops[index + 1][1]) == "W":
+            clip = [float(v) / MM for v in operands]
+            matrix = next(o for o, op in ops[index:] if str(op) == "cm")
+            return clip, (float(matrix[4]) / MM, float(matrix[5]) / MM)
+    raise AssertionError("no clipped board on this page")
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_tiled_board_pdf_has_a_page_map_then_tiles_with_exact_overlaps(greed, paper):
+    _, files, out = greed
+    entry = files[f"board-main-en-{paper}.pdf"]
+    pdf = pikepdf.open(out / entry["path"])
+    assert entry["kind"] == "board" and entry["pages"] == len(pdf.pages) == entry["tiles"] + 1
+    assert "tiles" in page_text(out / entry["path"], 0)      # the page map says what it is
+    windows = []
+    for page in list(pdf.pages)[1:]:
+        assert sorted(page_size_mm(page)) == pytest.approx(sorted(PAPERS[paper]), abs=0.01)
+        (cx, cy, cw, ch), (ox, oy) = clip_and_origin(page)
+        windows.append((cx - ox, cy - oy, cw, ch))
+    layout = tile_layout(MAIN_BOARD, paper)
+    assert entry["grid"] == f"{layout.cols}x{layout.rows}"
+    for index, (x, y, w, h) in enumerate(windows):
+        col, row = index % layout.cols, index // layout.cols
+        if col + 1 < layout.cols:
+            assert x + w - windows[index + 1][0] == pytest.approx(OVERLAP_MM, abs=0.01)
+        if row + 1 < layout.rows:
+            assert windows[index + layout.cols][1] + h - y == pytest.approx(OVERLAP_MM, abs=0.01)
+
+
+def render(path, index, dpi=DPI):
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(path))
+    try:
+        # a hair under the exact scale, so a page of whole 0.1 mm is a whole number of pixels (no drift)
+        return document[index].render(scale=dpi / 72 * (1 - 1e-6)).to_pil().convert("L")
+    finally:
+        document.close()
+
+
+def share_differing(a, b, threshold=60) -> float:
+    from PIL import ImageChops
+
+    assert a.size == b.size
+    histogram = ImageChops.difference(a, b).histogram()
+    return sum(histogram[threshold:]) / (a.size[0] * a.size[1])
+
+
+def px(mm: float) -> int:
+    return round(mm * DPI / 25.4)
+
+
+def test_each_tile_shows_the_board_at_100_percent_and_neighbours_match_in_the_overlap(greed, tmp_path):
+    game, files, out = greed
+    path = out / "board-main-en-a4.pdf"
+    board_pdf = tmp_path / "board.pdf"
+    board_pdf.write_bytes(render_batch(board_batch(game, game.printables.boards["main"], "en")))
+    board = render(board_pdf, 0)
+    assert board.size[0] == pytest.approx(px(400), abs=1) and board.size[1] == pytest.approx(px(MAIN_BOARD[1]), abs=1)
+    layout = tile_layout(MAIN_BOARD, "a4")
+    on_paper = layout.paper_window()
+    paper_h = layout.paper[1]
+    crops = {}
+    for index, (col, row) in enumerate(layout.tiles(), 1):
+        tile = render(path, index)
+        window = layout.board_window(col, row)
+        left, top = px(on_paper.x), px(paper_h - on_paper.y - on_paper.h)
+        crop = tile.crop((left, top, left + px(window.w), top + px(window.h)))
+        board_top = px(MAIN_BOARD[1] - window.y - window.h)
+        expected = board.crop((px(window.x), board_top, px(window.x) + px(window.w), board_top + px(window.h)))
+        # only the thin targets differ; a shift of 0.1 mm makes over 1% of the pixels differ
+        assert share_differing(crop, expected) < 0.003, (col, row)
+        crops[(col, row)] = crop
+    for (col, row), crop in crops.items():
+        if (col + 1, row) in crops:
+            width = px(layout.window[0])
+            mine = crop.crop((width - px(OVERLAP_MM), 0, width, crop.size[1]))
+            theirs = crops[(col + 1, row)].crop((0, 0, px(OVERLAP_MM), crop.size[1]))
+            assert share_differing(mine, theirs) < 0.002   # the same strip, targets included
+
+
+def test_a_board_that_fits_is_imposed_in_its_copies(greed):
+    game, files, out = greed
+    entry = files["board-company-placard-ja-a4.pdf"]
+    pdf = pikepdf.open(out / entry["path"])
+    placed = [p for page in pdf.pages for p in placements(page)]
+    assert len(placed) == entry["copies"] == game.printables.boards["company-placard"].copies == 10
+    for _, _, _, w, h, _ in placed:
+        assert (w, h) == pytest.approx((190, 135), abs=0.01)
+
+
+def test_board_paper_prints_the_main_board_on_one_a3_sheet(greed):
+    _, files, out = greed
+    entry = files["board-main-ja-a3.pdf"]
+    assert "board-company-placard-ja-a3.pdf" not in files   # placards fit A4 and Letter already
+    pdf = pikepdf.open(out / entry["path"])
+    assert entry["tiles"] == 1 and len(pdf.pages) == 1
+    assert sorted(page_size_mm(pdf.pages[0])) == pytest.approx([297, 420], abs=0.01)
+    (cx, cy, cw, ch), _ = clip_and_origin(pdf.pages[0])
+    assert (cw, ch) == pytest.approx(MAIN_BOARD, abs=0.01)
+
+
+def test_price_tracks_come_from_the_goods_data(greed):
+    game, _, _ = greed
+    main = game.printables.boards["main"]
+    assert main.size_mm == MAIN_BOARD
+    coal = next(e for e in main.elements if e["kind"] == "track" and e.get("card") == "coal" and "from" in e)
+    assert coal["values"] == [25, 30, 35, 40, 45, 50, 60, 70, 80] and coal["start"] == 45
+    goods = game.decks["goods"].cards
+    tracks = [e for e in main.elements if e["kind"] == "track" and "from" in e and "card" in e]
+    assert [(t["values"][0], t["values"][-1], t["start"]) for t in tracks] == \
+        [(c.fields["price_min"], c.fields["price_max"], c.fields["start_price"]) for c in goods]
+    placard = game.printables.boards["company-placard"]
+    storage = [e for e in placard.elements if e["kind"] == "slots" and e["slots"] == game.numbers["storage_costs"]]
+    assert len(storage) == 1
+
+
+# --- aids and tokens -----------------------------------------------------------------------------
+
+def test_aids_in_each_language_and_bilingual_in_the_stated_number(greed):
+    game, files, out = greed
+    aids = {entry["lang"]: entry for entry in files.values() if entry["kind"] == "aid" and entry["paper"] == "a4"}
+    assert set(aids) == {"ja", "en", "ja+en"}
+    for entry in aids.values():
+        pdf = pikepdf.open(out / entry["path"])
+        assert sum(len(placements(page)) for page in pdf.pages) == entry["copies"] == 5
+    english, japanese = "Market forces", "価格の変動"
+    both = page_text(out / aids["ja+en"]["path"], 0)
+    assert english in both and japanese in both
+    assert japanese in page_text(out / aids["ja"]["path"], 0)
+    assert english not in page_text(out / aids["ja"]["path"], 0)
+    assert english in page_text(out / aids["en"]["path"], 0)
+    assert "40%" in both   # the CEO's exit bonus, read from game.yaml
+
+
+def test_aid_half_page_size_follows_the_paper(greed):
+    _, files, _ = greed
+    sizes = {e["paper"]: e["size_mm"] for e in files.values() if e["kind"] == "aid" and e["lang"] == "en"}
+    assert sizes["a4"] != sizes["letter"]
+    for paper, (w, h) in sizes.items():
+        assert 2 * w <= max(PAPERS[paper]) and h <= min(PAPERS[paper])
+
+
+@pytest.mark.parametrize("sheet, pieces", [("reward-tokens", 8), ("debt-tokens", 4)])
+def test_ikkin_token_counts_follow_the_box_contents(ikkin, sheet, pieces):
+    game, files, out = ikkin
+    entry = files[f"tokens-{sheet}-ja-a4.pdf"]
+    component = next(c for c in game.components if c.source == ("tokens", sheet))
+    pdf = pikepdf.open(out / entry["path"])
+    fronts = [p for index, page in enumerate(pdf.pages) for p in placements(page)
+              if entry["sides"] == 1 or index % 2 == 0]
+    assert len(fronts) == entry["pieces"] == component.count == pieces
+
+
+def test_two_sided_token_backs_print_behind_their_fronts(greed):
+    _, files, out = greed
+    entry = files["tokens-money-en-a4.pdf"]
+    assert entry["sides"] == 2 and entry["pieces"] == 100
+    pdf = pikepdf.open(out / entry["path"])
+    front, back = placements(pdf.pages[0]), placements(pdf.pages[1])
+    width = page_size_mm(pdf.pages[1])[0]
+    assert len(front) == len(back) > 0
+    for (_, fx, fy, w, h, _), (_, bx, by, _, _, _) in zip(front, back):
+        assert (bx, by) == pytest.approx((width - fx - w, fy), abs=0.01)
+
+
+def test_every_printed_pdf_embeds_its_fonts(greed):
+    _, files, out = greed
+    for entry in files.values():
+        pdf = pikepdf.open(out / entry["path"])   # kept open while its fonts are read
+        fonts = fonts_of(pdf)
+        assert fonts, entry["path"]
+        assert all(is_embedded(font) for font in fonts), entry["path"]
+
+
+# --- the build command and validate on the small game --------------------------------------------
+
+SMALL_BOARD = """\
+name: {ja: ボード, en: Board}
+size: [300, 200]
+elements:
+  - kind: track
+    at: [10, 10]
+    label: {ja: 点数, en: Score}
+    from: 0
+    to: =numbers.goal
+    step: 1
+    start: 0
+  - kind: hexgrid
+    at: [10, 40]
+    columns: 6
+    rows: 4
+    cells: [{at: [1, 1], label: "3", colour: "#c0504d"}]
+  - kind: grid
+    at: [200, 40]
+    columns: 4
+    rows: 4
+  - kind: slots
+    at: [10, 150]
+    slots: [{ja: 山札, en: Deck}, {ja: 捨て札, en: Discard}]
+"""
+SMALL_AID = """\
+name: {ja: エイド, en: Aid}
+size: poker
+copies: =max_players
+title: {ja: 手番, en: Your turn}
+sections:
+  - heading: {ja: 引く, en: Draw}
+    text: {ja: 1枚引く。, en: Draw a card.}
+"""
+SMALL_TOKENS = """\
+name: {ja: 得点トークン, en: Score tokens}
+shape: round
+size: 20
+sides: 2
+tokens:
+  - {id: one, count: 5, value: 1}
+  - {id: five, count: 3, value: 5}
+"""
+SMALL_COMPONENTS = """\
+  - id: board
+    name: {ja: ボード, en: Board}
+    count: 1
+    board: main
+  - id: aids
+    name: {ja: エイド, en: Aids}
+    count: 4
+    aid: turn
+  - id: tokens
+    name: {ja: トークン, en: Tokens}
+    count: 8
+    tokens: score
+"""
+
+
+@pytest.fixture
+def small_printed(small_game):
+    for folder, name, text in (("boards", "main", SMALL_BOARD), ("aids", "turn", SMALL_AID),
+                               ("tokens", "score", SMALL_TOKENS)):
+        (small_game / folder).mkdir()
+        (small_game / folder / f"{name}.yaml").write_text(text, encoding="utf-8")
+    with open(small_game / "game.yaml", "a", encoding="utf-8") as game_yaml:
+        game_yaml.write("numbers: {goal: 20}\n")
+    with open(small_game / "components.yaml", "a", encoding="utf-8") as components:
+        components.write(SMALL_COMPONENTS)
+    return small_game
+
+
+def test_build_lists_boards_aids_and_tokens_in_build_json(small_printed, tmp_path, cli):
+    out = tmp_path / "out"
+    result = cli("build", small_printed, "--out", out, "-q", "--jobs", "1", "--board-paper", "a3")
+    assert result.code == 0, result
+    report = json.loads((out / "small" / "build.json").read_text())
+    kinds = {}
+    for entry in report["files"]:
+        assert {"path", "kind", "lang", "paper", "pages"} <= set(entry)
+        assert len(pikepdf.open(out / "small" / entry["path"]).pages) == entry["pages"]
+        kinds.setdefault(entry["kind"], set()).add((entry["lang"], entry["paper"]))
+    assert kinds["board"] == {(lang, paper) for lang in ("ja", "en") for paper in ("a4", "letter", "a3")}
+    assert kinds["aid"] == {(lang, paper) for lang in ("ja", "en", "ja+en") for paper in ("a4", "letter")}
+    assert kinds["tokens"] == {(lang, paper) for lang in ("ja", "en") for paper in ("a4", "letter")}
+    tiled = next(e for e in report["files"] if e["kind"] == "board" and e["paper"] == "a4")
+    assert tiled["tiles"] > 1
+
+
+def test_validate_counts_boards_aids_and_tokens(small_printed, cli):
+    assert cli("validate", small_printed).code == 0
+    components = small_printed / "components.yaml"
+    edit(components, "    count: 8\n    tokens: score", "    count: 9\n    tokens: score")
+    result = cli("validate", small_printed)
+    assert result.code == 1
+    assert f"components.yaml:{line_of(components, 'id: tokens')}" in result.out
+    assert "the box holds 9 tokens but tokens 'score' prints 8 (1 fewer)" in result.out
+    edit(components, "    aid: turn", "    aid: tunr")
+    result = cli("validate", small_printed)
+    assert "names aid 'tunr', which does not exist (did you mean 'turn'?)" in result.out
+    assert "aid 'turn' is printed but no component in components.yaml names it" in result.out
+
+
+def test_seed_token_sets_count_as_sets(greed):
+    game, _, _ = greed
+    money = game.printables.tokens["money"]
+    assert money.counted == 1 and money.pieces == 100
+
+
+# --- located input errors ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("old, new, needle, message", [
+    ("    start: 0\n", "    start: 7.5\n", "start: 7.5", "the starting space 7.5 is not on the track"),
+    ("    to: =numbers.goal\n", "    to: =numbers.gaol\n", "numbers.gaol", "'gaol' is unknown"),
+    ("  - kind: grid\n", "  - kind: gird\n", "kind: gird", "expected one of track, slots, grid, hexgrid, text"),
+    ("    columns: 4\n", "    columns: four\n", "columns: four", "expected a whole number"),
+])
+def test_board_mistakes_name_file_line_and_key(small_printed, cli, old, new, needle, message):
+    board = small_printed / "boards" / "main.yaml"
+    edit(board, old, new)
+    result = cli("build", small_printed, "--out", small_printed / "out", "-q")
+    assert result.code == 2
+    assert "Traceback" not in result.err
+    [line] = errors(result)
+    assert f"main.yaml:{line_of(board, needle)}:" in line, line
+    assert "elements[" in line and message in line
+
+
+def test_tile_pages_carry_crop_marks_targets_and_neighbour_ticks(greed):
+    _, files, out = greed
+    pdf = pikepdf.open(out / "board-main-en-a4.pdf")
+    layout = tile_layout(MAIN_BOARD, "a4")
+    window = layout.paper_window()
+    for index, (col, row) in enumerate(layout.tiles(), 1):
+        ops = [(list(map(float, operands)), str(op)) for operands, op in pikepdf.parse_content_stream(pdf.pages[index])
+               if str(op) in ("m", "l", "c", "RG")]
+        curves = sum(1 for _, op in ops if op == "c")
+        shown = [p for p in target_points(layout)
+                 if layout.board_window(col, row).x <= p[0] <= layout.board_window(col, row).x + window.w]
+        assert curves == 4 * len(shown) and shown   # every tile of a row shows targets in its overlaps
+        starts = [(x / MM, y / MM) for (x, y), op in ((o[:2], op) for o, op in ops) if op == "m"]
+        left_marks = [s for s in starts if abs(s[0] - window.x) < 0.01 and s[1] > window.y + window.h]
+        assert left_marks, "a crop mark above the window's left edge"
+        ticks = any(op == "RG" for _, op in ops)
+        assert ticks == (col + 1 < layout.cols)
