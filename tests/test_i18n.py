@@ -253,3 +253,11 @@ def test_a_translation_made_from_an_older_source_stays_stale_after_import(cli, s
     assert "name: {ja: 西洋なし, en: Pear!}" in (small_game / "decks" / "cards.yaml").read_text(encoding="utf-8")
     report = status(cli, small_game)
     assert [p["id"] for p in report["problems"] if p["kind"] == "stale"] == ["cards[pear].name"]
+
+
+def test_a_placeholder_name_is_not_read_as_a_glossary_term():
+    from generator.i18n.checks import check_pair
+    from generator.i18n.glossary import Glossary, Term
+    glossary = Glossary(None, [Term({"en": ["Coal"], "ja": ["石炭"]}, None)])
+    assert check_pair("{card:coal-mine} moves the trend", "{card:coal-mine}でトレンドが動く", glossary, "en", "ja") == []
+    assert check_pair("Coal rises", "価格が上がる", glossary, "en", "ja")

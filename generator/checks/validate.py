@@ -13,6 +13,7 @@ from pathlib import Path
 from generator.checks.expr import ExpressionError, Namespace, evaluate
 from generator.errors import InputError, Problem, did_you_mean, unique_problems
 from generator.model.game import Card, Game, Text
+from generator.model.rules import has_rules, load_rules
 from generator.model.schema import walk_refs
 
 
@@ -250,7 +251,15 @@ def _nested_texts(value, path):
             yield from _nested_texts(item, f"{path}[{index}]")
 
 
-TEXT_SOURCES = [card_data_texts]
+def rules_texts(game: Game):
+    """Every text of the rule sheet's blocks, labelled `rules[block id].field`."""
+    if has_rules(game):
+        for block in load_rules(game).blocks:
+            for field_label, text in block.texts():
+                yield f"rules[{block.id}].{field_label}", text
+
+
+TEXT_SOURCES = [card_data_texts, rules_texts]
 
 
 def check_translations(game: Game) -> list[Problem]:
