@@ -1,6 +1,7 @@
 """`pnpgen serve`: a game's cards in the browser, with their texts in every language side by side, editable."""
 from __future__ import annotations
 
+import threading
 import webbrowser
 from pathlib import Path
 
@@ -33,6 +34,7 @@ def run(args) -> int:
     progress.say(f"rendering the cards of {session.game_dir.name} (faces already in the cache are reused)")
     session.refresh()
     session.jobs = 1  # after the first rendering an edit changes a face or two: no process pool to start
+    threading.Thread(target=warm_up, daemon=True).start()
     for problem in session.state.get("error") or []:
         progress.warn(problem)
     server = Server(session, args.port)
@@ -45,3 +47,8 @@ def run(args) -> int:
     finally:
         server.server_close()
     return 0
+
+
+def warm_up() -> None:
+    """Load WeasyPrint now (the first rendering ran in worker processes), so the first edit is as quick as the next."""
+    import weasyprint  # noqa: F401

@@ -41,7 +41,7 @@ def run(args) -> int:
 
 def rebuild(build_args, reason: str) -> bool:
     """Build as `pnpgen build` does; on bad input print the located errors and return False."""
-    print(f"{time.strftime('%H:%M:%S')} {reason}: rebuilding", flush=True)
+    print(f"{time.strftime('%H:%M:%S')} {reason}: building", flush=True)
     try:
         code = build.run(build_args)
     except InputError as error:

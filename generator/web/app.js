@@ -4,6 +4,7 @@
 
 let state = null;
 const dirty = new Map();  // "id|lang" -> text typed but not written yet (kept across re-renders)
+const saving = new Set();  // "id|lang" being written: one request at a time
 
 const $ = (selector) => document.querySelector(selector);
 const escape = (text) => String(text ?? "").replace(/[&<>"']/g,
@@ -157,14 +158,20 @@ function say(text, refused) {
 
 async function save(textarea) {
   const key = `${textarea.dataset.id}|${textarea.dataset.lang}`;
-  if (!dirty.has(key)) return;
-  const result = await post("/api/edit", {id: textarea.dataset.id, lang: textarea.dataset.lang,
-                                          text: textarea.value, version: textarea.dataset.version});
-  if (result.ok) {
-    dirty.delete(key);
-    say(result.body.written.length ? `saved ${textarea.dataset.id} (${textarea.dataset.lang}): ${result.body.written.join(", ")}` : "no change");
-  } else {
-    say(`not saved: ${result.body.error}`, true);
+  if (!dirty.has(key) || saving.has(key)) return;
+  const text = textarea.value;
+  saving.add(key);
+  try {
+    const result = await post("/api/edit", {id: textarea.dataset.id, lang: textarea.dataset.lang, text,
+                                            version: textarea.dataset.version});
+    if (result.ok) {
+      if (dirty.get(key) === text) dirty.delete(key);
+      say(result.body.written.length ? `saved ${textarea.dataset.id} (${textarea.dataset.lang}): ${result.body.written.join(", ")}` : "no change");
+    } else {
+      say(`not saved: ${result.body.error}`, true);
+    }
+  } finally {
+    saving.delete(key);
   }
   await loadState();
 }
@@ -189,7 +196,8 @@ document.addEventListener("keydown", (event) => {
   }
 });
 document.addEventListener("focusout", (event) => {
-  if (event.target.tagName === "TEXTAREA") save(event.target);
+  // a re-render replaces the focused field: that is no reason to save
+  if (event.target.tagName === "TEXTAREA" && event.target.isConnected) save(event.target);
 });
 document.addEventListener("click", (event) => {
   if (event.target.matches("button.confirm")) confirmTranslation(event.target);
