@@ -189,3 +189,8 @@ def test_rule_blocks_are_edited_like_card_texts(served, small_game, monkeypatch)
     assert {"kind": "rule block", "strings": ["rules[setup].text"]} in state["groups"]
     assert served.edit("rules[setup].text", "en", "Each player draws 3 cards.")[0] == 200
     assert read(small_game, "rules.yaml").endswith("text: {ja: 各自3枚引く。, en: Each player draws 3 cards.}\n")
+
+
+def test_a_busy_port_is_a_clear_error(served, small_game, cli, tmp_path):
+    result = cli("serve", small_game, "--port", served.server.server_port, "--out", tmp_path)
+    assert result.code == 2 and f"cannot listen on 127.0.0.1:{served.server.server_port}" in result.err

@@ -5,10 +5,11 @@ import threading
 import webbrowser
 from pathlib import Path
 
+from generator.errors import InputError, Problem
 from generator.paths import OUTPUT_DIR, resolve_game
 from generator.progress import Progress
 from generator.render.pipeline import default_jobs
-from generator.web.server import Server
+from generator.web.server import HOST, Server
 from generator.web.session import GameSession
 
 
@@ -31,13 +32,13 @@ def register(subparsers) -> None:
 def run(args) -> int:
     progress = Progress()
     session = GameSession(resolve_game(args.game), args.out / ".cache", args.jobs)
+    server = listen(session, args.port)  # before rendering: a busy port is said at once
     progress.say(f"rendering the cards of {session.game_dir.name} (faces already in the cache are reused)")
     session.refresh()
     session.jobs = 1  # after the first rendering an edit changes a face or two: no process pool to start
     threading.Thread(target=warm_up, daemon=True).start()
     for problem in session.state.get("error") or []:
         progress.warn(problem)
-    server = Server(session, args.port)
     print(f"serving {session.game_dir.name} on {server.origin}/ (Ctrl+C stops)", flush=True)
     if args.open:
         webbrowser.open(f"{server.origin}/")
@@ -47,6 +48,14 @@ def run(args) -> int:
     finally:
         server.server_close()
     return 0
+
+
+def listen(session: GameSession, port: int) -> Server:
+    try:
+        return Server(session, port)
+    except OSError as error:
+        raise InputError(Problem(None, None, f"cannot listen on {HOST}:{port}: {error.strerror}", "--port",
+                                 hint="another program uses it: choose another port, or --port 0")) from None
 
 
 def warm_up() -> None:

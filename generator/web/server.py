@@ -66,7 +66,7 @@ class Handler(BaseHTTPRequestHandler):
     server: Server
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format, *args):  # quiet: the terminal shows what was written, not every request
+    def log_message(self, format, *args):  # quiet: the terminal shows what was written (do_POST), not every request
         pass
 
     def do_GET(self):
@@ -105,9 +105,14 @@ class Handler(BaseHTTPRequestHandler):
         if body is None:
             return
         try:
-            self.send_json(HTTPStatus.OK, actions[path](body))
+            answer = actions[path](body)
         except EditRefused as refused:
+            print(f"refused {path[5:]} of {body.get('id')} ({body.get('lang')}): {refused}", flush=True)
             self.send_json(refused.status, {"error": str(refused)})
+            return
+        written = ", ".join(answer["written"]) or "nothing to change"
+        print(f"{path[5:]} {body.get('id')} ({body.get('lang')}): {written}", flush=True)
+        self.send_json(HTTPStatus.OK, answer)
 
     def edit(self, body: dict) -> dict:
         return self.server.session.edit(str(body.get("id", "")), str(body.get("lang", "")),
