@@ -114,3 +114,12 @@ def test_rebuild_uses_the_cache_and_gives_the_same_pdf(small_game, tmp_path, cli
     again = cli("build", small_game, "--out", out, "--paper", "a4")
     assert "0 rendered" in again.err and "faces from the cache" in again.err
     assert (out / "small" / "cards-ja-a4.pdf").read_bytes() == first
+
+
+def test_outputs_are_readable_like_any_new_file(built):
+    import os
+    import stat
+    mask = os.umask(0)
+    os.umask(mask)
+    mode = stat.S_IMODE((built / "cards-en-a4.pdf").stat().st_mode)
+    assert mode == 0o666 & ~mask

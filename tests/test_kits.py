@@ -84,3 +84,17 @@ def test_card_faces_keep_their_bleed_and_trim_boxes(kits):
     mm = 72 / 25.4
     poker = (round(-3 * mm, 2), round(-3 * mm, 2), round(66 * mm, 2), round(91 * mm, 2))
     assert poker in bboxes
+
+
+def test_a_planted_long_english_name_fails_strict_on_a_seed_card(tmp_path, cli):
+    from conftest import copy_game
+    game = copy_game("ikkin", tmp_path)
+    deck = game / "decks" / "employees.yaml"
+    text = deck.read_text(encoding="utf-8")
+    match = re.search(r"  - id: ([a-z-]+)\n(?:    .*\n)*?    name: \{ja: ([^,]+), en: [^}]+\}", text)
+    long_name = "Bartholomew Maximilian Fitzgerald-Worthington III"
+    deck.write_text(text.replace(match.group(0), match.group(0).rsplit("en: ", 1)[0] + f"en: {long_name}}}", 1),
+                    encoding="utf-8")
+    result = cli("build", game, "--strict", "--lang", "en", "--paper", "a4", "--out", tmp_path / "out", "-q")
+    assert result.code == 1
+    assert match.group(1) in result.err and "name" in result.err

@@ -76,7 +76,7 @@ terms:
   - {ja: 点, en: point}
 """
 STYLE_CSS = """\
-.frame { background: #f3efe4; border: 5.5mm solid #2f5d62; }
+.frame { box-sizing: border-box; background: #f3efe4; border: 5.5mm solid #2f5d62; }
 .value { position: absolute; left: 0; top: 0; font-size: 16pt; font-weight: bold; color: #2f5d62; }
 .title { position: absolute; left: 9mm; right: 0; top: 1mm; height: 11mm; margin: 0; font-size: 11pt; }
 .text { position: absolute; left: 0; right: 0; top: 30mm; height: 40mm; margin: 0; font-size: 9pt; }

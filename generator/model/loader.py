@@ -7,7 +7,7 @@ from generator.errors import InputError, Problem
 from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Card, Component, Deck, Game, Text
 from generator.model.schema import (INVALID, Bool, Checker, Enum, Field, Int, ListOf, Localized, Object,
-                                    OneOf, Str, Where, compile_field, start)
+                                    OneOf, Str, compile_field, start)
 from generator.paths import find_template, template_dirs
 from generator.yamlio import load_yaml
 

@@ -9,10 +9,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.metadata
-import io
 from dataclasses import dataclass, field
 
-import pikepdf
 
 from generator.model.game import Deck, Game
 from generator.render import fonts
@@ -22,7 +20,6 @@ from generator.paths import TEMPLATES_DIR, find_template
 from generator.errors import InputError, Problem
 
 SAFE_INSET_MM = 3.0  # text stays this far inside the trim (Japanese print shops ask for 3 mm)
-BATCH_SIZE = 12      # faces per WeasyPrint document: small enough to re-render little after an edit
 
 
 @dataclass
@@ -156,11 +153,6 @@ def face_keys(renderer: "GameRenderer", faces: DeckFaces) -> list[str]:
     return [content_key(base_url, frame, html) for html in faces.pages]
 
 
-def batches(renderer: GameRenderer, faces: DeckFaces) -> list[Batch]:
-    return [Batch(renderer.document(faces.deck, faces.pages[i:i + BATCH_SIZE]), renderer.base_url())
-            for i in range(0, len(faces.pages), BATCH_SIZE)]
-
-
 @dataclass
 class RenderedBatch:
     """A batch's PDF and the measured text boxes (data-fit) of its pages."""
@@ -180,13 +172,6 @@ def render_fitted(batch: Batch) -> RenderedBatch:
 
 def render_batch(batch: Batch) -> bytes:
     return render_fitted(batch).pdf
-
-
-def open_pages(pdf_bytes_list: list[bytes]) -> tuple[list[pikepdf.Pdf], list[pikepdf.Page]]:
-    """The opened batches (keep them alive while their pages are used) and all their pages, in order:
-    page i is distinct face i."""
-    pdfs = [pikepdf.open(io.BytesIO(data)) for data in pdf_bytes_list]
-    return pdfs, [page for pdf in pdfs for page in pdf.pages]
 
 
 @dataclass

@@ -1,0 +1,75 @@
+"""`pnpgen export`: a game's cards as print services and virtual tabletops want them."""
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+from generator.commands.build import render_game, select_languages
+from generator.export import pdfx, png, services, tts
+from generator.export.faces import DeckExport, ExportOptions
+from generator.model import load_game
+from generator.paths import OUTPUT_DIR, resolve_game
+from generator.progress import Progress
+from generator.render.pipeline import FaceCache, default_jobs
+
+# target -> (what it makes, the function writing a language's files and returning their names)
+TARGETS = {
+    "png": ("one PNG per distinct face and back, with a CSV manifest of copy counts", png.export_game),
+    "tgc": ("The Game Crafter's exact image sizes (poker 825x1125 px), RGB",
+            partial(services.export_game, "tgc")),
+    "mpc": ("MakePlayingCards' exact image sizes (poker 822x1122 px), RGB", partial(services.export_game, "mpc")),
+    "tts": ("Tabletop Simulator deck sheets (at most 10x7, 4096 px) and the saved object JSON", tts.export_game),
+    "pdfx": ("one CMYK PDF/X-4 per deck with 3 mm bleed and トンボ, for Japanese print shops", pdfx.export_game),
+}
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "export", help="export cards for print services and Tabletop Simulator",
+        description="Export a game's cards into OUT/<game>/<target>-<lang>/. Targets: "
+                    + "; ".join(f"{name}: {text}" for name, (text, _) in TARGETS.items()) + ".")
+    parser.add_argument("game", metavar="GAME|PATH", help="a game name under cards/ or a path to a game directory")
+    parser.add_argument("--to", required=True, choices=list(TARGETS), dest="target", help="what to export for")
+    parser.add_argument("--lang", default="all", help="ja, en, ... or all (default: all the game's languages)")
+    parser.add_argument("--dpi", type=int, default=300, choices=png.DPI_CHOICES, help="png resolution (default: 300)")
+    parser.add_argument("--no-bleed", action="store_true", help="png: trimmed images without the bleed")
+    parser.add_argument("--icc", type=Path, metavar="PATH", help="pdfx: the print shop's CMYK output profile (default: SWOP from "
+                                                 "Ghostscript, installed by scripts/install-system-deps.sh)")
+    parser.add_argument("--base-url", metavar="URL", help="tts: the URL the sheets will be uploaded to (default: file URLs)")
+    parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help="output directory (default: output/)")
+    parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help="processes for rendering")
+    parser.add_argument("--no-cache", action="store_true", help="render every face again")
+    parser.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors and warnings")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    progress = Progress(args.quiet)
+    game = load_game(resolve_game(args.game))
+    langs = select_languages(game, args.lang)
+    options = ExportOptions(dpi=args.dpi, bleed=not args.no_bleed, icc=args.icc, base_url=args.base_url)
+    check_before_rendering(args.target, game, options)
+    cache = FaceCache(None if args.no_cache else args.out / ".cache" / "faces")
+    rendered = render_game(game, langs, cache, args.jobs, progress)
+    for lang in langs:
+        decks = [DeckExport.of(deck) for deck in rendered[lang] if deck.faces.deck.cards]
+        out_dir = args.out / game.id / f"{args.target}-{lang}"
+        title = game.title.get(lang, game.source_language)
+        try:
+            files = TARGETS[args.target][1](decks, options, out_dir, progress, title)
+        finally:
+            for deck in decks:
+                deck.close()
+        progress.say(f"{game.id}: {len(files)} files in {out_dir}")
+    return 0
+
+
+def check_before_rendering(target: str, game, options: ExportOptions) -> None:
+    """Refuse what would fail after the rendering: a card size a service lacks, a wrong profile."""
+    if target in services.SERVICES:
+        for deck in game.decks.values():
+            services.product_for(target, deck)
+    if target == "pdfx":
+        for deck in game.decks.values():
+            pdfx.check_bleed(deck)
+        options.icc = pdfx.check_profile(options.icc or pdfx.DEFAULT_PROFILE)

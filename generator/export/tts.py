@@ -1,0 +1,163 @@
+"""tts: Tabletop Simulator deck sheets and the saved object that imports them.
+
+A deck sheet is a grid of at most 10 x 7 trimmed card fronts. Tabletop Simulator shows the sheet's
+last slot (bottom right) for a card hidden in another player's hand, so that slot always holds the
+deck's back, and a sheet carries at most 69 distinct fronts. Copies are not drawn twice: the deck
+lists a card id once per copy. A sheet is at most 4096 px a side. Every deck has one back image
+(blank when the deck has no back), or, when its cards have different backs, a back sheet laid out
+like the front sheet (UniqueBack).
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
+
+from generator.export.faces import DeckExport, ExportOptions, save_png
+from generator.fsutil import write_atomic
+
+MAX_COLUMNS, MAX_ROWS = 10, 7
+MAX_SIDE_PX = 4096
+MAX_PX_PER_MM = 300 / 25.4   # a small deck's cards are not drawn larger than 300 dpi
+MIN_SIDE = 2                 # the smallest grid Tabletop Simulator's custom deck dialog offers
+
+
+@dataclass(frozen=True)
+class SheetGrid:
+    columns: int
+    rows: int
+    card_px: tuple[int, int]
+
+    @property
+    def slots(self) -> int:
+        return self.columns * self.rows
+
+    @property
+    def hidden_slot(self) -> int:
+        return self.slots - 1
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.columns * self.card_px[0], self.rows * self.card_px[1]
+
+    def box(self, slot: int) -> tuple[int, int]:
+        row, column = divmod(slot, self.columns)
+        return column * self.card_px[0], row * self.card_px[1]
+
+
+def sheet_grid(faces: int, card_mm: tuple[float, float]) -> SheetGrid:
+    """The smallest grid holding `faces` fronts and the hidden slot, and the largest card size that keeps
+    the sheet within 4096 px."""
+    if not 1 <= faces <= MAX_COLUMNS * MAX_ROWS - 1:
+        raise ValueError(f"a sheet holds 1 to {MAX_COLUMNS * MAX_ROWS - 1} faces, not {faces}")
+    rows = max(MIN_SIDE, math.ceil((faces + 1) / MAX_COLUMNS))
+    columns = max(MIN_SIDE, math.ceil((faces + 1) / rows))
+    scale = min(MAX_SIDE_PX / (columns * card_mm[0]), MAX_SIDE_PX / (rows * card_mm[1]), MAX_PX_PER_MM)
+    return SheetGrid(columns, rows, (math.floor(card_mm[0] * scale), math.floor(card_mm[1] * scale)))
+
+
+def trimmed(deck: DeckExport, face, size: tuple[int, int]) -> Image.Image:
+    """The face without its bleed, exactly `size` pixels."""
+    w, h = deck.deck.size_mm
+    scale = size[0] / w
+    b = deck.deck.bleed_mm * scale
+    full = deck.raster(face, scale, (round(size[0] + 2 * b), round(size[1] + 2 * b)))
+    left, top = round(b), round(b)
+    return full.crop((left, top, left + size[0], top + size[1]))
+
+
+def draw_sheet(deck: DeckExport, faces: list, grid: SheetGrid, hidden: Image.Image) -> Image.Image:
+    sheet = Image.new("RGB", grid.size, "white")
+    for slot, face in enumerate(faces):
+        if face is not None:   # a card without a back among cards with backs stays blank
+            sheet.paste(trimmed(deck, face, grid.card_px), grid.box(slot))
+    sheet.paste(hidden, grid.box(grid.hidden_slot))
+    return sheet
+
+
+def back_image(deck: DeckExport, size: tuple[int, int]) -> Image.Image:
+    """The deck's back (the first one when they differ), or a blank card when the deck has none."""
+    backs = deck.backs
+    return trimmed(deck, backs[0], size) if backs else Image.new("RGB", size, "white")
+
+
+def export_deck(deck: DeckExport, out_dir: Path, url_of, first_key: int) -> tuple[dict, list[str]]:
+    """Write the deck's sheets; return its Tabletop Simulator object and the files written."""
+    fronts = [face for face in deck.faces if face.side == "front"]
+    per_sheet = MAX_COLUMNS * MAX_ROWS - 1
+    files, custom, slot_of = [], {}, {}
+    for number, start in enumerate(range(0, len(fronts), per_sheet), start=1):
+        chunk = fronts[start:start + per_sheet]
+        grid = sheet_grid(len(chunk), deck.deck.size_mm)
+        key = first_key + number - 1
+        name = f"{deck.deck.id}-sheet-{number}.png"
+        save_png(out_dir / name, draw_sheet(deck, chunk, grid, back_image(deck, grid.card_px)), 300)
+        back_name, unique = _backs(deck, chunk, grid, number, out_dir)
+        files += [name] + ([back_name] if back_name not in files else [])
+        custom[str(key)] = {"FaceURL": url_of(name), "BackURL": url_of(back_name), "NumWidth": grid.columns,
+                            "NumHeight": grid.rows, "BackIsHidden": False, "UniqueBack": unique, "Type": 0}
+        for slot, face in enumerate(chunk):
+            for card_id in face.cards:
+                slot_of[card_id] = key * 100 + slot
+    return _deck_object(deck, custom, slot_of), files
+
+
+def _backs(deck: DeckExport, chunk: list, grid: SheetGrid, number: int, out_dir: Path) -> tuple[str, bool]:
+    """One back image for the deck (written with the first sheet), or, when the cards' backs differ, a
+    back sheet matching this front sheet (Tabletop Simulator's UniqueBack)."""
+    if len(deck.backs) <= 1:
+        name = f"{deck.deck.id}-back.png"
+        if number == 1:
+            save_png(out_dir / name, back_image(deck, grid.card_px), 300)
+        return name, False
+    name = f"{deck.deck.id}-backs-{number}.png"
+    backs = [deck.back_of(face.cards[0]) for face in chunk]
+    save_png(out_dir / name, draw_sheet(deck, backs, grid, back_image(deck, grid.card_px)), 300)
+    return name, True
+
+
+def _deck_object(deck: DeckExport, custom: dict, slot_of: dict) -> dict:
+    lang = deck.rendered.faces.lang
+    fallback = deck.deck.name.get(lang)
+    cards = []
+    for card in deck.deck.cards:
+        card_id = slot_of[card.id]
+        entry = {"Name": "Card", "Nickname": card.name.get(lang, fallback), "CardID": card_id,
+                 "Transform": _transform(), "CustomDeck": {str(card_id // 100): custom[str(card_id // 100)]}}
+        cards += [entry] * card.count
+    sideways = deck.deck.size_mm[0] > deck.deck.size_mm[1]
+    if len(cards) == 1:
+        return {**cards[0], "SidewaysCard": sideways}
+    return {"Name": "DeckCustom", "Nickname": deck.deck.name.get(lang), "Transform": _transform(),
+            "SidewaysCard": sideways, "HideWhenFaceDown": True, "DeckIDs": [c["CardID"] for c in cards],
+            "CustomDeck": custom, "ContainedObjects": cards}
+
+
+def _transform(x: float = 0.0) -> dict:
+    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+
+
+def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress,
+                title: str = "") -> list[str]:
+    def url_of(name: str) -> str:
+        if options.base_url:
+            return options.base_url.rstrip("/") + "/" + name
+        return (out_dir / name).resolve().as_uri()
+
+    objects, files, key = [], [], 1
+    for index, deck in enumerate(decks):
+        obj, written = export_deck(deck, out_dir, url_of, key)
+        obj["Transform"] = _transform(x=3.0 * index)
+        key += len(obj["CustomDeck"])
+        objects.append(obj)
+        files += written
+        progress.say(f"{deck.deck.id}: {len(written)} Tabletop Simulator images")
+    saved = {"SaveName": title, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
+             "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {},
+             "VersionNumber": ""}
+    write_atomic(out_dir / "tts.json", json.dumps(saved, ensure_ascii=False, indent=2) + "\n")
+    return files + ["tts.json"]
