@@ -194,3 +194,17 @@ def test_rule_blocks_are_edited_like_card_texts(served, small_game, monkeypatch)
 def test_a_busy_port_is_a_clear_error(served, small_game, cli, tmp_path):
     result = cli("serve", small_game, "--port", served.server.server_port, "--out", tmp_path)
     assert result.code == 2 and f"cannot listen on 127.0.0.1:{served.server.server_port}" in result.err
+
+
+def test_without_templates_the_texts_are_still_editable(small_game, face_cache_dir):
+    from conftest import Served
+
+    (small_game / "templates" / "card.html").unlink()
+    served = Served(small_game, face_cache_dir)
+    try:
+        state = served.request("/api/state")[1]
+        assert "no previews" in state["layout_note"] and "card.html" in state["layout_note"]
+        assert card(state, "apple")["faces"] == {}
+        assert served.edit("cards[apple].name", "en", "Green Apple")[0] == 200
+    finally:
+        served.stop()

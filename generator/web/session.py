@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import traceback
 from pathlib import Path
 
 from generator.errors import InputError, Problem, display_path
@@ -70,6 +71,9 @@ class GameSession:
                 state = self.build_state(self.load())
             except InputError as error:
                 state = {**self.state, "error": [str(problem) for problem in error.problems]}
+            except Exception as error:  # a bug must not stop the server: say it on the page and the terminal
+                traceback.print_exc()
+                state = {**self.state, "error": [f"pnpgen failed: {type(error).__name__}: {error}"]}
             self.version += 1
             self.state = {**state, "version": self.version}
         with self.changed:
@@ -190,7 +194,8 @@ class GameSession:
         unit = units(game).get(string_id)
         if unit is None or unit.file is None:
             raise EditRefused(404, f"no string '{string_id}' in the game")
-        self.game_file(self.relative(unit.file))  # never write outside the game
+        if not unit.file.resolve().is_relative_to(self.game_dir):  # never write outside the game
+            raise EditRefused(403, f"refused: {unit.file} is outside the game's folder")
         if file_version(unit.file) != version:
             raise EditRefused(409, f"{self.relative(unit.file)} changed since the page showed it; nothing was "
                               "written. The page now shows the newer text: make your edit again.")
