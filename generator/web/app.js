@@ -60,7 +60,7 @@ function renderCounts() {
   const parts = [];
   for (const [lang, status] of Object.entries(state.counts || {})) {
     if (status.source) continue;
-    const shown = ["missing", "stale", "overflowing", "glossary"].filter((k) => status[k])
+    const shown = ["missing", "stale", "unconfirmed", "overflowing", "glossary", "checks"].filter((k) => status[k])
       .map((k) => `${status[k]} ${k}`);
     parts.push(`${lang}: ${shown.join(", ") || "no problems"}`);
   }
@@ -109,7 +109,7 @@ function row(string) {
     const typed = dirty.get(key);
     const value = typed ?? string.values[lang];
     const flags = string.problems.filter((p) => p.lang === lang).map((p) =>
-      `<span class="flag ${p.kind}" title="${escape(p.message)}">${p.kind}</span>`).join("");
+      `<div class="note problem"><span class="flag ${p.kind}">${p.kind}</span>${escape(p.message)}</div>`).join("");
     const previous = string.previous[lang] !== undefined
       ? `<div class="note">made from: ${escape(string.previous[lang])} <button class="confirm" data-id="${escape(string.id)}" data-lang="${lang}" data-version="${string.version}">still right: confirm</button></div>` : "";
     const inFile = typed !== undefined && typed !== string.values[lang]
