@@ -110,8 +110,9 @@ function row(string) {
     const value = typed ?? string.values[lang];
     const flags = string.problems.filter((p) => p.lang === lang).map((p) =>
       `<div class="note problem"><span class="flag ${p.kind}">${p.kind}</span>${escape(p.message)}</div>`).join("");
-    const previous = string.previous[lang] !== undefined
-      ? `<div class="note">made from: ${escape(string.previous[lang])} <button class="confirm" data-id="${escape(string.id)}" data-lang="${lang}" data-version="${string.version}">still right: confirm</button></div>` : "";
+    const confirmable = string.problems.some((p) => p.lang === lang && ["stale", "unconfirmed"].includes(p.kind));
+    const previous = confirmable
+      ? `<div class="note">${string.previous[lang] ? `made from: ${escape(string.previous[lang])} ` : ""}<button class="confirm" data-id="${escape(string.id)}" data-lang="${lang}" data-version="${string.version}">still right: confirm</button></div>` : "";
     const inFile = typed !== undefined && typed !== string.values[lang]
       ? `<div class="note">in the file: ${escape(string.values[lang])}</div>` : "";
     return `<td><textarea rows="${Math.max(1, Math.ceil(value.length / 40))}" class="${typed !== undefined ? "dirty" : ""}"

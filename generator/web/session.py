@@ -53,7 +53,7 @@ class GameSession:
         self.previews = Previews(self.faces, cache_dir / "previews")
         self.jobs = jobs
         self.lock = threading.RLock()
-        self.changed = threading.Condition()
+        self.updated = threading.Condition()
         self.version = 0
         self.state: dict = {"version": 0, "error": None, "decks": [], "groups": []}
         self.watcher = FileWatcher(game_roots(self.game_dir))
@@ -76,8 +76,8 @@ class GameSession:
                 state = {**self.state, "error": [f"pnpgen failed: {type(error).__name__}: {error}"]}
             self.version += 1
             self.state = {**state, "version": self.version}
-        with self.changed:
-            self.changed.notify_all()
+        with self.updated:
+            self.updated.notify_all()
 
     def refresh_if_changed(self) -> list[Path]:
         with self.lock:
@@ -88,8 +88,8 @@ class GameSession:
 
     def wait_for_change(self, seen: int, timeout: float) -> int:
         """The state version once it is newer than `seen`, or `seen` after the timeout."""
-        with self.changed:
-            self.changed.wait_for(lambda: self.version > seen, timeout)
+        with self.updated:
+            self.updated.wait_for(lambda: self.version > seen, timeout)
         return self.version
 
     def build_state(self, game: Game) -> dict:
