@@ -10,7 +10,7 @@ import sys
 from generator import __version__
 from generator.errors import InputError
 
-COMMANDS = ["build", "validate", "components", "list", "new", "i18n", "export", "rules"]
+COMMANDS = ["build", "validate", "components", "list", "new", "i18n", "export", "rules", "serve", "watch"]
 
 
 def parser() -> argparse.ArgumentParser:

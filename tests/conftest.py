@@ -122,3 +122,62 @@ def page_text(path: Path, index: int) -> str:
         return document[index].get_textpage().get_text_range()
     finally:
         document.close()
+
+
+class Served:
+    """A `pnpgen serve` server on a free port, in this process; `request` talks to it as the page does."""
+
+    def __init__(self, game_dir: Path, cache_dir: Path):
+        import threading
+
+        from generator.web.server import Server
+        from generator.web.session import GameSession
+
+        self.session = GameSession(game_dir, cache_dir, jobs=1)
+        self.session.refresh()
+        self.server = Server(self.session, 0)
+        self.url = self.server.origin
+        self.server.start_watching()
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def request(self, path, body=None, headers=None, origin=True):
+        """(status, parsed JSON or bytes) of a GET, or of a POST when a body is given."""
+        import json
+        import urllib.error
+        import urllib.request
+
+        sent = {"Content-Type": "application/json"} if body is not None else {}
+        if body is not None and origin:
+            sent["Origin"] = self.url
+        sent.update(headers or {})
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, headers=sent)
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                status, kind, payload = response.status, response.headers["Content-Type"], response.read()
+        except urllib.error.HTTPError as error:
+            status, kind, payload = error.code, error.headers["Content-Type"], error.read()
+        return status, json.loads(payload) if kind and kind.startswith("application/json") else payload
+
+    def string(self, string_id):
+        return self.request("/api/state")[1]["strings"][string_id]
+
+    def edit(self, string_id, lang, text, version=None, **options):
+        version = version or self.string(string_id)["version"]
+        return self.request("/api/edit", {"id": string_id, "lang": lang, "text": text, "version": version}, **options)
+
+    def stop(self):
+        self.server.stop()
+
+
+@pytest.fixture(scope="session")
+def face_cache_dir(tmp_path_factory):
+    """One face cache for the tests' small games: they share most faces."""
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture
+def served(small_game, face_cache_dir):
+    server = Served(small_game, face_cache_dir)
+    yield server
+    server.stop()

@@ -137,6 +137,7 @@ class RenderedDeck:
     pages: list = field(default_factory=list)  # pikepdf pages, one per distinct face
     sources: list = field(default_factory=list)  # the open PDFs those pages belong to
     fits: list[CardFit] = field(default_factory=list)  # its measured text boxes
+    keys: list[str] = field(default_factory=list)  # the face cache key of each distinct face
 
 
 def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
@@ -162,7 +163,7 @@ def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
     result = render_faces(requests, cache, jobs, tick)
     rendered = [deck for lang in langs for deck in decks_by_lang[lang]]
     for deck, deck_pages, (_, _, keys, _) in zip(rendered, result.pages, requests):
-        deck.pages, deck.sources = deck_pages, result.sources
+        deck.pages, deck.sources, deck.keys = deck_pages, result.sources, keys
         deck.fits = card_fits(deck.faces, [cache.face_fits(key) for key in keys])
     return decks_by_lang
 

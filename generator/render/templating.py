@@ -28,6 +28,24 @@ def localize(value, lang: str, fallback: str | None = None):
     return value
 
 
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled templates kept for the process (a template's source checksum is part of the entry): every
+    language, and every refresh of `pnpgen serve`, makes a new environment without compiling again."""
+
+    def __init__(self):
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = CompiledTemplates()
+
+
 class Templates:
     """Loads a game's templates and renders them for one language."""
 
@@ -38,7 +56,7 @@ class Templates:
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader([str(d) for d in template_dirs(game_dir) if d.is_dir()]),
             autoescape=jinja2.select_autoescape(["html", "svg"], default_for_string=True),
-            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, bytecode_cache=COMPILED,
         )
         self.env.filters["tx"] = self.typeset
         self.env.filters["t"] = lambda value: localize(value, lang, fallback)

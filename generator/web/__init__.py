@@ -1,0 +1,1 @@
+"""`pnpgen serve`: the live preview and translation editor (server, session, page)."""

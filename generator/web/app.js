@@ -1,0 +1,215 @@
+// The page of `pnpgen serve`: one deck at a time (/deck/ID), or the texts printed on no card (/texts).
+// The server pushes a new state version whenever the game's files change; the page then fetches it.
+"use strict";
+
+let state = null;
+const dirty = new Map();  // "id|lang" -> text typed but not written yet (kept across re-renders)
+const saving = new Set();  // "id|lang" being written: one request at a time
+
+const $ = (selector) => document.querySelector(selector);
+const escape = (text) => String(text ?? "").replace(/[&<>"']/g,
+  (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
+
+async function loadState() {
+  const response = await fetch("/api/state", {cache: "no-store"});
+  state = await response.json();
+  render();
+}
+
+function listen() {
+  const events = new EventSource("/api/events");
+  events.addEventListener("state", (event) => {
+    if (!state || Number(event.data) !== state.version) loadState();
+  });
+}
+
+function currentView() {
+  const path = decodeURIComponent(location.pathname);
+  if (path === "/texts") return {texts: true};
+  const deck = path.startsWith("/deck/") ? path.slice(6) : null;
+  return {deck: deck || (state.decks[0] && state.decks[0].id)};
+}
+
+function render() {
+  const view = currentView();
+  document.title = `${state.game ? state.game.title : "pnpgen"}: pnpgen serve`;
+  $("#title").textContent = state.game ? state.game.title : "pnpgen";
+  const links = state.decks.map((deck) =>
+    `<a href="/deck/${encodeURIComponent(deck.id)}" class="${deck.id === view.deck ? "current" : ""}">${escape(deck.name)}</a>`);
+  links.push(`<a href="/texts" class="${view.texts ? "current" : ""}">other texts</a>`);
+  $("#decks").innerHTML = links.join("");
+  renderFilter();
+  renderCounts();
+  const errors = state.error || [];
+  $("#errors").hidden = errors.length === 0;
+  $("#errors").textContent = errors.length ? "The files cannot be read (the page shows the last good version):\n"
+    + errors.join("\n") : "";
+  const focused = rememberFocus();
+  $("#view").innerHTML = view.texts ? textsView() : deckView(state.decks.find((d) => d.id === view.deck));
+  restoreFocus(focused);
+  applyFilter();
+}
+
+function renderFilter() {
+  const select = $("#filter");
+  if (select.options.length > 2) return;
+  for (const kind of state.kinds || []) select.add(new Option(`${kind}`, kind));
+}
+
+function renderCounts() {
+  const parts = [];
+  for (const [lang, status] of Object.entries(state.counts || {})) {
+    if (status.source) continue;
+    const shown = ["missing", "stale", "unconfirmed", "overflowing", "glossary", "checks"].filter((k) => status[k])
+      .map((k) => `${status[k]} ${k}`);
+    parts.push(`${lang}: ${shown.join(", ") || "no problems"}`);
+  }
+  if (state.layout_note) parts.push(state.layout_note);
+  $("#counts").textContent = parts.join(" · ");
+}
+
+function deckView(deck) {
+  if (!deck) return "<p>No deck.</p>";
+  const head = deck.strings.length ? `<section class="card" data-kinds=""><div class="fields"><h2>Deck</h2>${table(deck.strings)}</div></section>` : "";
+  return head + deck.cards.map(cardView).join("");
+}
+
+function cardView(card) {
+  const kinds = new Set(card.problems.map((p) => p.kind));
+  card.strings.forEach((id) => state.strings[id].problems.forEach((p) => kinds.add(p.kind)));
+  const faces = state.game.languages.filter((lang) => card.faces[lang]).map((lang) => {
+    const sides = card.faces[lang];
+    return ["front", "back"].filter((side) => sides[side]).map((side) =>
+      `<figure><img src="/face/${sides[side]}.png" alt="${escape(card.id)} ${side} ${lang}" data-lang="${lang}" data-side="${side}" loading="lazy"><figcaption>${lang} ${side}</figcaption></figure>`).join("");
+  }).join("");
+  const problems = card.problems.map((p) => `<div class="note"><span class="flag ${p.kind}">${p.lang} ${p.kind}</span>${escape(p.field)}: ${escape(p.message)}</div>`).join("");
+  return `<article class="card" id="card-${escape(card.id)}" data-card="${escape(card.id)}" data-kinds="${[...kinds].join(" ")}">
+    <div class="faces">${faces}</div>
+    <div class="fields"><h2>${escape(card.name)} <a href="/game/${escape(card.file)}" target="_blank">${escape(card.file)}:${card.line}</a></h2>
+    ${table(card.strings)}${problems}</div></article>`;
+}
+
+function textsView() {
+  return state.groups.map((group) => {
+    const kinds = new Set(group.strings.flatMap((id) => state.strings[id].problems.map((p) => p.kind)));
+    return `<section class="card" data-kinds="${[...kinds].join(" ")}"><div class="fields"><h2>${escape(group.kind)}</h2>${table(group.strings)}</div></section>`;
+  }).join("") || "<p>No other texts.</p>";
+}
+
+function table(ids) {
+  const langs = state.game.languages;
+  const head = `<tr><th></th>${langs.map((l) => `<th>${l}${l === state.game.source_language ? " (source)" : ""}</th>`).join("")}</tr>`;
+  return `<table>${head}${ids.map((id) => row(state.strings[id])).join("")}</table>`;
+}
+
+function row(string) {
+  const label = string.owner_kind === "card" ? string.field : `${string.owner} ${string.field}`;
+  const cells = state.game.languages.map((lang) => {
+    const key = `${string.id}|${lang}`;
+    const typed = dirty.get(key);
+    const value = typed ?? string.values[lang];
+    const flags = string.problems.filter((p) => p.lang === lang).map((p) =>
+      `<div class="note problem"><span class="flag ${p.kind}">${p.kind}</span>${escape(p.message)}</div>`).join("");
+    const confirmable = string.problems.some((p) => p.lang === lang && ["stale", "unconfirmed"].includes(p.kind));
+    const previous = confirmable
+      ? `<div class="note">${string.previous[lang] ? `made from: ${escape(string.previous[lang])} ` : ""}<button class="confirm" data-id="${escape(string.id)}" data-lang="${lang}" data-version="${string.version}">still right: confirm</button></div>` : "";
+    const inFile = typed !== undefined && typed !== string.values[lang]
+      ? `<div class="note">in the file: ${escape(string.values[lang])}</div>` : "";
+    return `<td><textarea rows="${Math.max(1, Math.ceil(value.length / 40))}" class="${typed !== undefined ? "dirty" : ""}"
+      data-id="${escape(string.id)}" data-lang="${lang}" data-version="${string.version}"
+      aria-label="${escape(string.id)} ${lang}">${escape(value)}</textarea>${flags}${previous}${inFile}</td>`;
+  }).join("");
+  return `<tr data-string="${escape(string.id)}"><th class="field"><a href="/game/${escape(string.file)}" target="_blank" title="${escape(string.file)}:${string.line}">${escape(label)}</a></th>${cells}</tr>`;
+}
+
+function rememberFocus() {
+  const element = document.activeElement;
+  if (!element || element.tagName !== "TEXTAREA") return null;
+  return {id: element.dataset.id, lang: element.dataset.lang, start: element.selectionStart, end: element.selectionEnd};
+}
+
+function restoreFocus(focused) {
+  if (!focused) return;
+  const element = [...document.querySelectorAll("textarea")].find(
+    (t) => t.dataset.id === focused.id && t.dataset.lang === focused.lang);
+  if (element) {
+    element.focus();
+    element.setSelectionRange(focused.start, focused.end);
+  }
+}
+
+function applyFilter() {
+  const kind = $("#filter").value;
+  for (const element of document.querySelectorAll("#view .card")) {
+    const kinds = element.dataset.kinds.split(" ").filter(Boolean);
+    element.classList.toggle("hidden", kind === "any" ? kinds.length === 0 : Boolean(kind) && !kinds.includes(kind));
+  }
+}
+
+async function post(url, body) {
+  const response = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
+                                     body: JSON.stringify(body)});
+  return {ok: response.ok, body: await response.json()};
+}
+
+function say(text, refused) {
+  $("#message").textContent = text;
+  $("#message").className = refused ? "refused" : "";
+}
+
+async function save(textarea) {
+  const key = `${textarea.dataset.id}|${textarea.dataset.lang}`;
+  if (!dirty.has(key) || saving.has(key)) return;
+  const text = textarea.value;
+  saving.add(key);
+  try {
+    const result = await post("/api/edit", {id: textarea.dataset.id, lang: textarea.dataset.lang, text,
+                                            version: textarea.dataset.version});
+    if (result.ok) {
+      if (dirty.get(key) === text) dirty.delete(key);
+      say(result.body.written.length ? `saved ${textarea.dataset.id} (${textarea.dataset.lang}): ${result.body.written.join(", ")}` : "no change");
+    } else {
+      say(`not saved: ${result.body.error}`, true);
+    }
+  } finally {
+    saving.delete(key);
+  }
+  await loadState();
+}
+
+async function confirmTranslation(button) {
+  const result = await post("/api/confirm", {id: button.dataset.id, lang: button.dataset.lang,
+                                             version: button.dataset.version});
+  say(result.ok ? `confirmed ${button.dataset.id} (${button.dataset.lang})` : `not confirmed: ${result.body.error}`,
+      !result.ok);
+  await loadState();
+}
+
+document.addEventListener("input", (event) => {
+  if (event.target.tagName !== "TEXTAREA") return;
+  dirty.set(`${event.target.dataset.id}|${event.target.dataset.lang}`, event.target.value);
+  event.target.classList.add("dirty");
+});
+document.addEventListener("keydown", (event) => {
+  if (event.target.tagName === "TEXTAREA" && event.key === "Enter" && !event.shiftKey) {
+    event.preventDefault();  // Enter saves; Shift+Enter starts a new line
+    save(event.target);
+  }
+});
+document.addEventListener("focusout", (event) => {
+  // a re-render replaces the focused field: that is no reason to save
+  if (event.target.tagName === "TEXTAREA" && event.target.isConnected) save(event.target);
+});
+document.addEventListener("click", (event) => {
+  if (event.target.matches("button.confirm")) confirmTranslation(event.target);
+  const link = event.target.closest("header nav a");
+  if (link) {
+    event.preventDefault();
+    history.pushState(null, "", link.getAttribute("href"));
+    render();
+  }
+});
+$("#filter").addEventListener("change", applyFilter);
+window.addEventListener("popstate", render);
+
+loadState().then(listen);

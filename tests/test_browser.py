@@ -1,0 +1,93 @@
+"""`pnpgen serve` in a real browser: Debian's Chromium driven by Playwright (never a downloaded browser)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+CARDS = "decks/cards.yaml"
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium): "
+                                 "scripts/install-system-deps.sh installs it")]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, served):
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    page.goto(served.url + "/")
+    page.wait_for_selector("img[alt='apple front en']")
+    yield page
+    page.close()
+
+
+def field(page, string_id, lang):
+    return page.locator(f"textarea[aria-label='{string_id} {lang}']")
+
+
+def face_src(page, card_id, side, lang):
+    return page.locator(f"img[alt='{card_id} {side} {lang}']").get_attribute("src")
+
+
+def test_fixing_an_english_card_name_changes_the_card_and_one_yaml_line(page, small_game):
+    before = (small_game / CARDS).read_text(encoding="utf-8")
+    old_front = face_src(page, "apple", "front", "en")
+    ja_front = face_src(page, "apple", "front", "ja")
+    field(page, "cards[apple].name", "en").fill("Green Apple")
+    field(page, "cards[apple].name", "en").press("Enter")
+    page.wait_for_function("old => document.querySelector(\"img[alt='apple front en']\").src.indexOf(old) < 0",
+                           arg=old_front, timeout=10000)
+    expect(page.locator("#message")).to_have_text("saved cards[apple].name (en): decks/cards.yaml")
+    page.wait_for_function("() => { const img = document.querySelector(\"img[alt='apple front en']\");"
+                           " return img.complete && img.naturalWidth > 100; }", timeout=10000)  # the new face shows
+    assert face_src(page, "apple", "front", "ja") == ja_front
+    after = (small_game / CARDS).read_text(encoding="utf-8")
+    diff = [(a, b) for a, b in zip(before.splitlines(), after.splitlines()) if a != b]
+    assert len(before.splitlines()) == len(after.splitlines())
+    assert diff == [("    name: {ja: りんご, en: Apple}", "    name: {ja: りんご, en: Green Apple}")]
+
+
+def test_an_edit_in_a_text_editor_shows_on_the_open_page(page, small_game):
+    path = small_game / CARDS
+    old_front = face_src(page, "pear", "front", "en")
+    path.write_text(path.read_text(encoding="utf-8").replace("en: Pear}", "en: Ripe Pear}"), encoding="utf-8")
+    page.wait_for_function("() => document.querySelector(\"textarea[aria-label='cards[pear].name en']\").value"
+                           " === 'Ripe Pear'", timeout=10000)
+    assert face_src(page, "pear", "front", "en") != old_front
+
+
+def test_a_refused_edit_says_why_and_writes_nothing(page, small_game):
+    before = (small_game / CARDS).read_text(encoding="utf-8")
+    field(page, "cards[apple].text", "en").fill("Draw {n} card.")
+    field(page, "cards[apple].text", "en").press("Enter")
+    expect(page.locator("#message.refused")).to_contain_text("not saved: placeholders differ")
+    assert field(page, "cards[apple].text", "en").input_value() == "Draw {n} card."  # the typed text is kept
+    assert (small_game / CARDS).read_text(encoding="utf-8") == before
+
+
+def test_a_stale_translation_is_flagged_filtered_and_confirmed(page, small_game):
+    field(page, "cards[pear].name", "ja").fill("西洋なし")
+    field(page, "cards[pear].name", "ja").press("Enter")
+    stale = page.locator("tr[data-string='cards[pear].name'] .flag.stale")
+    stale.wait_for()
+    page.select_option("#filter", "stale")
+    visible = page.locator("article.card:not(.hidden)")
+    assert visible.evaluate_all("cards => cards.map(c => c.dataset.card)") == ["pear"]
+    lock_before = (small_game / "i18n.lock.yaml").read_text(encoding="utf-8")
+    page.locator("tr[data-string='cards[pear].name'] button.confirm").click()
+    stale.wait_for(state="detached")
+    assert (small_game / "i18n.lock.yaml").read_text(encoding="utf-8") != lock_before

@@ -1,0 +1,210 @@
+"""`pnpgen serve` over HTTP: edits written like `i18n import`, previews re-rendered, files watched, and
+everything the server must refuse (other origins and hosts, paths outside the game, stale or bad edits)."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+CARDS = "decks/cards.yaml"
+
+
+def read(game, name=CARDS):
+    return (game / name).read_text(encoding="utf-8")
+
+
+def changed_lines(before: str, after: str) -> list[tuple[str, str]]:
+    old, new = before.splitlines(), after.splitlines()
+    assert len(old) == len(new)
+    return [(a, b) for a, b in zip(old, new) if a != b]
+
+
+def wait_until(condition, seconds=5.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def card(state, card_id):
+    return next(c for deck in state["decks"] for c in deck["cards"] if c["id"] == card_id)
+
+
+def test_serve_listens_on_loopback_only_and_has_help(served, cli):
+    assert served.server.server_address[0] == "127.0.0.1"
+    result = cli("serve", "--help")
+    assert result.code == 0 and "--port" in result.out and "--host" not in result.out and "--bind" not in result.out
+
+
+def test_the_state_has_every_card_with_its_faces_strings_and_versions(served):
+    status, state = served.request("/api/state")
+    assert status == 200 and state["error"] is None
+    apple = card(state, "apple")
+    assert apple["strings"] == ["cards[apple].name", "cards[apple].text"]
+    assert set(apple["faces"]) == {"ja", "en"} and all(apple["faces"]["en"].values())
+    name = state["strings"]["cards[apple].name"]
+    assert (name["values"], name["file"], name["line"]) == ({"ja": "りんご", "en": "Apple"}, CARDS, 10)
+    status, png = served.request(f"/face/{apple['faces']['en']['front']}.png")
+    assert status == 200 and png.startswith(b"\x89PNG")
+
+
+def test_editing_a_translation_changes_one_yaml_line_and_the_preview(served, small_game):
+    before = read(small_game)
+    old_face = card(served.request("/api/state")[1], "apple")["faces"]["en"]["front"]
+    started = time.monotonic()
+    status, answer = served.edit("cards[apple].name", "en", "Green Apple")
+    elapsed = time.monotonic() - started
+    assert status == 200 and answer["written"] == [CARDS]
+    assert changed_lines(before, read(small_game)) == [("    name: {ja: りんご, en: Apple}",
+                                                        "    name: {ja: りんご, en: Green Apple}")]
+    state = served.request("/api/state")[1]
+    assert state["strings"]["cards[apple].name"]["values"]["en"] == "Green Apple"
+    faces = card(state, "apple")["faces"]
+    assert faces["en"]["front"] != old_face
+    assert faces["ja"]["front"] == card(state, "apple")["faces"]["ja"]["front"]
+    new_png, old_png = served.request(f"/face/{faces['en']['front']}.png")[1], served.request(f"/face/{old_face}.png")
+    assert new_png.startswith(b"\x89PNG") and new_png != old_png[1]
+    assert elapsed < 5, f"an edit took {elapsed:.1f} s"
+
+
+def test_an_edit_from_an_older_copy_of_the_file_is_refused(served, small_game):
+    version = served.string("cards[pear].name")["version"]
+    assert served.edit("cards[apple].name", "en", "Green Apple")[0] == 200  # same file, newer text
+    before = read(small_game)
+    status, answer = served.edit("cards[pear].name", "en", "Big Pear", version=version)
+    assert status == 409 and "changed since the page showed it" in answer["error"]
+    assert read(small_game) == before
+
+
+def test_a_broken_placeholder_is_refused_and_nothing_written(served, small_game):
+    before = read(small_game)
+    status, answer = served.edit("cards[apple].text", "en", "Draw {n} card.")
+    assert status == 400 and "placeholders differ" in answer["error"]
+    status, answer = served.edit("cards[apple].text", "en", "   ")
+    assert status == 400 and "empty" in answer["error"]
+    assert read(small_game) == before
+
+
+def test_a_source_edit_keeps_the_placeholders_its_translations_use(served, small_game):
+    path = small_game / CARDS
+    path.write_text(read(small_game).replace("en: Draw 1 card.", "en: 'Draw {n} card.'")
+                    .replace("ja: 手札を1枚引く。", "ja: '手札を{n}枚引く。'"), encoding="utf-8")
+    assert wait_until(lambda: "{n}" in served.string("cards[apple].text")["values"]["ja"])
+    before = read(small_game)
+    status, answer = served.edit("cards[apple].text", "ja", "手札を1枚引く。")
+    assert status == 400 and "the en translation uses them" in answer["error"]
+    assert read(small_game) == before
+
+
+def test_writes_from_another_origin_or_host_are_refused(served, small_game):
+    before = read(small_game)
+    body = {"id": "cards[apple].name", "lang": "en", "text": "Evil", "version": served.string("cards[apple].name")["version"]}
+    assert served.request("/api/edit", body, headers={"Origin": "http://evil.example"})[0] == 403
+    assert served.request("/api/edit", body, origin=False)[0] == 403
+    assert served.request("/api/edit", body, headers={"Host": "evil.example"})[0] == 403
+    assert served.request("/api/state", headers={"Host": f"rebind.example:{served.server.server_port}"})[0] == 403
+    assert served.request("/api/edit", body, headers={"Content-Type": "text/plain"})[0] == 400
+    assert read(small_game) == before
+
+
+@pytest.mark.parametrize("path", ["/game/../game.yaml", "/game/..%2F..%2Fetc%2Fpasswd", "/game/%2e%2e/%2e%2e/etc/passwd",
+                                  "/game//etc/passwd", "/game/decks/../../small/game.yaml/../../x"])
+def test_only_the_games_own_files_are_served(served, path):
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", served.server.server_port, timeout=10)
+    connection.request("GET", path)  # sent as written, not normalized by a client
+    response = connection.getresponse()
+    assert response.status in (403, 404) and b"root:" not in response.read()
+
+
+def test_a_game_file_is_served_as_text(served, small_game):
+    status, text = served.request("/game/decks/cards.yaml")
+    assert status == 200 and text.decode("utf-8") == read(small_game)
+    assert served.request("/face/" + "0" * 64 + ".png")[0] == 404  # a face of no card of this game
+
+
+def test_a_change_made_in_a_text_editor_reaches_the_page(served, small_game):
+    events = []
+
+    def listen():
+        import urllib.request
+
+        with urllib.request.urlopen(served.url + "/api/events", timeout=30) as stream:
+            for line in stream:
+                if line.startswith(b"data:"):
+                    events.append(int(line[5:]))
+                    if len(events) == 2:
+                        return
+
+    threading.Thread(target=listen, daemon=True).start()
+    assert wait_until(lambda: len(events) == 1)
+    (small_game / CARDS).write_text(read(small_game).replace("en: Pear}", "en: Ripe Pear}"), encoding="utf-8")
+    assert wait_until(lambda: len(events) == 2), "no event after the file changed"
+    assert served.string("cards[pear].name")["values"]["en"] == "Ripe Pear"
+
+
+def test_broken_yaml_is_shown_with_its_location_and_the_cards_kept(served, small_game):
+    (small_game / CARDS).write_text(read(small_game).replace("    count: 2\n    value: 1", "    count: [2\n    value: 1"),
+                                    encoding="utf-8")
+    assert wait_until(lambda: served.request("/api/state")[1]["error"])
+    state = served.request("/api/state")[1]
+    assert any(CARDS in message and ":1" in message for message in state["error"]), state["error"]
+    assert card(state, "apple")
+    status, answer = served.edit("cards[pear].name", "en", "Big Pear", version=state["strings"]["cards[pear].name"]["version"])
+    assert status == 409 and "cannot be read" in answer["error"]
+
+
+def test_confirming_a_stale_translation_updates_the_lock(served, small_game):
+    assert served.edit("cards[pear].name", "ja", "西洋なし")[0] == 200  # the source changed: the English is stale
+    string = served.string("cards[pear].name")
+    assert [p["kind"] for p in string["problems"]] == ["stale"] and string["previous"] == {"en": "洋なし"}
+    lock_before = read(small_game, "i18n.lock.yaml")
+    status, answer = served.request("/api/confirm", {"id": "cards[pear].name", "lang": "en", "version": string["version"]})
+    assert status == 200 and answer == {"confirmed": 1, "written": ["i18n.lock.yaml"], "version": answer["version"]}
+    assert changed_lines(lock_before, read(small_game, "i18n.lock.yaml")) != []
+    assert served.string("cards[pear].name")["problems"] == []
+
+
+def test_rule_blocks_are_edited_like_card_texts(served, small_game, monkeypatch):
+    import yaml
+
+    from generator.checks import validate
+    from generator.model.game import Text
+
+    rules = small_game / "rules.yaml"
+    rules.write_text("# Rule blocks\nblocks:\n  - id: setup\n    text: {ja: 各自3枚引く。, en: Everyone draws 3.}\n",
+                     encoding="utf-8")
+
+    def rule_blocks(game):
+        for index, block in enumerate(yaml.safe_load(rules.read_text(encoding="utf-8"))["blocks"]):
+            yield f"rules[{block['id']}].text", Text(block["text"], rules, 4, ("blocks", index, "text"))
+
+    monkeypatch.setattr(validate, "TEXT_SOURCES", [*validate.TEXT_SOURCES, rule_blocks])
+    served.session.refresh()
+    state = served.request("/api/state")[1]
+    assert {"kind": "rule block", "strings": ["rules[setup].text"]} in state["groups"]
+    assert served.edit("rules[setup].text", "en", "Each player draws 3 cards.")[0] == 200
+    assert read(small_game, "rules.yaml").endswith("text: {ja: 各自3枚引く。, en: Each player draws 3 cards.}\n")
+
+
+def test_a_busy_port_is_a_clear_error(served, small_game, cli, tmp_path):
+    result = cli("serve", small_game, "--port", served.server.server_port, "--out", tmp_path)
+    assert result.code == 2 and f"cannot listen on 127.0.0.1:{served.server.server_port}" in result.err
+
+
+def test_without_templates_the_texts_are_still_editable(small_game, face_cache_dir):
+    from conftest import Served
+
+    (small_game / "templates" / "card.html").unlink()
+    served = Served(small_game, face_cache_dir)
+    try:
+        state = served.request("/api/state")[1]
+        assert "no previews" in state["layout_note"] and "card.html" in state["layout_note"]
+        assert card(state, "apple")["faces"] == {}
+        assert served.edit("cards[apple].name", "en", "Green Apple")[0] == 200
+    finally:
+        served.stop()
