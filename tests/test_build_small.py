@@ -123,3 +123,20 @@ def test_outputs_are_readable_like_any_new_file(built):
     os.umask(mask)
     mode = stat.S_IMODE((built / "cards-en-a4.pdf").stat().st_mode)
     assert mode == 0o666 & ~mask
+
+
+def test_an_up_to_date_sheet_is_not_written_again_and_a_changed_one_is(small_game, tmp_path, cli):
+    out = tmp_path / "out"
+    assert cli("build", small_game, "--out", out, "--paper", "a4").code == 0
+    sheet = out / "small" / "cards-en-a4.pdf"
+    stamp, content = sheet.stat().st_mtime_ns, sheet.read_bytes()
+    again = cli("build", small_game, "--out", out, "--paper", "a4")
+    assert "2 card sheet file(s) up to date" in again.err and sheet.stat().st_mtime_ns == stamp
+    deck = small_game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("Draw 1 card.", "Draw 2 cards."), encoding="utf-8")
+    changed = cli("build", small_game, "--out", out, "--paper", "a4")
+    assert "1 rendered" in changed.err and "wrote cards-en-a4.pdf" in changed.err
+    assert "wrote cards-ja-a4.pdf" not in changed.err  # the Japanese faces did not change
+    assert sheet.read_bytes() != content
+    sheet.unlink()
+    assert cli("build", small_game, "--out", out, "--paper", "a4").code == 0 and sheet.is_file()

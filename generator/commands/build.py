@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
 import json
 import sys
@@ -17,6 +18,7 @@ from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits
 from generator.render.pipeline import FaceCache, default_jobs, face_request, render_faces
 from generator.render.printed import build_aids, build_boards, build_tokens
 from generator.render.rulebook import build_rules
+from generator.render import sheets as sheets_module
 from generator.render.sheets import DUPLEX_MODES, LAYOUTS, PAPERS, SheetOptions, SheetWriter, impose_deck
 from generator.render.tiles import BOARD_PAPERS
 
@@ -140,9 +142,8 @@ class RenderedDeck:
     keys: list[str] = field(default_factory=list)  # the face cache key of each distinct face
 
 
-def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
-                progress: Progress) -> dict[str, list[RenderedDeck]]:
-    """Every distinct face of every deck, for each language; the uncached ones rendered in one pool."""
+def prepare_game(game: Game, langs: list[str]) -> tuple[dict[str, list[RenderedDeck]], list]:
+    """Every deck's distinct faces (HTML and cache keys) per language, nothing rendered yet."""
     decks_by_lang: dict[str, list[RenderedDeck]] = {}
     requests = []
     for lang in langs:
@@ -150,10 +151,17 @@ def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
         decks_by_lang[lang] = []
         for deck in game.decks_in_box_order():
             faces = renderer.deck_faces(deck)
-            decks_by_lang[lang].append(RenderedDeck(faces))
-            requests.append(face_request(renderer, faces))
-    total = sum(len(r[2]) for r in requests)
-    progress.say(f"{game.id}: {total} distinct faces ({', '.join(langs)})")
+            request = face_request(renderer, faces)
+            decks_by_lang[lang].append(RenderedDeck(faces, keys=request[2]))
+            requests.append(request)
+    return decks_by_lang, requests
+
+
+def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
+                progress: Progress) -> dict[str, list[RenderedDeck]]:
+    """Every distinct face of every deck, for each language; the uncached ones rendered in one pool."""
+    decks_by_lang, requests = prepare_game(game, langs)
+    progress.say(f"{game.id}: {sum(len(r[2]) for r in requests)} distinct faces ({', '.join(langs)})")
     done = [0]
 
     def tick():
@@ -162,37 +170,81 @@ def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
 
     result = render_faces(requests, cache, jobs, tick)
     rendered = [deck for lang in langs for deck in decks_by_lang[lang]]
-    for deck, deck_pages, (_, _, keys, _) in zip(rendered, result.pages, requests):
-        deck.pages, deck.sources, deck.keys = deck_pages, result.sources, keys
-        deck.fits = card_fits(deck.faces, [cache.face_fits(key) for key in keys])
+    for deck, deck_pages in zip(rendered, result.pages):
+        deck.pages, deck.sources = deck_pages, result.sources
+        deck.fits = card_fits(deck.faces, [cache.face_fits(key) for key in deck.keys])
     return decks_by_lang
 
 
+def sheet_inputs(game: Game, lang: str, decks: list[RenderedDeck], option: SheetOptions) -> str:
+    """Hash of everything a card sheet PDF is made from: its faces' keys, the copies, the sheet options and
+    the code that imposes them. An output whose recorded hash matches is up to date and not written again."""
+    digest = hashlib.sha256()
+    for module in (sheets_module, sys.modules[__name__]):
+        digest.update(Path(module.__file__).read_bytes())
+    parts = [game.title.get(lang, game.source_language), lang, asdict(option)]
+    for deck in decks:
+        parts.append([deck.faces.deck.id, deck.faces.deck.size_mm, deck.faces.deck.bleed_mm, deck.keys,
+                      deck.faces.front_of, deck.faces.back_of, [card.count for card in deck.faces.deck.cards]])
+    digest.update(json.dumps(parts, sort_keys=True).encode("utf-8"))
+    return digest.hexdigest()
+
+
+def previous_entries(out_dir: Path) -> dict[str, dict]:
+    """The files the last build wrote here, by path (nothing when there is no readable build.json)."""
+    try:
+        report = json.loads((out_dir / "build.json").read_text(encoding="utf-8"))
+        return {entry["path"]: entry for entry in report.get("files", []) if isinstance(entry, dict)}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
 def build_cards(context: BuildContext) -> list[dict]:
-    """The card sheets: one PDF per language and paper, every deck in box-contents order."""
+    """The card sheets: one PDF per language and paper, every deck in box-contents order.
+
+    A sheet PDF whose inputs (faces, copies, options, code) are those of the file already written is kept
+    as it is: a rebuild with nothing changed renders and writes nothing.
+    """
     game, langs, options, out_dir, progress = (context.game, context.langs, context.sheets, context.out_dir,
                                                context.progress)
-    rendered = render_game(game, langs, context.cache, context.jobs, progress)
-    report_fits(context, [fit for decks in rendered.values() for deck in decks for fit in deck.fits])
-    files = []
+    prepared, _ = prepare_game(game, langs)
+    previous = previous_entries(out_dir)
+    planned = []
     for lang in langs:
         for option in options:
-            writer = SheetWriter()
-            faces_count = {}
-            for deck_render in rendered[lang]:
-                deck = deck_render.faces.deck
-                copies = deck_copies(deck_render)
-                if not copies:
-                    continue
-                impose_deck(writer, deck.size_mm, deck.bleed_mm, copies, option)
-                faces_count[deck.id] = len(copies)
             suffix = "-gutterfold" if option.layout == "gutterfold" else ""
             name = f"cards-{lang}-{option.paper}{suffix}.pdf"
-            write_pdf(writer, out_dir / name, game, lang)
-            files.append({"path": name, "kind": "cards", "lang": lang, "paper": option.paper,
-                          "pages": len(writer.pdf.pages), "faces": faces_count,
-                          "duplex": option.duplex if option.layout == "duplex" else "gutterfold"})
-            progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+            inputs = sheet_inputs(game, lang, prepared[lang], option)
+            old = previous.get(name, {})
+            current = old.get("inputs") == inputs and (out_dir / name).is_file()
+            planned.append((lang, option, name, inputs, old if current else None))
+    stale_langs = [lang for lang in langs if any(p[0] == lang and p[4] is None for p in planned)]
+    rendered = render_game(game, stale_langs, context.cache, context.jobs, progress) if stale_langs else {}
+    for lang in langs:
+        for deck in rendered.get(lang, prepared[lang]):
+            deck.fits = deck.fits or card_fits(deck.faces, [context.cache.face_fits(key) for key in deck.keys])
+    report_fits(context, [fit for lang in langs for deck in rendered.get(lang, prepared[lang]) for fit in deck.fits])
+    files = []
+    for lang, option, name, inputs, kept in planned:
+        if kept is not None:
+            files.append(kept)
+            continue
+        writer = SheetWriter()
+        faces_count = {}
+        for deck_render in rendered[lang]:
+            deck = deck_render.faces.deck
+            copies = deck_copies(deck_render)
+            if not copies:
+                continue
+            impose_deck(writer, deck.size_mm, deck.bleed_mm, copies, option)
+            faces_count[deck.id] = len(copies)
+        write_pdf(writer, out_dir / name, game, lang)
+        files.append({"path": name, "kind": "cards", "lang": lang, "paper": option.paper,
+                      "pages": len(writer.pdf.pages), "faces": faces_count,
+                      "duplex": option.duplex if option.layout == "duplex" else "gutterfold", "inputs": inputs})
+        progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+    if len(files) > sum(1 for p in planned if p[4] is None):
+        progress.say(f"{game.id}: {sum(1 for p in planned if p[4] is not None)} card sheet file(s) up to date")
     return files
 
 

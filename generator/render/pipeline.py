@@ -57,6 +57,9 @@ class FaceCache:
                 write_atomic(self._face_path(face_key), f"{batch_key} {index}\n{measured}\n")
 
     def face_fits(self, face_key: str) -> list[FitBox]:
+        """The measured text boxes of a face rendered in this build or an earlier one."""
+        if face_key not in self.fits:
+            self.find_face(face_key)
         return self.fits.get(face_key, [])
 
     def open_batch(self, batch_key: str) -> pikepdf.Pdf | None:

@@ -61,16 +61,19 @@ class Templates:
         self.env.filters["tx"] = self.typeset
         self.env.filters["t"] = lambda value: localize(value, lang, fallback)
         self.env.globals.update(icon=self.icon, asset=self.asset, lang=lang)
+        self._assets: dict[str, str | None] = {}
 
     def typeset(self, text, phrases: bool = False) -> Markup:
         return typeset(localize(text, self.lang, self.fallback), self.lang, phrase_breaks=phrases)
 
     def asset(self, name: str) -> str:
         """file:// URL of an image or other file next to the templates; a missing one is an error."""
-        found = find_template(self.game_dir, name)
-        if found is None:
+        if name not in self._assets:  # looked up once per build: a deck asks for the same icons many times
+            found = find_template(self.game_dir, name)
+            self._assets[name] = found.resolve().as_uri() if found else None
+        if self._assets[name] is None:
             raise MissingAsset(name)
-        return found.resolve().as_uri()
+        return self._assets[name]
 
     def icon(self, name: str, size: str = "4mm", title: str = "") -> Markup:
         url = self.asset(f"icons/{name}.svg")
