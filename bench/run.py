@@ -1,7 +1,7 @@
 """`make bench`: pnpgen against protograf and a ReportLab floor on the same deck, in one run.
 
 Measures (wall seconds, median of 3, and the peak memory of the whole process tree):
-  cold        the 300-card benchmark deck (100 distinct x 3), A4 with crop marks, empty face cache
+  cold        the 300-card benchmark deck (100 distinct x 3), A4 with crop marks, nothing built before
   warm        the same after one card's text changed (face cache kept)
   protograf   the same deck made by protograf (installed in bench/.venv-protograf)
   reportlab   the same deck drawn by a minimal ReportLab program (the floor)
@@ -95,13 +95,13 @@ def ensure_protograf() -> Path:
 
 def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="pnpgen-bench-"))
-    out, cache = work / "out", work / "out" / ".cache"
+    out = work / "out"
     pnpgen = [PYTHON, "-m", "generator", "build", "--paper", "a4", "--out", str(out), "-q"]
     results = {}
     try:
         game = write_pnpgen_game(work)
         print("benchmark deck: 300 cards (100 distinct x 3), A4, crop marks", file=sys.stderr)
-        results["cold"] = median_of("pnpgen cold", lambda run: shutil.rmtree(cache, ignore_errors=True),
+        results["cold"] = median_of("pnpgen cold", lambda run: shutil.rmtree(out, ignore_errors=True),
                                     lambda run: pnpgen + [str(game)])
         # warm: each run changes the first card's text to something new, then rebuilds with the cache
         results["warm"] = median_of("pnpgen warm (one card edited)",
