@@ -140,3 +140,18 @@ def test_an_up_to_date_sheet_is_not_written_again_and_a_changed_one_is(small_gam
     assert sheet.read_bytes() != content
     sheet.unlink()
     assert cli("build", small_game, "--out", out, "--paper", "a4").code == 0 and sheet.is_file()
+
+
+def test_a_damaged_cache_entry_is_rendered_again_not_trusted(small_game, tmp_path, cli):
+    out = tmp_path / "out"
+    assert cli("build", small_game, "--out", out, "--paper", "a4").code == 0
+    first = (out / "small" / "cards-ja-a4.pdf").read_bytes()
+    batches = [p for p in (out / ".cache" / "faces").rglob("*.pdf")]
+    assert batches
+    for batch in batches:
+        batch.write_bytes(batch.read_bytes()[:200])  # cut short, as by a full disk
+    (out / "small" / "cards-ja-a4.pdf").unlink()
+    (out / "small" / "cards-en-a4.pdf").unlink()
+    again = cli("build", small_game, "--out", out, "--paper", "a4")
+    assert again.code == 0 and "0 faces from the cache" in again.err
+    assert (out / "small" / "cards-ja-a4.pdf").read_bytes() == first
