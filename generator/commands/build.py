@@ -26,7 +26,8 @@ from generator.render.tiles import BOARD_PAPERS
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "build", help="build print-ready PDFs for games",
-        description="Build card sheets for each game into OUT/<game>/, with OUT/<game>/build.json listing them.")
+        description="Build each game's card sheets, boards, player aids, token sheets and rule sheets into "
+                    "OUT/<game>/, with OUT/<game>/build.json listing them. Unchanged outputs are kept.")
     parser.add_argument("games", nargs="*", metavar="GAME|PATH",
                         help="a game name under cards/ or a path to a game directory (default: every game)")
     parser.add_argument("--lang", default="all", help="ja, en, ... or all (default: all the game's languages)")
