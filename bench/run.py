@@ -31,10 +31,12 @@ PEER_VENV = HERE / ".venv-protograf"
 RUNS = 3
 
 
-def tree_rss_mb(pid: int) -> float:
-    """Memory of a process and all its descendants, in MB: the sum of their proportional set sizes
-    (PSS), so pages that forked workers share with their parent are counted once, not per process."""
-    total, stack = 0, [pid]
+def tree_memory_mb(pid: int) -> tuple[float, float]:
+    """Memory of a process and all its descendants, in MB: the sum of their proportional set sizes (PSS),
+    so pages that forked workers share with their parent count once; and the anonymous part of it (heap),
+    which leaves out file pages such as the memory-mapped CJK fonts (page cache the system can drop)."""
+    total = anon = 0
+    stack = [pid]
     while stack:
         current = stack.pop()
         try:
@@ -42,24 +44,27 @@ def tree_rss_mb(pid: int) -> float:
                 for line in rollup:
                     if line.startswith("Pss:"):
                         total += int(line.split()[1])
+                    elif line.startswith("Pss_Anon:"):
+                        anon += int(line.split()[1])
             for task in os.listdir(f"/proc/{current}/task"):
                 with open(f"/proc/{current}/task/{task}/children") as children:
                     stack += [int(c) for c in children.read().split()]
         except (FileNotFoundError, ProcessLookupError, ValueError):
             continue
-    return total / 1024
+    return total / 1024, anon / 1024
 
 
-def timed(command: list[str], env: dict | None = None) -> tuple[float, float]:
-    """Wall seconds and peak tree memory (MB, sampled every 20 ms) of one command."""
-    peak = [0.0]
+def timed(command: list[str], env: dict | None = None) -> tuple[float, float, float]:
+    """Wall seconds, peak tree memory and peak anonymous memory (MB, sampled every 20 ms) of one command."""
+    peak = [0.0, 0.0]
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     done = threading.Event()
 
     def sample():
         while not done.is_set():
-            peak[0] = max(peak[0], tree_rss_mb(process.pid))
+            total, anon = tree_memory_mb(process.pid)
+            peak[0], peak[1] = max(peak[0], total), max(peak[1], anon)
             done.wait(0.02)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -70,18 +75,20 @@ def timed(command: list[str], env: dict | None = None) -> tuple[float, float]:
     sampler.join()
     if process.returncode:
         raise SystemExit(f"failed: {' '.join(command)}\n{err.decode()}")
-    return elapsed, peak[0]
+    return elapsed, peak[0], peak[1]
 
 
-def median_of(label: str, prepare, command_for, env: dict | None = None) -> tuple[float, float]:
-    times, peaks = [], []
+def median_of(label: str, prepare, command_for, env: dict | None = None) -> tuple[float, float, float]:
+    times, peaks, anons = [], [], []
     for run in range(RUNS):
         prepare(run)
-        elapsed, peak = timed(command_for(run), env)
+        elapsed, peak, anon = timed(command_for(run), env)
         times.append(elapsed)
         peaks.append(peak)
-        print(f"  {label} run {run + 1}: {elapsed:.2f} s, {peak:.0f} MB", file=sys.stderr, flush=True)
-    return statistics.median(times), max(peaks)
+        anons.append(anon)
+        print(f"  {label} run {run + 1}: {elapsed:.2f} s, {peak:.0f} MB ({anon:.0f} MB anonymous)",
+              file=sys.stderr, flush=True)
+    return statistics.median(times), max(peaks), max(anons)
 
 
 def ensure_protograf() -> Path:
@@ -128,15 +135,16 @@ def main() -> int:
 
 def report(results: dict) -> None:
     seconds = {k: v[0] for k, v in results.items()}
-    peak = max(v[1] for k, v in results.items() if k in ("cold", "warm", "kits_cold", "kits_warm"))
+    ours = [v for k, v in results.items() if k in ("cold", "warm", "kits_cold", "kits_warm")]
+    peak, peak_anon = max(v[1] for v in ours), max(v[2] for v in ours)
     ratios = {
         "cold / protograf": (seconds["cold"] / seconds["protograf"], 0.5),
         "cold / reportlab floor": (seconds["cold"] / seconds["reportlab"], 2.0),
         "warm / cold": (seconds["warm"] / seconds["cold"], 0.15),
     }
-    print("\n| measure | seconds (median of 3) | peak MB |\n|---|---|---|")
-    for key, (value, mb) in results.items():
-        print(f"| {key} | {value:.2f} | {mb:.0f} |")
+    print("\n| measure | seconds (median of 3) | peak MB (PSS) | of it anonymous |\n|---|---|---|---|")
+    for key, (value, mb, anon) in results.items():
+        print(f"| {key} | {value:.2f} | {mb:.0f} | {anon:.0f} |")
     print("\n| ratio | value | target | met |\n|---|---|---|---|")
     for name, (value, target) in ratios.items():
         print(f"| {name} | {value:.2f} | <= {target} | {'yes' if value <= target else 'NO'} |")
@@ -147,6 +155,7 @@ def report(results: dict) -> None:
     data = {"cold_s": seconds["cold"], "warm_s": seconds["warm"], "protograf_s": seconds["protograf"],
             "reportlab_s": seconds["reportlab"], "kits_cold_s": seconds["kits_cold"],
             "kits_warm_s": seconds["kits_warm"], "peak_mb": round(peak, 1),
+            "peak_anon_mb": round(peak_anon, 1),
             "ratios": {k: round(v[0], 3) for k, v in ratios.items()}, "cores": os.cpu_count(),
             "date": time.strftime("%Y-%m-%d %H:%M")}
     path = ROOT / "output" / "bench.json"
