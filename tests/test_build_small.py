@@ -52,11 +52,35 @@ def test_back_n_prints_behind_face_n(small_game, tmp_path, cli, duplex):
     fronts, backs = placements(pdf.pages[0]), placements(pdf.pages[1])
     width, height = page_size_mm(pdf.pages[1])
     assert len(fronts) == len(backs) == 6
+    # The sheet turns over about its long or its short edge: about a vertical axis x is mirrored, about a
+    # horizontal one y. On portrait paper the long edge is vertical; on landscape paper it is horizontal.
+    about_vertical_axis = (duplex == "long") == (height > width)
     for (_, fx, fy, w, h, _), (_, bx, by, bw, bh, _) in zip(fronts, backs):
-        if duplex == "long":   # turned over about the vertical axis: x mirrored
+        if about_vertical_axis:
             assert (bx, by) == pytest.approx((width - fx - w, fy), abs=0.01)
-        else:                  # turned over about the horizontal axis: y mirrored
+        else:
             assert (bx, by) == pytest.approx((fx, height - fy - h), abs=0.01)
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_backs_on_portrait_paper(tmp_path, cli, duplex):
+    """Nine poker cards fill an A4 page in portrait: the long edge is vertical, so a long-edge flip mirrors x."""
+    game = tmp_path / "nine"
+    assert cli("new", game).code == 0
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("count: 2", "count: 3"), encoding="utf-8")
+    edit_count = game / "components.yaml"
+    edit_count.write_text(edit_count.read_text(encoding="utf-8").replace("count: 6", "count: 9"), encoding="utf-8")
+    out = tmp_path / "out"
+    assert cli("build", game, "--out", out, "-q", "--paper", "a4", "--duplex", duplex, "--lang", "en").code == 0
+    pdf = pikepdf.open(out / "nine" / "cards-en-a4.pdf")
+    width, height = page_size_mm(pdf.pages[0])
+    assert (width, height) == pytest.approx((210, 297), abs=0.01)
+    fronts, backs = placements(pdf.pages[0]), placements(pdf.pages[1])
+    assert len(fronts) == len(backs) == 9
+    for (_, fx, fy, w, h, _), (_, bx, by, _, _, _) in zip(fronts, backs):
+        expected = (width - fx - w, fy) if duplex == "long" else (fx, height - fy - h)
+        assert (bx, by) == pytest.approx(expected, abs=0.01)
 
 
 def test_no_duplex_prints_fronts_only(small_game, tmp_path, cli):

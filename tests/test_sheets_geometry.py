@@ -51,3 +51,11 @@ def test_gutterfold_backs_mirror_across_the_fold():
         assert front.y >= fold and back.y + back.h <= fold
         assert (front.y - fold) == pytest.approx(fold - (back.y + back.h))
         assert back.x == front.x
+
+
+def test_a_short_deck_takes_the_way_round_that_leaves_room_for_the_marks():
+    # one 88 x 63 card: landscape A4 holds 9 a page but leaves 1.5 mm; portrait holds 8 and leaves 10.5 mm
+    assert duplex_grid("a4", (88, 63), 3, copies=1).paper == (210.0, 297.0)
+    assert duplex_grid("a4", (88, 63), 3, copies=9).paper == (297.0, 210.0)   # one page instead of two
+    assert duplex_grid("letter", (63, 88), 3, copies=6).paper == (215.9, 279.4)
+    assert duplex_grid("letter", (63, 88), 3, copies=54).paper == (279.4, 215.9)  # 7 pages, not 9

@@ -66,18 +66,30 @@ def _fit(length: float, cell: float) -> int:
     return max(0, int((length - 2 * MIN_MARGIN_MM + 1e-6) // cell))
 
 
-def duplex_grid(paper_name: str, card: tuple[float, float], bleed: float) -> Grid:
-    """As many cards as fit, portrait or landscape paper, whichever holds more (portrait on a tie)."""
+def duplex_grid(paper_name: str, card: tuple[float, float], bleed: float, copies: int | None = None) -> Grid:
+    """As many cards as fit, on portrait or landscape paper: the way round that needs fewer pages for
+    `copies` cards (or holds more cards a page), and on a tie the one leaving more paper around the
+    block for crop marks and the printer's margin (portrait when that ties too)."""
     cell = (card[0] + 2 * bleed, card[1] + 2 * bleed)
-    best = None
+    grids = []
     for paper in _orientations(paper_name):
         cols, rows = _fit(paper[0], cell[0]), _fit(paper[1], cell[1])
-        if best is None or cols * rows > best.per_page:
-            top = (paper[1] + rows * cell[1]) / 2
-            best = Grid(paper, cols, rows, cell, bleed, top)
+        grids.append(Grid(paper, cols, rows, cell, bleed, (paper[1] + rows * cell[1]) / 2))
+    fitting = [grid for grid in grids if grid.per_page] or grids
+    best = min(fitting, key=lambda grid: (_pages(grid, copies), -grid.per_page if copies is None else 0,
+                                          -_margin(grid)))
     if best.per_page == 0:
         raise ValueError(f"a {card[0]}x{card[1]} mm card does not fit on {paper_name}")
     return best
+
+
+def _pages(grid: Grid, copies: int | None) -> int:
+    return -(-copies // grid.per_page) if copies else 0
+
+
+def _margin(grid: Grid) -> float:
+    """The narrowest strip of paper left around a full block."""
+    return min(grid.paper[0] - grid.cols * grid.cell[0], grid.paper[1] - grid.rows * grid.cell[1]) / 2
 
 
 def gutterfold_grid(paper_name: str, card: tuple[float, float], bleed: float) -> Grid:
@@ -248,7 +260,7 @@ def impose_deck(writer: SheetWriter, card: tuple[float, float], bleed: float,
     if options.layout == "gutterfold":
         grid = gutterfold_grid(options.paper, card, bleed)
     else:
-        grid = duplex_grid(options.paper, card, bleed)
+        grid = duplex_grid(options.paper, card, bleed, len(copies))
     for start in range(0, len(copies), grid.per_page):
         chunk = copies[start:start + grid.per_page]
         fronts = [(front, grid.slot(i), False) for i, (front, _) in enumerate(chunk)]
