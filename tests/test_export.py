@@ -9,7 +9,7 @@ from PIL import Image, ImageCms
 
 from conftest import MM, ROOT, copy_game, fonts_of, is_embedded, page_text, placements
 from generator.cli import main
-from generator.export import pdfx, services, tombo, tts
+from generator.export import pdfx, services, tts
 from generator.export.cmyk import CmykConverter, ConversionError
 
 POKER_BLEED_300 = (815, 1110)   # (63 + 6) x (88 + 6) mm at 300 dpi

@@ -1,8 +1,6 @@
 """Bad input: one located line per mistake (file, line, key), exit code 2, no traceback."""
 import re
 
-import pytest
-
 from conftest import run_subprocess
 
 

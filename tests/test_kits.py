@@ -5,7 +5,7 @@ import re
 import pikepdf
 import pytest
 
-from conftest import ROOT, fonts_of, is_embedded, page_size_mm, placements
+from conftest import fonts_of, is_embedded, page_size_mm, placements
 from generator.model import load_game
 from generator.paths import CARDS_DIR
 from generator.render.sheets import PAPERS
