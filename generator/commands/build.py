@@ -141,28 +141,37 @@ class RenderedDeck:
     sources: list = field(default_factory=list)  # the open PDFs those pages belong to
     fits: list[CardFit] = field(default_factory=list)  # its measured text boxes
     keys: list[str] = field(default_factory=list)  # the face cache key of each distinct face
+    request: tuple = ()  # what render_faces needs to render the faces (see face_request)
 
 
-def prepare_game(game: Game, langs: list[str]) -> tuple[dict[str, list[RenderedDeck]], list]:
+def prepare_game(game: Game, langs: list[str]) -> dict[str, list[RenderedDeck]]:
     """Every deck's distinct faces (HTML and cache keys) per language, nothing rendered yet."""
     decks_by_lang: dict[str, list[RenderedDeck]] = {}
-    requests = []
     for lang in langs:
         renderer = GameRenderer(game, lang)
         decks_by_lang[lang] = []
         for deck in game.decks_in_box_order():
             faces = renderer.deck_faces(deck)
             request = face_request(renderer, faces)
-            decks_by_lang[lang].append(RenderedDeck(faces, keys=request[2]))
-            requests.append(request)
-    return decks_by_lang, requests
+            decks_by_lang[lang].append(RenderedDeck(faces, keys=request[2], request=request))
+    return decks_by_lang
 
 
 def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
                 progress: Progress) -> dict[str, list[RenderedDeck]]:
     """Every distinct face of every deck, for each language; the uncached ones rendered in one pool."""
-    decks_by_lang, requests = prepare_game(game, langs)
-    progress.say(f"{game.id}: {sum(len(r[2]) for r in requests)} distinct faces ({', '.join(langs)})")
+    decks_by_lang = prepare_game(game, langs)
+    render_prepared(game, decks_by_lang, cache, jobs, progress)
+    return decks_by_lang
+
+
+def render_prepared(game: Game, decks_by_lang: dict[str, list[RenderedDeck]], cache: FaceCache, jobs: int,
+                    progress: Progress) -> None:
+    """Give prepared decks their pages (from the cache, or rendered in one pool) and measured text boxes."""
+    decks = [deck for lang_decks in decks_by_lang.values() for deck in lang_decks]
+    requests = [deck.request for deck in decks]
+    progress.say(f"{game.id}: {sum(len(deck.keys) for deck in decks)} distinct faces "
+                 f"({', '.join(decks_by_lang)})")
     done = [0]
 
     def tick():
@@ -170,11 +179,9 @@ def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
         progress.say(f"{game.id}: rendered batch {done[0]} of the faces not in the cache")
 
     result = render_faces(requests, cache, jobs, tick)
-    rendered = [deck for lang in langs for deck in decks_by_lang[lang]]
-    for deck, deck_pages in zip(rendered, result.pages):
+    for deck, deck_pages in zip(decks, result.pages):
         deck.pages, deck.sources = deck_pages, result.sources
         deck.fits = card_fits(deck.faces, [cache.face_fits(key) for key in deck.keys])
-    return decks_by_lang
 
 
 def sheet_inputs(game: Game, lang: str, decks: list[RenderedDeck], option: SheetOptions) -> str:
@@ -208,7 +215,7 @@ def build_cards(context: BuildContext) -> list[dict]:
     """
     game, langs, options, out_dir, progress = (context.game, context.langs, context.sheets, context.out_dir,
                                                context.progress)
-    prepared, _ = prepare_game(game, langs)
+    prepared = prepare_game(game, langs)
     previous = previous_entries(out_dir)
     planned = []
     for lang in langs:
@@ -219,12 +226,13 @@ def build_cards(context: BuildContext) -> list[dict]:
             old = previous.get(name, {})
             current = old.get("inputs") == inputs and (out_dir / name).is_file()
             planned.append((lang, option, name, inputs, old if current else None))
-    stale_langs = [lang for lang in langs if any(p[0] == lang and p[4] is None for p in planned)]
-    rendered = render_game(game, stale_langs, context.cache, context.jobs, progress) if stale_langs else {}
+    stale = {lang: prepared[lang] for lang in langs if any(p[0] == lang and p[4] is None for p in planned)}
+    if stale:
+        render_prepared(game, stale, context.cache, context.jobs, progress)
     for lang in langs:
-        for deck in rendered.get(lang, prepared[lang]):
+        for deck in prepared[lang]:
             deck.fits = deck.fits or card_fits(deck.faces, [context.cache.face_fits(key) for key in deck.keys])
-    report_fits(context, [fit for lang in langs for deck in rendered.get(lang, prepared[lang]) for fit in deck.fits])
+    report_fits(context, [fit for lang in langs for deck in prepared[lang] for fit in deck.fits])
     files = []
     for lang, option, name, inputs, kept in planned:
         if kept is not None:
@@ -232,7 +240,7 @@ def build_cards(context: BuildContext) -> list[dict]:
             continue
         writer = SheetWriter()
         faces_count = {}
-        for deck_render in rendered[lang]:
+        for deck_render in prepared[lang]:
             deck = deck_render.faces.deck
             copies = deck_copies(deck_render)
             if not copies:
