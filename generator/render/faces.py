@@ -164,7 +164,9 @@ class RenderedBatch:
 def render_fitted(batch: Batch) -> RenderedBatch:
     """Render one batch (a pure function of the batch: safe to cache and parallelize). The layout is
     measured between render() and write_pdf(), so the check costs no second rendering."""
-    import weasyprint
+    from generator.render import engine
+
+    weasyprint = engine.load()
 
     document, fits = render_measured(weasyprint.HTML(string=batch.html, base_url=batch.base_url))
     return RenderedBatch(document.write_pdf(), fits)

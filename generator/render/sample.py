@@ -64,6 +64,8 @@ def sample_html() -> str:
 
 
 def write_sample(path: Path) -> None:
-    import weasyprint
+    from generator.render import engine
+
+    weasyprint = engine.load()
 
     write_atomic(path, weasyprint.HTML(string=sample_html(), base_url=str(TEMPLATES_DIR)).write_pdf())

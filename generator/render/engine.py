@@ -1,0 +1,189 @@
+"""Importing WeasyPrint, without the 0.2 s its C declarations cost every process.
+
+WeasyPrint declares the Pango, HarfBuzz and fontconfig functions it calls as one C text that cffi parses
+with pycparser at every import: about half of `import weasyprint`, paid by every build and every worker.
+cffi can compile the same declarations once into a module that loads in milliseconds ("out-of-line ABI
+mode"). `load()` builds that module on first use, keeps it in the user's cache keyed by the exact
+declarations and the cffi version, and runs WeasyPrint's own `text/ffi.py` with only its `cdef` call
+replaced by the prebuilt object. Anything unexpected (another WeasyPrint layout, an unwritable cache)
+falls back to the plain import.
+"""
+from __future__ import annotations
+
+import ast
+import contextlib
+import hashlib
+import importlib.abc
+import importlib.util
+import io
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from generator.fsutil import write_atomic
+
+FFI_MODULE = "weasyprint.text.ffi"
+
+
+def load() -> ModuleType:
+    """The weasyprint module, imported with the prebuilt C declarations when possible."""
+    if "weasyprint" not in sys.modules and os.environ.get("PNPGEN_PLAIN_FFI") != "1":
+        try:
+            _install_finder()
+        except Exception:  # never worse than the plain import
+            pass
+    import weasyprint
+
+    if os.environ.get("PNPGEN_PLAIN_FONTS") != "1":
+        defer_font_copies()
+    return weasyprint
+
+
+class _WholeFont:
+    """The bytes of a whole font file, read only if something asks for them."""
+
+    def __init__(self, read):
+        self.read = read
+
+
+class _FileContent:
+    """Font.file_content, resolving a _WholeFont on first read.
+
+    WeasyPrint copies every font file it uses into a Python bytes object when a document is written (the
+    four Noto CJK files are 93 MB), while its HarfBuzz subsetter reads the font itself: the copy is only
+    needed by the fontTools fallback. Deferring it saves that memory and the copying in every document.
+    """
+
+    def __get__(self, font, owner=None):
+        if font is None:
+            return self
+        value = font.__dict__.get("_file_content")
+        if isinstance(value, _WholeFont):
+            value = font.__dict__["_file_content"] = value.read()
+        return value
+
+    def __set__(self, font, value):
+        font.__dict__["_file_content"] = value
+
+
+def defer_font_copies() -> None:
+    """Make WeasyPrint's PDF fonts read their whole font file lazily (see _FileContent)."""
+    from weasyprint.pdf import fonts as pdf_fonts
+
+    if isinstance(pdf_fonts.Font.__dict__.get("file_content"), _FileContent):
+        return
+    read_data = pdf_fonts.get_hb_object_data
+    read_face = pdf_fonts.get_pango_font_hb_face
+    pango_faces: set[int] = set()  # addresses of faces Pango owns: alive as long as the process' font map
+
+    def pango_face(pango_font):
+        face = read_face(pango_font)
+        pango_faces.add(int(pdf_fonts.ffi.cast("uintptr_t", face)))
+        return face
+
+    def object_data(hb_object, ot_color=None, glyph=None):
+        if ot_color is None and glyph is None and int(pdf_fonts.ffi.cast("uintptr_t", hb_object)) in pango_faces:
+            return _WholeFont(lambda: read_data(hb_object))
+        return read_data(hb_object, ot_color, glyph)
+
+    pdf_fonts.get_pango_font_hb_face = pango_face
+    pdf_fonts.get_hb_object_data = object_data
+    pdf_fonts.Font.file_content = _FileContent()
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "pnpgen" / "ffi"
+
+
+def _install_finder() -> None:
+    spec = importlib.util.find_spec("weasyprint")  # finds the package without importing it
+    if spec is None or spec.origin is None:
+        return
+    source_path = Path(spec.origin).parent / "text" / "ffi.py"
+    source = source_path.read_text(encoding="utf-8")
+    split = split_declarations(ast.parse(source))
+    if split is None:
+        return
+    declarations, tree = split
+    if not any(isinstance(f, _PrebuiltFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _PrebuiltFinder(source_path, declarations, tree))
+
+
+def split_declarations(tree: ast.Module) -> tuple[str, ast.Module] | None:
+    """WeasyPrint's declarations (the text of its single `ffi.cdef(...)`), and the module without
+    `ffi = cffi.FFI()` and that call; None when the module is not shaped like that."""
+    declarations, kept = None, []
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and getattr(node.targets[0], "id", "") == "ffi"
+                and isinstance(node.value, ast.Call) and getattr(node.value.func, "attr", "") == "FFI"):
+            continue
+        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                and getattr(node.value.func, "attr", "") == "cdef"
+                and getattr(node.value.func.value, "id", "") == "ffi"):
+            if declarations is not None or len(node.value.args) != 1 or node.value.keywords:
+                return None
+            argument = node.value.args[0]
+            if not (isinstance(argument, ast.Constant) and isinstance(argument.value, str)):
+                return None
+            declarations = argument.value
+            continue
+        kept.append(node)
+    if declarations is None or len(kept) != len(tree.body) - 2:
+        return None
+    return declarations, ast.Module(body=kept, type_ignores=[])
+
+
+def prebuilt_ffi(declarations: str):
+    """The cffi object for the declarations, from the cached out-of-line module (built if missing)."""
+    import cffi
+
+    key = hashlib.sha256(f"{cffi.__version__}\0{sys.version}\0{declarations}".encode()).hexdigest()[:20]
+    name = f"_pnpgen_ffi_{key}"
+    path = cache_dir() / f"{name}.py"
+    if path.is_file():
+        try:
+            return _load_module(name, path).ffi
+        except Exception:  # a damaged cache entry is built again, never trusted
+            path.unlink(missing_ok=True)
+    builder = cffi.FFI()
+    builder.cdef(declarations)
+    builder.set_source(name, None)
+    scratch = path.with_suffix(f".{os.getpid()}.tmp")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.redirect_stdout(io.StringIO()):  # cffi prints "generating ..."
+        builder.emit_python_code(str(scratch))
+    write_atomic(path, scratch.read_bytes())
+    scratch.unlink()
+    return _load_module(name, path).ffi
+
+
+def _load_module(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _PrebuiltFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def __init__(self, source_path: Path, declarations: str, tree: ast.Module):
+        self.source_path, self.declarations, self.tree = source_path, declarations, tree
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != FFI_MODULE or getattr(self, "used", False):
+            return None
+        self.used = True
+        try:
+            ffi = prebuilt_ffi(self.declarations)
+        except Exception:
+            return None  # the normal finder takes over: the plain import
+        self.ffi = ffi
+        return importlib.util.spec_from_file_location(fullname, self.source_path, loader=self)
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        module.ffi = self.ffi
+        exec(compile(self.tree, str(self.source_path), "exec"), module.__dict__)
