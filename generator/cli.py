@@ -42,3 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:
+        pipeline = sys.modules.get("generator.render.pipeline")
+        if pipeline is not None:
+            pipeline.close_pool()

@@ -1,10 +1,13 @@
 """Render face batches: from the cache when their key is known, otherwise on every core."""
 from __future__ import annotations
 
+import ctypes
 import dataclasses
+import gc
 import io
 from dataclasses import dataclass
 import json
+import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -105,20 +108,58 @@ def render_batches(batches: list[Batch], cache: FaceCache, jobs: int = 1, on_don
 
 def render_fitted_batches(batches: list[Batch], jobs: int = 1, on_done=None) -> list[RenderedBatch]:
     """Render every batch (on every core), each with its measured text boxes, in order."""
-    if len(batches) > 1 and jobs > 1:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(batches))) as pool:
-            results = []
-            for rendered in pool.map(render_fitted, batches):
-                results.append(rendered)
-                if on_done:
-                    on_done()
-            return results
+    if jobs > 1 and batches:
+        results = []
+        for rendered in render_pool(jobs).map(render_and_release, batches):
+            results.append(rendered)
+            if on_done:
+                on_done()
+        return results
     results = []
     for batch in batches:
-        results.append(render_fitted(batch))
+        results.append(render_and_release(batch))
         if on_done:
             on_done()
     return results
+
+
+_pool: ProcessPoolExecutor | None = None
+_pool_jobs = 0
+
+
+def render_pool(jobs: int) -> ProcessPoolExecutor:
+    """Worker processes kept for the whole command: WeasyPrint is imported and its fonts are loaded once per
+    worker, not once per document, and the command's own process never holds a layout (memory)."""
+    global _pool, _pool_jobs
+    if _pool is None or _pool_jobs != jobs:
+        close_pool()
+        _pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+        _pool_jobs = jobs
+    return _pool
+
+
+def close_pool() -> None:
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(cancel_futures=True)
+        _pool = None
+
+
+def render_and_release(batch: Batch) -> RenderedBatch:
+    """render_fitted, then give the layout's memory back to the system: a worker that laid out a long
+    rule sheet would otherwise keep that peak for the rest of the build."""
+    try:
+        return render_fitted(batch)
+    finally:
+        gc.collect()
+        release_free_memory()
+
+
+def release_free_memory() -> None:
+    try:
+        ctypes.CDLL(None).malloc_trim(0)  # glibc keeps freed heap pages otherwise
+    except (OSError, AttributeError):
+        pass
 
 
 @dataclass
