@@ -11,7 +11,7 @@ all: build
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test]' --config-settings editable_mode=compat  # a plain path entry: starts faster than the editable finder
 	@if ! scripts/install-system-deps.sh; then $(PY) -m pip install -q -e '.[fonts]'; fi
 	touch $@
 

@@ -1,19 +1,22 @@
 """The `pnpgen` command."""
 from __future__ import annotations
 
-import argparse
-import importlib
-import logging
+import functools
 import os
 import sys
 
-from generator import __version__
-from generator.errors import InputError
+from generator import __version__, daemon  # only these on the way to a server: it has the rest loaded
 
-COMMANDS = ["build", "validate", "components", "list", "new", "i18n", "export", "rules", "serve", "watch"]
+COMMANDS = ["build", "validate", "components", "list", "new", "i18n", "export", "rules", "serve", "watch",
+            "daemon"]
 
 
-def parser() -> argparse.ArgumentParser:
+@functools.lru_cache(maxsize=1)
+def parser() -> "argparse.ArgumentParser":
+    """The command line parser, with every command's options (built once: a server's forks reuse it)."""
+    import argparse
+    import importlib
+
     root = argparse.ArgumentParser(
         prog="pnpgen", description="Print-and-play component generator: YAML card databases to print-ready PDFs.")
     root.add_argument("--version", action="version", version=f"pnpgen {__version__}")
@@ -24,6 +27,28 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`pnpgen ARGS`: in a resident server when one is ready (see generator.daemon), else here."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if daemon.wanted(argv):
+        try:
+            code = daemon.run_remote(argv)
+        except daemon.ServerLost as lost:
+            print(f"error: {lost}; run the command again (PNPGEN_DAEMON=0 runs it without a server)",
+                  file=sys.stderr)
+            return 1
+        if code is not None:
+            return code
+        code = run_here(argv)
+        daemon.start_in_background()
+        return code
+    return run_here(argv)
+
+
+def run_here(argv: list[str]) -> int:
+    import logging
+
+    from generator.errors import InputError
+
     args = parser().parse_args(argv)
     if not getattr(args, "run", None):
         parser().print_help()

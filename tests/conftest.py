@@ -1,6 +1,7 @@
 """Shared helpers: run the CLI in-process, make small games, open PDFs."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import pytest
 from generator.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
+os.environ["PNPGEN_DAEMON"] = "0"  # every command runs in the test's own process tree; test_daemon.py opts in
 MM = 72 / 25.4
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import json
 import multiprocessing
 import os
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -108,8 +109,8 @@ def render_batches(batches: list[Batch], cache: FaceCache, jobs: int = 1, on_don
 
 def render_fitted_batches(batches: list[Batch], jobs: int = 1, on_done=None) -> list[RenderedBatch]:
     """Render every batch (on every core), each with its measured text boxes, in order."""
-    if jobs > 1 and batches:
-        results = []
+    if jobs > 1 and (len(batches) > 1 or batches and "weasyprint" not in sys.modules):
+        results = []  # (a single batch is rendered here when WeasyPrint is loaded: in a server's fork)
         for rendered in render_pool(jobs).map(render_and_release, batches):
             results.append(rendered)
             if on_done:
@@ -117,7 +118,7 @@ def render_fitted_batches(batches: list[Batch], jobs: int = 1, on_done=None) -> 
         return results
     results = []
     for batch in batches:
-        results.append(render_and_release(batch))
+        results.append(render_fitted(batch))
         if on_done:
             on_done()
     return results

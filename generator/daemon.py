@@ -1,0 +1,337 @@
+"""A resident pnpgen process, so that a rebuild does not start from nothing.
+
+Starting pnpgen costs about 0.4 s before any work: importing its code and WeasyPrint, loading fontconfig
+and the fonts. A rebuild after a one-card edit needs about 0.15 s of real work. So, like Gradle's daemon
+or Rails' Spring, the first command leaves a server process behind with all of that loaded; later
+commands connect to it over a Unix socket and it forks a child that runs the command with the caller's
+arguments, working directory, environment and terminal (the caller's stdin, stdout and stderr file
+descriptors are passed over the socket), then reports the exit code. Every command runs in a fresh fork:
+nothing carries over from one command to the next.
+
+The socket's name holds a fingerprint of pnpgen's code, the Python, WeasyPrint and the installed fonts, so a
+changed installation never talks to an old server. A server exits after IDLE_SECONDS without a request or
+when its fingerprint goes stale. PNPGEN_DAEMON=0 turns the whole mechanism off (the tests and CI do);
+`pnpgen daemon stop` stops the servers.
+
+This module is imported by every `pnpgen` call, before anything heavy: keep its imports light.
+"""
+from __future__ import annotations
+
+import marshal
+import os
+import signal
+import socket
+import struct
+import sys
+import time
+
+COMMANDS = {"build", "validate", "components", "rules", "export", "list", "i18n"}  # one-shot commands
+IDLE_SECONDS = 20 * 60
+FONT_DIRS = ["/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts",
+             "/var/cache/fontconfig", "~/.cache/fontconfig"]
+
+
+def enabled() -> bool:
+    return os.environ.get("PNPGEN_DAEMON", "1") != "0" and hasattr(socket, "send_fds")
+
+
+def wanted(argv: list[str]) -> bool:
+    """Whether this command line may run in (and start) a server."""
+    return enabled() and bool(argv) and argv[0] in COMMANDS and "-h" not in argv and "--help" not in argv
+
+
+def fingerprint() -> str:
+    """What a server's loaded state depends on: pnpgen's code, the interpreter, WeasyPrint, the fonts."""
+    import hashlib
+
+    digest = hashlib.sha256(f"{sys.executable}\0{sys.version}\0".encode())
+    package = os.path.dirname(os.path.abspath(__file__))
+    stamps = sorted(os.path.join(folder, name) for folder, _, names in os.walk(package)
+                    for name in names if name.endswith(".py"))
+    stamps += [os.path.join(folder, "weasyprint", "__init__.py") for folder in sys.path if folder]
+    stamps += [os.path.expanduser(folder) for folder in FONT_DIRS]
+    digest.update(repr(sorted((k, v) for k, v in os.environ.items() if k.startswith("PNPGEN_PLAIN"))).encode())
+    for path in stamps:
+        try:
+            stat = os.stat(path)
+            digest.update(f"{path}\0{stat.st_mtime_ns}\0{stat.st_size}\0".encode())
+        except OSError:
+            pass
+    return digest.hexdigest()[:16]
+
+
+def runtime_dir() -> str | None:
+    """A folder only this user can use (None when it cannot be made safely)."""
+    base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or "/tmp"
+    folder = os.path.join(base, f"pnpgen-{os.getuid()}")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        stat = os.stat(folder)
+    except OSError:
+        return None
+    if stat.st_uid != os.getuid() or stat.st_mode & 0o077:
+        return None
+    return folder
+
+
+def socket_path(print_: str | None = None) -> str | None:
+    folder = runtime_dir()
+    return os.path.join(folder, f"{print_ or fingerprint()}.sock") if folder else None
+
+
+# --- the client: every `pnpgen` call ---------------------------------------------------------------------
+
+class ServerLost(Exception):
+    """The server accepted the command and then stopped before reporting its exit code."""
+
+
+def run_remote(argv: list[str]) -> int | None:
+    """Run the command in a server: its exit code, or None when no server is ready (run it here then)."""
+    path = socket_path()
+    if path is None or not os.path.exists(path):
+        return None
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        connection.settimeout(2)
+        connection.connect(path)
+        umask = os.umask(0o022)
+        os.umask(umask)
+        payload = marshal.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "umask": umask,
+                                 "encodings": [(sys.stdout.encoding, sys.stdout.errors),
+                                               (sys.stderr.encoding, sys.stderr.errors)]})
+        sys.stdout.flush()
+        sys.stderr.flush()
+        socket.send_fds(connection, [len(payload).to_bytes(4, "big")], [0, 1, 2])
+        connection.sendall(payload)
+        replies = connection.makefile("rb")
+        hello = replies.readline()
+        if not hello:
+            return None  # refused before starting: nothing ran
+    except OSError:
+        connection.close()
+        return None
+    connection.settimeout(None)
+    child = int(hello.split()[1])  # b"pid N"
+    forward = lambda signum, frame: _signal_child(child, signum)  # noqa: E731
+    previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        done = replies.readline()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        connection.close()
+    if not done:
+        raise ServerLost("the pnpgen server stopped during the command")
+    return int(done.split()[1])  # b"exit N"
+
+
+def _signal_child(pid: int, signum: int) -> None:
+    try:
+        os.kill(pid, signum)
+    except ProcessLookupError:
+        pass
+
+
+def start_in_background() -> None:
+    """Start a server for later commands, detached from this one (no output, own session)."""
+    if os.environ.get("CI") or socket_path() is None:
+        return
+    spawn()
+
+
+def spawn() -> None:
+    import subprocess
+
+    subprocess.Popen([sys.executable, "-m", "generator", "daemon", "start", "--foreground"],
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     start_new_session=True, close_fds=True)
+
+
+# --- the server ------------------------------------------------------------------------------------------
+
+def serve() -> int:
+    """Load everything, listen on this installation's socket, fork a child per command until idle."""
+    import select
+
+    own_print = fingerprint()
+    path = socket_path(own_print)
+    if path is None:
+        return 1
+    if _answers(path):
+        return 0  # another server is already there
+    warm_up()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    scratch = os.path.join(os.path.dirname(path), f".{os.getpid()}.sock")
+    _remove(scratch)
+    listener.bind(scratch)
+    listener.listen(16)
+    os.replace(scratch, path)  # clients only ever see a socket that is listening
+    identity = os.stat(path).st_ino
+    pid_file = path.removesuffix(".sock") + ".pid"
+    with open(pid_file, "w") as handle:
+        handle.write(f"{os.getpid()}\n")
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+    last_request = time.monotonic()
+    try:
+        while True:
+            readable, _, _ = select.select([listener], [], [], 10)
+            _reap_children()
+            if readable:
+                connection, _ = listener.accept()
+                last_request = time.monotonic()
+                _fork_command(listener, connection)
+                continue
+            if (time.monotonic() - last_request > IDLE_SECONDS or fingerprint() != own_print
+                    or not _is_ours(path, identity)):
+                return 0
+    finally:
+        if _is_ours(path, identity):
+            _remove(path)
+            _remove(pid_file)
+
+
+def warm_up() -> None:
+    """Import every command and WeasyPrint, and lay out Japanese and English text once, so that fontconfig,
+    the fonts and the hyphenation dictionary are loaded before the first request forks."""
+    import gc
+
+    from generator import cli
+    from generator.render import engine, fonts
+
+    cli.parser()
+    weasyprint = engine.load()
+    sample = ('<html lang="en"><body style="font-family: Noto Sans CJK JP; hyphens: auto">'
+              '<p>Draw one card, then hyphenation.</p><p lang="ja">カードを1枚引く。</p>'
+              '<p style="font-weight: bold">報酬</p><p style="font-family: Noto Serif CJK JP">明朝</p></body></html>')
+    weasyprint.HTML(string=fonts.font_face_css() + sample).write_pdf()
+    gc.collect()
+    gc.freeze()  # children share these pages instead of copying them when the collector visits them
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _answers(path: str) -> bool:
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(path)
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
+
+
+def _is_ours(path: str, identity: int) -> bool:
+    try:
+        return os.stat(path).st_ino == identity
+    except OSError:
+        return False
+
+
+def _reap_children() -> None:
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
+
+
+def _fork_command(listener: socket.socket, connection: socket.socket) -> None:
+    _, uid, _ = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))
+    if uid != os.getuid():
+        connection.close()  # only this user's commands
+        return
+    if os.fork() == 0:
+        listener.close()
+        _run_command(connection)  # never returns
+    connection.close()
+
+
+def _run_command(connection: socket.socket) -> None:
+    """In the forked child: take the caller's terminal, directory and environment, run, report, exit."""
+    code = 1
+    try:
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD):
+            signal.signal(signum, signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL)
+        header, fds, _, _ = socket.recv_fds(connection, 4, 3)
+        if len(header) < 4 or len(fds) != 3:
+            os._exit(0)  # a probe (is anyone listening?), not a command
+        size = int.from_bytes(header, "big")
+        payload = b""
+        while len(payload) < size:
+            chunk = connection.recv(size - len(payload))
+            if not chunk:
+                os._exit(1)
+            payload += chunk
+        request = marshal.loads(payload)
+        for target, fd in zip((0, 1, 2), fds):
+            os.dup2(fd, target)
+            os.close(fd)
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        os.umask(request["umask"])
+        (out_encoding, out_errors), (err_encoding, err_errors) = request["encodings"]
+        sys.stdin = open(0, encoding=out_encoding, closefd=False)  # the server's own streams were /dev/null
+        sys.stdout = open(1, "w", encoding=out_encoding, errors=out_errors, closefd=False,
+                          buffering=1 if os.isatty(1) else -1)
+        sys.stderr = open(2, "w", encoding=err_encoding, errors=err_errors, closefd=False, buffering=1)
+        connection.sendall(f"pid {os.getpid()}\n".encode())
+        from generator import cli
+
+        code = cli.run_here(request["argv"])
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+    except BaseException as error:  # noqa: BLE001 - reported to the caller's terminal, never lost
+        print(f"error: pnpgen server: {error!r}; run again with PNPGEN_DAEMON=0", file=sys.stderr)
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        try:
+            connection.sendall(f"exit {code}\n".encode())
+        finally:
+            os._exit(code)
+
+
+def servers() -> list[tuple[str, int]]:
+    """(socket, pid) of this user's running servers."""
+    folder = runtime_dir()
+    found = []
+    for name in sorted(os.listdir(folder)) if folder else []:
+        if not name.endswith(".pid"):
+            continue
+        pid_file = os.path.join(folder, name)
+        try:
+            with open(pid_file) as handle:
+                pid = int(handle.read())
+            os.kill(pid, 0)
+            found.append((pid_file.removesuffix(".pid") + ".sock", pid))
+        except (OSError, ValueError):
+            _remove(pid_file)
+    return found
+
+
+def stop_all() -> int:
+    stopped = 0
+    for _, pid in servers():
+        _signal_child(pid, signal.SIGTERM)
+        stopped += 1
+    return stopped
+
+
+def wait_until_ready(timeout: float = 30.0) -> bool:
+    path = socket_path()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path is not None and _answers(path):
+            return True
+        time.sleep(0.05)
+    return False

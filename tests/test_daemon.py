@@ -1,0 +1,125 @@
+"""The resident server (generator.daemon): commands run in it give the same files, output and exit codes as
+commands run alone, and it can be stopped."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+from conftest import ROOT, copy_game
+
+
+@pytest.fixture
+def server_env():
+    """An environment with the server turned on, its socket in a private folder (short: sockets have a
+    108-byte path limit); every server started in it is stopped afterwards."""
+    runtime = tempfile.mkdtemp(prefix="pnd")
+    env = {**os.environ, "PNPGEN_DAEMON": "1", "XDG_RUNTIME_DIR": runtime}
+    env.pop("CI", None)
+    yield env
+    subprocess.run([sys.executable, "-m", "generator", "daemon", "stop"], env=env, capture_output=True)
+    shutil.rmtree(runtime, ignore_errors=True)
+
+
+def pnpgen(env, *args, cwd=ROOT, **kwargs):
+    return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], env=env, cwd=cwd,
+                          capture_output=True, text=True, **kwargs)
+
+
+def server_pids(env) -> list[int]:
+    status = pnpgen(env, "daemon", "status").stdout
+    return [int(line.split()[1]) for line in status.splitlines() if line.startswith("pid ")]
+
+
+def started(env) -> int:
+    result = pnpgen(env, "daemon", "start")
+    assert result.returncode == 0, result.stderr
+    (pid,) = server_pids(env)
+    return pid
+
+
+def test_a_build_in_the_server_writes_what_a_build_alone_writes(server_env, tmp_path):
+    game = copy_game("ikkin", tmp_path)
+    alone = pnpgen({**server_env, "PNPGEN_DAEMON": "0"}, "build", game.name, "--out", "alone", "--paper", "a4",
+                   "--lang", "en", cwd=tmp_path)
+    assert alone.returncode == 0, alone.stderr
+    server = started(server_env)
+    served = pnpgen(server_env, "build", game.name, "--out", "served", "--paper", "a4", "--lang", "en",
+                    cwd=tmp_path)  # a relative game and output: the server works in the caller's directory
+    assert served.returncode == 0, served.stderr
+    assert "wrote cards-en-a4.pdf" in served.stderr  # the progress lines reach the caller's terminal
+    assert "Traceback" not in served.stderr
+    pdfs = sorted(p.relative_to(tmp_path / "alone") for p in (tmp_path / "alone").rglob("*.pdf"))
+    assert pdfs and pdfs == sorted(p.relative_to(tmp_path / "served") for p in (tmp_path / "served").rglob("*.pdf"))
+    for pdf in pdfs:
+        assert (tmp_path / "alone" / pdf).read_bytes() == (tmp_path / "served" / pdf).read_bytes(), pdf
+    assert server_pids(server_env) == [server]  # the same server, still there
+    served_file = tmp_path / "served" / "ikkin" / "cards-en-a4.pdf"
+    assert oct(served_file.stat().st_mode & 0o777) == oct(0o666 & ~current_umask())
+
+
+def current_umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def test_the_caller_gets_the_exit_code_and_the_error(server_env):
+    started(server_env)
+    result = pnpgen(server_env, "build", "no-such-game")
+    assert result.returncode == 2
+    assert "error:" in result.stderr and "no such game" in result.stderr
+    assert "Traceback" not in result.stderr
+    usage = pnpgen(server_env, "build", "--paper", "a5")
+    assert usage.returncode == 2 and "invalid choice" in usage.stderr
+
+
+def test_a_command_really_runs_in_the_server(server_env, tmp_path):
+    started(server_env)
+    probe = ("import os, sys; os.environ.update({env!r}); from generator import daemon; "
+             "sys.exit(100 + (daemon.run_remote(['validate', 'ikkin']) is not None))")
+    result = subprocess.run([sys.executable, "-c", probe.format(env=server_env)], cwd=ROOT, capture_output=True,
+                            text=True)
+    assert result.returncode == 101, result.stderr
+    assert "no problems" in result.stdout  # printed by the server's child, on this process' stdout
+
+
+def test_ctrl_c_reaches_the_command_in_the_server(server_env, tmp_path):
+    started(server_env)
+    process = subprocess.Popen([sys.executable, "-m", "generator", "build", "--no-cache", "--out",
+                                tmp_path / "out"], cwd=ROOT, env=server_env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = []
+    while not any("distinct faces" in line for line in seen):  # the build has started
+        seen.append(process.stderr.readline())
+        assert seen[-1], f"the build printed no progress: {seen}"
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, seen + [err]
+    assert "interrupted" in err
+
+
+def test_stop_ends_the_server_and_commands_still_run_without_it(server_env):
+    pid = started(server_env)
+    assert "stopped 1" in pnpgen(server_env, "daemon", "stop").stdout
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and os.path.exists(f"/proc/{pid}"):
+        time.sleep(0.05)
+    assert not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split()[2] == "Z"
+    result = pnpgen({**server_env, "CI": "1"}, "validate", "ikkin")  # no server, and CI starts none
+    assert result.returncode == 0 and "no problems" in result.stdout
+    assert server_pids(server_env) == []
+
+
+def test_a_command_alone_leaves_a_server_for_the_next_one(server_env):
+    assert pnpgen(server_env, "validate", "ikkin").returncode == 0
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not server_pids(server_env):
+        time.sleep(0.1)
+    assert len(server_pids(server_env)) == 1
