@@ -1,11 +1,15 @@
 """`make bench`: pnpgen against protograf and a ReportLab floor on the same deck, in one run.
 
 Measures (wall seconds, median of 3, and the peak memory of the whole process tree):
-  cold        the 300-card benchmark deck (100 distinct x 3), A4 with crop marks, nothing built before
-  warm        the same after one card's text changed (face cache kept)
+  cold        the 300-card benchmark deck (100 distinct x 3), A4 with crop marks, nothing built before and no
+              pnpgen server running (PNPGEN_DAEMON=0)
+  warm        the same after one card's text changed (face cache kept), with the pnpgen server that the
+              previous build leaves running (see generator/daemon.py); its memory counts in the peak
+  warm_alone  the same without a server: a whole new process
   protograf   the same deck made by protograf (installed in bench/.venv-protograf)
   reportlab   the same deck drawn by a minimal ReportLab program (the floor)
-  kits_cold   every seed kit, empty cache;  kits_warm: again with nothing changed
+  kits_cold   every seed kit, empty cache, no server;  kits_warm: again with nothing changed, with the server
+              (kits_warm_alone: without)
 Prints a table with the ratios and writes output/bench.json.
 """
 from __future__ import annotations
@@ -54,8 +58,17 @@ def tree_memory_mb(pid: int) -> tuple[float, float]:
     return total / 1024, anon / 1024
 
 
+def server_pids(env: dict) -> list[int]:
+    """The pnpgen servers of this benchmark's private runtime folder (their memory counts as ours)."""
+    status = subprocess.run([PYTHON, "-m", "generator", "daemon", "status"], env={**os.environ, **env},
+                            capture_output=True, text=True).stdout
+    return [int(line.split()[1]) for line in status.splitlines() if line.startswith("pid ")]
+
+
 def timed(command: list[str], env: dict | None = None) -> tuple[float, float, float]:
-    """Wall seconds, peak tree memory and peak anonymous memory (MB, sampled every 20 ms) of one command."""
+    """Wall seconds, peak tree memory and peak anonymous memory (MB, sampled every 20 ms) of one command,
+    with the pnpgen server's process tree added when one is running."""
+    servers = server_pids(env) if env and env.get("PNPGEN_DAEMON") == "1" else []
     peak = [0.0, 0.0]
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -63,7 +76,10 @@ def timed(command: list[str], env: dict | None = None) -> tuple[float, float, fl
 
     def sample():
         while not done.is_set():
-            total, anon = tree_memory_mb(process.pid)
+            total = anon = 0.0
+            for pid in [process.pid, *servers]:
+                tree_total, tree_anon = tree_memory_mb(pid)
+                total, anon = total + tree_total, anon + tree_anon
             peak[0], peak[1] = max(peak[0], total), max(peak[1], anon)
             done.wait(0.02)
 
@@ -104,16 +120,23 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="pnpgen-bench-"))
     out = work / "out"
     pnpgen = [PYTHON, "-m", "generator", "build", "--paper", "a4", "--out", str(out), "-q"]
+    runtime = Path(tempfile.mkdtemp(prefix="pnb"))  # a private folder: only this run's server is measured
+    alone = {"PNPGEN_DAEMON": "0", "XDG_RUNTIME_DIR": str(runtime)}
+    served = {"PNPGEN_DAEMON": "1", "XDG_RUNTIME_DIR": str(runtime)}
     results = {}
     try:
         game = write_pnpgen_game(work)
         print("benchmark deck: 300 cards (100 distinct x 3), A4, crop marks", file=sys.stderr)
         results["cold"] = median_of("pnpgen cold", lambda run: shutil.rmtree(out, ignore_errors=True),
-                                    lambda run: pnpgen + [str(game)])
+                                    lambda run: pnpgen + [str(game)], alone)
+        start_server(served)
         # warm: each run changes the first card's text to something new, then rebuilds with the cache
-        results["warm"] = median_of("pnpgen warm (one card edited)",
+        results["warm"] = median_of("pnpgen warm (one card edited, server running)",
                                     lambda run: write_pnpgen_game(work, edit=f"Edited text, version {run}."),
-                                    lambda run: pnpgen + [str(game)])
+                                    lambda run: pnpgen + [str(game)], served)
+        results["warm_alone"] = median_of("pnpgen warm (one card edited, no server)",
+                                          lambda run: write_pnpgen_game(work, edit=f"Edited again, version {run}."),
+                                          lambda run: pnpgen + [str(game)], alone)
         floor_pdf = work / "floor.pdf"
         results["reportlab"] = median_of("ReportLab floor", lambda run: None,
                                          lambda run: [PYTHON, str(HERE / "reportlab_floor.py"), str(floor_pdf)])
@@ -125,17 +148,29 @@ def main() -> int:
         kits = [PYTHON, "-m", "generator", "build", "--out", str(work / "kits"), "-q"]
         results["kits_cold"] = median_of("seed kits cold",
                                          lambda run: shutil.rmtree(work / "kits", ignore_errors=True),
-                                         lambda run: kits)
-        results["kits_warm"] = median_of("seed kits warm (nothing changed)", lambda run: None, lambda run: kits)
+                                         lambda run: kits, alone)
+        results["kits_warm"] = median_of("seed kits warm (nothing changed, server running)", lambda run: None,
+                                         lambda run: kits, served)
+        results["kits_warm_alone"] = median_of("seed kits warm (nothing changed, no server)", lambda run: None,
+                                               lambda run: kits, alone)
     finally:
+        subprocess.run([PYTHON, "-m", "generator", "daemon", "stop"], env={**os.environ, **served},
+                       capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(runtime, ignore_errors=True)
     report(results)
     return 0
 
 
+def start_server(env: dict) -> None:
+    """The server a first build leaves behind, started explicitly so that every warm run finds it ready."""
+    subprocess.run([PYTHON, "-m", "generator", "daemon", "start"], env={**os.environ, **env}, check=True,
+                   stdout=subprocess.DEVNULL)
+
+
 def report(results: dict) -> None:
     seconds = {k: v[0] for k, v in results.items()}
-    ours = [v for k, v in results.items() if k in ("cold", "warm", "kits_cold", "kits_warm")]
+    ours = [v for k, v in results.items() if k not in ("protograf", "reportlab")]
     peak, peak_anon = max(v[1] for v in ours), max(v[2] for v in ours)
     ratios = {
         "cold / protograf": (seconds["cold"] / seconds["protograf"], 0.5),
@@ -148,6 +183,7 @@ def report(results: dict) -> None:
     print("\n| ratio | value | target | met |\n|---|---|---|---|")
     for name, (value, target) in ratios.items():
         print(f"| {name} | {value:.2f} | <= {target} | {'yes' if value <= target else 'NO'} |")
+    print(f"| (warm without a server) / cold | {seconds['warm_alone'] / seconds['cold']:.2f} | | |")
     absolute = {"warm under 1 s": seconds["warm"] < 1.0, "kits warm under 2 s": seconds["kits_warm"] < 2.0,
                 "peak under 500 MB": peak < 500}
     for name, met in absolute.items():
@@ -155,6 +191,7 @@ def report(results: dict) -> None:
     data = {"cold_s": seconds["cold"], "warm_s": seconds["warm"], "protograf_s": seconds["protograf"],
             "reportlab_s": seconds["reportlab"], "kits_cold_s": seconds["kits_cold"],
             "kits_warm_s": seconds["kits_warm"], "peak_mb": round(peak, 1),
+            "warm_alone_s": seconds["warm_alone"], "kits_warm_alone_s": seconds["kits_warm_alone"],
             "peak_anon_mb": round(peak_anon, 1),
             "ratios": {k: round(v[0], 3) for k, v in ratios.items()}, "cores": os.cpu_count(),
             "date": time.strftime("%Y-%m-%d %H:%M")}

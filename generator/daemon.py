@@ -92,7 +92,7 @@ def run_remote(argv: list[str]) -> int | None:
         return None
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        connection.settimeout(2)
+        connection.settimeout(10)  # a server answers at once; a hung one is ignored
         connection.connect(path)
         umask = os.umask(0o022)
         os.umask(umask)
@@ -112,7 +112,17 @@ def run_remote(argv: list[str]) -> int | None:
         return None
     connection.settimeout(None)
     child = int(hello.split()[1])  # b"pid N"
-    forward = lambda signum, frame: _signal_child(child, signum)  # noqa: E731
+    interrupts = []
+
+    def forward(signum, frame):
+        """Ctrl-C (or a TERM) goes to the command; a second Ctrl-C ends it at once."""
+        interrupts.append(signum)
+        if len(interrupts) > 1 and signum == signal.SIGINT:
+            _signal_child(child, signal.SIGKILL)
+            print("interrupted", file=sys.stderr)
+            raise SystemExit(130)
+        _signal_child(child, signum)
+
     previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         done = replies.readline()
@@ -269,7 +279,8 @@ def _run_command(connection: socket.socket) -> None:
                 os._exit(1)
             payload += chunk
         request = marshal.loads(payload)
-        for target, fd in zip((0, 1, 2), fds):
+        connection.sendall(f"pid {os.getpid()}\n".encode())  # before taking the terminal: a caller that
+        for target, fd in zip((0, 1, 2), fds):                # gave up waiting sees nothing from us
             os.dup2(fd, target)
             os.close(fd)
         os.chdir(request["cwd"])
@@ -281,7 +292,6 @@ def _run_command(connection: socket.socket) -> None:
         sys.stdout = open(1, "w", encoding=out_encoding, errors=out_errors, closefd=False,
                           buffering=1 if os.isatty(1) else -1)
         sys.stderr = open(2, "w", encoding=err_encoding, errors=err_errors, closefd=False, buffering=1)
-        connection.sendall(f"pid {os.getpid()}\n".encode())
         from generator import cli
 
         code = cli.run_here(request["argv"])

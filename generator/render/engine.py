@@ -1,12 +1,15 @@
-"""Importing WeasyPrint, without the 0.2 s its C declarations cost every process.
+"""WeasyPrint, loaded faster and lighter, with the same output (the tests compare the bytes).
 
-WeasyPrint declares the Pango, HarfBuzz and fontconfig functions it calls as one C text that cffi parses
-with pycparser at every import: about half of `import weasyprint`, paid by every build and every worker.
-cffi can compile the same declarations once into a module that loads in milliseconds ("out-of-line ABI
-mode"). `load()` builds that module on first use, keeps it in the user's cache keyed by the exact
-declarations and the cffi version, and runs WeasyPrint's own `text/ffi.py` with only its `cdef` call
-replaced by the prebuilt object. Anything unexpected (another WeasyPrint layout, an unwritable cache)
-falls back to the plain import.
+Two changes to how WeasyPrint is loaded, none to what it does; PNPGEN_PLAIN_WEASYPRINT=1 turns them off.
+
+- C declarations prebuilt: WeasyPrint declares the Pango, HarfBuzz and fontconfig functions it calls as one
+  C text that cffi parses with pycparser at every import, about 0.2 s of every process that renders. cffi can
+  compile the same declarations once into a module that loads in milliseconds ("out-of-line ABI mode").
+  `load()` builds that module on first use, keeps it in the user's cache keyed by the exact declarations and
+  the cffi version, and runs WeasyPrint's own `text/ffi.py` with only its `cdef` call replaced by the
+  prebuilt object. Anything unexpected (another WeasyPrint layout, an unwritable cache) falls back to the
+  plain import.
+- Whole font files copied only when read (see _FileContent).
 """
 from __future__ import annotations
 
@@ -27,15 +30,16 @@ FFI_MODULE = "weasyprint.text.ffi"
 
 
 def load() -> ModuleType:
-    """The weasyprint module, imported with the prebuilt C declarations when possible."""
-    if "weasyprint" not in sys.modules and os.environ.get("PNPGEN_PLAIN_FFI") != "1":
+    """The weasyprint module, imported with the changes above unless PNPGEN_PLAIN_WEASYPRINT=1."""
+    plain = os.environ.get("PNPGEN_PLAIN_WEASYPRINT") == "1"
+    if "weasyprint" not in sys.modules and not plain:
         try:
             _install_finder()
         except Exception:  # never worse than the plain import
             pass
     import weasyprint
 
-    if os.environ.get("PNPGEN_PLAIN_FONTS") != "1":
+    if not plain:
         defer_font_copies()
     return weasyprint
 
