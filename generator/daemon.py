@@ -210,10 +210,11 @@ def warm_up() -> None:
 
     cli.parser()
     weasyprint = engine.load()
-    sample = ('<html lang="en"><body style="font-family: Noto Sans CJK JP; hyphens: auto">'
+    sample = (f'<html lang="en"><head><style>{fonts.font_face_css()}</style></head>'
+              '<body style="font-family: Noto Sans CJK JP; hyphens: auto">'
               '<p>Draw one card, then hyphenation.</p><p lang="ja">カードを1枚引く。</p>'
               '<p style="font-weight: bold">報酬</p><p style="font-family: Noto Serif CJK JP">明朝</p></body></html>')
-    weasyprint.HTML(string=fonts.font_face_css() + sample).write_pdf()
+    weasyprint.HTML(string=sample).write_pdf()
     gc.collect()
     gc.freeze()  # children share these pages instead of copying them when the collector visits them
 
