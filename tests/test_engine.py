@@ -1,5 +1,5 @@
-"""generator.render.engine: WeasyPrint with prebuilt C declarations and deferred font copies renders the
-same bytes as the plain import."""
+"""generator.render.engine: WeasyPrint with prebuilt C declarations, deferred font copies and fonts subset in
+parallel renders the same bytes as the plain import."""
 from __future__ import annotations
 
 import ast
@@ -19,6 +19,7 @@ html = ('<html lang="ja"><body style="font-family: Noto Sans CJK JP">'
         '<p style="font-family: Noto Serif CJK JP">明朝 serif</p></body></html>')
 sys.stdout.buffer.write(weasyprint.HTML(string=html).write_pdf())
 print(json.dumps({"pycparser": "pycparser" in sys.modules,
+                  "parallel": getattr(weasyprint.pdf.build_fonts_dictionary, "subsets_in_parallel", False),
                   "deferred": type(weasyprint.pdf.fonts.Font.__dict__.get("file_content")).__name__}),
       file=sys.stderr)
 """
@@ -32,12 +33,12 @@ def render(tmp_path, **env):
 
 def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path):
     plain, plain_state = render(tmp_path, PNPGEN_PLAIN_WEASYPRINT="1")
-    assert plain_state == {"pycparser": True, "deferred": "NoneType"}
+    assert plain_state == {"pycparser": True, "deferred": "NoneType", "parallel": False}
     render(tmp_path)  # builds the cached declarations module
     assert list((tmp_path / "pnpgen" / "ffi").glob("_pnpgen_ffi_*.py"))
     fast, fast_state = render(tmp_path)
-    # the C text not parsed again, whole font files not copied
-    assert fast_state == {"pycparser": False, "deferred": "_FileContent"}
+    # the C text not parsed again, whole font files not copied, the three fonts subset side by side
+    assert fast_state == {"pycparser": False, "deferred": "_FileContent", "parallel": True}
     assert fast == plain
     assert fast.startswith(b"%PDF") and len(fast) > 1000
 

@@ -1,6 +1,6 @@
 """WeasyPrint, loaded faster and lighter, with the same output (the tests compare the bytes).
 
-Two changes to how WeasyPrint is loaded, none to what it does; PNPGEN_PLAIN_WEASYPRINT=1 turns them off.
+Three changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEASYPRINT=1 turns them off.
 
 - C declarations prebuilt: WeasyPrint declares the Pango, HarfBuzz and fontconfig functions it calls as one
   C text that cffi parses with pycparser at every import, about 0.2 s of every process that renders. cffi can
@@ -10,6 +10,9 @@ Two changes to how WeasyPrint is loaded, none to what it does; PNPGEN_PLAIN_WEAS
   prebuilt object. Anything unexpected (another WeasyPrint layout, an unwritable cache) falls back to the
   plain import.
 - Whole font files copied only when read (see _FileContent).
+- Fonts subset side by side: a document's fonts are subset one after the other (about 35 ms each for Noto
+  CJK) although HarfBuzz runs without Python's lock; they now run in threads, before WeasyPrint's own loop,
+  which then finds them done (see subset_fonts_in_parallel).
 """
 from __future__ import annotations
 
@@ -41,6 +44,7 @@ def load() -> ModuleType:
 
     if not plain:
         defer_font_copies()
+        subset_fonts_in_parallel()
     return weasyprint
 
 
@@ -191,3 +195,51 @@ class _PrebuiltFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def exec_module(self, module):
         module.ffi = self.ffi
         exec(compile(self.tree, str(self.source_path), "exec"), module.__dict__)
+
+
+def subset_fonts_in_parallel() -> None:
+    """Clean (subset) every font of a document in its own thread, then let WeasyPrint build the font
+    dictionary as before, skipping the cleaning it finds done. Same fonts, same order, same bytes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import weasyprint.pdf as pdf_module
+    from weasyprint.pdf import fonts as pdf_fonts
+
+    original_build = pdf_fonts.build_fonts_dictionary
+    if getattr(pdf_module.build_fonts_dictionary, "subsets_in_parallel", False):
+        return
+    original_clean = pdf_fonts.Font.clean
+
+    def clean(font, to_unicode, hinting):
+        if font.__dict__.pop("_cleaned_for", None) == (to_unicode, hinting):
+            return
+        original_clean(font, to_unicode, hinting)
+
+    def build(pdf, fonts, compress, subset, options):
+        jobs = []
+        for file_fonts in _fonts_by_file(fonts).values():
+            font = file_fonts[0]
+            if font.bitmap:
+                continue
+            to_unicode = {}
+            if subset and not font.used_in_forms:  # what WeasyPrint's loop passes to clean()
+                for file_font in file_fonts:
+                    to_unicode = {**to_unicode, **file_font.to_unicode}
+            jobs.append((font, to_unicode, options["hinting"]))
+        if len(jobs) > 1:
+            with ThreadPoolExecutor(len(jobs)) as pool:
+                list(pool.map(lambda job: original_clean(*job), jobs))
+            for font, to_unicode, hinting in jobs:
+                font._cleaned_for = (to_unicode, hinting)
+        return original_build(pdf, fonts, compress, subset, options)
+
+    build.subsets_in_parallel = True
+    pdf_fonts.Font.clean = clean
+    pdf_module.build_fonts_dictionary = build
+
+
+def _fonts_by_file(fonts: dict) -> dict:
+    grouped: dict = {}
+    for font in fonts.values():
+        grouped.setdefault(font.hash, []).append(font)
+    return grouped
