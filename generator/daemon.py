@@ -32,7 +32,8 @@ FONT_DIRS = ["/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts
 
 
 def enabled() -> bool:
-    return os.environ.get("PNPGEN_DAEMON", "1") != "0" and hasattr(socket, "send_fds")
+    return (os.environ.get("PNPGEN_DAEMON", "1") != "0" and hasattr(socket, "send_fds")
+            and hasattr(socket, "SO_PEERCRED"))  # Linux: passing the terminal, checking the caller's user
 
 
 def wanted(argv: list[str]) -> bool:
@@ -284,6 +285,7 @@ def _run_command(connection: socket.socket) -> None:
         for target, fd in zip((0, 1, 2), fds):                # gave up waiting sees nothing from us
             os.dup2(fd, target)
             os.close(fd)
+        sys.argv = ["pnpgen", *request["argv"]]
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])

@@ -80,14 +80,20 @@ def test_the_caller_gets_the_exit_code_and_the_error(server_env):
     assert usage.returncode == 2 and "invalid choice" in usage.stderr
 
 
+def run_remote(env, argv):
+    """daemon.run_remote in a new process: (whether a server ran the command, that process' output)."""
+    probe = (f"import os, sys; os.environ.update({env!r}); from generator import daemon; "
+             f"sys.exit(100 + (daemon.run_remote({argv!r}) is not None))")
+    result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode in (100, 101), result.stderr
+    return result.returncode == 101, result.stdout
+
+
 def test_a_command_really_runs_in_the_server(server_env, tmp_path):
     started(server_env)
-    probe = ("import os, sys; os.environ.update({env!r}); from generator import daemon; "
-             "sys.exit(100 + (daemon.run_remote(['validate', 'ikkin']) is not None))")
-    result = subprocess.run([sys.executable, "-c", probe.format(env=server_env)], cwd=ROOT, capture_output=True,
-                            text=True)
-    assert result.returncode == 101, result.stderr
-    assert "no problems" in result.stdout  # printed by the server's child, on this process' stdout
+    served, out = run_remote(server_env, ["validate", "ikkin"])
+    assert served
+    assert "no problems" in out  # printed by the server's child, on the calling process' stdout
 
 
 def test_ctrl_c_reaches_the_command_in_the_server(server_env, tmp_path):
@@ -123,3 +129,12 @@ def test_a_command_alone_leaves_a_server_for_the_next_one(server_env):
     while time.monotonic() < deadline and not server_pids(server_env):
         time.sleep(0.1)
     assert len(server_pids(server_env)) == 1
+
+
+def test_a_server_of_another_installation_is_not_used(server_env):
+    started(server_env)
+    assert "current" in pnpgen(server_env, "daemon", "status").stdout
+    other = {**server_env, "PNPGEN_PLAIN_WEASYPRINT": "1"}  # part of the fingerprint, like pnpgen's code
+    assert "stale" in pnpgen(other, "daemon", "status").stdout
+    served, _ = run_remote(other, ["list"])
+    assert not served  # no server for this installation: the command runs in its own process
