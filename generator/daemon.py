@@ -119,10 +119,10 @@ def run_remote(argv: list[str]) -> int | None:
         """Ctrl-C (or a TERM) goes to the command; a second Ctrl-C ends it at once."""
         interrupts.append(signum)
         if len(interrupts) > 1 and signum == signal.SIGINT:
-            _signal_child(child, signal.SIGKILL)
+            _send_signal(child, signal.SIGKILL)
             print("interrupted", file=sys.stderr)
             raise SystemExit(130)
-        _signal_child(child, signum)
+        _send_signal(child, signum)
 
     previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -136,7 +136,7 @@ def run_remote(argv: list[str]) -> int | None:
     return int(done.split()[1])  # b"exit N"
 
 
-def _signal_child(pid: int, signum: int) -> None:
+def _send_signal(pid: int, signum: int) -> None:
     try:
         os.kill(pid, signum)
     except ProcessLookupError:
@@ -335,7 +335,7 @@ def servers() -> list[tuple[str, int]]:
 def stop_all() -> int:
     stopped = 0
     for _, pid in servers():
-        _signal_child(pid, signal.SIGTERM)
+        _send_signal(pid, signal.SIGTERM)
         stopped += 1
     return stopped
 

@@ -89,7 +89,7 @@ def run_remote(env, argv):
     return result.returncode == 101, result.stdout
 
 
-def test_a_command_really_runs_in_the_server(server_env, tmp_path):
+def test_a_command_really_runs_in_the_server(server_env):
     started(server_env)
     served, out = run_remote(server_env, ["validate", "ikkin"])
     assert served

@@ -177,16 +177,17 @@ def _load_module(name: str, path: Path) -> ModuleType:
 class _PrebuiltFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def __init__(self, source_path: Path, declarations: str, tree: ast.Module):
         self.source_path, self.declarations, self.tree = source_path, declarations, tree
+        self.used = False
+        self.ffi = None
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname != FFI_MODULE or getattr(self, "used", False):
+        if fullname != FFI_MODULE or self.used:
             return None
-        self.used = True
+        self.used = True  # one module, once: a failed attempt is not retried
         try:
-            ffi = prebuilt_ffi(self.declarations)
+            self.ffi = prebuilt_ffi(self.declarations)
         except Exception:
             return None  # the normal finder takes over: the plain import
-        self.ffi = ffi
         return importlib.util.spec_from_file_location(fullname, self.source_path, loader=self)
 
     def create_module(self, spec):

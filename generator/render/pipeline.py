@@ -110,15 +110,12 @@ def render_batches(batches: list[Batch], cache: FaceCache, jobs: int = 1, on_don
 def render_fitted_batches(batches: list[Batch], jobs: int = 1, on_done=None) -> list[RenderedBatch]:
     """Render every batch (on every core), each with its measured text boxes, in order."""
     if jobs > 1 and (len(batches) > 1 or batches and "weasyprint" not in sys.modules):
-        results = []  # (a single batch is rendered here when WeasyPrint is loaded: in a server's fork)
-        for rendered in render_pool(jobs).map(render_and_release, batches):
-            results.append(rendered)
-            if on_done:
-                on_done()
-        return results
+        rendering = render_pool(jobs).map(render_and_release, batches)
+    else:  # one process, or one batch with WeasyPrint loaded here (a server's fork, watch): no worker to wake
+        rendering = map(render_fitted, batches)
     results = []
-    for batch in batches:
-        results.append(render_fitted(batch))
+    for rendered in rendering:
+        results.append(rendered)
         if on_done:
             on_done()
     return results
