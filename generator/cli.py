@@ -47,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
 def run_here(argv: list[str]) -> int:
     import logging
 
+    from generator import interrupts
     from generator.errors import InputError
 
     args = parser().parse_args(argv)
@@ -56,7 +57,10 @@ def run_here(argv: list[str]) -> int:
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     try:
-        return args.run(args)
+        with interrupts.recorded():
+            code = args.run(args)
+            interrupts.raise_if_pending()
+        return code
     except InputError as error:
         for problem in error.problems:
             print(f"error: {problem}", file=sys.stderr)

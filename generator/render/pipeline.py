@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pikepdf
 
+from generator import interrupts
 from generator.fsutil import write_atomic
 from generator.render.faces import Batch, RenderedBatch, face_keys, render_fitted
 from generator.render.fit import FitBox
@@ -115,6 +116,7 @@ def render_fitted_batches(batches: list[Batch], jobs: int = 1, on_done=None) -> 
         rendering = map(render_fitted, batches)
     results = []
     for rendered in rendering:
+        interrupts.raise_if_pending()  # a Ctrl-C swallowed while a worker was forked
         results.append(rendered)
         if on_done:
             on_done()

@@ -1,0 +1,40 @@
+"""Ctrl-C that is never lost.
+
+Python runs a signal's handler at the next bytecode it executes. When that happens inside a callback whose
+exceptions Python ignores (an at-fork hook while a worker process starts, a finalizer), the
+KeyboardInterrupt is printed as "Exception ignored" and the command carries on. So the handler also
+records the interrupt, and long loops call raise_if_pending() between steps.
+"""
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+
+_pending = threading.Event()
+
+
+@contextlib.contextmanager
+def recorded():
+    """Within: SIGINT is recorded, then raised as KeyboardInterrupt (main thread only; the previous
+    handler is put back after)."""
+    _pending.clear()
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _interrupt(signum, frame):
+    _pending.set()
+    raise KeyboardInterrupt
+
+
+def raise_if_pending() -> None:
+    """Raise KeyboardInterrupt if one was recorded (and perhaps swallowed) since recorded() began."""
+    if _pending.is_set():
+        raise KeyboardInterrupt
