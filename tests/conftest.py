@@ -172,6 +172,18 @@ class Served:
         self.server.stop()
 
 
+KITS = ["greed-inc", "ikkin", "mint-rails"]
+
+
+@pytest.fixture(scope="session")
+def kits(tmp_path_factory):
+    """The three seed kits built as a user builds them (every language and paper), once per test run;
+    exports into the same folder take their faces from this build's cache."""
+    out = tmp_path_factory.mktemp("kits")
+    assert main(["build", *KITS, "--out", str(out), "--quiet"]) == 0
+    return out
+
+
 @pytest.fixture(scope="session")
 def face_cache_dir(tmp_path_factory):
     """One face cache for the tests' small games: they share most faces."""

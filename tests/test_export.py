@@ -158,6 +158,13 @@ def test_tts_sheet_holds_the_fronts_and_the_back_in_the_hidden_last_slot(exporte
     assert hidden.tobytes() == back.tobytes()
     assert sheet_info["FaceURL"].endswith("cards-sheet-1.png") and sheet_info["BackURL"].endswith("cards-back.png")
     assert sheet_info["UniqueBack"] is False
+    assert sheet_info["BackIsHidden"] is True   # a card in a player's hand shows its back to the others
+
+
+@pytest.mark.parametrize("size, scale", [((63, 88), (1.0, 1.0)), ((44, 63), (0.6984, 0.7159)),
+                                         ((70, 120), (1.1111, 1.3636)), ((88, 63), (1.0, 1.0))])
+def test_tts_card_scale_follows_the_card_size_against_poker(size, scale):
+    assert tts.card_scale(size) == scale
 
 
 def test_tts_deck_lists_every_copy_and_no_card_uses_the_hidden_slot(exported):

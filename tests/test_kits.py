@@ -5,22 +5,13 @@ import re
 import pikepdf
 import pytest
 
-from conftest import fonts_of, is_embedded, page_size_mm, placements
+from conftest import KITS as GAMES, fonts_of, is_embedded, page_size_mm, placements
 from generator.model import load_game
 from generator.paths import CARDS_DIR
 from generator.render.sheets import PAPERS
 from generator.render.typeset import plain
 
 pytestmark = pytest.mark.slow
-GAMES = ["greed-inc", "ikkin", "mint-rails"]
-
-
-@pytest.fixture(scope="session")
-def kits(tmp_path_factory):
-    from generator.cli import main
-    out = tmp_path_factory.mktemp("kits")
-    assert main(["build", *GAMES, "--out", str(out), "--quiet"]) == 0
-    return out
 
 
 def all_text(path):

@@ -11,6 +11,7 @@ import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pikepdf
 import pypdfium2 as pdfium
 from PIL import Image
 
@@ -72,17 +73,17 @@ class DeckExport:
         return [f for f in self.faces if f.side == "back"]
 
     def pdfium_page(self, index: int):
-        """The PDFium page of distinct face `index` (the batches are reopened by PDFium once)."""
+        """The PDFium page of the deck's distinct face `index`. The deck's own face pages are copied into one
+        document first: the build's sources hold every deck and language, so an index into them is not
+        this deck's face."""
         if not self._documents:
-            for source in self.rendered.sources:
-                buffer = io.BytesIO()
-                source.save(buffer)
-                self._documents.append(pdfium.PdfDocument(buffer.getvalue()))
-        for document in self._documents:
-            if index < len(document):
-                return document[index]
-            index -= len(document)
-        raise IndexError(index)
+            deck_pages = pikepdf.new()
+            for page in self.rendered.pages:
+                deck_pages.pages.append(page)
+            buffer = io.BytesIO()
+            deck_pages.save(buffer)
+            self._documents.append(pdfium.PdfDocument(buffer.getvalue()))
+        return self._documents[0][index]
 
     def raster(self, face: Face, px_per_mm: float, size: tuple[int, int] | None = None) -> Image.Image:
         """The face with its bleed, as RGB pixels at px_per_mm. With `size`, exactly that many pixels:

@@ -23,6 +23,7 @@ MAX_COLUMNS, MAX_ROWS = 10, 7
 MAX_SIDE_PX = 4096
 MAX_PX_PER_MM = 300 / 25.4   # a small deck's cards are not drawn larger than 300 dpi
 MIN_SIDE = 2                 # the smallest grid Tabletop Simulator's custom deck dialog offers
+POKER_MM = (63.0, 88.0)      # a custom card at scale 1 is a poker card: other sizes are scaled from it
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ def export_deck(deck: DeckExport, out_dir: Path, url_of, first_key: int) -> tupl
         back_name, unique = _backs(deck, chunk, grid, number, out_dir)
         files += [name] + ([back_name] if back_name not in files else [])
         custom[str(key)] = {"FaceURL": url_of(name), "BackURL": url_of(back_name), "NumWidth": grid.columns,
-                            "NumHeight": grid.rows, "BackIsHidden": False, "UniqueBack": unique, "Type": 0}
+                            "NumHeight": grid.rows, "BackIsHidden": True, "UniqueBack": unique, "Type": 0}
         for slot, face in enumerate(chunk):
             for card_id in face.cards:
                 slot_of[card_id] = key * 100 + slot
@@ -119,26 +120,36 @@ def _backs(deck: DeckExport, chunk: list, grid: SheetGrid, number: int, out_dir:
     return name, True
 
 
+def card_scale(size_mm: tuple[float, float]) -> tuple[float, float]:
+    """(scaleX, scaleZ) of a card of this size against Tabletop Simulator's poker card, upright: a mini
+    card comes out smaller and a tarot card larger, each in its own proportions. A landscape card is
+    measured turned upright (Tabletop Simulator turns it with SidewaysCard)."""
+    short, long = sorted(size_mm)
+    return round(short / POKER_MM[0], 4), round(long / POKER_MM[1], 4)
+
+
 def _deck_object(deck: DeckExport, custom: dict, slot_of: dict) -> dict:
     lang = deck.rendered.faces.lang
     fallback = deck.deck.name.get(lang)
+    scale = card_scale(deck.deck.size_mm)
     cards = []
     for card in deck.deck.cards:
         card_id = slot_of[card.id]
         entry = {"Name": "Card", "Nickname": card.name.get(lang, fallback), "CardID": card_id,
-                 "Transform": _transform(), "CustomDeck": {str(card_id // 100): custom[str(card_id // 100)]}}
+                 "Transform": _transform(scale=scale),
+                 "CustomDeck": {str(card_id // 100): custom[str(card_id // 100)]}}
         cards += [entry] * card.count
     sideways = deck.deck.size_mm[0] > deck.deck.size_mm[1]
     if len(cards) == 1:
         return {**cards[0], "SidewaysCard": sideways}
-    return {"Name": "DeckCustom", "Nickname": deck.deck.name.get(lang), "Transform": _transform(),
+    return {"Name": "DeckCustom", "Nickname": deck.deck.name.get(lang), "Transform": _transform(scale=scale),
             "SidewaysCard": sideways, "HideWhenFaceDown": True, "DeckIDs": [c["CardID"] for c in cards],
             "CustomDeck": custom, "ContainedObjects": cards}
 
 
-def _transform(x: float = 0.0) -> dict:
+def _transform(x: float = 0.0, scale: tuple[float, float] = (1.0, 1.0)) -> dict:
     return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
-            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+            "scaleX": scale[0], "scaleY": 1.0, "scaleZ": scale[1]}
 
 
 def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress,
@@ -151,7 +162,7 @@ def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, 
     objects, files, key = [], [], 1
     for index, deck in enumerate(decks):
         obj, written = export_deck(deck, out_dir, url_of, key)
-        obj["Transform"] = _transform(x=3.0 * index)
+        obj["Transform"]["posX"] = 3.0 * index
         key += len(obj["CustomDeck"])
         objects.append(obj)
         files += written
