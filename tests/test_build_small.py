@@ -179,3 +179,23 @@ def test_a_damaged_cache_entry_is_rendered_again_not_trusted(small_game, tmp_pat
     again = cli("build", small_game, "--out", out, "--paper", "a4")
     assert again.code == 0 and "0 faces from the cache" in again.err
     assert (out / "small" / "cards-ja-a4.pdf").read_bytes() == first
+
+
+def test_build_reports_what_validate_rejects_before_rendering_and_strict_fails(small_game, tmp_path, cli):
+    components = small_game / "components.yaml"
+    components.write_text(components.read_text(encoding="utf-8").replace("count: 6", "count: 7"), encoding="utf-8")
+    cards = small_game / "decks" / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("{ja: 洋なし, en: Pear}", "{ja: 洋なし}"),
+                     encoding="utf-8")
+    args = ("build", small_game, "--out", tmp_path / "out", "--quiet", "--jobs", "1", "--paper", "a4")
+    result = cli(*args)
+    assert result.code == 0, result
+    lines = result.err.splitlines()
+    assert any(line.startswith("warning: ") and "components.yaml:3" in line and "holds 7 cards" in line
+               for line in lines), lines
+    assert any(line.startswith("warning: ") and "decks/cards.yaml:15" in line and "cards[pear].name has no en"
+               in line for line in lines), lines
+    assert lines[-1].startswith("warning: 2 data problem(s)")
+    strict = cli(*args, "--strict")
+    assert strict.code == 1
+    assert strict.err.splitlines()[-1].startswith("error: --strict: 2 data problem(s)")

@@ -147,6 +147,15 @@ def test_a_change_made_in_a_text_editor_reaches_the_page(served, small_game):
     assert served.string("cards[pear].name")["values"]["en"] == "Ripe Pear"
 
 
+def test_the_page_shows_the_data_problems_build_reports(served, small_game):
+    assert served.request("/api/state")[1]["data_problems"] == []
+    components = small_game / "components.yaml"
+    components.write_text(read(small_game, "components.yaml").replace("count: 6", "count: 5"), encoding="utf-8")
+    assert wait_until(lambda: served.request("/api/state")[1]["data_problems"])
+    [problem] = served.request("/api/state")[1]["data_problems"]
+    assert "components.yaml:3" in problem and "holds 5 cards" in problem
+
+
 def test_broken_yaml_is_shown_with_its_location_and_the_cards_kept(served, small_game):
     (small_game / CARDS).write_text(read(small_game).replace("    count: 2\n    value: 1", "    count: [2\n    value: 1"),
                                     encoding="utf-8")

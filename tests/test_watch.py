@@ -63,5 +63,10 @@ def test_watch_rebuilds_after_a_change_and_survives_a_bad_edit(small_game, tmp_p
 
         cards.write_text(cards.read_text(encoding="utf-8").replace("    value: [2\n", "    value: 2\n"), encoding="utf-8")
         watching.until("rebuilt")
+
+        components = small_game / "components.yaml"  # what validate rejects, the rebuild reports as build does
+        components.write_text(components.read_text(encoding="utf-8").replace("count: 6", "count: 5"), encoding="utf-8")
+        lines = watching.until("rebuilt")
+        assert any(line.startswith("warning: ") and "components.yaml:3" in line for line in lines), lines
     finally:
         watching.stop()

@@ -9,7 +9,8 @@ import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from generator.errors import InputError, Problem, display_path
+from generator.checks.build_problems import BuildProblems, data_problems
+from generator.errors import InputError, Problem
 from generator.fsutil import write_atomic
 from generator.model import Game, load_game
 from generator.paths import OUTPUT_DIR, list_games, resolve_game
@@ -45,7 +46,8 @@ def register(subparsers) -> None:
     parser.add_argument("--no-cache", action="store_true", help="render every face again")
     parser.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
     parser.add_argument("--strict", action="store_true",
-                        help="exit 1 when any text overflows its box (boxes templates mark with data-fit)")
+                        help="exit 1 when the build finds any problem: what `pnpgen validate` reports, text overflowing "
+                             "its box (boxes templates mark with data-fit)")
     parser.set_defaults(run=run)
 
 
@@ -58,48 +60,45 @@ def run(args) -> int:
     for game, builder in ((g, b) for g in games for b in BUILDERS if hasattr(b, "check")):
         builder.check(game)  # a builder's own input (rules.yaml...) is checked before anything is written
     papers = list(PAPERS) if args.paper == "all" else [args.paper]
-    overflows = []
+    problems = BuildProblems(progress)
+    for game in games:
+        problems.extend(data_problems(game), "data")  # before rendering: they are fast and say what is wrong
     for game in games:
         context = BuildContext(
             game=game, langs=select_languages(game, args.lang), out_dir=args.out / game.id,
             sheets=[SheetOptions(paper, args.duplex, args.layout, not args.no_marks, args.cut_lines)
                     for paper in papers],
             cache=FaceCache(None if args.no_cache else args.out / ".cache" / "faces"),
-            jobs=args.jobs, progress=progress, args=args)
+            jobs=args.jobs, progress=progress, args=args, problems=problems)
         files = []
         for builder in BUILDERS:
             files += builder(context)
         write_report(context.out_dir, game, files, context.fits)
         progress.say(f"{game.id}: {len(files)} files in {context.out_dir} "
                      f"({context.cache.hits} faces from the cache, {context.cache.misses} rendered)")
-        overflows += [(game, fit) for fit in context.fits if fit.overflow_mm > 0]
-    if args.strict and overflows:
-        for game, fit in overflows:
-            print(f"error: {overflow_message(game, fit)}", file=sys.stderr)
-        print(f"error: --strict: {len(overflows)} text box(es) overflow", file=sys.stderr)
-        return 1
-    return 0
+    return problems.finish(args.strict)
 
 
-def overflow_message(game: Game, fit: CardFit) -> str:
-    return f"{fit_location(game, fit)}: {fit.describe()}: {fit.overflow_text()}"
+def overflow_problem(game: Game, fit: CardFit) -> Problem:
+    """A text box that overflows, located at the card field it shows (at the card when it shows none)."""
+    file, line = fit_location(game, fit)
+    return Problem(file, line, f"{fit.describe()}: {fit.overflow_text()}")
 
 
-def fit_location(game: Game, fit: CardFit) -> str:
-    """file:line of the card field a text box shows (of the card when the box shows no card field)."""
+def fit_location(game: Game, fit: CardFit) -> tuple[Path, int | None]:
+    """File and line of the card field a text box shows (of the card when the box shows no card field)."""
     card = next((c for c in game.decks[fit.deck].cards if c.id == fit.card), None)
     if card is None:
-        return display_path(game.decks[fit.deck].file)
-    return f"{display_path(card.file)}:{card.line_of(fit.field)}"
+        return game.decks[fit.deck].file, None
+    return card.file, card.line_of(fit.field)
 
 
 def report_fits(context: "BuildContext", fits: list[CardFit]) -> None:
-    """Keep the measured text boxes for build.json and --strict; say what overflowed or shrank."""
+    """Keep the measured text boxes for build.json; report what overflowed, say what shrank."""
     context.fits += fits
     for fit in fits:
         if fit.overflow_mm > 0:
-            if not getattr(context.args, "strict", False):  # --strict lists them as errors at the end
-                context.progress.warn(overflow_message(context.game, fit))
+            context.problems.add(overflow_problem(context.game, fit), "overflow")
         elif fit.scale < 1:
             context.progress.say(f"{context.game.id}: {fit.describe()}: font shrunk to {fit.scale:.0%} to fit")
 
@@ -117,6 +116,11 @@ class BuildContext:
     progress: Progress
     args: argparse.Namespace
     fits: list[CardFit] = field(default_factory=list)  # measured text boxes (data-fit) of every face built
+    problems: BuildProblems | None = None  # what the build reports without stopping (see --strict)
+
+    def __post_init__(self):
+        if self.problems is None:
+            self.problems = BuildProblems(self.progress)
 
     @property
     def papers(self) -> list[str]:

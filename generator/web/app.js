@@ -44,6 +44,10 @@ function render() {
   $("#errors").hidden = errors.length === 0;
   $("#errors").textContent = errors.length ? "The files cannot be read (the page shows the last good version):\n"
     + errors.join("\n") : "";
+  const found = state.data_problems || [];
+  $("#data-problems").hidden = found.length === 0;
+  $("#data-problems").textContent = found.length ? `${found.length} data problem(s), as pnpgen build and validate `
+    + "report them:\n" + found.join("\n") : "";
   const focused = rememberFocus();
   $("#view").innerHTML = view.texts ? textsView() : deckView(state.decks.find((d) => d.id === view.deck));
   restoreFocus(focused);

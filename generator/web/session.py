@@ -93,6 +93,7 @@ class GameSession:
         return self.version
 
     def build_state(self, game: Game) -> dict:
+        from generator.checks.build_problems import data_problems
         from generator.commands.build import render_game
 
         all_units = units(game)
@@ -114,7 +115,7 @@ class GameSession:
                 card_problems.setdefault(finding.owner, []).append(problem_view(finding))
         decks = [self.deck_view(game, deck, rendered, strings, card_problems) for deck in game.decks_in_box_order()]
         on_cards = {string_id for deck in decks for owner in [deck, *deck["cards"]] for string_id in owner["strings"]}
-        return {"error": None, "layout_note": note,
+        return {"error": None, "layout_note": note, "data_problems": [str(p) for p in data_problems(game)],
                 "game": {"id": game.id, "title": game.title.get("en", game.source_language),
                          "source_language": game.source_language, "languages": game.languages},
                 "counts": {lang: status.as_json() for lang, status in report.languages.items()},
