@@ -9,6 +9,7 @@ import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from generator.checks import images
 from generator.checks.build_problems import BuildProblems, data_problems
 from generator.errors import InputError, Problem
 from generator.fsutil import write_atomic
@@ -57,6 +58,7 @@ def run(args) -> int:
     if not game_dirs:
         raise InputError(Problem(None, None, "no games to build", hint="give a game directory or run `pnpgen new NAME`"))
     games = [load_game(d) for d in game_dirs]  # every game is read before anything is written
+    images.remember_in(None if args.no_cache else args.out / ".cache")
     for game, builder in ((g, b) for g in games for b in BUILDERS if hasattr(b, "check")):
         builder.check(game)  # a builder's own input (rules.yaml...) is checked before anything is written
     papers = list(PAPERS) if args.paper == "all" else [args.paper]

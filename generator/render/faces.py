@@ -12,6 +12,7 @@ import importlib.metadata
 from dataclasses import dataclass, field
 
 
+from generator.checks.images import check_used_images
 from generator.model.game import Deck, Game
 from generator.render import fonts
 from generator.render.fit import FitBox, render_measured
@@ -93,6 +94,7 @@ class GameRenderer:
                 result.back_of.append(result.add(_wrap(back, "back", "")))
             else:
                 result.back_of.append(None)
+        check_used_images(self.templates.used)  # a corrupt icon would print its alt text, silently
         return result
 
     def document(self, deck: Deck, pages: list[str]) -> str:

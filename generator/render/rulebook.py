@@ -16,6 +16,7 @@ import pikepdf
 from markupsafe import Markup, escape
 
 from generator.checks.components import component_rows, headings as component_headings
+from generator.checks.images import image_problem
 from generator.checks.placeholders import DataNames, PlaceholderError, resolve, resolve_one
 from generator.errors import InputError, Problem, unique_problems
 from generator.fsutil import write_atomic
@@ -109,6 +110,10 @@ class RulebookWriter:
             if not src.is_file():
                 self.problems.append(Problem(block.file, block.line, f"figure '{block.src}' not found beside "
                                              f"{block.file.name}", f"blocks[{block.id}].src"))
+            elif why := image_problem(src):
+                self.problems.append(Problem(block.file, block.line, f"figure '{block.src}' {why}",
+                                             f"blocks[{block.id}].src",
+                                             hint="replace the file with a working PNG, JPEG or SVG"))
             caption = f"<figcaption>{t(block.text)}</figcaption>" if block.text else ""
             digest = hashlib.sha256(src.read_bytes()).hexdigest()[:16] if src.is_file() else ""
             # the digest puts the image's content into the HTML, which is what the PDF cache keys on

@@ -1,6 +1,7 @@
 """The Jinja2 environment shared by every template of a game, and located template errors."""
 from __future__ import annotations
 
+import sys
 import traceback
 from pathlib import Path
 
@@ -62,6 +63,7 @@ class Templates:
         self.env.filters["t"] = lambda value: localize(value, lang, fallback)
         self.env.globals.update(icon=self.icon, asset=self.asset, lang=lang)
         self._assets: dict[str, str | None] = {}
+        self.used: dict[Path, tuple] = {}  # every file a template asked for -> (template, line, how) of the first use
 
     def typeset(self, text, phrases: bool = False) -> Markup:
         return typeset(localize(text, self.lang, self.fallback), self.lang, phrase_breaks=phrases)
@@ -71,6 +73,9 @@ class Templates:
         if name not in self._assets:  # looked up once per build: a deck asks for the same icons many times
             found = find_template(self.game_dir, name)
             self._assets[name] = found.resolve().as_uri() if found else None
+            if found is not None:
+                file, line = _calling_template()
+                self.used.setdefault(found.resolve(), (file, line, f"asset('{name}')"))
         if self._assets[name] is None:
             raise MissingAsset(name)
         return self._assets[name]
@@ -105,6 +110,18 @@ class Templates:
 def _template_path(game_dir: Path, filename: str) -> Path:
     path = Path(filename)
     return path if path.is_absolute() else (find_template(game_dir, filename) or path)
+
+
+def _calling_template():
+    """(file, line) of the template code running now: the innermost frame of a compiled template, its
+    Python line mapped back to the template's."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None and template.filename:
+            return Path(template.filename), template.get_corresponding_lineno(frame.f_lineno)
+        frame = frame.f_back
+    return None, None
 
 
 def _template_frame(exc: BaseException):

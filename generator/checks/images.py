@@ -1,0 +1,108 @@
+"""Images are decoded, not trusted: a corrupt PNG, JPEG or SVG is an error naming the file and where it is used.
+
+WeasyPrint leaves an image it cannot read out of the page (an icon prints its alt text, a figure its
+caption alone) and says nothing. So every image a template, icon or rule figure uses is decoded once
+before rendering: rasters by Pillow, SVG by an XML parse and a test render of the file alone.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+RASTERS = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff"}
+_checked: dict[tuple[Path, int, int], str | None] = {}  # (path, mtime, size) -> why it cannot be used
+_rendered_dir: Path | None = None  # where SVGs that rendered are remembered by content (the face cache)
+
+
+def remember_in(directory: Path | None) -> None:
+    """Remember the SVGs that passed the test render in directory, so a rebuild renders none again."""
+    global _rendered_dir
+    _rendered_dir = directory
+
+
+def image_problem(path: Path) -> str | None:
+    """Why the image at path cannot be printed, or None when it decodes. Each file version is decoded once."""
+    try:
+        stat = path.stat()
+    except OSError as error:
+        return f"cannot be read ({error.strerror})"
+    key = (path.resolve(), stat.st_mtime_ns, stat.st_size)
+    if key not in _checked:
+        _checked[key] = _decode(path)
+    return _checked[key]
+
+
+def _decode(path: Path) -> str | None:
+    suffix = path.suffix.lower()
+    if suffix in RASTERS:
+        from PIL import Image, ImageFile
+
+        tolerant = ImageFile.LOAD_TRUNCATED_IMAGES  # WeasyPrint turns it on: a cut-off file would print half grey
+        ImageFile.LOAD_TRUNCATED_IMAGES = False
+        try:
+            with Image.open(path) as image:
+                image.load()
+        except Exception as error:  # Pillow raises OSError, SyntaxError, ValueError... for a damaged file
+            return f"cannot be decoded as an image ({error})"
+        finally:
+            ImageFile.LOAD_TRUNCATED_IMAGES = tolerant
+        return None
+    if suffix == ".svg":
+        try:
+            root = ElementTree.parse(path).getroot()
+        except ElementTree.ParseError as error:
+            return f"is not a well-formed SVG file ({error})"
+        if not root.tag.endswith("svg"):
+            return f"is not an SVG image (its root element is <{root.tag.split('}')[-1]}>)"
+        return _svg_render_problem(path)
+    return None
+
+
+def _svg_render_problem(path: Path) -> str | None:
+    """Render the SVG alone, as the cards will: what WeasyPrint logs about it, or None."""
+    from generator.render import engine
+    from generator.render.faces import weasyprint_version
+
+    digest = hashlib.sha256(path.read_bytes() + weasyprint_version().encode()).hexdigest()
+    known = _rendered_dir / "svg-ok" / digest if _rendered_dir else None
+    if known is not None and known.exists():
+        return None
+
+    weasyprint = engine.load()
+    caught: list[str] = []
+
+    class Catch(logging.Handler):
+        def emit(self, record):
+            caught.append(record.getMessage())
+
+    handler = Catch(logging.WARNING)
+    logger = logging.getLogger("weasyprint")
+    logger.addHandler(handler)
+    try:
+        html = f'<img src="{path.resolve().as_uri()}" style="width:10mm;height:10mm">'
+        weasyprint.HTML(string=html).render()
+    finally:
+        logger.removeHandler(handler)
+    if caught:
+        return f"cannot be drawn as an SVG image ({caught[0]})"
+    if known is not None:
+        known.parent.mkdir(parents=True, exist_ok=True)
+        known.touch()
+    return None
+
+
+def check_used_images(used: dict) -> None:
+    """Raise the located problems of every image a template used: `used` maps each file to where it was
+    first asked for (template file, line, what asked)."""
+    from generator.errors import InputError, Problem
+
+    problems = []
+    for path, (file, line, what) in used.items():
+        why = image_problem(path)
+        if why:
+            problems.append(Problem(file, line, f"image '{path}' {why} (used by {what})",
+                                    hint="replace the file with a working PNG, JPEG or SVG"))
+    if problems:
+        raise InputError(problems)
