@@ -199,3 +199,27 @@ def test_build_reports_what_validate_rejects_before_rendering_and_strict_fails(s
     strict = cli(*args, "--strict")
     assert strict.code == 1
     assert strict.err.splitlines()[-1].startswith("error: --strict: 2 data problem(s)")
+
+
+def test_placeholders_in_card_text_are_resolved_as_in_the_rules(small_game, tmp_path, cli):
+    cards = small_game / "decks" / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        "en: Draw 1 card.}", "en: \"Draw {deck.cards @2} cards or take {card:pear}.\"}"), encoding="utf-8")
+    out = tmp_path / "out"
+    result = cli("build", small_game, "--out", out, "-q", "--jobs", "1", "--paper", "a4", "--lang", "en")
+    assert result.code == 0, result
+    text = page_text(out / "small" / "cards-en-a4.pdf", 0)
+    assert "Draw 4 cards or take Pear." in " ".join(text.split())   # 6 cards, grapes removed with 2 players
+    assert "{" not in text
+
+
+def test_an_unknown_placeholder_in_card_text_fails_naming_the_deck_file(small_game, tmp_path, cli):
+    cards = small_game / "decks" / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("en: Draw 1 card.}", "en: \"Draw {deck.crads} cards.\"}"),
+                     encoding="utf-8")
+    result = cli("build", small_game, "--out", tmp_path / "out", "-q", "--jobs", "1", "--paper", "a4")
+    assert result.code == 2, result
+    assert "decks/cards.yaml:13:" in result.err and "placeholder {deck.crads}" in result.err
+    assert "Traceback" not in result.err
+    validated = cli("validate", small_game)
+    assert validated.code == 1 and "cards[apple].text.en" in validated.out and "deck.crads" in validated.out

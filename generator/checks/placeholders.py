@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from generator.checks.expr import ExpressionError, Namespace, evaluate
 from generator.checks.validate import PlayerCount, deal, functions_for, names_for
-from generator.errors import Problem, did_you_mean
+from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Game, Text
 
 PLACEHOLDER = re.compile(r"\{([^{}|]+)\}")
@@ -145,3 +145,54 @@ def resolve(text: str, data: DataNames, lang: str) -> str:
             raise PlaceholderError(f"placeholder {match.group(0)}: {error}")
     return PLACEHOLDER.sub(replace, text)
 
+
+
+def data_names(game: Game) -> DataNames:
+    """The game's DataNames, made once per loaded game (the deal tables of every player count)."""
+    if "_data_names" not in game.__dict__:
+        game.__dict__["_data_names"] = DataNames.of(game)
+    return game.__dict__["_data_names"]
+
+
+def resolve_text(text: Text, lang: str, fallback: str | None, data: DataNames) -> str:
+    """A localized text as it prints in lang, its placeholders resolved: the one way every printed text
+    (card fields and names, token labels, aids, boards) goes, as rule sheets do. An unknown placeholder
+    is an InputError at the text's file and line."""
+    source = text.get(lang, fallback)
+    if "{" not in source:
+        return source
+    try:
+        return resolve(source, data, lang)
+    except PlaceholderError as error:
+        key = ".".join(str(part) for part in text.path) if text.path else None
+        raise InputError(Problem(text.file, text.line_of(lang), f"{error} ({lang})", key)) from None
+
+
+def resolve_all(value, data: DataNames, langs):
+    """value with every Text inside it resolved in each of langs (for boards and aids laid out from data)."""
+    if isinstance(value, Text):
+        resolved = {lang: resolve_text(value, lang, None, data) for lang in value.values if lang in langs}
+        return Text({**value.values, **resolved}, value.file, value.line, value.path, value.lines)
+    if isinstance(value, dict):
+        return {key: item if key in OWN_FORMATS else resolve_all(item, data, langs) for key, item in value.items()}
+    if isinstance(value, list):
+        return [resolve_all(item, data, langs) for item in value]
+    return value
+
+
+OWN_FORMATS = {"format"}  # a board's slot label format: its {n} and {value} are filled in per slot
+
+
+def text_problems(game: Game, labelled_texts) -> list[Problem]:
+    """validate's check: every placeholder of the given (label, Text) pairs resolves in every language."""
+    data = data_names(game)
+    problems = []
+    for label, text in labelled_texts:
+        if label.rsplit(".", 1)[-1] in OWN_FORMATS:
+            continue
+        for lang in text.values:
+            try:
+                resolve_text(text, lang, None, data)
+            except InputError as error:
+                problems += [Problem(p.file, p.line, p.message, f"{label}.{lang}") for p in error.problems]
+    return problems

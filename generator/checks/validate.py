@@ -64,6 +64,7 @@ def validate(game: Game, only_players: int | None = None) -> Report:
     problems += check_references(game)
     problems += check_removals(game)
     problems += check_translations(game)
+    problems += check_placeholders(game)
     problems += check_rules(game)
     table = {}
     for players in counts:
@@ -271,6 +272,24 @@ def check_translations(game: Game) -> list[Problem]:
                                     hint=f"add `{missing[0]}: ...` beside "
                                          + ", ".join(f"{k}" for k in text.values) if text.values else None))
     return problems
+
+
+def printed_texts(game: Game):
+    """The texts of boards, aids and token sheets, labelled `boards[id]...`, `aids[id]...`, `tokens[id]...`."""
+    printables = game.printables
+    for folder in ("boards", "aids", "tokens"):
+        for item_id, item in (getattr(printables, folder, {}) or {}).items() if printables else ():
+            for name in ("elements", "title", "sections", "tokens"):
+                if hasattr(item, name):
+                    yield from _nested_texts(getattr(item, name), f"{folder}[{item_id}].{name}")
+
+
+def check_placeholders(game: Game) -> list[Problem]:
+    """Placeholders in card texts, token labels, aids and boards resolve as in the rules (those are
+    checked with the rules)."""
+    from generator.checks.placeholders import text_problems
+
+    return text_problems(game, itertools.chain(card_data_texts(game), printed_texts(game)))
 
 
 def check_rules(game: Game) -> list[Problem]:

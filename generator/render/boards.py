@@ -5,9 +5,12 @@ A board is one WeasyPrint page at its full size, later tiled onto paper by rende
 """
 from __future__ import annotations
 
+import dataclasses
+
 import math
 from dataclasses import dataclass
 
+from generator.checks.placeholders import data_names, resolve_all
 from generator.model.game import Game, Text
 from generator.model.printables import Board
 from generator.paths import TEMPLATES_DIR, find_template
@@ -176,7 +179,10 @@ def own_or_base(game: Game, name: str) -> str:
 def board_batch(game: Game, board: Board, lang: str) -> Batch:
     """One WeasyPrint document: the board as a single page at its full size."""
     fallback = game.source_language
-    templates = Templates(game.dir, lang, fallback)
+    data = data_names(game)
+    templates = Templates(game.dir, lang, fallback, data)
+    board = dataclasses.replace(board, name=resolve_all(board.name, data, [lang]),
+                                elements=resolve_all(board.elements, data, [lang]))
     boxes, shapes = layout(board, lang, fallback)
     w, h = board.size_mm
     body = templates.render(own_or_base(game, "board.html"), {"board": board, "name": text_of(board.name, lang, fallback),

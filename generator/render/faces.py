@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 
 from generator.checks.images import check_used_images
+from generator.checks.placeholders import data_names
 from generator.model.game import Deck, Game
 from generator.render import fonts
 from generator.render.fit import FitBox, render_measured
@@ -41,11 +42,12 @@ class DeckFaces:
             return len(self.pages) - 1
 
 
-def card_view(card, deck: Deck, lang: str, fallback: str) -> dict:
-    """What a template sees as `card`: every field localized, declared fields present (None if unset)."""
+def card_view(card, deck: Deck, lang: str, fallback: str, data=None) -> dict:
+    """What a template sees as `card`: every field localized (placeholders resolved when the game's
+    DataNames are given), declared fields present (None if unset)."""
     view = {name: None for name in deck.fields}
-    view.update(localize(card.fields, lang, fallback))
-    view.update(id=card.id, name=card.name.get(lang, fallback), count=card.count,
+    view.update(localize(card.fields, lang, fallback, data))
+    view.update(id=card.id, name=localize(card.name, lang, fallback, data), count=card.count,
                 remove_at=card.remove_at, placeholder=card.placeholder)
     return view
 
@@ -56,7 +58,8 @@ class GameRenderer:
     def __init__(self, game: Game, lang: str):
         self.game = game
         self.lang = lang
-        self.templates = Templates(game.dir, lang, game.source_language)
+        self.data = data_names(game)
+        self.templates = Templates(game.dir, lang, game.source_language, self.data)
         self.stylesheet = self._stylesheet()
 
     def _stylesheet(self) -> str:
@@ -73,7 +76,8 @@ class GameRenderer:
     def context(self) -> dict:
         game, lang = self.game, self.lang
         fallback = game.source_language
-        decks = {d.id: {c.id: card_view(c, d, lang, fallback) for c in d.cards} for d in game.decks.values()}
+        decks = {d.id: {c.id: card_view(c, d, lang, fallback, self.data) for c in d.cards}
+                 for d in game.decks.values()}
         return {"game": {"id": game.id, "title": game.title.get(lang, fallback), "titles": dict(game.title.values)},
                 "decks": decks}
 
@@ -84,7 +88,7 @@ class GameRenderer:
         deck_view = {"id": deck.id, "name": deck.name.get(self.lang, fallback), "size": deck.size_name,
                      "width": deck.size_mm[0], "height": deck.size_mm[1], "placeholder": deck.placeholder}
         for card in deck.cards:
-            ctx = {**shared, "deck": deck_view, "card": card_view(card, deck, self.lang, fallback)}
+            ctx = {**shared, "deck": deck_view, "card": card_view(card, deck, self.lang, fallback, self.data)}
             subject = f"card '{card.id}' of deck '{deck.id}' ({self.lang})"
             front = self.templates.render(deck.template, ctx, subject)
             result.front_of.append(result.add(_wrap(front, "front", card.id)))

@@ -16,6 +16,7 @@ import pikepdf
 from markupsafe import escape
 
 from generator.fsutil import write_atomic
+from generator.checks.placeholders import data_names, resolve_all
 from generator.model.game import CARD_SIZES, Card, Deck, Game
 from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenSheet
 from generator.render import fonts
@@ -256,7 +257,10 @@ def build_aids(context: "BuildContext") -> list[dict]:
     for variant, langs in aid_variants(context):
         renderer = GameRenderer(game, langs[0])
         for aid in aids:
-            card = aid_card(aid, langs, game.source_language)
+            data = data_names(game)
+            resolved = replace(aid, title=resolve_all(aid.title, data, langs),
+                              sections=resolve_all(aid.sections, data, langs))
+            card = aid_card(resolved, langs, game.source_language)
             for option in context.sheets:
                 size = aid_size(aid, option.paper)
                 deck = pseudo_deck(f"aid-{aid.id}", aid, size, 0.0, own_or_base(game, "aid.html"), None, [card],

@@ -8,6 +8,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from generator.checks.placeholders import resolve_text
 from generator.errors import InputError, Problem
 from generator.model.game import Text
 from generator.paths import find_template, template_dirs
@@ -18,14 +19,15 @@ class MissingAsset(Exception):
     """A template asked for an image or file that is not there (located by the template frame)."""
 
 
-def localize(value, lang: str, fallback: str | None = None):
-    """Replace every Text inside value by its string in lang."""
+def localize(value, lang: str, fallback: str | None = None, data=None):
+    """Replace every Text inside value by its string in lang; with the game's DataNames, its placeholders
+    resolved (checks.placeholders.resolve_text: the same language as the rule sheets)."""
     if isinstance(value, Text):
-        return value.get(lang, fallback)
+        return resolve_text(value, lang, fallback, data) if data is not None else value.get(lang, fallback)
     if isinstance(value, dict):
-        return {k: localize(v, lang, fallback) for k, v in value.items()}
+        return {k: localize(v, lang, fallback, data) for k, v in value.items()}
     if isinstance(value, list):
-        return [localize(v, lang, fallback) for v in value]
+        return [localize(v, lang, fallback, data) for v in value]
     return value
 
 
@@ -50,23 +52,24 @@ COMPILED = CompiledTemplates()
 class Templates:
     """Loads a game's templates and renders them for one language."""
 
-    def __init__(self, game_dir: Path, lang: str, fallback: str | None = None):
+    def __init__(self, game_dir: Path, lang: str, fallback: str | None = None, data=None):
         self.game_dir = game_dir
         self.lang = lang
         self.fallback = fallback
+        self.data = data  # the game's DataNames: placeholders in texts are resolved
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader([str(d) for d in template_dirs(game_dir) if d.is_dir()]),
             autoescape=jinja2.select_autoescape(["html", "svg"], default_for_string=True),
             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, bytecode_cache=COMPILED,
         )
         self.env.filters["tx"] = self.typeset
-        self.env.filters["t"] = lambda value: localize(value, lang, fallback)
+        self.env.filters["t"] = lambda value: localize(value, lang, fallback, data)
         self.env.globals.update(icon=self.icon, asset=self.asset, lang=lang)
         self._assets: dict[str, str | None] = {}
         self.used: dict[Path, tuple] = {}  # every file a template asked for -> (template, line, how) of the first use
 
     def typeset(self, text, phrases: bool = False) -> Markup:
-        return typeset(localize(text, self.lang, self.fallback), self.lang, phrase_breaks=phrases)
+        return typeset(localize(text, self.lang, self.fallback, self.data), self.lang, phrase_breaks=phrases)
 
     def asset(self, name: str) -> str:
         """file:// URL of an image or other file next to the templates; a missing one is an error."""
