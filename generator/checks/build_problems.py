@@ -68,4 +68,4 @@ def data_problems(game) -> list[Problem]:
     references, translations, rules): fast, so every build runs them before rendering."""
     from generator.checks.validate import validate
 
-    return validate(game).problems
+    return validate(game, templates=False).problems

@@ -79,12 +79,15 @@ def _svg_render_problem(path: Path) -> str | None:
 
     handler = Catch(logging.WARNING)
     logger = logging.getLogger("weasyprint")
+    level = logger.level  # the command line quiets WeasyPrint's warnings: hear them for this render
+    logger.setLevel(logging.WARNING)
     logger.addHandler(handler)
     try:
         html = f'<img src="{path.resolve().as_uri()}" style="width:10mm;height:10mm">'
         weasyprint.HTML(string=html).render()
     finally:
         logger.removeHandler(handler)
+        logger.setLevel(level)
     if caught:
         return f"cannot be drawn as an SVG image ({caught[0]})"
     if known is not None:

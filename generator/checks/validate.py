@@ -6,12 +6,14 @@ knows no game by name.
 from __future__ import annotations
 
 import itertools
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.checks.templates import check_templates
 from generator.checks.expr import ExpressionError, Namespace, evaluate
-from generator.errors import InputError, Problem, did_you_mean, unique_problems
+from generator.errors import InputError, Problem, did_you_mean, display_path, unique_problems
 from generator.model.game import Card, Game, Text
 from generator.model.rules import has_rules, load_rules
 from generator.model.schema import walk_refs
@@ -49,16 +51,26 @@ class Report:
                                  "removed": {d: row.removed for d, row in pc.decks.items()},
                                  "setup": pc.setup}
                         for n, pc in self.counts.items()},
-            "problems": [{"file": str(p.file) if p.file else None, "line": p.line, "message": p.message
-                          if not p.key else f"{p.key}: {p.message}"} for p in self.problems],
+            "problems": [problem_json(p, self.game.dir) for p in self.problems],
         }
 
 
-def validate(game: Game, only_players: int | None = None) -> Report:
+def problem_json(problem: Problem, game_dir: Path | None) -> dict:
+    """A problem as `validate --json` gives it: its file relative to the game directory when there is one."""
+    file = None
+    if problem.file is not None:
+        file = os.path.relpath(problem.file, game_dir) if game_dir else display_path(problem.file)
+    message = f"{problem.key}: {problem.message}" if problem.key else problem.message
+    return {"file": file, "line": problem.line, "message": message, "hint": problem.hint}
+
+
+def validate(game: Game, only_players: int | None = None, templates: bool = True) -> Report:
+    """Every check; `templates=False` leaves out the template checks (a build finds those as errors itself)."""
     problems: list[Problem] = []
     low, high = game.players
     counts = [only_players] if only_players else list(range(low, high + 1))
     problems += game.template_problems
+    problems += check_templates(game) if templates else []
     problems += check_box_contents(game)
     problems += check_ids(game)
     problems += check_references(game)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from generator.checks.components import display_width, pad
-from generator.checks.validate import Report, validate
+from generator.checks.validate import Report, problem_json, validate
 from generator.errors import InputError, Problem
 from generator.model import load_game
 from generator.paths import resolve_game
@@ -22,6 +22,22 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    if args.json:  # JSON whatever happens: a tool reading it gets the error too
+        try:
+            return check(args)
+        except InputError as error:
+            try:
+                game_dir = resolve_game(args.game)
+            except InputError:
+                game_dir = None
+            print(json.dumps({"game": str(args.game), "error": True,
+                              "problems": [problem_json(p, game_dir) for p in error.problems]},
+                             ensure_ascii=False, indent=2))
+            return 2
+    return check(args)
+
+
+def check(args) -> int:
     game = load_game(resolve_game(args.game), require_templates=False)
     if args.players is not None and not game.players[0] <= args.players <= game.players[1]:
         raise InputError(Problem(game.files["game"], None, f"{args.players} players is outside the game's "
