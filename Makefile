@@ -6,7 +6,7 @@ PNPGEN := $(VENV)/bin/pnpgen
 # editable install as a plain path entry: every pnpgen process starts 10 ms sooner than with setuptools' finder
 EDITABLE := --config-settings editable_mode=compat -e
 
-.PHONY: all setup build test test-fast bench clean
+.PHONY: all setup build test test-fast bench clean accept-look
 
 all: build
 
@@ -29,6 +29,10 @@ test: setup
 
 test-fast: setup
 	$(PY) -m pytest -q -m "not slow"
+
+# after a deliberate change of how pages look: record the kits' A4 pages again (tests/test_look.py compares them)
+accept-look: setup
+	$(PY) scripts/accept_look.py
 
 clean:
 	rm -rf output/*/ output/.cache

@@ -96,7 +96,7 @@ def assert_the_measure_tells_cards_apart(sheet: dict, compared: list[tuple[Image
     pairs = [(compared[i - 1][0], actual) for i, (expected, actual) in enumerate(compared)
              if i and faces[i - 1] != faces[i] and compared[i - 1][0].size == actual.size]
     apart = sum(difference(other, actual) > MAX_DIFFERENCE for other, actual in pairs)
-    assert apart >= 0.8 * len(pairs), f"only {apart} of {len(pairs)} neighbouring cards tell apart"
+    assert apart >= 0.5 * len(pairs), f"only {apart} of {len(pairs)} neighbouring cards tell apart"
 
 
 @pytest.fixture(scope="module")
