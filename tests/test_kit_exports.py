@@ -90,7 +90,7 @@ def assert_same_card(expected: Image.Image, actual: Image.Image, what: str) -> N
     assert own <= MAX_DIFFERENCE, f"{what}: differs from its card on the sheet by {own} (limit {MAX_DIFFERENCE})"
 
 
-def assert_the_measure_tells_cards_apart(sheet: dict, compared: list[tuple[Image.Image, Image.Image]]) -> None:
+def assert_the_measure_tells_cards_apart(compared: list[tuple[Image.Image, Image.Image]]) -> None:
     """The comparison can fail: most exported fronts differ from the previous card's face beyond the limit."""
     faces = [expected.tobytes() for expected, _ in compared]
     pairs = [(compared[i - 1][0], actual) for i, (expected, actual) in enumerate(compared)
@@ -129,7 +129,7 @@ def test_every_exported_png_is_its_card_on_the_card_sheet(exported, game_id, lan
             assert_same_card(expected, actual, f"{game_id} {lang} {row[side]} ({row['card']} {side})")
             if side == "front":
                 fronts.append((expected, actual))
-    assert_the_measure_tells_cards_apart(sheet, fronts)
+    assert_the_measure_tells_cards_apart(fronts)
 
 
 @pytest.mark.parametrize("game_id", KITS)

@@ -101,11 +101,11 @@ def dry_run(game: Game) -> list[Problem]:
     """Every card of every deck through its templates in every language (Jinja only: no layout)."""
     from generator.render.faces import GameRenderer
 
-    for lang in game.languages:
-        renderer = GameRenderer(game, lang)
-        for deck in game.decks.values():
-            try:
+    try:
+        for lang in game.languages:
+            renderer = GameRenderer(game, lang)
+            for deck in game.decks.values():
                 renderer.deck_faces(deck)
-            except InputError as error:
-                return error.problems
+    except InputError as error:
+        return error.problems
     return []
