@@ -90,9 +90,9 @@ def test_a_broken_placeholder_is_refused_and_nothing_written(served, small_game)
 
 def test_a_source_edit_keeps_the_placeholders_its_translations_use(served, small_game):
     path = small_game / CARDS
-    path.write_text(read(small_game).replace("en: Draw 1 card.", "en: 'Draw {n} card.'")
-                    .replace("ja: 手札を1枚引く。", "ja: '手札を{n}枚引く。'"), encoding="utf-8")
-    assert wait_until(lambda: "{n}" in served.string("cards[apple].text")["values"]["ja"])
+    path.write_text(read(small_game).replace("en: Draw 1 card.", "en: 'Draw {deck.cards} cards.'")
+                    .replace("ja: 手札を1枚引く。", "ja: '手札を{deck.cards}枚引く。'"), encoding="utf-8")
+    assert wait_until(lambda: "{deck.cards}" in served.string("cards[apple].text")["values"]["ja"])
     before = read(small_game)
     status, answer = served.edit("cards[apple].text", "ja", "手札を1枚引く。")
     assert status == 400 and "the en translation uses them" in answer["error"]
