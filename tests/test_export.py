@@ -509,3 +509,29 @@ def test_converter_refuses_rgb_it_cannot_convert():
     pdf.pages[0].Resources.XObject.F0.Resources.Shading.Sh1 = mesh
     with pytest.raises(ConversionError):
         CmykConverter(pdfx.DEFAULT_PROFILE).convert(pdf)
+
+
+def test_service_images_carry_each_language_its_own_faces(small_game, tmp_path, cli):
+    """png, tgc and mpc of a two-language export: each image is the png of the same card and language
+    (scaled), and the English faces are not the Japanese ones."""
+    from test_kit_exports import MAX_DIFFERENCE, difference
+
+    for target in ("png", "tgc", "mpc"):
+        assert cli("export", small_game, "--out", tmp_path, "--to", target, "-q", "-j", "1").code == 0
+    folder = tmp_path / "small"
+
+    def grey(target, lang, name, size=(200, 280)):
+        with Image.open(folder / f"{target}-{lang}" / name) as image:
+            trim = 0.06 * image.width   # about the bleed: the services' images carry a little less of it
+            return image.convert("L").resize(size, Image.Resampling.BOX,
+                                             box=(trim, trim, image.width - trim, image.height - trim))
+
+    for lang in ("ja", "en"):
+        png_rows = {row["card"]: row for row in manifest(folder / f"png-{lang}")}
+        for target in ("tgc", "mpc"):
+            for row in manifest(folder / f"{target}-{lang}"):
+                expected = grey("png", lang, png_rows[row["card"]]["front"])
+                assert difference(expected, grey(target, lang, row["front"])) <= MAX_DIFFERENCE, (target, lang, row)
+    for card in ("apple", "pear", "grapes"):
+        ja, en = (grey("png", lang, f"cards-{card}-front.png") for lang in ("ja", "en"))
+        assert difference(ja, en) > MAX_DIFFERENCE
