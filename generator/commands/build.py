@@ -45,7 +45,8 @@ def register(subparsers) -> None:
     parser.add_argument("--no-cache", action="store_true", help="render every face again")
     parser.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
     parser.add_argument("--strict", action="store_true",
-                        help="exit 1 when any text overflows its box (boxes templates mark with data-fit)")
+                        help="exit 1 when any text overflows: past its box, the safe area, the trim or the cut, "
+                             "or onto other text (every text of every card, token, aid, board and rule sheet)")
     parser.set_defaults(run=run)
 
 
@@ -77,6 +78,8 @@ def run(args) -> int:
         for game, fit in overflows:
             print(f"error: {overflow_message(game, fit)}", file=sys.stderr)
         print(f"error: --strict: {len(overflows)} text box(es) overflow", file=sys.stderr)
+        print("hint: shorten the text, give its box room, or let it shrink (data-fit with data-shrink); "
+              'data-overflow="allow" on an element lets text meant to bleed run', file=sys.stderr)
         return 1
     return 0
 
@@ -86,17 +89,23 @@ def overflow_message(game: Game, fit: CardFit) -> str:
 
 
 def fit_location(game: Game, fit: CardFit) -> str:
-    """file:line of the card field a text box shows (of the card when the box shows no card field)."""
-    card = next((c for c in game.decks[fit.deck].cards if c.id == fit.card), None)
-    if card is None:
+    """file:line of the text a box shows (of the piece when the text was not found in the YAML)."""
+    if not fit.file:
         return display_path(game.decks[fit.deck].file)
-    return f"{display_path(card.file)}:{card.line_of(fit.field)}"
+    return display_path(Path(fit.file)) + (f":{fit.line}" if fit.line else "")
 
 
 def report_fits(context: "BuildContext", fits: list[CardFit]) -> None:
-    """Keep the measured text boxes for build.json and --strict; say what overflowed or shrank."""
-    context.fits += fits
+    """Keep the measured text boxes for build.json and --strict; say what overflowed or shrank. A finding
+    made again (the same aid on another paper measures the same) is said once."""
+    fresh = []
     for fit in fits:
+        said = (fit.kind, overflow_message(context.game, fit), fit.scale)
+        if said not in context.said:
+            context.said.add(said)
+            fresh.append(fit)
+    context.fits += fresh
+    for fit in fresh:
         if fit.overflow_mm > 0:
             if not getattr(context.args, "strict", False):  # --strict lists them as errors at the end
                 context.progress.warn(overflow_message(context.game, fit))
@@ -116,7 +125,11 @@ class BuildContext:
     jobs: int
     progress: Progress
     args: argparse.Namespace
-    fits: list[CardFit] = field(default_factory=list)  # measured text boxes (data-fit) of every face built
+    fits: list[CardFit] = field(default_factory=list)  # measured text boxes and text findings of every face built
+    said: set = field(default_factory=set)
+
+    def report(self, fits: list[CardFit]) -> None:
+        report_fits(self, fits)
 
     @property
     def papers(self) -> list[str]:
