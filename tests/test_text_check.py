@@ -79,8 +79,7 @@ def test_an_overlong_text_planted_in_every_piece_is_found_with_its_id(cli, tmp_p
     assert not missing, (missing, [(o["deck"], o["cards"][:2], o["lang"], o["kind"]) for o in found])
     assert "--strict:" in result.err
     if name == "greed-inc":  # the issue's cases, as --strict names them
-        assert "en: card 'small-land-owner' of deck 'assets', name" in result.err or \
-            "of deck 'assets', name" in result.err
+        assert "en: card 'small-land-owner' of deck 'assets', name, assets.html:" in result.err
         assert "ja: token 'start-player' of sheet 'start-player', label" in result.err
     if name == "mint-rails":
         assert "en: card 'draft-black' of deck 'draft-certificates', name" in result.err
@@ -125,3 +124,20 @@ def test_the_check_can_be_measured_off(monkeypatch):
     assert render_measured(weasyprint.HTML(string=html))[1]   # body margin puts the text past the safe area
     monkeypatch.setenv("PNPGEN_TEXT_CHECK", "0")
     assert render_measured(weasyprint.HTML(string=html))[1] == []
+
+
+def test_a_face_running_onto_a_second_page_keeps_one_page_per_face():
+    """WeasyPrint gives a face whose text runs past its page another page: it is taken out (the faces after
+    it keep their pages) and its text reported past the trim on the face it belongs to."""
+    import weasyprint
+    from generator.render.fit import render_measured
+
+    faces = ['<div class="face"><p>short</p></div>', '<div class="face"><p>' + "many words " * 400 + "</p></div>",
+             '<div class="face"><p>third</p></div>']
+    html = ('<html data-cut="rect" data-safe="1"><style>@page { size: 40mm 40mm; margin: 0 } body { margin: 0 }'
+            '.face { break-after: page; font-size: 8pt; padding: 2mm }</style>' + "".join(faces) + "</html>")
+    document, found = render_measured(weasyprint.HTML(string=html))
+    assert len(document.pages) == 3
+    spilled = [fit for fit in found if fit.kind == "trim"]
+    assert spilled and {fit.page for fit in spilled} == {1}
+    assert not [fit for fit in found if fit.page != 1]

@@ -186,7 +186,8 @@ def render_batch(batch: Batch) -> bytes:
 
 
 PIECES = {"card": "card", "round": "token", "square": "token", "sheet": "aid"}
-FINDINGS = {"box": "text runs past its {w:g} x {h:g} mm box by {d:g} mm",
+FINDINGS = {"cutoff": "text is cut off: {other} characters are not printed, about {d:g} mm more than fits",
+            "box": "text runs past its {w:g} x {h:g} mm box by {d:g} mm",
             "safe": "text runs past the safe area ({safe:g} mm inside the trim) by {d:g} mm",
             "trim": "text runs past the trim by {d:g} mm",
             "cut": "text runs past the cut ({cut}) by {d:g} mm",

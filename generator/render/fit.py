@@ -38,9 +38,9 @@ TOLERANCE_PX = 0.2         # rounding in the line heights, about 0.05 mm
 CHECK_TOLERANCE_MM = 0.1   # what the text check lets pass: anti-aliasing, kerning, a hairline
 CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
 DESCENDERS = re.compile(r"[gjpqy,;()\[\]{}|/@]")
-CHECK_VERSION = "text-check-3"    # part of the face cache keys: a changed check measures every face again
+CHECK_VERSION = "text-check-5"    # part of the face cache keys: a changed check measures every face again
 # the worst first: a finding names one problem per element
-KINDS = ("cut", "trim", "safe", "box", "overlap")
+KINDS = ("cutoff", "cut", "trim", "safe", "box", "overlap")
 
 
 def check_enabled() -> bool:
@@ -128,7 +128,7 @@ def shrink_floor(element) -> float:
 def render_measured(html) -> tuple[object, list[FitBox]]:
     """Lay out a weasyprint.HTML, shrinking what may shrink; the final document, its data-fit boxes and
     the text found where it should not be."""
-    document = html.render()
+    document, spilled = _one_page_per_face(html.render())
     scales: dict[int, float] = {}
     original: dict[int, tuple] = {}  # element id -> (element, its own style attribute, its font size in px)
     while True:
@@ -145,10 +145,86 @@ def render_measured(html) -> tuple[object, list[FitBox]]:
         if not changed:
             fits = [measure_box(page, element, box, scales.get(id(element), 1.0)) for page, element, box in found]
             overflowing = {id(element) for (_, element, _), fit in zip(found, fits) if fit.overflows}
-            return document, fits + (text_findings(document, overflowing) if check_enabled() else [])
+            return document, fits + spilled + (text_findings(document, overflowing) if check_enabled() else [])
         for key, (element, style, size) in original.items():
             element.set("style", f"{style};font-size:{size * scales[key]:.3f}px".lstrip(";"))
-        document = html.render()
+        document, spilled = _one_page_per_face(html.render())
+
+
+def _face_of(page):
+    """The element of the face a page shows: the first box in its body."""
+    box = page._page_box
+    for _ in range(3):  # page -> html -> body -> the face
+        children = [_unwrap(child) for child in getattr(box, "children", ()) if hasattr(_unwrap(child), "element")]
+        children = [child for child in children if type(child).__name__ != "MarginBox"]
+        if not children:
+            return None
+        box = children[0]
+    return box.element
+
+
+def _one_page_per_face(document):
+    """In a document of faces (its root has data-cut), a face whose content runs past its page is given a
+    second page by WeasyPrint: that text is past the trim. The extra page is taken out, so the pages stay
+    one per face, and its text reported."""
+    pages = document.pages
+    root = _face_root_element(pages[0]) if pages else None
+    if root is None or root.get(CUT_ATTRIBUTE) is None:
+        return document, []
+    kept, spilled, previous, laid_out = [], [], None, 0
+    last: Owner | None = None
+    for page in pages:
+        face = _face_of(page)
+        owners: dict[int, Owner] = {}
+        _collect(page._page_box, [page._page_box], None, owners, frozenset())
+        if kept and face is not None and face is previous:
+            for owner in owners.values():
+                owner.found["trim"] = (max(run.rect[3] for run in owner.runs), "")
+                spilled.append(_finding(len(kept) - 1, owner))
+        else:
+            if previous is not None and last is not None:
+                spilled += _cut_off(len(kept) - 1, previous, laid_out, last)
+            kept.append(page)
+            previous, laid_out = face, 0
+        laid_out += sum(len("".join(run.text.split())) for owner in owners.values() for run in owner.runs)
+        last = max(owners.values(), key=lambda owner: max(run.rect[3] for run in owner.runs), default=last)
+    if previous is not None and last is not None:
+        spilled += _cut_off(len(kept) - 1, previous, laid_out, last)
+    document.pages[:] = kept
+    return document, spilled
+
+
+def _cut_off(page: int, face, laid_out: int, last: "Owner") -> list[FitBox]:
+    """WeasyPrint drops what an absolutely positioned box cannot fit above the page's bottom: text of the face
+    that was never laid out is cut off. How far it would reach is estimated from the lowest text's lines."""
+    written = sum(len("".join(text.replace("\xad", "").split())) for text in _visible_text(face))
+    missing = written - laid_out
+    if missing <= 0:
+        return []
+    characters = sum(len(run.text.strip()) for run in last.runs) or 1
+    line = max(run.rect[3] - run.rect[1] for run in last.runs)
+    last.found = {"cutoff": (missing / characters * line * len(last.runs), str(missing))}
+    return [_finding(page, last)]
+
+
+def _visible_text(element):
+    """The text of an element and its descendants, without style and script elements."""
+    if element.text and element.tag not in ("style", "script"):
+        yield element.text
+    for child in element:
+        if child.tag not in ("style", "script"):
+            yield from _visible_text(child)
+        if child.tail:
+            yield child.tail
+
+
+def _face_root_element(page):
+    return _face_root_element_of_box(page._page_box)
+
+
+def _face_root_element_of_box(page_box):
+    return next((_unwrap(child).element for child in page_box.children
+                 if getattr(_unwrap(child), "element_tag", "") == "html"), None)
 
 
 # --- every text of every page ---------------------------------------------------------------------
@@ -165,8 +241,7 @@ class Geometry:
 
     @classmethod
     def of(cls, page_box) -> "Geometry":
-        root = next((_unwrap(child).element for child in page_box.children
-                     if getattr(_unwrap(child), "element_tag", "") == "html"), None)
+        root = _face_root_element_of_box(page_box)
 
         def mm(name):
             try:
@@ -213,6 +288,7 @@ class Run:
     rect: tuple[float, float, float, float]   # x0, y0, x1, y1 in page px
     owner: object                            # the box holding the line
     box_past: float                          # how far it reaches past its own box(es), px
+    text: str = ""
 
 
 class Owner:
@@ -310,7 +386,7 @@ def _add_run(text, chain, matrix, owners, skip_fit, line):
     owner = owners.get(id(owner_box))
     if owner is None:
         owner = owners[id(owner_box)] = Owner(owner_box, chain)
-    owner.runs.append(Run(_apply(matrix, local), owner_box, box_past))
+    owner.runs.append(Run(_apply(matrix, local), owner_box, box_past, text.text))
 
 
 def text_findings(document, skip_fit: set = frozenset()) -> list[FitBox]:
