@@ -1,5 +1,6 @@
-"""What the check of every text costs: the three kits' card, token and aid faces rendered and written in
-one process with the check on and off, alternately, in the same run (medians of 3).
+"""What the check of every text costs, measured in one run on every card deck of the three kits (both
+languages): the time of the check itself against the layout and PDF writing of the same documents (robust
+to a busy machine), and the decks rendered and written with the check on and off, alternately (medians of 4).
 
     .venv/bin/python bench/text_check.py
 """
@@ -38,14 +39,34 @@ def run(weasyprint, batches, check: bool) -> float:
     return time.perf_counter() - start
 
 
+def check_share(weasyprint, batches) -> tuple[float, float]:
+    """Seconds of layout and writing, and of the check alone, over the batches."""
+    from generator.render import fit
+
+    work = check = 0.0
+    for html, base_url in batches:
+        start = time.perf_counter()
+        document = weasyprint.HTML(string=html, base_url=base_url).render()
+        laid_out = time.perf_counter()
+        document, _ = fit._one_page_per_face(document)
+        fit.text_findings(document)
+        checked = time.perf_counter()
+        document.write_pdf()
+        work += (laid_out - start) + (time.perf_counter() - checked)
+        check += checked - laid_out
+    return work, check
+
+
 def main() -> None:
     weasyprint = engine.load()
     batches = list(documents())
     run(weasyprint, batches[:2], True)  # warm the fonts
+    work, check = check_share(weasyprint, batches)
+    print(f"layout and writing {work:.2f} s, the check {check:.3f} s: +{check / work:.1%}")
     on, off = [], []
-    for _ in range(3):
-        off.append(run(weasyprint, batches, False))
-        on.append(run(weasyprint, batches, True))
+    for round_ in range(4):  # the order changes every round: neither side always runs warmer
+        for check in ((False, True) if round_ % 2 == 0 else (True, False)):
+            (on if check else off).append(run(weasyprint, batches, check))
     a, b = statistics.median(off), statistics.median(on)
     print(f"{len(batches)} documents (every card deck of the three kits, both languages)")
     print(f"check off {a:.2f} s, on {b:.2f} s: +{(b - a) / a:.1%}")

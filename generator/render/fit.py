@@ -173,22 +173,22 @@ def _one_page_per_face(document):
         return document, []
     kept, spilled, previous, laid_out = [], [], None, 0
     last: Owner | None = None
+    check = check_enabled()
     for page in pages:
         face = _face_of(page)
-        owners: dict[int, Owner] = {}
-        _collect(page._page_box, [page._page_box], None, owners, frozenset())
+        owners = page_owners(page) if check else {}
         if kept and face is not None and face is previous:
             for owner in owners.values():
                 owner.found["trim"] = (max(run.rect[3] for run in owner.runs), "")
                 spilled.append(_finding(len(kept) - 1, owner))
         else:
-            if previous is not None and last is not None:
+            if check and previous is not None and last is not None:
                 spilled += _cut_off(len(kept) - 1, previous, laid_out, last)
             kept.append(page)
             previous, laid_out = face, 0
         laid_out += sum(len("".join(run.text.split())) for owner in owners.values() for run in owner.runs)
         last = max(owners.values(), key=lambda owner: max(run.rect[3] for run in owner.runs), default=last)
-    if previous is not None and last is not None:
+    if check and previous is not None and last is not None:
         spilled += _cut_off(len(kept) - 1, previous, laid_out, last)
     document.pages[:] = kept
     return document, spilled
@@ -203,8 +203,7 @@ def _cut_off(page: int, face, laid_out: int, last: "Owner") -> list[FitBox]:
         return []
     characters = sum(len(run.text.strip()) for run in last.runs) or 1
     line = max(run.rect[3] - run.rect[1] for run in last.runs)
-    last.found = {"cutoff": (missing / characters * line * len(last.runs), str(missing))}
-    return [_finding(page, last)]
+    return [_finding(page, last, ("cutoff", missing / characters * line * len(last.runs), str(missing)))]
 
 
 def _visible_text(element):
@@ -289,6 +288,7 @@ class Run:
     owner: object                            # the box holding the line
     box_past: float                          # how far it reaches past its own box(es), px
     text: str = ""
+    fit_element: int = 0                     # id of the data-fit element holding it, if any
 
 
 class Owner:
@@ -329,7 +329,17 @@ def _apply(matrix, rect):
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def _collect(box, chain, matrix, owners, skip_fit, line=None):
+def page_owners(page) -> dict[int, "Owner"]:
+    """The text of a page by the box holding it; measured once per page (kept on the page object)."""
+    owners = getattr(page, "_pnpgen_owners", None)
+    if owners is None:
+        owners = {}
+        _collect(page._page_box, [page._page_box], None, owners)
+        page._pnpgen_owners = owners
+    return owners
+
+
+def _collect(box, chain, matrix, owners, line=None):
     """Walk the boxes below box; chain holds the block boxes around it (innermost last)."""
     for item in getattr(box, "children", ()):
         child = _unwrap(item)
@@ -339,15 +349,14 @@ def _collect(box, chain, matrix, owners, skip_fit, line=None):
         kind = type(child).__name__
         if kind == "TextBox":
             if child.text.strip():
-                _add_run(child, chain, matrix, owners, skip_fit, line)
+                _add_run(child, chain, matrix, owners, line)
             continue
         inner = matrix
         transform = getattr(child, "transformation_matrix", None)
         if transform:
             inner = transform if matrix is None else transform @ matrix
         is_block = kind not in ("LineBox", "InlineBox") and hasattr(child, "padding_box_x")
-        _collect(child, chain + [child] if is_block else chain, inner, owners, skip_fit,
-                 child if kind == "LineBox" else line)
+        _collect(child, chain + [child] if is_block else chain, inner, owners, child if kind == "LineBox" else line)
 
 
 def ink_extent(text: str) -> tuple[float, float]:
@@ -360,7 +369,7 @@ def ink_extent(text: str) -> tuple[float, float]:
     return above, below
 
 
-def _add_run(text, chain, matrix, owners, skip_fit, line):
+def _add_run(text, chain, matrix, owners, line):
     above, below = ink_extent(text.text)
     size = text.style["font_size"]
     baseline = text.position_y + text.baseline
@@ -369,13 +378,12 @@ def _add_run(text, chain, matrix, owners, skip_fit, line):
     # solid, or a line taller than its box to centre the text in it, are not text out of its box
     laid = (local[0], line.position_y, local[2], line.position_y + line.height) if line is not None else local
     owner_box = chain[-1]
-    box_past = 0.0
+    box_past, fit_element = 0.0, 0
     if not (owner_box.element_tag or "").endswith("::marker"):  # list markers hang outside their item by design
         for box in reversed(chain[1:]):   # chain[0] is the page
             element = box.element
             if element is not None and element.get(FIT_ATTRIBUTE):
-                if id(element) in skip_fit:
-                    return  # an overflowing data-fit box is reported as such
+                fit_element = id(element)   # measured as a data-fit box
                 break
             if box.element_tag in ("html", "body"):
                 break
@@ -386,7 +394,7 @@ def _add_run(text, chain, matrix, owners, skip_fit, line):
     owner = owners.get(id(owner_box))
     if owner is None:
         owner = owners[id(owner_box)] = Owner(owner_box, chain)
-    owner.runs.append(Run(_apply(matrix, local), owner_box, box_past, text.text))
+    owner.runs.append(Run(_apply(matrix, local), owner_box, box_past, text.text, fit_element))
 
 
 def text_findings(document, skip_fit: set = frozenset()) -> list[FitBox]:
@@ -395,11 +403,13 @@ def text_findings(document, skip_fit: set = frozenset()) -> list[FitBox]:
     for index, page in enumerate(document.pages):
         page_box = page._page_box
         geometry = Geometry.of(page_box)
-        owners: dict[int, Owner] = {}
-        _collect(page_box, [page_box], None, owners, skip_fit)
+        owners = page_owners(page)
         runs = []
         for owner in owners.values():
+            owner.found = {}
             for run in owner.runs:
+                if run.fit_element in skip_fit:
+                    continue  # an overflowing data-fit box is reported as such
                 owner.note("box", run.box_past)
                 owner.note("trim", geometry.past_rect(run.rect, 0.0))
                 owner.note("cut", geometry.past_shape(run.rect, 0.0) if geometry.round or geometry.corner else 0.0)
@@ -432,9 +442,12 @@ def _note_overlaps(runs) -> None:
         active.append((run, owner))
 
 
-def _finding(page: int, owner: Owner) -> FitBox:
-    kind = next(kind for kind in KINDS if kind in owner.found)
-    past, other = owner.found[kind]
+def _finding(page: int, owner: Owner, found: tuple | None = None) -> FitBox:
+    if found is None:
+        kind = next(kind for kind in KINDS if kind in owner.found)
+        past, other = owner.found[kind]
+    else:
+        kind, past, other = found
     box = owner.box
     source = anchor = field = ""
     for outer in reversed(owner.chain):
