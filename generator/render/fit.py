@@ -37,8 +37,8 @@ PX_MM = 25.4 / 96          # WeasyPrint lays out in CSS pixels
 TOLERANCE_PX = 0.2         # rounding in the line heights, about 0.05 mm
 CHECK_TOLERANCE_MM = 0.1   # what the text check lets pass: anti-aliasing, kerning, a hairline
 CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
-DESCENDERS = re.compile(r"[gjpqy,;()\[\]{}|/@]")
-CHECK_VERSION = "text-check-5"    # part of the face cache keys: a changed check measures every face again
+DESCENDERS = re.compile(r"[$gjpqy,;()\[\]{}|/@]")
+CHECK_VERSION = "text-check-6"    # part of the face cache keys: a changed check measures every face again
 # the worst first: a finding names one problem per element
 KINDS = ("cutoff", "cut", "trim", "safe", "box", "overlap")
 
@@ -185,7 +185,7 @@ def _one_page_per_face(document):
             if check and previous is not None and last is not None:
                 spilled += _cut_off(len(kept) - 1, previous, laid_out, last)
             kept.append(page)
-            previous, laid_out = face, 0
+            previous, laid_out, last = face, 0, None
         laid_out += sum(len("".join(run.text.split())) for owner in owners.values() for run in owner.runs)
         last = max(owners.values(), key=lambda owner: max(run.rect[3] for run in owner.runs), default=last)
     if check and previous is not None and last is not None:
@@ -474,9 +474,13 @@ def _mm(rect) -> tuple:
 
 
 def _element_text(box) -> str:
-    parts = []
+    """The text of a box as it reads: runs of a line joined, lines separated by a space."""
+    lines: list[list[str]] = [[]]
     for item in box.descendants(placeholders=True):
         inner = _unwrap(item)
-        if type(inner).__name__ == "TextBox":
-            parts.append(inner.text)
-    return " ".join("".join(parts).split())[:200]
+        kind = type(inner).__name__
+        if kind == "LineBox" and lines[-1]:
+            lines.append([])
+        elif kind == "TextBox":
+            lines[-1].append(inner.text)
+    return " ".join(" ".join("".join(line).split()) for line in lines if line)[:200]
