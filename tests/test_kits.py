@@ -89,3 +89,10 @@ def test_a_planted_long_english_name_fails_strict_on_a_seed_card(tmp_path, cli):
     result = cli("build", game, "--strict", "--lang", "en", "--paper", "a4", "--out", tmp_path / "out", "-q")
     assert result.code == 1
     assert match.group(1) in result.err and "name" in result.err
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_kits_report_no_text_out_of_place(kits, game_id):
+    """Every text of every card, token, aid, board and rule sheet was checked and found where it belongs."""
+    report = json.loads((kits / game_id / "build.json").read_text())
+    assert report["overflows"] == []

@@ -217,3 +217,16 @@ def test_without_templates_the_texts_are_still_editable(small_game, face_cache_d
         assert served.edit("cards[apple].name", "en", "Green Apple")[0] == 200
     finally:
         served.stop()
+
+
+def test_an_overflowing_text_flags_the_card_and_is_outlined_on_its_preview(served):
+    long_name = "An Extraordinarily Overlong Name For A Pear That Runs Far Past Its Header Box Everywhere"
+    status, _ = served.edit("cards[pear].name", "en", long_name)
+    assert status == 200
+    state = served.request("/api/state")[1]
+    pear = card(state, "pear")
+    assert any(p["kind"] == "overflow" and p["lang"] == "en" for p in state["strings"]["cards[pear].name"]["problems"])
+    [outline, *_] = pear["outlines"]["en"]["front"]
+    assert 0 <= outline["x"] < 100 and 0 <= outline["y"] < 100 and outline["w"] > 0 and outline["h"] > 0
+    assert "overflows" in outline["message"] or "runs" in outline["message"]
+    assert "en" not in card(state, "apple")["outlines"]

@@ -47,8 +47,9 @@ def register(subparsers) -> None:
     parser.add_argument("--no-cache", action="store_true", help="render every face again")
     parser.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
     parser.add_argument("--strict", action="store_true",
-                        help="exit 1 when the build finds any problem: what `pnpgen validate` reports, text overflowing "
-                             "its box (boxes templates mark with data-fit)")
+                        help="exit 1 when the build finds any problem: what `pnpgen validate` reports, and text "
+                             "overflowing past its box, the safe area, the trim or the cut, or onto other text (every "
+                             "text of every card, token, aid, board and rule sheet)")
     parser.set_defaults(run=run)
 
 
@@ -88,17 +89,23 @@ def overflow_problem(game: Game, fit: CardFit) -> Problem:
 
 
 def fit_location(game: Game, fit: CardFit) -> tuple[Path, int | None]:
-    """File and line of the card field a text box shows (of the card when the box shows no card field)."""
-    card = next((c for c in game.decks[fit.deck].cards if c.id == fit.card), None)
-    if card is None:
+    """File and line of the text a box shows (of the piece when the text was not found in the YAML)."""
+    if not fit.file:
         return game.decks[fit.deck].file, None
-    return card.file, card.line_of(fit.field)
+    return Path(fit.file), fit.line or None
 
 
 def report_fits(context: "BuildContext", fits: list[CardFit]) -> None:
-    """Keep the measured text boxes for build.json; report what overflowed, say what shrank."""
-    context.fits += fits
+    """Keep the measured text boxes for build.json; report what overflowed, say what shrank. A finding
+    made again (the same aid on another paper measures the same) is said once."""
+    fresh = []
     for fit in fits:
+        said = (fit.kind, str(fit_location(context.game, fit)), fit.describe(), fit.overflow_text(), fit.scale)
+        if said not in context.said:
+            context.said.add(said)
+            fresh.append(fit)
+    context.fits += fresh
+    for fit in fresh:
         if fit.overflow_mm > 0:
             context.problems.add(overflow_problem(context.game, fit), "overflow")
         elif fit.scale < 1:
@@ -117,12 +124,16 @@ class BuildContext:
     jobs: int
     progress: Progress
     args: argparse.Namespace
-    fits: list[CardFit] = field(default_factory=list)  # measured text boxes (data-fit) of every face built
+    fits: list[CardFit] = field(default_factory=list)  # measured text boxes and text findings of every face built
     problems: BuildProblems | None = None  # what the build reports without stopping (see --strict)
+    said: set = field(default_factory=set)
 
     def __post_init__(self):
         if self.problems is None:
             self.problems = BuildProblems(self.progress)
+
+    def report(self, fits: list[CardFit]) -> None:
+        report_fits(self, fits)
 
     @property
     def papers(self) -> list[str]:

@@ -56,8 +56,9 @@ cards:
 """
 CARD_HTML = """\
 {# One card face. `card` has the card's fields in the language being built; see the deck file.
-   data-fit="FIELD" on a fixed-size box: `pnpgen build` and `pnpgen i18n status` report text that
-   overflows it (`build --strict` fails); add data-shrink="80" to let its font shrink to 80% first. #}
+   `pnpgen build` reports any text past its box, the safe area or the trim, or over other text
+   (`build --strict` fails). data-fit="FIELD" with data-shrink="80" on a fixed-size box lets its font
+   shrink to 80% first; data-overflow="allow" lets an element's text run anywhere. #}
 <div class="bleed frame"></div>
 <div class="safe">
   <div class="value">{{ card.value }}</div>

@@ -17,7 +17,7 @@ def box_sizes(all_units: dict[str, Unit], fits: list[CardFit] | None, lang: str)
     """The smallest box (width, height in mm) each string is printed in, in one language."""
     sizes: dict[str, tuple] = {}
     for fit in fits or []:
-        if fit.lang != lang or fit.side != "front":
+        if fit.lang != lang or fit.side != "front" or fit.kind != "fit":  # only data-fit boxes have a set size
             continue
         unit = unit_for_card_field(all_units, fit.card, fit.field)
         if unit is not None:

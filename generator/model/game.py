@@ -78,6 +78,7 @@ class Deck:
     cards: list[Card]
     lines: dict[str, int] = field(default_factory=dict)  # deck-level key -> line
     placeholder: bool | list[str] = False  # true, or the deck-level keys that are invented (e.g. size)
+    cut: str = "card"   # how its pieces are cut: card (rounded corners), round or square (tokens), sheet (aids)
 
     @property
     def copies(self) -> int:

@@ -16,7 +16,7 @@ from generator.errors import InputError, Problem
 from generator.model.game import CARD_SIZES, Deck, Text
 from generator.model.schema import (INVALID, Bool, Checker, Enum, Field, Int, ListOf, Localized, Object, OneOf, Spec,
                                     Str, Where, start, type_name)
-from generator.yamlio import load_yaml
+from generator.yamlio import item_line, load_yaml
 
 KINDS = ("boards", "aids", "tokens")
 HALF_PAGE = "half-page"
@@ -393,8 +393,9 @@ def _aid(path, checked, resolver: Resolver, root: Where, document) -> Aid:
 
 def _tokens(path, checked, resolver: Resolver, root: Where, document) -> TokenSheet:
     tokens = []
-    for token in checked["tokens"]:
+    for index, token in enumerate(checked["tokens"]):
         resolved = {key: resolver.value(value) for key, value in token.items() if key != "back"}
+        resolved["line"] = item_line(document["tokens"], index)  # where a finding on the token points
         resolved["back"] = {key: resolver.value(value) for key, value in token.get("back", {}).items()}
         tokens.append(resolved)
     return TokenSheet(id=path.stem, name=checked["name"], file=path, shape=checked["shape"],

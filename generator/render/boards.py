@@ -20,6 +20,7 @@ from generator.render.templating import Templates
 
 TRACK_GAP_MM = 2.0     # between a track's label and its first space
 AREA_LABEL_MM = 6.0    # room above slots for the area's label
+BOARD_SAFE_MM = 3.0    # text stays this far inside the board's edge, as on a card
 
 
 @dataclass
@@ -189,6 +190,7 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
                                            "width": w, "height": h, "boxes": boxes, "hexes": shapes},
                             f"board '{board.id}' ({lang})")
     css = find_template(game.dir, own_or_base(game, "board.css")).read_text(encoding="utf-8")
-    html = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><style>\n{fonts.font_face_css()}'
+    html = (f'<!doctype html><html lang="{lang}" data-safe="{BOARD_SAFE_MM:g}"><head><meta charset="utf-8">'
+            f'<style>\n{fonts.font_face_css()}'
             f"@page {{ size: {w}mm {h}mm; margin: 0; }}\n{css}</style></head><body>\n{body}\n</body></html>")
     return Batch(html, (TEMPLATES_DIR / "base").resolve().as_uri() + "/")

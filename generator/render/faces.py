@@ -9,19 +9,26 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.metadata
+import re
+import unicodedata
 from dataclasses import dataclass, field
 
 
 from generator.checks.images import check_used_images
 from generator.checks.placeholders import data_names
-from generator.model.game import Deck, Game
+from generator.model.game import Deck, Game, Text
 from generator.render import fonts
-from generator.render.fit import FitBox, render_measured
+from generator.render.fit import CHECK_VERSION, FitBox, render_measured
 from generator.render.templating import Templates, localize
 from generator.paths import TEMPLATES_DIR, find_template
 from generator.errors import InputError, Problem
 
 SAFE_INSET_MM = 3.0  # text stays this far inside the trim (Japanese print shops ask for 3 mm)
+TOKEN_SAFE_MM = 1.0  # a token is small and its cut is its only edge
+CARD_CORNER_MM = 3.0  # the corner radius of a rounded-corner cut
+# what a face's text must stay inside, by how the deck is cut: safe inset (mm), cut shape, corner radius (mm)
+CUTS = {"card": (SAFE_INSET_MM, "rect", CARD_CORNER_MM), "round": (TOKEN_SAFE_MM, "round", 0.0),
+        "square": (TOKEN_SAFE_MM, "rect", 0.0), "sheet": (SAFE_INSET_MM, "rect", 0.0)}
 
 
 @dataclass
@@ -110,7 +117,9 @@ class GameRenderer:
                     f".face {{ width: {w}mm; height: {h}mm; }}\n"
                     f".bleed {{ left: -{b}mm; top: -{b}mm; width: {w + 2 * b}mm; height: {h + 2 * b}mm; }}\n"
                     f".safe {{ left: {s}mm; top: {s}mm; width: {w - 2 * s}mm; height: {h - 2 * s}mm; }}\n")
-        return (f'<!doctype html><html lang="{self.lang}"><head><meta charset="utf-8"><style>\n'
+        safe, cut, corner = CUTS.get(deck.cut, CUTS["card"])
+        return (f'<!doctype html><html lang="{self.lang}" data-safe="{safe:g}" data-cut="{cut}" '
+                f'data-corner="{corner:g}"><head><meta charset="utf-8"><style>\n'
                 f"{fonts.font_face_css()}{self.stylesheet}\n{geometry}</style></head><body>\n"
                 + "\n".join(pages) + "\n</body></html>")
 
@@ -141,7 +150,7 @@ class Batch:
 def content_key(*parts: str) -> str:
     """Hash of everything that determines a rendering: the texts given, WeasyPrint's version, the fonts."""
     digest = hashlib.sha256()
-    for part in (weasyprint_version(), fonts.fingerprint(), *parts):
+    for part in (weasyprint_version(), fonts.fingerprint(), CHECK_VERSION, *parts):
         digest.update(part.encode("utf-8"))
         digest.update(b"\0")
     return digest.hexdigest()
@@ -182,31 +191,64 @@ def render_batch(batch: Batch) -> bytes:
     return render_fitted(batch).pdf
 
 
+PIECES = {"card": "card", "round": "token", "square": "token", "sheet": "aid"}
+FINDINGS = {"cutoff": "text is cut off: {other} characters are not printed, about {d:g} mm more than fits",
+            "box": "text runs past its {w:g} x {h:g} mm box by {d:g} mm",
+            "safe": "text runs past the safe area ({safe:g} mm inside the trim) by {d:g} mm",
+            "trim": "text runs past the trim by {d:g} mm",
+            "cut": "text runs past the cut ({cut}) by {d:g} mm",
+            "overlap": "text runs onto other text ('{other}') by {d:g} mm"}
+
+
 @dataclass
 class CardFit:
-    """A marked text box (data-fit) on a card face in one language, with the cards that print it."""
+    """A text box on a printed piece in one language, with the pieces that print it: a data-fit box
+    (kind `fit`, measured whether it fits or not) or text found past its box, the safe area, the trim,
+    the cut or over other text (see render/fit.py)."""
 
     lang: str
     deck: str
     side: str            # front or back
     cards: list[str]     # ids of the cards printing this face
-    field: str
+    field: str           # the data-fit field, else the key of the text shown (`name`, `label`, ...) if known
     width_mm: float
     height_mm: float
     overflow_mm: float
     scale: float
+    kind: str = "fit"
+    source: str = ""     # the template line of the element
+    area: tuple = ()     # x, y, width, height of the text on the face, mm from the trim's top-left
+    other: str = ""      # the other text, for an overlap
+    file: str = ""       # the YAML file and line that wrote the text (or the piece)
+    line: int | None = None
+    piece: str = "card"  # card, token, aid, board, rules
+
+    @property
+    def safe_mm(self) -> float:
+        return {"token": TOKEN_SAFE_MM, "rules": 4.0, "board": 3.0}.get(self.piece, SAFE_INSET_MM)
 
     @property
     def card(self) -> str:
         return self.cards[0] if self.cards else ""
 
     def describe(self) -> str:
-        where = f"card '{self.card}'" if self.side == "front" else f"the back of card '{self.card}'"
-        if len(self.cards) > 1:
-            where += f" (and {len(self.cards) - 1} more)"
-        return f"{self.lang}: {where} of deck '{self.deck}', {self.field}"
+        if self.piece == "rules":
+            where = f"rule block '{self.card}'"
+        elif self.piece in ("board", "aid"):
+            where = f"{self.piece} '{self.card}'"
+        else:
+            where = f"{self.piece} '{self.card}'" if self.side == "front" else f"the back of {self.piece} '{self.card}'"
+            if len(self.cards) > 1:
+                where += f" (and {len(self.cards) - 1} more)"
+            where += f" of {'deck' if self.piece == 'card' else 'sheet'} '{self.deck.removeprefix('tokens-')}'"
+        shown = ", ".join(part for part in (self.field, self.source) if part)
+        return f"{self.lang}: {where}" + (f", {shown}" if shown else "")
 
     def overflow_text(self) -> str:
+        if self.kind != "fit":
+            cut = "its circle" if self.piece == "token" else "its rounded corner"
+            return FINDINGS[self.kind].format(w=self.width_mm, h=self.height_mm, d=self.overflow_mm, other=self.other,
+                                              safe=self.safe_mm, cut=cut)
         shrunk = f" even at {self.scale:.0%} font size" if self.scale < 1 else ""
         return (f"text overflows its {self.width_mm:g} x {self.height_mm:g} mm box by {self.overflow_mm:g} mm"
                 f"{shrunk}")
@@ -214,13 +256,66 @@ class CardFit:
 
 def card_fits(faces: DeckFaces, face_fits: list[list[FitBox]]) -> list[CardFit]:
     """The measured text boxes of a deck's distinct faces (one list per face), named by the cards
-    that print them."""
+    that print them and located in the YAML."""
     cards = faces.deck.cards
+    piece = PIECES.get(faces.deck.cut, "card")
     found = []
     for face, fits in enumerate(face_fits):
-        fronts = [card.id for card, used in zip(cards, faces.front_of) if used == face]
-        backs = [card.id for card, used in zip(cards, faces.back_of) if used == face]
+        fronts = [card for card, used in zip(cards, faces.front_of) if used == face]
+        backs = [card for card, used in zip(cards, faces.back_of) if used == face]
+        printing = fronts or backs
         for fit in fits:
-            found.append(CardFit(faces.lang, faces.deck.id, "front" if fronts else "back", fronts or backs,
-                                 fit.field, fit.width_mm, fit.height_mm, fit.overflow_mm, fit.scale))
+            key, text = located(printing[0], faces.lang, fit) if printing else ("", None)
+            card = printing[0] if printing else None
+            line = (text.line_of(faces.lang) if text is not None else None) or (card.line_of(key) if card else None)
+            found.append(CardFit(faces.lang, faces.deck.id, "front" if fronts else "back",
+                                 [card.id for card in printing], fit.field or key, fit.width_mm, fit.height_mm,
+                                 fit.overflow_mm, fit.scale, fit.kind, fit.source if fit.kind != "fit" else "",
+                                 tuple(fit.area), fit.other,
+                                 str((text.file if text is not None else None) or (card.file if card else faces.deck.file)),
+                                 line,
+                                 piece))
     return found
+
+
+def located(card, lang: str, fit: FitBox) -> tuple[str, Text | None]:
+    """The card key whose text a box shows, and that Text: data-fit names it; otherwise the box's text is
+    compared with every text of the card."""
+    if fit.field:
+        value = card.name if fit.field == "name" else card.fields.get(fit.field)
+        return fit.field, value if isinstance(value, Text) else None
+    return find_text({"name": card.name, **card.fields}, lang, fit.text)
+
+
+def find_text(values, lang: str, shown: str, path: str = "") -> tuple[str, Text | None]:
+    """(key path, Text) of the text among values that the shown text is, contains or is a part of."""
+    wanted = _comparable(shown)
+    best = ("", None, 0)
+    if not wanted:
+        return "", None
+    for key, text in _texts(values, path):
+        value = _comparable(RUBY_MARKUP.sub(r"\2\1", text.get(lang)))
+        if not value:
+            continue
+        score = 3 if value == wanted else 2 if value in wanted else 1 if len(wanted) >= 4 and wanted in value else 0
+        if score > best[2] or (score == best[2] and score and len(value) > len(_comparable(best[1].get(lang)))):
+            best = (key, text, score)
+    return best[0], best[1]
+
+
+RUBY_MARKUP = re.compile(r"\{([^{}|]+)\|([^{}]+)\}")
+
+
+def _comparable(text: str) -> str:
+    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text or "")).casefold()
+
+
+def _texts(value, path: str):
+    if isinstance(value, Text):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            yield from _texts(item, f"{path}[{index}]")

@@ -1,34 +1,71 @@
-"""Text that does not fit its box: found in WeasyPrint's layout tree after render(), before write_pdf().
+"""Text that does not fit: found in WeasyPrint's layout tree after render(), before write_pdf().
 
-A template opts a text box in by giving it a fixed size and the attribute `data-fit="FIELD"` (FIELD
-names what the box shows, e.g. `name` or `text`). After layout, the extents of the line boxes inside
-are compared with the box's content area. With `data-shrink="80"` as well, an overflowing box's
-font is made smaller in 5% steps, down to 80%, until the text fits; what was shrunk is reported.
+Every text of every page is measured, with nothing for a template to opt in. A finding is text whose
+ink reaches
+- past its own box: the box holding its lines and each box around it up to the nearest positioned one
+  (`position: absolute`, a transform or a `data-fit` box), taken at their padding edge, where CSS clips;
+- past the face's safe area, its trim or its cut shape (a round token's circle, a card's rounded
+  corners), which the document declares on its root element: `data-safe` (mm inside the trim),
+  `data-cut` (`rect` or `round`) and `data-corner` (the corner radius in mm);
+- onto the text of another box.
+The ink of a run of text is taken as its advance horizontally and, vertically, as far as its script's
+glyphs reach above and below the baseline (see ink_extent): exact glyph outlines would mean shaping every
+line again, which costs as much as the layout. `data-overflow="allow"` on an
+element lets its text run where it likes (text meant to bleed).
 
-This walks WeasyPrint's private layout tree (`page._page_box`): the major version is pinned in
-pyproject.toml and tests/test_fit.py checks the measurements.
+A template can also give a fixed-size box `data-fit="FIELD"` (FIELD names what the box shows, e.g.
+`name`): its lines are compared with its content area, and with `data-shrink="80"` its font is made
+smaller in 5% steps, down to 80%, until the text fits; what was shrunk is reported.
+
+This walks WeasyPrint's private layout tree (`page._page_box`, its boxes' positions, `baseline`,
+`transformation_matrix`): the major version is pinned in pyproject.toml and tests/test_fit.py checks
+the measurements. No other module touches those internals.
 """
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass
 
 FIT_ATTRIBUTE = "data-fit"
 SHRINK_ATTRIBUTE = "data-shrink"
+OVERFLOW_ATTRIBUTE = "data-overflow"       # "allow": the element's text may run anywhere
+SOURCE_ATTRIBUTE = "data-src"              # the template line an element comes from (templating.py adds it)
+SAFE_ATTRIBUTE, CUT_ATTRIBUTE, CORNER_ATTRIBUTE = "data-safe", "data-cut", "data-corner"
 SHRINK_STEP = 0.05
 PX_MM = 25.4 / 96          # WeasyPrint lays out in CSS pixels
 TOLERANCE_PX = 0.2         # rounding in the line heights, about 0.05 mm
+CHECK_TOLERANCE_MM = 0.1   # what the text check lets pass: anti-aliasing, kerning, a hairline
+CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
+DESCENDERS = re.compile(r"[$gjpqy,;()\[\]{}|/@]")
+CHECK_VERSION = "text-check-6"    # part of the face cache keys: a changed check measures every face again
+# the worst first: a finding names one problem per element
+KINDS = ("cutoff", "cut", "trim", "safe", "box", "overlap")
+
+
+def check_enabled() -> bool:
+    """PNPGEN_TEXT_CHECK=0 leaves out the check of every text (data-fit boxes are still measured): only
+    for measuring what the check costs."""
+    return os.environ.get("PNPGEN_TEXT_CHECK", "1") != "0"
 
 
 @dataclass
 class FitBox:
-    """One marked text box on one page of a rendered document."""
+    """A measured text box on one page of a rendered document: a data-fit box (kind `fit`), or text found
+    past its box, the safe area, the trim, the cut, or on other text (see KINDS)."""
 
     page: int            # page index in the document
-    field: str           # the data-fit value
+    field: str           # the data-fit value ("" for text no data-fit box holds)
     width_mm: float
     height_mm: float
     overflow_mm: float   # how far the text reaches past the box; 0 when it fits
     scale: float = 1.0   # the font scale auto-shrink settled on
+    kind: str = "fit"
+    source: str = ""     # template file:line of the element holding the text
+    text: str = ""       # the element's text (at most 200 characters)
+    area: tuple = ()     # where the text is: x, y, width, height in mm from the page's top-left (the trim)
+    anchor: str = ""     # the id of the nearest element around it that has one (a rule block)
+    other: str = ""      # for an overlap: the start of the other box's text
 
     @property
     def overflows(self) -> bool:
@@ -73,7 +110,10 @@ def measure_box(page: int, element, box, scale: float = 1.0) -> FitBox:
     past = max(right - (left + box.width), bottom - (top + box.height), 0.0)
     overflow = past * PX_MM if past > TOLERANCE_PX else 0.0
     return FitBox(page, element.get(FIT_ATTRIBUTE), round(box.width * PX_MM, 2), round(box.height * PX_MM, 2),
-                  round(overflow, 2), scale)
+                  round(overflow, 2), scale, source=element.get(SOURCE_ATTRIBUTE) or "",
+                  text=_element_text(box), area=_mm((box.position_x, box.position_y,
+                                                      box.position_x + box.margin_width(),
+                                                      box.position_y + box.margin_height())))
 
 
 def shrink_floor(element) -> float:
@@ -86,8 +126,9 @@ def shrink_floor(element) -> float:
 
 
 def render_measured(html) -> tuple[object, list[FitBox]]:
-    """Lay out a weasyprint.HTML, shrinking what may shrink; the final document and its marked boxes."""
-    document = html.render()
+    """Lay out a weasyprint.HTML, shrinking what may shrink; the final document, its data-fit boxes and
+    the text found where it should not be."""
+    document, spilled = _one_page_per_face(html.render())
     scales: dict[int, float] = {}
     original: dict[int, tuple] = {}  # element id -> (element, its own style attribute, its font size in px)
     while True:
@@ -102,8 +143,344 @@ def render_measured(html) -> tuple[object, list[FitBox]]:
             scales[id(element)] = round(scale - SHRINK_STEP, 4)
             changed = True
         if not changed:
-            return document, [measure_box(page, element, box, scales.get(id(element), 1.0))
-                              for page, element, box in found]
+            fits = [measure_box(page, element, box, scales.get(id(element), 1.0)) for page, element, box in found]
+            overflowing = {id(element) for (_, element, _), fit in zip(found, fits) if fit.overflows}
+            return document, fits + spilled + (text_findings(document, overflowing) if check_enabled() else [])
         for key, (element, style, size) in original.items():
             element.set("style", f"{style};font-size:{size * scales[key]:.3f}px".lstrip(";"))
-        document = html.render()
+        document, spilled = _one_page_per_face(html.render())
+
+
+def _face_of(page):
+    """The element of the face a page shows: the first box in its body."""
+    box = page._page_box
+    for _ in range(3):  # page -> html -> body -> the face
+        children = [_unwrap(child) for child in getattr(box, "children", ()) if hasattr(_unwrap(child), "element")]
+        children = [child for child in children if type(child).__name__ != "MarginBox"]
+        if not children:
+            return None
+        box = children[0]
+    return box.element
+
+
+def _one_page_per_face(document):
+    """In a document of faces (its root has data-cut), a face whose content runs past its page is given a
+    second page by WeasyPrint: that text is past the trim. The extra page is taken out, so the pages stay
+    one per face, and its text reported."""
+    pages = document.pages
+    root = _face_root_element(pages[0]) if pages else None
+    if root is None or root.get(CUT_ATTRIBUTE) is None:
+        return document, []
+    kept, spilled, previous, laid_out = [], [], None, 0
+    last: Owner | None = None
+    check = check_enabled()
+    for page in pages:
+        face = _face_of(page)
+        owners = page_owners(page) if check else {}
+        if kept and face is not None and face is previous:
+            for owner in owners.values():
+                owner.found["trim"] = (max(run.rect[3] for run in owner.runs), "")
+                spilled.append(_finding(len(kept) - 1, owner))
+        else:
+            if check and previous is not None and last is not None:
+                spilled += _cut_off(len(kept) - 1, previous, laid_out, last)
+            kept.append(page)
+            previous, laid_out, last = face, 0, None
+        laid_out += sum(len("".join(run.text.split())) for owner in owners.values() for run in owner.runs)
+        last = max(owners.values(), key=lambda owner: max(run.rect[3] for run in owner.runs), default=last)
+    if check and previous is not None and last is not None:
+        spilled += _cut_off(len(kept) - 1, previous, laid_out, last)
+    document.pages[:] = kept
+    return document, spilled
+
+
+def _cut_off(page: int, face, laid_out: int, last: "Owner") -> list[FitBox]:
+    """WeasyPrint drops what an absolutely positioned box cannot fit above the page's bottom: text of the face
+    that was never laid out is cut off. How far it would reach is estimated from the lowest text's lines."""
+    written = sum(len("".join(text.replace("\xad", "").split())) for text in _visible_text(face))
+    missing = written - laid_out
+    if missing <= 0:
+        return []
+    characters = sum(len(run.text.strip()) for run in last.runs) or 1
+    line = max(run.rect[3] - run.rect[1] for run in last.runs)
+    return [_finding(page, last, ("cutoff", missing / characters * line * len(last.runs), str(missing)))]
+
+
+def _visible_text(element):
+    """The text of an element and its descendants, without style and script elements."""
+    if element.text and element.tag not in ("style", "script"):
+        yield element.text
+    for child in element:
+        if child.tag not in ("style", "script"):
+            yield from _visible_text(child)
+        if child.tail:
+            yield child.tail
+
+
+def _face_root_element(page):
+    return _face_root_element_of_box(page._page_box)
+
+
+def _face_root_element_of_box(page_box):
+    return next((_unwrap(child).element for child in page_box.children
+                 if getattr(_unwrap(child), "element_tag", "") == "html"), None)
+
+
+# --- every text of every page ---------------------------------------------------------------------
+
+@dataclass
+class Geometry:
+    """What a page's text must stay inside, in px from the page's top-left."""
+
+    width: float
+    height: float
+    safe: float = 0.0      # inset of the safe area from the trim
+    round: bool = False    # cut along the circle (ellipse) inside the trim
+    corner: float = 0.0    # radius of the trim's rounded corners
+
+    @classmethod
+    def of(cls, page_box) -> "Geometry":
+        root = _face_root_element_of_box(page_box)
+
+        def mm(name):
+            try:
+                return float(root.get(name) or 0) / PX_MM if root is not None else 0.0
+            except ValueError:
+                return 0.0
+        cut = root.get(CUT_ATTRIBUTE) if root is not None else None
+        return cls(page_box.margin_width(), page_box.margin_height(), mm(SAFE_ATTRIBUTE), cut == "round",
+                   mm(CORNER_ATTRIBUTE))
+
+    def past_rect(self, rect, inset: float) -> float:
+        x0, y0, x1, y1 = rect
+        return max(inset - x0, inset - y0, x1 - (self.width - inset), y1 - (self.height - inset), 0.0)
+
+    def past_shape(self, rect, inset: float) -> float:
+        """How far the rect reaches past the cut shape moved inward by inset (0 inside)."""
+        straight = self.past_rect(rect, inset)
+        x0, y0, x1, y1 = rect
+        corners = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
+        if self.round:  # the farthest point of a rect from the centre is one of its corners
+            cx, cy = self.width / 2, self.height / 2
+            rx, ry = cx - inset, cy - inset
+            if rx <= 0 or ry <= 0:
+                return straight
+            reach = max(((x - cx) / rx) ** 2 + ((y - cy) / ry) ** 2 for x, y in corners) ** 0.5
+            return max(straight, (reach - 1) * min(rx, ry))
+        radius = self.corner - inset
+        if radius <= 0:
+            return straight
+        past = straight
+        lo, hi_x, hi_y = inset + radius, self.width - inset - radius, self.height - inset - radius
+        for x, y in corners:
+            cx = lo if x < lo else hi_x if x > hi_x else None
+            cy = lo if y < lo else hi_y if y > hi_y else None
+            if cx is not None and cy is not None:
+                past = max(past, ((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 - radius)
+        return past
+
+
+@dataclass
+class Run:
+    """One laid-out piece of text: its em box on the page and the block box whose lines hold it."""
+
+    rect: tuple[float, float, float, float]   # x0, y0, x1, y1 in page px
+    owner: object                            # the box holding the line
+    box_past: float                          # how far it reaches past its own box(es), px
+    text: str = ""
+    fit_element: int = 0                     # id of the data-fit element holding it, if any
+
+
+class Owner:
+    """The findings of one element's text, the worst kept."""
+
+    def __init__(self, box, chain):
+        self.box = box
+        self.chain = chain
+        self.runs: list[Run] = []
+        self.found: dict[str, tuple[float, str]] = {}   # kind -> (px, the other box's text)
+
+    def note(self, kind: str, past: float, other: str = "") -> None:
+        if past > CHECK_TOLERANCE_MM / PX_MM and past > self.found.get(kind, (0.0, ""))[0]:
+            self.found[kind] = (past, other)
+
+
+def _is_positioned(box) -> bool:
+    return box.style["position"] in ("absolute", "fixed") or bool(getattr(box, "transformation_matrix", None))
+
+
+def _padding_rect(box) -> tuple[float, float, float, float]:
+    x, y = box.padding_box_x(), box.padding_box_y()
+    return x, y, x + box.padding_width(), y + box.padding_height()
+
+
+def _past(rect, outer) -> float:
+    return max(outer[0] - rect[0], outer[1] - rect[1], rect[2] - outer[2], rect[3] - outer[3], 0.0)
+
+
+def _apply(matrix, rect):
+    if matrix is None:
+        return rect
+    (a, b, _), (c, d, _), (e, f, _) = matrix
+    xs, ys = [], []
+    for x, y in ((rect[0], rect[1]), (rect[2], rect[1]), (rect[0], rect[3]), (rect[2], rect[3])):
+        xs.append(a * x + c * y + e)
+        ys.append(b * x + d * y + f)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def page_owners(page) -> dict[int, "Owner"]:
+    """The text of a page by the box holding it; measured once per page (kept on the page object)."""
+    owners = getattr(page, "_pnpgen_owners", None)
+    if owners is None:
+        owners = {}
+        _collect(page._page_box, [page._page_box], None, owners)
+        page._pnpgen_owners = owners
+    return owners
+
+
+def _collect(box, chain, matrix, owners, line=None):
+    """Walk the boxes below box; chain holds the block boxes around it (innermost last)."""
+    for item in getattr(box, "children", ()):
+        child = _unwrap(item)
+        element = getattr(child, "element", None)
+        if element is not None and element.get(OVERFLOW_ATTRIBUTE) == "allow":
+            continue
+        kind = type(child).__name__
+        if kind == "TextBox":
+            if child.text.strip():
+                _add_run(child, chain, matrix, owners, line)
+            continue
+        inner = matrix
+        transform = getattr(child, "transformation_matrix", None)
+        if transform:
+            inner = transform if matrix is None else transform @ matrix
+        is_block = kind not in ("LineBox", "InlineBox") and hasattr(child, "padding_box_x")
+        _collect(child, chain + [child] if is_block else chain, inner, owners, child if kind == "LineBox" else line)
+
+
+def ink_extent(text: str) -> tuple[float, float]:
+    """How far a run's glyphs reach above and below the baseline, in em (Noto Sans/Serif CJK): Japanese
+    glyphs fill most of the ideographic em box (0.83 to -0.07), Latin ascenders reach 0.77 and
+    descenders -0.22."""
+    cjk = CJK.search(text) is not None
+    above = 0.83 if cjk else 0.77
+    below = 0.22 if DESCENDERS.search(text) else 0.07 if cjk else 0.02
+    return above, below
+
+
+def _add_run(text, chain, matrix, owners, line):
+    above, below = ink_extent(text.text)
+    size = text.style["font_size"]
+    baseline = text.position_y + text.baseline
+    local = (text.position_x, baseline - above * size, text.position_x + text.width, baseline + below * size)
+    # against its own boxes text is out when both its line and its ink are: a descender below a box set
+    # solid, or a line taller than its box to centre the text in it, are not text out of its box
+    laid = (local[0], line.position_y, local[2], line.position_y + line.height) if line is not None else local
+    owner_box = chain[-1]
+    box_past, fit_element = 0.0, 0
+    if not (owner_box.element_tag or "").endswith("::marker"):  # list markers hang outside their item by design
+        for box in reversed(chain[1:]):   # chain[0] is the page
+            element = box.element
+            if element is not None and element.get(FIT_ATTRIBUTE):
+                fit_element = id(element)   # measured as a data-fit box
+                break
+            if box.element_tag in ("html", "body"):
+                break
+            padding = _padding_rect(box)
+            box_past = max(box_past, min(_past(laid, padding), _past(local, padding)))
+            if _is_positioned(box):
+                break
+    owner = owners.get(id(owner_box))
+    if owner is None:
+        owner = owners[id(owner_box)] = Owner(owner_box, chain)
+    owner.runs.append(Run(_apply(matrix, local), owner_box, box_past, text.text, fit_element))
+
+
+def text_findings(document, skip_fit: set = frozenset()) -> list[FitBox]:
+    """Every text of the document found past its box, the safe area, the trim or the cut, or on other text."""
+    findings = []
+    for index, page in enumerate(document.pages):
+        page_box = page._page_box
+        geometry = Geometry.of(page_box)
+        owners = page_owners(page)
+        runs = []
+        for owner in owners.values():
+            owner.found = {}
+            for run in owner.runs:
+                if run.fit_element in skip_fit:
+                    continue  # an overflowing data-fit box is reported as such
+                owner.note("box", run.box_past)
+                owner.note("trim", geometry.past_rect(run.rect, 0.0))
+                owner.note("cut", geometry.past_shape(run.rect, 0.0) if geometry.round or geometry.corner else 0.0)
+                if geometry.safe:
+                    owner.note("safe", geometry.past_shape(run.rect, geometry.safe))
+                runs.append((run, owner))
+        _note_overlaps(runs)
+        for owner in owners.values():
+            if owner.found:
+                findings.append(_finding(index, owner))
+    return findings
+
+
+def _note_overlaps(runs) -> None:
+    """Text of two boxes drawn over each other: how far they overlap, in the narrower direction."""
+    runs.sort(key=lambda pair: pair[0].rect[1])
+    active: list = []
+    for run, owner in runs:
+        x0, y0, x1, y1 = run.rect
+        active = [pair for pair in active if pair[0].rect[3] > y0]
+        for other, other_owner in active:
+            if other_owner is owner or other.owner is run.owner:
+                continue
+            width = min(x1, other.rect[2]) - max(x0, other.rect[0])
+            height = min(y1, other.rect[3]) - y0
+            if width > 0 and height > 0:
+                past = min(width, height)
+                owner.note("overlap", past, _element_text(other_owner.box)[:30])
+                other_owner.note("overlap", past, _element_text(owner.box)[:30])
+        active.append((run, owner))
+
+
+def _finding(page: int, owner: Owner, found: tuple | None = None) -> FitBox:
+    if found is None:
+        kind = next(kind for kind in KINDS if kind in owner.found)
+        past, other = owner.found[kind]
+    else:
+        kind, past, other = found
+    box = owner.box
+    source = anchor = field = ""
+    for outer in reversed(owner.chain):
+        element = outer.element
+        if element is None:
+            continue
+        source = source or element.get(SOURCE_ATTRIBUTE) or ""
+        anchor = anchor or element.get("id") or ""
+        field = field or element.get(FIT_ATTRIBUTE) or ""
+    return FitBox(page, field, round((box.padding_width()) * PX_MM, 2), round(box.padding_height() * PX_MM, 2),
+                  round(past * PX_MM, 2), kind=kind, source=source, text=_element_text(box),
+                  area=_mm(_owner_rect(owner)), anchor=anchor, other=other)
+
+
+def _owner_rect(owner: Owner):
+    """The element's box and its text together, on the page: what the preview outlines."""
+    xs0, ys0, xs1, ys1 = zip(*(run.rect for run in owner.runs))
+    return min(xs0), min(ys0), max(xs1), max(ys1)
+
+
+def _mm(rect) -> tuple:
+    x0, y0, x1, y1 = rect
+    return tuple(round(value * PX_MM, 2) for value in (x0, y0, x1 - x0, y1 - y0))
+
+
+def _element_text(box) -> str:
+    """The text of a box as it reads: runs of a line joined, lines separated by a space."""
+    lines: list[list[str]] = [[]]
+    for item in box.descendants(placeholders=True):
+        inner = _unwrap(item)
+        kind = type(inner).__name__
+        if kind == "LineBox" and lines[-1]:
+            lines.append([])
+        elif kind == "TextBox":
+            lines[-1].append(inner.text)
+    return " ".join(" ".join("".join(line).split()) for line in lines if line)[:200]

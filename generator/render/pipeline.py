@@ -97,14 +97,17 @@ def default_jobs() -> int:
 
 
 def render_batches(batches: list[Batch], cache: FaceCache, jobs: int = 1, on_done=None) -> list[bytes]:
-    """PDF bytes for each batch, in order."""
-    results: list[bytes | None] = [cache.get(batch.key) for batch in batches]
+    """PDF bytes for each batch, in order; `cache.face_fits(batch.key)` then holds each one's findings
+    (every page of the batch)."""
+    results: list[bytes | None] = [cache.get(batch.key) if cache.find_face(batch.key) else None
+                                   for batch in batches]   # a batch is known with its text findings
     todo = [index for index, data in enumerate(results) if data is None]
     cache.hits += len(batches) - len(todo)
     cache.misses += len(todo)
     for index, rendered in zip(todo, render_fitted_batches([batches[i] for i in todo], jobs, on_done)):
         results[index] = rendered.pdf
         cache.put(batches[index].key, rendered.pdf)
+        cache.record_faces(batches[index].key, [batches[index].key], [rendered.fits])
     return results
 
 

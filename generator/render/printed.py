@@ -21,7 +21,8 @@ from generator.model.game import CARD_SIZES, Card, Deck, Game
 from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenSheet
 from generator.render import fonts
 from generator.render.boards import board_batch, own_or_base, text_of
-from generator.render.faces import Batch, GameRenderer
+from generator.render.faces import Batch, CardFit, GameRenderer, card_fits, find_text
+from generator.render.fit import FitBox
 from generator.render.pipeline import face_request, render_batches, render_faces
 from generator.render.sheets import PAPERS, SheetOptions, SheetWriter, duplex_grid, impose_deck
 from generator.render.tiles import TileLayout, map_label_positions, tile_layout, write_tiles
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from generator.commands.build import BuildContext
 
 HALF_PAGE_MARGIN_MM = 6.0
+PRINTER_MARGIN_MM = 4.0   # a home printer prints nothing in the outer 4-5 mm of the paper
 BILINGUAL_JOIN = "+"
 # Texts the generator prints around tiles, by language (other languages use English).
 TILE_TEXTS = {
@@ -107,9 +109,25 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
            ".note { font-size: 9pt; } .map-label { width: 20mm; text-align: center; font-size: 16pt;"
            " font-weight: bold; color: #b00000; } .tile { font-size: 8pt; font-weight: bold; white-space: nowrap; }"
            ".ruler { font-size: 6pt; white-space: nowrap; }")
-    html = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><style>{fonts.font_face_css()}{css}'
+    html = (f'<!doctype html><html lang="{lang}" data-safe="{PRINTER_MARGIN_MM:g}"><head><meta charset="utf-8">'
+            f'<style>{fonts.font_face_css()}{css}'
             f'</style></head><body>{"".join(pages)}</body></html>')
     return Batch(html, "file:///")
+
+
+def board_findings(context: "BuildContext", board: Board, lang: str, fits: list[FitBox],
+                   source: str = "") -> list[CardFit]:
+    """The text findings of a board (or of the captions around its tiles), located in the board's file."""
+    found = []
+    for fit in fits:
+        if not fit.overflows:
+            continue
+        key, text = find_text(board.elements, lang, fit.text, "elements")
+        found.append(CardFit(lang, f"board-{board.id}", "front", [board.id], key, fit.width_mm, fit.height_mm,
+                             fit.overflow_mm, fit.scale, fit.kind, source or fit.source, tuple(fit.area), fit.other,
+                             str(text.file if text is not None and text.file else board.file),
+                             text.line_of(lang) if text is not None else None, "board"))
+    return found
 
 
 def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tiles: TileLayout | None) -> dict:
@@ -127,7 +145,10 @@ def build_boards(context: "BuildContext") -> list[dict]:
     boards = list(game.printables.boards.values()) if game.printables else []
     files = []
     for lang in context.langs:
-        _open, faces = rendered_pages(context, [board_batch(game, board, lang) for board in boards])
+        batches = [board_batch(game, board, lang) for board in boards]
+        _open, faces = rendered_pages(context, batches)
+        for board, batch in zip(boards, batches):
+            context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key)))
         for board, (page,) in zip(boards, faces):
             for paper in board_papers(context, board):
                 files.append(write_board(context, board, page, lang, paper))
@@ -143,7 +164,9 @@ def write_board(context: "BuildContext", board: Board, page, lang: str, paper: s
         impose_deck(writer, board.size_mm, 0.0, [(page, None)] * board.copies, single_sided(options))
     else:
         layout = tile_layout(board.size_mm, paper)
-        _open, (furniture,) = rendered_pages(context, [furniture_batch(context.game, board, layout, lang, paper)])
+        batch = furniture_batch(context.game, board, layout, lang, paper)
+        _open, (furniture,) = rendered_pages(context, [batch])
+        context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key), "tile captions"))
         for _ in range(board.copies):
             write_tiles(writer, layout, page, furniture)
     save_pdf(writer, context.out_dir / name, f"{text_of(board.name, lang, context.game.source_language)} ({lang})")
@@ -157,8 +180,10 @@ def faces_copies(renderer: GameRenderer, deck: Deck, context: "BuildContext") ->
     """The open face PDFs (keep them while used) and (front page, back page or None) for every copy
     of every card of a pseudo-deck."""
     faces = renderer.deck_faces(deck)
-    rendered = render_faces([face_request(renderer, faces)], context.cache, context.jobs)
+    request = face_request(renderer, faces)
+    rendered = render_faces([request], context.cache, context.jobs)
     sources, [pages] = rendered.sources, rendered.pages
+    context.report(card_fits(faces, [context.cache.face_fits(key) for key in request[2]]))
     copies = []
     for card, front, back in zip(deck.cards, faces.front_of, faces.back_of):
         copies += [(pages[front], pages[back] if back is not None else None)] * card.count
@@ -180,10 +205,12 @@ def token_deck(game: Game, sheet: TokenSheet) -> Deck:
         fields = {key: token.get(key) for key in keys}
         fields.update(shape=sheet.shape, back={key: token["back"].get(key) for key in keys})
         cards.append(Card(id=token["id"], name=sheet.name, count=token["count"] * (sheet.sets or 1), fields=fields,
-                          deck_id=f"tokens-{sheet.id}", file=sheet.file, line=None, index=index))
+                          deck_id=f"tokens-{sheet.id}", file=sheet.file, line=token.get("line"), index=index))
     back = own_or_base(game, "token-back.html") if sheet.sides == 2 else None
-    return pseudo_deck(f"tokens-{sheet.id}", sheet, (sheet.size_mm, sheet.size_mm), sheet.bleed_mm,
+    deck = pseudo_deck(f"tokens-{sheet.id}", sheet, (sheet.size_mm, sheet.size_mm), sheet.bleed_mm,
                        own_or_base(game, "token.html"), back, cards, [*keys, "shape", "back"])
+    deck.cut = sheet.shape
+    return deck
 
 
 def build_tokens(context: "BuildContext") -> list[dict]:
@@ -244,7 +271,8 @@ def aid_card(aid: Aid, langs: list[str], fallback: str) -> Card:
                                       for n in section.get("numbers", [])]}
                    for lang in langs}
         sections.append({"mark": section.get("mark"), "by_lang": by_lang})
-    fields = {"langs": langs, "title": texts(aid.title), "colour": aid.colour, "sections": sections}
+    fields = {"langs": langs, "title": texts(aid.title), "colour": aid.colour, "sections": sections,
+              "written": {"title": aid.title, "sections": aid.sections}}  # where each text was written
     return Card(id=aid.id, name=aid.name, count=aid.copies, fields=fields, deck_id=f"aid-{aid.id}", file=aid.file,
                 line=None, index=0)
 
@@ -264,7 +292,8 @@ def build_aids(context: "BuildContext") -> list[dict]:
             for option in context.sheets:
                 size = aid_size(aid, option.paper)
                 deck = pseudo_deck(f"aid-{aid.id}", aid, size, 0.0, own_or_base(game, "aid.html"), None, [card],
-                                   ["langs", "title", "colour", "sections"])
+                                   ["langs", "title", "colour", "sections", "written"])
+                deck.cut = "sheet"
                 writer = SheetWriter()
                 _open, copies = faces_copies(renderer, deck, context)
                 impose_deck(writer, size, 0.0, copies, single_sided(option))

@@ -25,7 +25,8 @@ from generator.model.rules import Block, Rulebook, has_rules, load_rules
 from generator.paths import TEMPLATES_DIR
 from generator.progress import Progress
 from generator.render import fonts
-from generator.render.faces import Batch
+from generator.render.faces import Batch, CardFit, find_text
+from generator.render.fit import FitBox
 from generator.render.pipeline import FaceCache, render_batches
 from generator.render.typeset import typeset
 
@@ -36,6 +37,7 @@ LABELS = {
     "en": {"rules": "Rules", "contents": "Contents", "example": "Example", "note": "Note", "players": "Players",
            "players_range": "For {low}–{high} players", "page": "page"},
 }
+PRINTER_MARGIN_MM = 4.0   # a home printer prints nothing in the outer 4-5 mm of the paper
 STRONG = re.compile(r"\*\*(.+?)\*\*")
 
 
@@ -174,7 +176,8 @@ class RulebookWriter:
         css = (TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8")
         page = (f"@page {{ size: {PAGE_SIZES[paper]}; }}\n"
                 f'@page :left, :right {{ @top-left {{ content: "{_css_string(title)}"; }} }}\n')
-        return (f'<!doctype html><html lang="{langs[0]}" class="{"pair" if pair else "single"}"><head>'
+        return (f'<!doctype html><html lang="{langs[0]}" class="{"pair" if pair else "single"}" '
+                f'data-safe="{PRINTER_MARGIN_MM:g}"><head>'
                 f'<meta charset="utf-8"><title>{escape(title)}</title>'
                 f"<style>\n{fonts.font_face_css()}{css}\n{page}</style></head><body>\n"
                 + "\n".join(body) + "\n</body></html>")
@@ -225,8 +228,9 @@ def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
 
 
 def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Path, progress: Progress,
-                    cache_dir: Path | None = None, jobs: int = 1) -> list[dict]:
-    """Every edition on every paper, rendered on `jobs` cores; unchanged ones come from the cache."""
+                    cache_dir: Path | None = None, jobs: int = 1, report=None) -> list[dict]:
+    """Every edition on every paper, rendered on `jobs` cores; unchanged ones come from the cache.
+    `report` is given the text found overflowing (see rule_findings)."""
     if not has_rules(game):
         return []
     writer = RulebookWriter(game, load_rules(game))
@@ -235,6 +239,9 @@ def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Pa
     batches = [writer.batch(edition, paper) for edition, paper in wanted]
     cache = FaceCache(cache_dir)
     pdfs = render_batches(batches, cache, jobs)
+    if report is not None:
+        for (edition, paper), batch in zip(wanted, batches):
+            report(rule_findings(game, writer.rulebook, edition, cache.face_fits(batch.key)))
     files = []
     for (edition, paper), data in zip(wanted, pdfs):
         name = f"rules-{edition_name(edition)}-{paper}.pdf"
@@ -250,7 +257,27 @@ def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Pa
 def build_rules(context) -> list[dict]:
     """The build's rule sheets: every language asked for, alone and side by side, on every paper."""
     return write_rulebooks(context.game, context.langs, context.papers, context.out_dir, context.progress,
-                           context.cache.directory, context.jobs)
+                           context.cache.directory, context.jobs, context.report)
+
+
+def rule_findings(game: Game, rulebook: Rulebook, edition: tuple[str, ...], fits: list[FitBox]) -> list[CardFit]:
+    """The text found overflowing in one edition, each named by its block and located in rules.yaml."""
+    blocks = {block.id: block for block in rulebook.blocks}
+    found = []
+    for fit in fits:
+        if not fit.overflows:
+            continue
+        lang, _, block_id = fit.anchor.partition("-")
+        if lang == "b" or lang not in edition:  # single editions name their blocks b-ID, pairs LANG-ID
+            lang = edition[0]
+        block = blocks.get(block_id)
+        texts = {name: getattr(block, name) for name in vars(block)} if block else {}
+        key, text = find_text(texts, lang, fit.text)
+        line = (text.line_of(lang) if text is not None else None) or (block.line if block else None)
+        found.append(CardFit(lang, "rules", "front", [block_id or "(page)"], key, fit.width_mm, fit.height_mm,
+                             fit.overflow_mm, fit.scale, fit.kind, "", tuple(fit.area), fit.other,
+                             str(block.file if block else game.dir / "rules.yaml"), line, "rules"))
+    return found
 
 
 def check_rules(game: Game) -> None:

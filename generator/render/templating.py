@@ -1,6 +1,7 @@
 """The Jinja2 environment shared by every template of a game, and located template errors."""
 from __future__ import annotations
 
+import re
 import sys
 import traceback
 from pathlib import Path
@@ -12,6 +13,7 @@ from generator.checks.placeholders import resolve_text
 from generator.errors import InputError, Problem
 from generator.model.game import Text
 from generator.paths import find_template, template_dirs
+from generator.render.fit import SOURCE_ATTRIBUTE
 from generator.render.typeset import typeset
 
 
@@ -49,6 +51,34 @@ class CompiledTemplates(jinja2.BytecodeCache):
 COMPILED = CompiledTemplates()
 
 
+JINJA_PARTS = re.compile(r"({{.*?}}|{%.*?%}|{#.*?#})", re.S)
+START_TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)(?=[\s/>]|$)")
+
+
+def mark_sources(source: str, name: str) -> str:
+    """Give every start tag of a template `data-src="NAME:LINE"`, so that text found overflowing on a face
+    names the template line it comes from (render/fit.py). Jinja's own parts are left as they are."""
+    out, line = [], 1
+    for index, part in enumerate(JINJA_PARTS.split(source)):
+        if index % 2 == 0:
+            pieces = []
+            for number, text in enumerate(part.split("\n")):
+                pieces.append(START_TAG.sub(lambda m, at=line + number: f'<{m[1]} {SOURCE_ATTRIBUTE}="{name}:{at}"',
+                                            text))
+            part = "\n".join(pieces)
+        out.append(part)
+        line += part.count("\n")
+    return "".join(out)
+
+
+class SourceMarkingLoader(jinja2.FileSystemLoader):
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        if template.endswith(".html"):
+            source = mark_sources(source, template)
+        return source, filename, uptodate
+
+
 class Templates:
     """Loads a game's templates and renders them for one language."""
 
@@ -58,7 +88,7 @@ class Templates:
         self.fallback = fallback
         self.data = data  # the game's DataNames: placeholders in texts are resolved
         self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader([str(d) for d in template_dirs(game_dir) if d.is_dir()]),
+            loader=SourceMarkingLoader([str(d) for d in template_dirs(game_dir) if d.is_dir()]),
             autoescape=jinja2.select_autoescape(["html", "svg"], default_for_string=True),
             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, bytecode_cache=COMPILED,
         )

@@ -83,8 +83,11 @@ function cardView(card) {
   card.strings.forEach((id) => state.strings[id].problems.forEach((p) => kinds.add(p.kind)));
   const faces = state.game.languages.filter((lang) => card.faces[lang]).map((lang) => {
     const sides = card.faces[lang];
-    return ["front", "back"].filter((side) => sides[side]).map((side) =>
-      `<figure><img src="/face/${sides[side]}.png" alt="${escape(card.id)} ${side} ${lang}" data-lang="${lang}" data-side="${side}" loading="lazy"><figcaption>${lang} ${side}</figcaption></figure>`).join("");
+    return ["front", "back"].filter((side) => sides[side]).map((side) => {
+      const boxes = (((card.outlines || {})[lang] || {})[side] || []).map((b) =>
+        `<div class="outline ${b.kind}" style="left:${b.x}%;top:${b.y}%;width:${b.w}%;height:${b.h}%" title="${escape(b.message)}"></div>`).join("");
+      return `<figure><div class="shot"><img src="/face/${sides[side]}.png" alt="${escape(card.id)} ${side} ${lang}" data-lang="${lang}" data-side="${side}" loading="lazy">${boxes}</div><figcaption>${lang} ${side}</figcaption></figure>`;
+    }).join("");
   }).join("");
   const problems = card.problems.map((p) => `<div class="note"><span class="flag ${p.kind}">${p.lang} ${p.kind}</span>${escape(p.field)}: ${escape(p.message)}</div>`).join("");
   return `<article class="card" id="card-${escape(card.id)}" data-card="${escape(card.id)}" data-kinds="${[...kinds].join(" ")}">

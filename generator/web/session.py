@@ -135,6 +135,7 @@ class GameSession:
     def deck_view(self, game: Game, deck, rendered: dict, strings: dict, card_problems: dict) -> dict:
         faces_by_lang = {lang: next(d for d in decks if d.faces.deck.id == deck.id)
                          for lang, decks in rendered.items()}
+        outlines = overflow_outlines(deck, faces_by_lang)
         cards = []
         for index, card in enumerate(deck.cards):
             faces = {}
@@ -147,7 +148,7 @@ class GameSession:
                      if view["owner_kind"] == "card" and view["owner"] == card.id]
             cards.append({"id": card.id, "name": card.name.get("en", game.source_language), "count": card.count,
                           "file": self.relative(card.file), "line": card.line, "faces": faces, "strings": owned,
-                          "problems": card_problems.get(card.id, [])})
+                          "problems": card_problems.get(card.id, []), "outlines": outlines.get(card.id, {})})
         return {"id": deck.id, "name": deck.name.get("en", game.source_language), "cards": cards,
                 "strings": [f"decks[{deck.id}].name"] if f"decks[{deck.id}].name" in strings else []}
 
@@ -245,6 +246,23 @@ class GameSession:
 
 def problem_text(problem: Problem) -> str:
     return f"{problem.message}" + (f" ({problem.hint})" if problem.hint else "")
+
+
+def overflow_outlines(deck, faces_by_lang: dict) -> dict:
+    """card id -> language -> side -> where text overflows on that face, in % of the trim (the preview)."""
+    width, height = deck.size_mm
+    outlines: dict = {}
+    for lang, deck_render in faces_by_lang.items():
+        for fit in deck_render.fits:
+            if fit.overflow_mm <= 0 or len(fit.area) != 4:
+                continue
+            x, y, w, h = fit.area
+            box = {"kind": fit.kind, "message": f"{fit.field or fit.source}: {fit.overflow_text()}",
+                   "x": round(100 * x / width, 2), "y": round(100 * y / height, 2),
+                   "w": round(100 * w / width, 2), "h": round(100 * h / height, 2)}
+            for card in fit.cards:
+                outlines.setdefault(card, {}).setdefault(lang, {}).setdefault(fit.side, []).append(box)
+    return outlines
 
 
 def problem_view(finding: Finding) -> dict:
