@@ -18,14 +18,14 @@ def test_a_template_syntax_error_is_found_by_validate(small_game, cli):
     edit(small_game / "templates" / "card.html", "{{ card.value }}", "{{ card.value }")
     result = validate(cli, small_game)
     assert result.code == 1
-    assert "templates/card.html:6: template syntax error" in result.out
+    assert "templates/card.html:7: template syntax error" in result.out
 
 
 def test_a_card_name_the_deck_does_not_declare_is_found_by_validate(small_game, cli):
     edit(small_game / "templates" / "card.html", "{{ card.value }}", "{% if card.power %}{{ card.valeu }}{% endif %}")
     result = validate(cli, small_game)
     assert result.code == 1
-    assert "templates/card.html:6: card.valeu is not a field of deck 'cards' (cards.yaml) (did you mean 'value'?)" \
+    assert "templates/card.html:7: card.valeu is not a field of deck 'cards' (cards.yaml) (did you mean 'value'?)" \
         in result.out
     assert "card.power is not a field" in result.out   # in a branch no card takes
 
@@ -37,8 +37,8 @@ def test_missing_and_corrupt_icons_are_found_by_validate(small_game, cli):
          "{{ card.value }}{{ icon('star') }}{{ icon('moon') }}")
     result = validate(cli, small_game)
     assert result.code == 1
-    assert "templates/card.html:6: image 'icons/star.svg' is not a well-formed SVG file" in result.out
-    assert "templates/card.html:6: icon('moon'): 'icons/moon.svg' not found" in result.out
+    assert "templates/card.html:7: image 'icons/star.svg' is not a well-formed SVG file" in result.out
+    assert "templates/card.html:7: icon('moon'): 'icons/moon.svg' not found" in result.out
 
 
 def test_validate_json_gives_paths_relative_to_the_game(small_game, cli):

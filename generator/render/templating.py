@@ -74,9 +74,17 @@ def mark_sources(source: str, name: str) -> str:
 class SourceMarkingLoader(jinja2.FileSystemLoader):
     def get_source(self, environment, template):
         source, filename, uptodate = super().get_source(environment, template)
-        if template.endswith(".html"):
-            source = mark_sources(source, template)
+        if template.endswith(".html") and parses(environment, source):
+            source = mark_sources(source, template)  # a broken template is left as written: its error keeps its line
         return source, filename, uptodate
+
+
+def parses(environment, source: str) -> bool:
+    try:
+        environment.parse(source)
+    except jinja2.TemplateSyntaxError:
+        return False
+    return True
 
 
 class Templates:
