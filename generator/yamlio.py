@@ -76,6 +76,11 @@ def load_yaml(path: Path):
         raise InputError(Problem(path, None, "file not found", hint="create it or check the path"))
     except UnicodeDecodeError as exc:
         raise InputError(Problem(path, None, f"not UTF-8 text ({exc.reason})", hint="save the file as UTF-8"))
+    return load_yaml_text(text, path)
+
+
+def load_yaml_text(text: str, path: Path):
+    """Parse YAML text read from path (named in errors), as load_yaml does."""
     try:
         return _fast_load(text)
     except DuplicateKey as exc:

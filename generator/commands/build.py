@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from generator.errors import InputError, Problem, display_path
-from generator.fsutil import write_atomic
+from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
 from generator.paths import OUTPUT_DIR, list_games, resolve_game
 from generator.progress import Progress
@@ -59,26 +59,32 @@ def run(args) -> int:
         builder.check(game)  # a builder's own input (rules.yaml...) is checked before anything is written
     papers = list(PAPERS) if args.paper == "all" else [args.paper]
     overflows = []
-    for game in games:
-        context = BuildContext(
-            game=game, langs=select_languages(game, args.lang), out_dir=args.out / game.id,
-            sheets=[SheetOptions(paper, args.duplex, args.layout, not args.no_marks, args.cut_lines)
-                    for paper in papers],
-            cache=FaceCache(None if args.no_cache else args.out / ".cache" / "faces"),
-            jobs=args.jobs, progress=progress, args=args)
-        files = []
-        for builder in BUILDERS:
-            files += builder(context)
-        write_report(context.out_dir, game, files, context.fits)
-        progress.say(f"{game.id}: {len(files)} files in {context.out_dir} "
-                     f"({context.cache.hits} faces from the cache, {context.cache.misses} rendered)")
-        overflows += [(game, fit) for fit in context.fits if fit.overflow_mm > 0]
+    with OutputSet(args.out):  # every file of the build replaced together, or none (build.json last)
+        for game in games:
+            overflows += build_game(game, papers, progress, args)
     if args.strict and overflows:
         for game, fit in overflows:
             print(f"error: {overflow_message(game, fit)}", file=sys.stderr)
         print(f"error: --strict: {len(overflows)} text box(es) overflow", file=sys.stderr)
         return 1
     return 0
+
+
+def build_game(game: Game, papers: list[str], progress: Progress, args) -> list:
+    """Every output of one game (staged in the command's OutputSet); the text boxes that overflow."""
+    context = BuildContext(
+        game=game, langs=select_languages(game, args.lang), out_dir=args.out / game.id,
+        sheets=[SheetOptions(paper, args.duplex, args.layout, not args.no_marks, args.cut_lines)
+                for paper in papers],
+        cache=FaceCache(None if args.no_cache else args.out / ".cache" / "faces"),
+        jobs=args.jobs, progress=progress, args=args)
+    files = []
+    for builder in BUILDERS:
+        files += builder(context)
+    write_report(context.out_dir, game, files, context.fits)
+    progress.say(f"{game.id}: {len(files)} files in {context.out_dir} "
+                 f"({context.cache.hits} faces from the cache, {context.cache.misses} rendered)")
+    return [(game, fit) for fit in context.fits if fit.overflow_mm > 0]
 
 
 def overflow_message(game: Game, fit: CardFit) -> str:

@@ -1,0 +1,92 @@
+"""Hostile and broken input: bounded, confined, located; outputs replaced whole or not at all."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import run_subprocess
+from generator.commands import build as build_command
+from generator.errors import InputError, Problem
+
+
+def edit(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def errors(result):
+    return [line for line in result.err.splitlines() if line.startswith("error:")]
+
+
+# --- all or nothing per build -------------------------------------------------------------------------------
+
+def test_a_failed_build_leaves_the_previous_output_set_untouched(small_game, cli, monkeypatch, tmp_path):
+    out = tmp_path / "out"
+    assert cli("build", small_game, "--out", out, "--lang", "en", "--paper", "a4").code == 0
+    folder = out / small_game.name
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert "cards-en-a4.pdf" in before and "build.json" in before
+    edit(small_game / "decks" / "cards.yaml", "en: Draw 1 card.", "en: Draw 2 cards.")  # the sheet is rebuilt
+
+    def failing(context):
+        raise InputError(Problem(context.game.dir / "tokens" / "x.yaml", 3, "a token sheet fails"))
+
+    monkeypatch.setattr(build_command, "BUILDERS", [*build_command.BUILDERS[:-1], failing])
+    result = cli("build", small_game, "--out", out, "--lang", "en", "--paper", "a4")
+    assert result.code == 2 and "a token sheet fails" in result.err
+    after = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert after == before  # same files, same bytes: no new sheet beside an old build.json, no temporary file
+    monkeypatch.undo()
+    assert cli("build", small_game, "--out", out, "--lang", "en", "--paper", "a4").code == 0
+    report = json.loads((folder / "build.json").read_text())
+    assert (folder / "cards-en-a4.pdf").read_bytes() != before["cards-en-a4.pdf"]
+    assert [f["path"] for f in report["files"]] == ["cards-en-a4.pdf"]
+
+
+# --- every write reads back --------------------------------------------------------------------------------
+
+NEEDS_QUOTES = ["? key", "?x", "?", ": x", "- x", "3", "a: b", "x #y", "[a", "*a", "yes", "null", "\\", "' q"]
+
+
+def card_text(game_dir, card="apple", lang="en"):
+    from generator.model import load_game
+
+    game = load_game(game_dir)
+    return next(c for c in game.decks["cards"].cards if c.id == card).fields["text"].get(lang)
+
+
+@pytest.mark.parametrize("text", NEEDS_QUOTES)
+def test_an_imported_translation_reads_back_as_written(cli, small_game, tmp_path, text):
+    from generator.i18n.exchange import Entry, Exchange, write
+
+    po = tmp_path / "en.po"
+    po.write_text(write(Exchange("small", "ja", "en", [Entry("cards[apple].text", "手札を1枚引く。", text)]), "po"),
+                  encoding="utf-8")
+    result = cli("i18n", "import", small_game, po)
+    assert result.code == 0, result
+    assert cli("validate", small_game).code == 0
+    assert card_text(small_game) == text
+
+
+@pytest.mark.parametrize("text", ["? key", ": x", "?"])
+def test_an_editor_save_reads_back_as_written(served, small_game, text):
+    status, answer = served.edit("cards[apple].text", "en", text)
+    assert status == 200, answer
+    assert card_text(small_game) == text
+    status, answer = served.edit("cards[apple].text", "ja", text)  # the source language too
+    assert status == 200, answer
+    assert card_text(small_game, lang="ja") == text
+
+
+def test_a_text_that_cannot_be_written_faithfully_is_refused_and_nothing_written(small_game, monkeypatch):
+    from generator.i18n import writeback
+
+    deck = small_game / "decks" / "cards.yaml"
+    before = deck.read_bytes()
+    monkeypatch.setattr(writeback, "reads_back", lambda text, file, expected: False)  # a writer gone wrong
+    with pytest.raises(InputError) as refused:
+        writeback.prepare([(deck, ("cards", 0, "text"), "en", "Draw 3 cards.")])
+    assert "would not read back" in str(refused.value) and "cards.0.text.en" in str(refused.value)
+    assert deck.read_bytes() == before
