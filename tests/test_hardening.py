@@ -90,3 +90,46 @@ def test_a_text_that_cannot_be_written_faithfully_is_refused_and_nothing_written
         writeback.prepare([(deck, ("cards", 0, "text"), "en", "Draw 3 cards.")])
     assert "would not read back" in str(refused.value) and "cards.0.text.en" in str(refused.value)
     assert deck.read_bytes() == before
+
+
+# --- ids, language codes and output paths -----------------------------------------------------------------
+
+def line_of(path, needle):
+    return next(n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in line)
+
+
+@pytest.mark.parametrize("command", ["validate", "rules", "build"])
+def test_a_language_code_that_is_a_path_is_refused_with_its_line(small_game, cli, tmp_path, command):
+    game_file = small_game / "game.yaml"
+    edit(game_file, "languages: [ja, en]", "languages: [ja, 'x/../../../../escaped']")
+    edit(game_file, "title: {ja: small, en: small}", "title: {ja: small, 'x/../../../../escaped': small}")
+    result = cli(command, small_game, "--out", tmp_path / "out") if command != "validate" else cli(command, small_game)
+    assert result.code == 2
+    assert f"game.yaml:{line_of(game_file, 'languages:')}: languages[1]: expected a language code" in result.err
+    assert not list(tmp_path.rglob("*escaped*"))
+
+
+def test_a_card_id_that_is_a_path_is_refused_with_its_line(small_game, cli, tmp_path):
+    deck = small_game / "decks" / "cards.yaml"
+    edit(deck, "id: pear", "id: x/../../../../../cid-escaped")
+    for command in (["validate", small_game], ["export", small_game, "--to", "png", "--out", tmp_path / "out"]):
+        result = cli(*command)
+        assert result.code == 2
+        assert f"cards.yaml:{line_of(deck, 'cid-escaped')}: cards[x/../../../../../cid-escaped].id: expected an id" \
+            in result.err
+    assert not list(tmp_path.rglob("*escaped*"))
+
+
+def test_an_output_path_outside_the_output_folder_is_refused(tmp_path):
+    from generator.fsutil import OutputSet, write_atomic
+
+    out = tmp_path / "out"
+    (out / "game").mkdir(parents=True)
+    (out / "game" / "old.pdf").write_bytes(b"old")
+    with pytest.raises(InputError, match="outside the output folder"):
+        with OutputSet(out):
+            write_atomic(out / "game" / "old.pdf", b"new")
+            write_atomic(out / "game" / "rules-x/../../../escaped.pdf", b"escaped")
+    assert not (tmp_path / "escaped.pdf").exists()
+    assert (out / "game" / "old.pdf").read_bytes() == b"old"
+    assert sorted(p.name for p in (out / "game").iterdir()) == ["old.pdf"]

@@ -14,8 +14,8 @@ from typing import Any
 from generator.checks.expr import ExpressionError, Namespace, evaluate
 from generator.errors import InputError, Problem
 from generator.model.game import CARD_SIZES, Deck, Text
-from generator.model.schema import (INVALID, Bool, Checker, Enum, Field, Int, ListOf, Localized, Object, OneOf, Spec,
-                                    Str, Where, start, type_name)
+from generator.model.schema import (INVALID, Bool, Checker, Enum, Field, Id, Int, ListOf, Localized, Object, OneOf,
+                                    Spec, Str, Where, start, type_name)
 from generator.yamlio import load_yaml
 
 KINDS = ("boards", "aids", "tokens")
@@ -167,7 +167,7 @@ AID_SCHEMA = Object({
 }, what="player aid")
 
 TOKEN_SIDE = {"label": Field(TEXT), "value": Field(Value()), "colour": Field(Value()), "text_colour": Field(Str())}
-TOKEN = Object({"id": Field(Str(), required=True), "count": Field(Int(1, 1000), required=True), **TOKEN_SIDE,
+TOKEN = Object({"id": Field(Id(), required=True), "count": Field(Int(1, 1000), required=True), **TOKEN_SIDE,
                 "back": Field(Object(TOKEN_SIDE, what="token back"))}, what="token")
 TOKENS_SCHEMA = Object({
     "name": Field(Localized(), required=True),
