@@ -133,3 +133,56 @@ def test_an_output_path_outside_the_output_folder_is_refused(tmp_path):
     assert not (tmp_path / "escaped.pdf").exists()
     assert (out / "game" / "old.pdf").read_bytes() == b"old"
     assert sorted(p.name for p in (out / "game").iterdir()) == ["old.pdf"]
+
+
+# --- nothing leaves the game's folders ---------------------------------------------------------------------
+
+def test_a_colour_that_is_more_than_a_colour_is_refused_with_its_line(small_game, cli):
+    tokens = small_game / "tokens"
+    tokens.mkdir()
+    sheet = tokens / "coins.yaml"
+    sheet.write_text("name: {ja: コイン, en: Coins}\nshape: round\nsize: 20\ntokens:\n"
+                     "  - id: coin\n    count: 3\n"
+                     '    colour: "#123456; background-image: url(http://127.0.0.1:9/x.png)"\n', encoding="utf-8")
+    result = cli("validate", small_game)
+    assert result.code == 2
+    assert "coins.yaml:7: tokens[0].colour: expected a colour like #2f5d62" in result.err
+
+
+@pytest.fixture
+def listener():
+    """A TCP port that records whether anyone connected."""
+    import socket
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    server.settimeout(0.2)
+    yield server
+    server.close()
+
+
+def connected(server) -> bool:
+    import socket
+
+    try:
+        server.accept()[0].close()
+        return True
+    except socket.timeout:
+        return False
+
+
+@pytest.mark.parametrize("reference", ['<img src="http://127.0.0.1:{port}/x.png">',
+                                       '<div style="background: url(file:///etc/hostname)"></div>',
+                                       '<link rel="stylesheet" href="../../../../../../etc/hostname">'])
+def test_a_template_cannot_make_the_build_read_outside_the_template_folders(small_game, cli, tmp_path, listener,
+                                                                              reference):
+    template = small_game / "templates" / "card.html"
+    reference = reference.format(port=listener.getsockname()[1])
+    edit(template, '<div class="bleed frame"></div>', '<div class="bleed frame"></div>' + reference)
+    result = cli("build", small_game, "--out", tmp_path / "out", "--lang", "en", "--paper", "a4", "--no-cache")
+    assert result.code == 2, result
+    assert "the face of card 'apple' asks for" in result.err and "nothing was fetched" in result.err
+    assert "Traceback" not in result.err
+    assert not connected(listener)
+    assert not (tmp_path / "out" / small_game.name).exists()

@@ -140,6 +140,25 @@ def LanguageCode() -> Name:  # noqa: N802
                 "the ISO 639 code, optionally with a region: ja, en, en-US")
 
 
+COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|[a-zA-Z]{3,30}"
+                    r"|(?:rgba?|hsla?|device-cmyk)\([0-9a-z.%,/ +-]{1,80}\)")
+
+
+def is_colour(value) -> bool:
+    """A CSS colour and nothing more: it is written into style attributes (`red; background: url(...)` is not)."""
+    return isinstance(value, str) and COLOUR.fullmatch(value.strip()) is not None
+
+
+class Colour(Str):
+    expected = "a colour like #2f5d62, rgb(47, 93, 98) or teal"
+
+    def check(self, value, where, checker):
+        text = super().check(value, where, checker)
+        if text is INVALID or is_colour(text):
+            return text
+        return checker.report(where, f"expected {self.expected}, found {text!r}")
+
+
 class Bool(Spec):
     expected = "true or false"
 

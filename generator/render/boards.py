@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from generator.model.game import Game, Text
 from generator.model.printables import Board
-from generator.paths import TEMPLATES_DIR, find_template
+from generator.paths import find_template
 from generator.render import fonts
 from generator.render.faces import Batch
 from generator.render.templating import Templates
@@ -185,4 +185,4 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
     css = find_template(game.dir, own_or_base(game, "board.css")).read_text(encoding="utf-8")
     html = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><style>\n{fonts.font_face_css()}'
             f"@page {{ size: {w}mm {h}mm; margin: 0; }}\n{css}</style></head><body>\n{body}\n</body></html>")
-    return Batch(html, (TEMPLATES_DIR / "base").resolve().as_uri() + "/")
+    return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)

@@ -108,7 +108,7 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
            ".ruler { font-size: 6pt; white-space: nowrap; }")
     html = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><style>{fonts.font_face_css()}{css}'
             f'</style></head><body>{"".join(pages)}</body></html>')
-    return Batch(html, "file:///")
+    return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)
 
 
 def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tiles: TileLayout | None) -> dict:
