@@ -186,3 +186,20 @@ def test_a_template_cannot_make_the_build_read_outside_the_template_folders(smal
     assert "Traceback" not in result.err
     assert not connected(listener)
     assert not (tmp_path / "out" / small_game.name).exists()
+
+
+# --- templates in Jinja's sandbox --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("expression", ['cycler.__init__.__globals__.os.popen("touch {marker}").read()',
+                                        "lipsum.__globals__['os'].system('touch {marker}')",
+                                        "'a' * 99999999999", "9 ** 99999999"])
+def test_a_template_runs_in_the_sandbox(small_game, cli, tmp_path, expression):
+    marker = tmp_path / "ran"
+    template = small_game / "templates" / "card.html"
+    edit(template, '<div class="bleed frame"></div>',
+         '<div class="bleed frame"></div>\n{{ ' + expression.format(marker=marker) + " }}")
+    result = cli("build", small_game, "--out", tmp_path / "out", "--lang", "en", "--paper", "a4")
+    assert result.code == 2, result
+    assert not marker.exists()
+    line = template.read_text().splitlines().index("{{ " + expression.format(marker=marker) + " }}") + 1
+    assert f"card.html:{line}: " in result.err and "Traceback" not in result.err
