@@ -203,3 +203,53 @@ def test_a_template_runs_in_the_sandbox(small_game, cli, tmp_path, expression):
     assert not marker.exists()
     line = template.read_text().splitlines().index("{{ " + expression.format(marker=marker) + " }}") + 1
     assert f"card.html:{line}: " in result.err and "Traceback" not in result.err
+
+
+# --- bounded inputs, located errors --------------------------------------------------------------------------
+
+def alias_bomb(levels: int = 9) -> str:
+    lines = ["  l0: &l0 [x, x, x, x, x, x, x, x, x]"]
+    for level in range(1, levels):
+        lines.append(f"  l{level}: &l{level} [" + ", ".join([f"*l{level - 1}"] * 9) + "]")
+    return "numbers:\n" + "\n".join(lines) + "\n"
+
+
+BAD_GAME_YAML = {
+    "unhashable key": ("numbers:\n  ? [a, b]\n  : 2\n", 2, "a key must be a plain text or number"),
+    "5,001 digits": ("numbers:\n  big: " + "9" * 5001 + "\n", 2, "cannot read the value"),
+    "!!float x": ("numbers:\n  ratio: !!float x\n", 2, "cannot read the value 'x' as float"),
+    "bad date": ("numbers:\n  when: 2001-13-45\n", 2, "as timestamp"),
+    "control character": ("numbers:\n  a: 1\n  b: x\x01y\n", 3, "a control character (U+0001) in column 7"),
+    "alias bomb": (alias_bomb(), 7, "expand to more than 200,000 values"),
+    "long text": ("numbers:\n  text: " + "a" * 100_001 + "\n", 2, "a text of 100,001 characters"),
+    "deep nesting": ("numbers:\n  deep: " + "[" * 5000 + "]" * 5000 + "\n", 2, "nesting depth"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_GAME_YAML))
+def test_hostile_yaml_is_a_located_error(small_game, cli, case):
+    import time
+
+    text, line, message = BAD_GAME_YAML[case]
+    game_file = small_game / "game.yaml"
+    original = game_file.read_text(encoding="utf-8")
+    game_file.write_text(original + text, encoding="utf-8")
+    offset = original.count("\n")
+    started = time.monotonic()
+    result = cli("validate", small_game)
+    assert result.code == 2, result
+    assert time.monotonic() - started < 10
+    assert f"game.yaml:{offset + line}: " in result.err and message in result.err, result.err
+    assert "Traceback" not in result.err
+
+
+@pytest.mark.parametrize("expression", ["len('a' * 99999999999) > 0", "len((1,) * 99999999999) > 0",
+                                        "numbers.big * numbers.big * numbers.big > 0", "(" * 1500 + "1" + ")" * 1500])
+def test_an_expression_asking_for_too_much_is_a_located_error(small_game, cli, expression):
+    game_file = small_game / "game.yaml"
+    with game_file.open("a", encoding="utf-8") as handle:
+        handle.write("numbers: {big: " + "9" * 4000 + "}\n" + f'checks:\n  - expect: "{expression}"\n')
+    result = cli("validate", small_game)
+    assert result.code == 2, result
+    line = game_file.read_text().splitlines().index(f'  - expect: "{expression}"') + 1
+    assert f"game.yaml:{line}: check cannot be evaluated" in result.err
