@@ -253,3 +253,27 @@ def test_an_expression_asking_for_too_much_is_a_located_error(small_game, cli, e
     assert result.code == 2, result
     line = game_file.read_text().splitlines().index(f'  - expect: "{expression}"') + 1
     assert f"game.yaml:{line}: check cannot be evaluated" in result.err
+
+
+# --- processes ---------------------------------------------------------------------------------------------
+
+def test_render_workers_die_with_a_killed_build(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from conftest import ROOT
+    from test_daemon import alive, children, wait_for
+
+    build = subprocess.Popen([sys.executable, "-m", "generator", "build", "ikkin", "--no-cache", "--jobs", "2",
+                              "--out", tmp_path / "out"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert wait_for(lambda: len(children(build.pid)) >= 2, 60), "no render workers"
+        time.sleep(0.3)  # the workers are rendering
+        workers = children(build.pid)
+    finally:
+        os.kill(build.pid, signal.SIGKILL)
+        build.communicate(timeout=30)  # the workers no longer hold its stdout
+    assert wait_for(lambda: not any(alive(w) for w in workers), 5), "render workers outlived their command"
