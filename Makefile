@@ -6,7 +6,7 @@ PNPGEN := $(VENV)/bin/pnpgen
 # editable install as a plain path entry: every pnpgen process starts 10 ms sooner than with setuptools' finder
 EDITABLE := --config-settings editable_mode=compat -e
 
-.PHONY: all setup build test test-fast bench clean
+.PHONY: all setup build test test-fast bench fuzz clean
 
 all: build
 
@@ -29,6 +29,10 @@ test: setup
 
 test-fast: setup
 	$(PY) -m pytest -q -m "not slow"
+
+# 300 seeded mutations of the three kits through validate and build: no traceback, hang or partial output
+fuzz: setup
+	$(PY) scripts/fuzz.py --mutations $(or $(MUTATIONS),300) --seed $(or $(SEED),16)
 
 clean:
 	rm -rf output/*/ output/.cache
