@@ -178,10 +178,10 @@ def _scalar(node, constructor):
         return constructor.construct_object(node, deep=True)
     except pyyaml.MarkedYAMLError:
         raise
-    except (ValueError, TypeError, OverflowError, ArithmeticError) as exc:
-        detail = str(exc).split(";")[0]
-        raise BadValue(line, f"cannot read the value '{node.value[:40]}' as {node.tag.rsplit(':', 1)[-1]}: "
-                             f"{detail}", "quote it to make it a text")
+    except Exception as exc:  # noqa: BLE001 - PyYAML's tag constructors fail in many ways (`!!timestamp text`)
+        detail = f": {str(exc).split(';')[0]}" if isinstance(exc, (ValueError, ArithmeticError)) else ""
+        raise BadValue(line, f"cannot read the value '{node.value[:40]}' as {node.tag.rsplit(':', 1)[-1]}{detail}",
+                       "quote it to make it a text")
 
 
 def _build(node, constructor):

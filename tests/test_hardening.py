@@ -219,6 +219,7 @@ BAD_GAME_YAML = {
     "5,001 digits": ("numbers:\n  big: " + "9" * 5001 + "\n", 2, "cannot read the value"),
     "!!float x": ("numbers:\n  ratio: !!float x\n", 2, "cannot read the value 'x' as float"),
     "bad date": ("numbers:\n  when: 2001-13-45\n", 2, "as timestamp"),
+    "!!timestamp text": ("numbers:\n  !!timestamp when: 1\n", 2, "cannot read the value 'when' as timestamp"),
     "control character": ("numbers:\n  a: 1\n  b: x\x01y\n", 3, "a control character (U+0001) in column 7"),
     "alias bomb": (alias_bomb(), 7, "expand to more than 200,000 values"),
     "long text": ("numbers:\n  text: " + "a" * 100_001 + "\n", 2, "a text of 100,001 characters"),
