@@ -25,6 +25,8 @@ import struct
 import sys
 import time
 
+GREETING = b"pnpgen\n"  # the server's first line on every connection, before the client sends anything
+GREETING_SECONDS = 3
 COMMANDS = {"build", "validate", "components", "rules", "export", "list", "i18n"}  # one-shot commands
 IDLE_SECONDS = 20 * 60
 FONT_DIRS = ["/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts",
@@ -93,8 +95,15 @@ def run_remote(argv: list[str]) -> int | None:
         return None
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        connection.settimeout(10)  # a server answers at once; a hung one is ignored
+        connection.settimeout(GREETING_SECONDS)  # a server greets at once; a stopped or hung one is ignored
         connection.connect(path)
+        replies = connection.makefile("rb")
+        if replies.readline() != GREETING:
+            connection.close()
+            return None
+        # Only now the terminal's descriptors are passed: sent to a server that never reads them (stopped
+        # with SIGSTOP), they would stay in its queue and keep this command's output open after it ended.
+        connection.settimeout(10)
         umask = os.umask(0o022)
         os.umask(umask)
         payload = marshal.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "umask": umask,
@@ -104,7 +113,6 @@ def run_remote(argv: list[str]) -> int | None:
         sys.stderr.flush()
         socket.send_fds(connection, [len(payload).to_bytes(4, "big")], [0, 1, 2])
         connection.sendall(payload)
-        replies = connection.makefile("rb")
         hello = replies.readline()
         if not hello:
             return None  # refused before starting: nothing ran
@@ -258,6 +266,11 @@ def _fork_command(listener: socket.socket, connection: socket.socket) -> None:
     if uid != os.getuid():
         connection.close()  # only this user's commands
         return
+    try:
+        connection.sendall(GREETING)
+    except OSError:  # the client gave up waiting
+        connection.close()
+        return
     if os.fork() == 0:
         listener.close()
         _run_command(connection)  # never returns
@@ -267,6 +280,9 @@ def _fork_command(listener: socket.socket, connection: socket.socket) -> None:
 def _run_command(connection: socket.socket) -> None:
     """In the forked child: take the caller's terminal, directory and environment, run, report, exit."""
     code = 1
+    from generator import processes
+
+    processes.register_callers_fd(connection.fileno())  # render workers must not hold the client's connection
     try:
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD):
             signal.signal(signum, signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL)
@@ -325,11 +341,26 @@ def servers() -> list[tuple[str, int]]:
         try:
             with open(pid_file) as handle:
                 pid = int(handle.read())
-            os.kill(pid, 0)
+            if not is_our_server(pid):
+                raise ProcessLookupError(pid)
             found.append((pid_file.removesuffix(".pid") + ".sock", pid))
         except (OSError, ValueError):
             _remove(pid_file)
     return found
+
+
+def is_our_server(pid: int) -> bool:
+    """Whether pid is a pnpgen server of this user: a pid file may outlive its server, and the number be
+    reused by any other process, which `daemon stop` must never signal."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            argv = handle.read().split(b"\0")
+        owner = os.stat(f"/proc/{pid}").st_uid
+    except OSError:
+        return False
+    arguments = [a for a in argv if a]
+    return (owner == os.getuid() and b"--foreground" in arguments and b"daemon" in arguments
+            and b"start" in arguments and any(a.endswith((b"generator", b"pnpgen")) for a in arguments))
 
 
 def stop_all() -> int:

@@ -36,6 +36,9 @@ class InputError(Exception):
         self.problems = problems if isinstance(problems, list) else [problems]
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self):  # raised in a render worker, received whole by the command
+        return type(self), (self.problems,)
+
 
 def unique_problems(problems: list[Problem]) -> list[Problem]:
     """Problems in their order, each reported once."""

@@ -1,32 +1,135 @@
-"""Writing files so that a reader never sees a half-written one: write beside, then rename."""
+"""Writing files so that a reader never sees a half-written one: write beside, then rename.
+
+A command that writes a set of outputs (a build: card sheets, boards, rule sheets and build.json) opens an
+OutputSet over its output folder. While it is open, every `write_atomic` below that folder is staged: written
+to a temporary file beside its final place and renamed only when the whole set is committed, build.json last.
+A failure before the commit removes the staged files, so the previous set stays as it was, whole. The set
+also refuses any path that does not resolve inside its folder (an id like `x/../../escaped`).
+"""
 from __future__ import annotations
 
+import contextvars
 import os
 import tempfile
 from pathlib import Path
 
+from generator.errors import InputError, Problem
 
-def _umask() -> int:
-    mask = os.umask(0)
+REPORT_NAME = "build.json"  # committed last: it describes the other files
+
+
+def current_umask() -> int:
+    """The process' umask, read now (a server's fork takes its caller's), without changing it: other threads
+    may be creating files."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
     os.umask(mask)
     return mask
 
 
-FILE_MODE = 0o666 & ~_umask()  # what open() would give a new file (mkstemp makes it owner-only)
+def file_mode() -> int:
+    """What open() would give a new file now (mkstemp makes it owner-only)."""
+    return 0o666 & ~current_umask()
 
 
 def write_atomic(path: Path, data: bytes | str) -> None:
     path = Path(path)
+    outputs = _open_set.get()
+    if outputs is not None and outputs.owns(path):
+        outputs.stage(path, data)
+        return
+    os.replace(_write_beside(path, data), path)
+
+
+def _write_beside(path: Path, data: bytes | str) -> str:
+    """A complete temporary copy of the file beside its final place; its name."""
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        os.fchmod(fd, FILE_MODE)
+        os.fchmod(fd, file_mode())
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return tmp
+
+
+class OutsideOutput(InputError):
+    """A file would be written outside the output folder (a name made from an id or a language code)."""
+
+    def __init__(self, path: Path, root: Path):
+        super().__init__(Problem(None, None, f"refusing to write {path}: it is outside the output folder {root}",
+                                 hint="ids and language codes hold letters, digits, '-' and '_' only"))
+        self.path, self.root = path, root
+
+
+def inside(path: Path, root: Path) -> bool:
+    """Whether path, with `..` and symbolic links resolved, is root or below it."""
+    resolved = Path(os.path.realpath(path))
+    root = Path(os.path.realpath(root))
+    return resolved == root or root in resolved.parents
+
+
+_open_set: contextvars.ContextVar["OutputSet | None"] = contextvars.ContextVar("open_output_set", default=None)
+
+
+class OutputSet:
+    """The files one command writes under `root`, replaced together or not at all (see the module's doc).
+
+    Folders whose name starts with a dot (the face cache, `.cache/`) are not part of the set: they are
+    written at once, as before.
+    """
+
+    def __init__(self, root: Path):
+        self.root = Path(os.path.realpath(root))
+        self.staged: dict[Path, str] = {}  # final path -> temporary file beside it
+        self._token = None
+        self._pid = os.getpid()
+
+    def owns(self, path: Path) -> bool:
+        if os.getpid() != self._pid:
+            return False  # a forked render worker writes only the face cache, at once
+        if not inside(path, self.root):
+            raise OutsideOutput(path, self.root)
+        relative = Path(os.path.realpath(path)).relative_to(self.root)
+        return not any(part.startswith(".") for part in relative.parts[:-1])
+
+    def stage(self, path: Path, data: bytes | str) -> None:
+        final = Path(os.path.realpath(path))
+        tmp = _write_beside(final, data)
+        previous = self.staged.pop(final, None)
+        if previous:
+            Path(previous).unlink(missing_ok=True)
+        self.staged[final] = tmp
+
+    def commit(self) -> None:
+        """Rename every staged file into place, each folder's build.json after its other files."""
+        for final, tmp in sorted(self.staged.items(), key=lambda item: item[0].name == REPORT_NAME):
+            os.replace(tmp, final)
+        self.staged.clear()
+
+    def discard(self) -> None:
+        for tmp in self.staged.values():
+            Path(tmp).unlink(missing_ok=True)
+        self.staged.clear()
+
+    def __enter__(self) -> "OutputSet":
+        self._token = _open_set.set(self)
+        return self
+
+    def __exit__(self, kind, error, traceback) -> None:
+        _open_set.reset(self._token)
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()

@@ -91,3 +91,27 @@ def test_a_stale_translation_is_flagged_filtered_and_confirmed(page, small_game)
     page.locator("tr[data-string='cards[pear].name'] button.confirm").click()
     stale.wait_for(state="detached")
     assert (small_game / "i18n.lock.yaml").read_text(encoding="utf-8") != lock_before
+
+
+def test_every_value_the_page_shows_is_escaped(browser, served):
+    """A language code or a problem kind holding markup shows as text; the page's policy forbids inline scripts."""
+    evil = '"><img class=injected src=x onerror="window.injected=1">'
+    state = served.session.state
+    card = state["decks"][0]["cards"][0]
+    card["problems"].append({"kind": evil, "lang": evil, "field": "name", "message": "m"})
+    string = state["strings"][card["strings"][0]]
+    string["problems"].append({"kind": evil, "lang": "en", "message": "m"})
+    string["version"] = evil
+    card["line"] = evil
+    for each in state["strings"].values():
+        each["values"][evil] = ""
+    served.session.state = {**state, "game": {**state["game"], "languages": [*state["game"]["languages"], evil]}}
+    page = browser.new_page()
+    try:
+        page.goto(served.url + "/")
+        page.wait_for_selector("article.card")
+        assert page.locator("img.injected").count() == 0
+        assert page.evaluate("window.injected") is None
+        assert evil in page.locator("article.card").first.inner_text()
+    finally:
+        page.close()

@@ -138,3 +138,90 @@ def test_a_server_of_another_installation_is_not_used(server_env):
     assert "stale" in pnpgen(other, "daemon", "status").stdout
     served, _ = run_remote(other, ["list"])
     assert not served  # no server for this installation: the command runs in its own process
+
+
+def children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(p) for p in handle.read().split()]
+    except OSError:
+        return []
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def wait_for(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def test_a_killed_served_command_leaves_no_worker_and_its_client_does_not_wait(server_env, tmp_path):
+    server = started(server_env)
+    client = subprocess.Popen([sys.executable, "-m", "generator", "build", "ikkin", "--no-cache", "--jobs", "2",
+                               "--out", tmp_path / "out"], cwd=ROOT, env=server_env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert wait_for(lambda: any(len(children(c)) >= 2 for c in children(server)), 60), "no render workers"
+    command = next(c for c in children(server) if len(children(c)) >= 2)
+    workers = children(command)
+    os.kill(command, signal.SIGKILL)
+    started_waiting = time.monotonic()
+    _, err = client.communicate(timeout=30)  # the orphans held its stdout and the connection before
+    assert time.monotonic() - started_waiting < 10
+    assert client.returncode == 1 and b"stopped during the command" in err
+    assert wait_for(lambda: not any(alive(w) for w in workers), 5), "render workers outlived their command"
+
+
+def test_a_stopped_server_does_not_hold_the_clients_output(server_env, tmp_path):
+    server = started(server_env)
+    os.kill(server, signal.SIGSTOP)
+    try:
+        # `pnpgen validate | cat`: the pipe must close when pnpgen ends, run without the stopped server
+        pipeline = subprocess.Popen(f"{sys.executable} -m generator validate ikkin | cat", shell=True, cwd=ROOT,
+                                    env=server_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    start_new_session=True)
+        try:
+            out, _ = pipeline.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(pipeline.pid, signal.SIGKILL)
+            pipeline.communicate()
+            raise AssertionError("the stopped server held the command's output open")
+        assert "no problems" in out
+    finally:
+        os.kill(server, signal.SIGCONT)
+
+
+def test_files_written_through_the_server_take_the_callers_umask(server_env, tmp_path):
+    started(server_env)
+    game = copy_game("ikkin", tmp_path)
+    result = subprocess.run(f"umask 077 && {sys.executable} -m generator rules {game} --paper a4 --lang en "
+                            f"--out {tmp_path / 'out'}", shell=True, cwd=ROOT, env=server_env, capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr
+    written = list((tmp_path / "out").rglob("*.pdf"))
+    assert written and all(oct(p.stat().st_mode & 0o777) == oct(0o600) for p in written)
+
+
+def test_stop_signals_only_a_process_that_is_its_server(server_env, tmp_path):
+    innocent = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        pid_file = os.path.join(server_env["XDG_RUNTIME_DIR"], f"pnpgen-{os.getuid()}", "0123456789abcdef.pid")
+        os.makedirs(os.path.dirname(pid_file), mode=0o700, exist_ok=True)
+        with open(pid_file, "w") as handle:  # a server killed with -9 left its pid file; the number was reused
+            handle.write(f"{innocent.pid}\n")
+        assert "stopped 0" in pnpgen(server_env, "daemon", "stop").stdout
+        time.sleep(0.2)
+        assert innocent.poll() is None
+        assert not os.path.exists(pid_file)
+    finally:
+        innocent.kill()
+        innocent.wait()

@@ -230,3 +230,64 @@ def test_an_overflowing_text_flags_the_card_and_is_outlined_on_its_preview(serve
     assert 0 <= outline["x"] < 100 and 0 <= outline["y"] < 100 and outline["w"] > 0 and outline["h"] > 0
     assert "overflows" in outline["message"] or "runs" in outline["message"]
     assert "en" not in card(state, "apple")["outlines"]
+def raw_request(served, data: bytes, wait: float = 10) -> bytes:
+    """What the server answers to these bytes ('' when it drops the connection without an answer)."""
+    import socket
+
+    host, port = served.server.server_address[:2]
+    with socket.create_connection((host, port), timeout=wait) as connection:
+        connection.sendall(data)
+        answer = b""
+        try:
+            while not answer.endswith(b"}") and b"\r\n\r\n" not in answer or not answer:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+            answer += connection.recv(65536)
+        except (socket.timeout, ConnectionResetError):
+            pass
+        return answer
+
+
+def post_bytes(served, body: bytes, length: str | None = None) -> bytes:
+    host = served.url.removeprefix("http://")
+    head = (f"POST /api/edit HTTP/1.1\r\nHost: {host}\r\nOrigin: {served.url}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {length if length is not None else len(body)}\r\nConnection: close\r\n\r\n")
+    return raw_request(served, head.encode() + body)
+
+
+@pytest.mark.parametrize("path", ["/game/%00", "/game/" + "a" * 6000, "/deck/" + "%ff" * 2000])
+def test_a_malformed_path_gets_an_answer(served, path):
+    host = served.url.removeprefix("http://")
+    answer = raw_request(served, f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+    assert answer.split(b" ")[1] in (b"400", b"404", b"200"), answer[:200]
+
+
+def test_a_malformed_body_gets_a_400(served):
+    assert post_bytes(served, b"{}", length="abc").split(b" ")[1] == b"400"
+    deep = b"[" * 100_000 + b"]" * 100_000
+    answer = post_bytes(served, deep)
+    assert answer.split(b" ")[1] == b"400" and b"nested too deeply" in answer
+
+
+def test_a_body_that_never_arrives_does_not_hold_a_thread(served, monkeypatch):
+    import time
+
+    from generator.web import server as server_module
+
+    assert 0 < (server_module.Handler.timeout or 0) <= 30  # a socket read timeout, shortened here for the test
+    monkeypatch.setattr(server_module.Handler, "timeout", 1)
+    started = time.monotonic()
+    answer = post_bytes(served, b'{"id": "cards[apple].name"', length="500")  # 26 bytes of 500 sent
+    assert time.monotonic() - started < 8
+    assert answer == b"" or answer.split(b" ")[1] == b"400"
+
+
+def test_every_answer_carries_the_content_security_policy(served):
+    import urllib.request
+
+    with urllib.request.urlopen(served.url + "/", timeout=30) as response:
+        policy = response.headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in policy and "script-src 'self'" in policy
+    assert "unsafe-inline" not in policy

@@ -18,8 +18,17 @@ COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast
 UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_}
 
 
+MAX_SOURCE = 2_000        # characters of one expression
+MAX_ITEMS = 100_000       # characters or items a `*` may make
+MAX_BITS = 20_000         # size of a whole number a `*` may make (about 6,000 digits)
+
+
 class ExpressionError(Exception):
     """The expression is malformed or uses something it may not (message says what)."""
+
+
+class ExpressionTooLarge(ExpressionError):
+    """The expression asks for more work or memory than any game needs: bad input, not a failed check."""
 
 
 class Namespace(dict):
@@ -27,10 +36,14 @@ class Namespace(dict):
 
 
 def parse(source: str) -> ast.Expression:
+    if len(str(source)) > MAX_SOURCE:
+        raise ExpressionTooLarge(f"an expression of {len(str(source)):,} characters (at most {MAX_SOURCE:,})")
     try:
         tree = ast.parse(str(source), mode="eval")
     except SyntaxError as exc:
         raise ExpressionError(f"cannot parse '{source}': {exc.msg}")
+    except (RecursionError, MemoryError, ValueError):
+        raise ExpressionTooLarge(f"cannot parse '{source[:60]}...': nested too deeply")
     for node in ast.walk(tree):
         allowed = (ast.Expression, ast.Constant, ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.BoolOp,
                    ast.Compare, ast.IfExp, ast.Subscript, ast.Attribute, ast.Call, ast.Tuple, ast.List,
@@ -44,7 +57,23 @@ def parse(source: str) -> ast.Expression:
 
 def evaluate(source: str, names: dict[str, Any], functions: dict[str, Callable] | None = None):
     tree = parse(source)
-    return _eval(tree.body, names, functions or {}, source)
+    try:
+        return _eval(tree.body, names, functions or {}, source)
+    except RecursionError:
+        raise ExpressionTooLarge(f"'{source[:60]}...' is nested too deeply")
+    except (TypeError, ValueError, OverflowError, ArithmeticError) as exc:  # e.g. -'text', {[1]: 2}
+        raise ExpressionError(f"cannot compute '{source}': {exc}")
+
+
+def bounded_product(left, right, source: str):
+    """left * right, refused when it would make a huge text, list or number (`'a' * 99999999999`)."""
+    for sized, times in ((left, right), (right, left)):
+        if isinstance(sized, (str, tuple, list)) and isinstance(times, int) and len(sized) * times > MAX_ITEMS:
+            raise ExpressionTooLarge(f"'{source}' would make {len(sized) * times:,} items (at most {MAX_ITEMS:,})")
+    if (isinstance(left, int) and isinstance(right, int)
+            and abs(left).bit_length() + abs(right).bit_length() > MAX_BITS):
+        raise ExpressionTooLarge(f"'{source}' would make a number of more than {MAX_BITS * 3 // 10:,} digits")
+    return left * right
 
 
 def _eval(node, names, functions, source):
@@ -71,6 +100,8 @@ def _eval(node, names, functions, source):
     if isinstance(node, ast.BinOp):
         left, right = ev(node.left), ev(node.right)
         try:
+            if isinstance(node.op, ast.Mult):
+                return bounded_product(left, right, source)
             return BINARY[type(node.op)](left, right)
         except (TypeError, ZeroDivisionError) as exc:
             raise ExpressionError(f"cannot compute '{source}': {exc}")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.checks.templates import check_templates
-from generator.checks.expr import ExpressionError, Namespace, evaluate
+from generator.checks.expr import ExpressionError, ExpressionTooLarge, Namespace, evaluate
 from generator.errors import InputError, Problem, did_you_mean, display_path, unique_problems
 from generator.model.game import Card, Game, Text
 from generator.model.rules import has_rules, load_rules
@@ -428,6 +428,9 @@ def run_declared_checks(game: Game, table: dict[int, PlayerCount]) -> list[Probl
                     problem = check_distinct_pairs(game, check["distinct_pairs"], row.players)
                     if problem:
                         problems.append(Problem(file, line, problem + about))
+        except ExpressionTooLarge as error:
+            raise InputError(Problem(file, line, f"check cannot be evaluated: {error}",
+                                     hint="an expression computes counts and numbers of cards, nothing larger"))
         except ExpressionError as error:
             problems.append(Problem(file, line, f"check cannot be evaluated: {error}"))
     return problems

@@ -12,7 +12,7 @@ from pathlib import Path
 from generator.checks import images
 from generator.checks.build_problems import BuildProblems, data_problems
 from generator.errors import InputError, Problem
-from generator.fsutil import write_atomic
+from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
 from generator.paths import OUTPUT_DIR, list_games, resolve_game
 from generator.progress import Progress
@@ -66,20 +66,26 @@ def run(args) -> int:
     problems = BuildProblems(progress)
     for game in games:
         problems.extend(data_problems(game), "data")  # before rendering: they are fast and say what is wrong
-    for game in games:
-        context = BuildContext(
-            game=game, langs=select_languages(game, args.lang), out_dir=args.out / game.id,
-            sheets=[SheetOptions(paper, args.duplex, args.layout, not args.no_marks, args.cut_lines)
-                    for paper in papers],
-            cache=FaceCache(None if args.no_cache else args.out / ".cache" / "faces"),
-            jobs=args.jobs, progress=progress, args=args, problems=problems)
-        files = []
-        for builder in BUILDERS:
-            files += builder(context)
-        write_report(context.out_dir, game, files, context.fits)
-        progress.say(f"{game.id}: {len(files)} files in {context.out_dir} "
-                     f"({context.cache.hits} faces from the cache, {context.cache.misses} rendered)")
+    with OutputSet(args.out):  # every file of the build replaced together, or none (build.json last)
+        for game in games:
+            build_game(game, papers, progress, args, problems)
     return problems.finish(args.strict)
+
+
+def build_game(game: Game, papers: list[str], progress: Progress, args, problems: BuildProblems) -> None:
+    """Every output of one game (staged in the command's OutputSet); what it finds goes to `problems`."""
+    context = BuildContext(
+        game=game, langs=select_languages(game, args.lang), out_dir=args.out / game.id,
+        sheets=[SheetOptions(paper, args.duplex, args.layout, not args.no_marks, args.cut_lines)
+                for paper in papers],
+        cache=FaceCache(None if args.no_cache else args.out / ".cache" / "faces"),
+        jobs=args.jobs, progress=progress, args=args, problems=problems)
+    files = []
+    for builder in BUILDERS:
+        files += builder(context)
+    write_report(context.out_dir, game, files, context.fits)
+    progress.say(f"{game.id}: {len(files)} files in {context.out_dir} "
+                 f"({context.cache.hits} faces from the cache, {context.cache.misses} rendered)")
 
 
 def overflow_problem(game: Game, fit: CardFit) -> Problem:

@@ -7,6 +7,7 @@ from pathlib import Path
 from generator.commands.build import render_game, select_languages
 from generator.export import pdfx, png, services, tts
 from generator.export.faces import DeckExport, ExportOptions
+from generator.fsutil import OutputSet
 from generator.model import load_game
 from generator.paths import OUTPUT_DIR, resolve_game
 from generator.progress import Progress
@@ -51,16 +52,17 @@ def run(args) -> int:
     check_before_rendering(args.target, game, options)
     cache = FaceCache(None if args.no_cache else args.out / ".cache" / "faces")
     rendered = render_game(game, langs, cache, args.jobs, progress)
-    for lang in langs:
-        decks = [DeckExport.of(deck) for deck in rendered[lang] if deck.faces.deck.cards]
-        out_dir = args.out / game.id / f"{args.target}-{lang}"
-        title = game.title.get(lang, game.source_language)
-        try:
-            files = TARGETS[args.target][1](decks, options, out_dir, progress, title)
-        finally:
-            for deck in decks:
-                deck.close()
-        progress.say(f"{game.id}: {len(files)} files in {out_dir}")
+    with OutputSet(args.out):  # every exported file replaced together, or none
+        for lang in langs:
+            decks = [DeckExport.of(deck) for deck in rendered[lang] if deck.faces.deck.cards]
+            out_dir = args.out / game.id / f"{args.target}-{lang}"
+            title = game.title.get(lang, game.source_language)
+            try:
+                files = TARGETS[args.target][1](decks, options, out_dir, progress, title)
+            finally:
+                for deck in decks:
+                    deck.close()
+            progress.say(f"{game.id}: {len(files)} files in {out_dir}")
     return 0
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from generator.commands.build import select_languages
 from generator.errors import InputError, Problem
-from generator.fsutil import write_atomic
+from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
 from generator.model.rules import has_rules
 from generator.paths import OUTPUT_DIR, list_games, resolve_game
@@ -56,11 +56,12 @@ def run(args) -> int:
                                   hint="write rules.yaml: a list of `blocks:`") for g in missing])
     papers = list(PAPERS) if args.paper == "all" else [args.paper]
     cache_dir = None if args.no_cache else args.out / ".cache" / "faces"
-    for game in games:
-        langs = select_languages(game, args.lang)
-        files = write_rulebooks(game, langs, papers, args.out / game.id, progress, cache_dir, args.jobs)
-        if files:
-            merge_report(args.out / game.id / "build.json", game, files)
+    with OutputSet(args.out):  # replaced together, build.json last, or not at all
+        for game in games:
+            langs = select_languages(game, args.lang)
+            files = write_rulebooks(game, langs, papers, args.out / game.id, progress, cache_dir, args.jobs)
+            if files:
+                merge_report(args.out / game.id / "build.json", game, files)
     return 0
 
 

@@ -1,8 +1,14 @@
-"""Write translations back into the game's YAML files, keeping comments, key order and formatting.
+"""Write texts back into the game's YAML files, keeping comments, key order and formatting.
 
-Each string's Text knows its file and key path; ruamel.yaml's round trip sets the one value. A file is
-rewritten only when a value in it changed, and only with indentation settings that reproduce the file
-byte for byte before the change (otherwise nothing is written and the file is named).
+Every writer of texts (`i18n import`, the editor's saves, spreadsheet imports) goes through `prepare`,
+then `write_all`. Each string's Text knows its file and key path; ruamel.yaml's round trip sets the one
+value. A file is rewritten only when a value in it changed, and only with indentation settings that
+reproduce the file byte for byte before the change (otherwise nothing is written and the file is named).
+
+Every new file text is read back before anything is written, with the reader `build` and `validate` use:
+it must hold exactly the old values with the new texts in their places. ruamel writes some texts plain
+where YAML reads them otherwise (`? key` or `: x` in a flow mapping, `3` for a text): such a text is
+written double-quoted, and a file that still does not read back is refused, naming the key.
 """
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScala
 
 from generator.errors import InputError, Problem
 from generator.fsutil import write_atomic
-from generator.yamlio import round_trip_yaml
+from generator.yamlio import load_yaml_text, round_trip_yaml
 
 # (mapping, sequence, offset) indentations tried, most common first.
 INDENTS = [(2, 4, 2), (2, 2, 0), (4, 4, 2), (4, 6, 4), (4, 4, 0), (2, 2, 2)]
@@ -48,20 +54,44 @@ def styled(new: str, old):
 
 
 def prepare(changes: list[tuple[Path, tuple, str, str]]) -> dict[Path, str]:
-    """The new text of every file a change touches; changes are (file, key path, lang, text)."""
+    """The new text of every file a change touches, each read back; changes are (file, key path, lang, text)."""
     by_file: dict[Path, list] = {}
     for file, path, lang, text in changes:
         by_file.setdefault(file, []).append((path, lang, text))
-    prepared = {}
-    for file, edits in by_file.items():
-        yaml, document = faithful_yaml(file.read_text(encoding="utf-8"), file)
+    return {file: rewrite(file, edits) for file, edits in by_file.items()}
+
+
+def rewrite(file: Path, edits: list[tuple[tuple, str, str]]) -> str:
+    """The file's text with the edits (key path, lang, text) made, checked to read back as intended."""
+    original = file.read_text(encoding="utf-8")
+    expected = load_yaml_text(original, file)
+    for path, lang, text in edits:
+        container(expected, path)[lang] = text
+    for quote_all in (False, True):
+        yaml, document = faithful_yaml(original, file)
         for path, lang, text in edits:
-            node = document
-            for key in path:
-                node = node[key]
-            node[lang] = styled(text, node.get(lang))
-        prepared[file] = dump(yaml, document)
-    return prepared
+            node = container(document, path)
+            node[lang] = DoubleQuotedScalarString(text) if quote_all else styled(text, node.get(lang))
+        new = dump(yaml, document)
+        if reads_back(new, file, expected):
+            return new
+    path, lang, _ = edits[0]
+    raise InputError(Problem(file, None, "the new text would not read back as written",
+                             ".".join(str(k) for k in (*path, lang)),
+                             hint="nothing was written; please report this text to pnpgen's authors"))
+
+
+def container(document, path: tuple):
+    for key in path:
+        document = document[key]
+    return document
+
+
+def reads_back(text: str, file: Path, expected) -> bool:
+    try:
+        return load_yaml_text(text, file) == expected
+    except InputError:
+        return False
 
 
 def write_all(prepared: dict[Path, str]) -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 from generator.errors import InputError, Problem
 from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Card, Component, Deck, Game, Text
-from generator.model.schema import (INVALID, Bool, Checker, Enum, Field, Int, ListOf, Localized, Object,
-                                    OneOf, Str, compile_field, start)
+from generator.model.schema import (INVALID, Bool, Checker, Enum, Field, Id, Int, LanguageCode, ListOf, Localized,
+                                    Object, OneOf, Str, compile_field, start)
 from generator.paths import find_template, template_dirs
 from generator.yamlio import load_yaml
 
@@ -41,8 +41,8 @@ CHECK = Object({
 GAME_SCHEMA = {
     "title": Field(Localized(), required=True),
     "players": Field(PLAYERS, required=True),
-    "languages": Field(ListOf(Str()), required=True),
-    "source_language": Field(Str(), required=True),
+    "languages": Field(ListOf(LanguageCode()), required=True),
+    "source_language": Field(LanguageCode(), required=True),
     "style": Field(Str(), doc="stylesheet for every template of the game"),
     "placeholder": Field(PLACEHOLDER),
     "numbers": Field(Object({}, what="numbers", extra=True), doc="named numbers for checks and rules"),
@@ -54,7 +54,7 @@ EXTRA_GAME_KEYS: dict[str, Field] = {}
 
 COMPONENT_SOURCES = ("deck", "board", "aid", "tokens", "rules")
 COMPONENT = Object({
-    "id": Field(Str(), required=True),
+    "id": Field(Id(), required=True),
     "name": Field(Localized(), required=True),
     "count": Field(Int(0), required=True),
     **{kind: Field(Str()) for kind in COMPONENT_SOURCES},
@@ -225,7 +225,7 @@ def _load_deck(game_dir: Path, path: Path, languages, problems, template_problem
             if compiled:
                 fields[str(name)] = compiled
     card_schema = Object({
-        "id": Field(Str(), required=True),
+        "id": Field(Id(), required=True),
         "name": Field(Localized(), required=True),
         "count": Field(Int(0, 10000), default=1),
         "remove_at": Field(ListOf(Int(1, 20))),

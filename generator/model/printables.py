@@ -14,8 +14,8 @@ from typing import Any
 from generator.checks.expr import ExpressionError, Namespace, evaluate
 from generator.errors import InputError, Problem
 from generator.model.game import CARD_SIZES, Deck, Text
-from generator.model.schema import (INVALID, Bool, Checker, Enum, Field, Int, ListOf, Localized, Object, OneOf, Spec,
-                                    Str, Where, start, type_name)
+from generator.model.schema import (INVALID, Bool, Checker, Colour, Enum, Field, Id, Int, ListOf, Localized,
+                                    Object, OneOf, Spec, Str, Where, is_colour, start, type_name)
 from generator.yamlio import item_line, load_yaml
 
 KINDS = ("boards", "aids", "tokens")
@@ -43,6 +43,20 @@ class Value(Spec):
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             return self.wrong(value, where, checker)
         return value
+
+
+class ColourValue(Value):
+    """A colour, or an =expression giving one (checked once evaluated: see Resolver.colours)."""
+
+    expected = "a colour like #2f5d62 or an =expression"
+
+    def check(self, value, where, checker):
+        if isinstance(value, str) and value.startswith("="):
+            return super().check(value, where, checker)
+        return Colour().check(value, where, checker)
+
+
+COLOUR_KEYS = ("colour", "text_colour", "background")
 
 
 @dataclass
@@ -94,7 +108,7 @@ def element(kind: str, fields: dict, doc: str) -> Object:
         "for_each": Field(Str(), doc="repeat once per card of this deck (`card` in expressions)"),
         "spacing": Field(Pair("[dx, dy]"), default=(0.0, 14.0), doc="offset between repeats"),
         "label": Field(TEXT),
-        "colour": Field(Value()),
+        "colour": Field(ColourValue()),
         "placeholder": Field(PLACEHOLDER),
     }
     return Object({**common, **fields}, what=f"{kind} ({doc})")
@@ -127,7 +141,7 @@ ELEMENT = Tagged({
         "columns": Field(Int(1, 100), required=True), "rows": Field(Int(1, 100), required=True),
         "size": Field(Int(2, 200, whole=False), default=20, doc="width of a hex (pointy top), mm"),
         "cells": Field(ListOf(Object({"at": Field(Pair("[column, row]"), required=True), "label": Field(TEXT),
-                                      "colour": Field(Value())}, what="hex"))),
+                                      "colour": Field(ColourValue())}, what="hex"))),
     }, "a grid of pointy-top hexes"),
     "text": element("text", {
         "width": Field(Int(1, 2000, whole=False), default=100),
@@ -140,7 +154,7 @@ BOARD_SCHEMA = Object({
     "name": Field(Localized(), required=True),
     "size": Field(Pair("[width, height]"), required=True),
     "copies": Field(NUMBER, default=1),
-    "background": Field(Str(), default="#ffffff"),
+    "background": Field(Colour(), default="#ffffff"),
     "elements": Field(ListOf(ELEMENT), required=True),
     "placeholder": Field(PLACEHOLDER),
 }, what="board")
@@ -161,13 +175,14 @@ AID_SCHEMA = Object({
                         expected=f"one of {', '.join(SIZE_NAMES)} or [width, height]"), required=True),
     "copies": Field(NUMBER, required=True, doc="how many are printed, e.g. =max_players"),
     "title": Field(Localized(), required=True),
-    "colour": Field(Str(), default="#2f5d62"),
+    "colour": Field(Colour(), default="#2f5d62"),
     "sections": Field(ListOf(AID_SECTION), required=True),
     "placeholder": Field(PLACEHOLDER),
 }, what="player aid")
 
-TOKEN_SIDE = {"label": Field(TEXT), "value": Field(Value()), "colour": Field(Value()), "text_colour": Field(Str())}
-TOKEN = Object({"id": Field(Str(), required=True), "count": Field(Int(1, 1000), required=True), **TOKEN_SIDE,
+TOKEN_SIDE = {"label": Field(TEXT), "value": Field(Value()), "colour": Field(ColourValue()),
+              "text_colour": Field(Colour())}
+TOKEN = Object({"id": Field(Id(), required=True), "count": Field(Int(1, 1000), required=True), **TOKEN_SIDE,
                 "back": Field(Object(TOKEN_SIDE, what="token back"))}, what="token")
 TOKENS_SCHEMA = Object({
     "name": Field(Localized(), required=True),
@@ -261,6 +276,15 @@ class Resolver:
         except ExpressionError as exc:
             return self.checker.report(value.where, str(exc))
 
+    def colours(self, resolved: dict, raw: dict, where: Where) -> dict:
+        """Report a colour an =expression gave that is not a colour (it would be written into a style)."""
+        for key in COLOUR_KEYS:
+            value = resolved.get(key)
+            if value is not None and value is not INVALID and isinstance(raw.get(key), Expr) and not is_colour(value):
+                resolved[key] = self.checker.report(raw[key].where, f"the expression gave {value!r}, not a colour "
+                                                                    "like #2f5d62, rgb(47, 93, 98) or teal")
+        return resolved
+
     def cards(self, deck_id: str, where: Where):
         deck = self.decks.get(deck_id)
         if deck is None:
@@ -324,6 +348,7 @@ def expand_element(entry: dict, resolver: Resolver, where: Where, raw: dict) -> 
     out = []
     for index, card in enumerate(cards):
         resolved = {key: resolver.value(value, card) for key, value in entry.items() if key != "cells"}
+        resolver.colours(resolved, entry, where)
         if INVALID in resolved.values():
             continue
         dx, dy = entry["spacing"]
@@ -335,7 +360,7 @@ def expand_element(entry: dict, resolver: Resolver, where: Where, raw: dict) -> 
             if not resolved["values"]:
                 continue
         if entry["kind"] == "hexgrid":
-            resolved["cells"] = [{k: resolver.value(v, card) for k, v in cell.items()}
+            resolved["cells"] = [resolver.colours({k: resolver.value(v, card) for k, v in cell.items()}, cell, where)
                                  for cell in entry.get("cells", [])]
         out.append(resolved)
     return out
@@ -394,9 +419,11 @@ def _aid(path, checked, resolver: Resolver, root: Where, document) -> Aid:
 def _tokens(path, checked, resolver: Resolver, root: Where, document) -> TokenSheet:
     tokens = []
     for index, token in enumerate(checked["tokens"]):
-        resolved = {key: resolver.value(value) for key, value in token.items() if key != "back"}
+        resolved = resolver.colours({key: resolver.value(value) for key, value in token.items() if key != "back"},
+                                    token, root)
         resolved["line"] = item_line(document["tokens"], index)  # where a finding on the token points
-        resolved["back"] = {key: resolver.value(value) for key, value in token.get("back", {}).items()}
+        back = token.get("back", {})
+        resolved["back"] = resolver.colours({key: resolver.value(value) for key, value in back.items()}, back, root)
         tokens.append(resolved)
     return TokenSheet(id=path.stem, name=checked["name"], file=path, shape=checked["shape"],
                       size_mm=float(checked["size"]), sides=checked["sides"], bleed_mm=float(checked["bleed"]),

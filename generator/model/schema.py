@@ -7,6 +7,7 @@ same vocabulary (`fields: {number: {type: int, min: 10}}`), compiled by `compile
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,6 +114,49 @@ class Str(Spec):
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             return self.wrong(value, where, checker)
         return str(value)
+
+
+class Name(Str):
+    """An id or a language code: it becomes part of file names, HTML attributes and CSS classes, so it holds
+    only letters, digits, '-' and '_' (`x/../../escaped` would name a file outside the output folder)."""
+
+    def __init__(self, pattern: str, expected: str, hint: str):
+        self.pattern, self.expected, self.hint = re.compile(pattern), expected, hint
+
+    def check(self, value, where, checker):
+        text = super().check(value, where, checker)
+        if text is INVALID or self.pattern.fullmatch(text):
+            return text
+        return checker.report(where, f"expected {self.expected}, found {text!r}", self.hint)
+
+
+def Id() -> Name:  # noqa: N802 - used like a spec class
+    return Name(r"[^\W_][\w-]{0,63}", "an id (letters, digits, '-' and '_', at most 64)",
+                "for example coal-mine or card_12")
+
+
+def LanguageCode() -> Name:  # noqa: N802
+    return Name(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}", "a language code like ja, en or pt-BR",
+                "the ISO 639 code, optionally with a region: ja, en, en-US")
+
+
+COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|[a-zA-Z]{3,30}"
+                    r"|(?:rgba?|hsla?|device-cmyk)\([0-9a-z.%,/ +-]{1,80}\)")
+
+
+def is_colour(value) -> bool:
+    """A CSS colour and nothing more: it is written into style attributes (`red; background: url(...)` is not)."""
+    return isinstance(value, str) and COLOUR.fullmatch(value.strip()) is not None
+
+
+class Colour(Str):
+    expected = "a colour like #2f5d62, rgb(47, 93, 98) or teal"
+
+    def check(self, value, where, checker):
+        text = super().check(value, where, checker)
+        if text is INVALID or is_colour(text):
+            return text
+        return checker.report(where, f"expected {self.expected}, found {text!r}")
 
 
 class Bool(Spec):

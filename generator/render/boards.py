@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from generator.checks.placeholders import data_names, resolve_all
 from generator.model.game import Game, Text
 from generator.model.printables import Board
-from generator.paths import TEMPLATES_DIR, find_template
+from generator.paths import find_template
 from generator.render import fonts
 from generator.render.faces import Batch
 from generator.render.templating import Templates
@@ -193,4 +193,4 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
     html = (f'<!doctype html><html lang="{lang}" data-safe="{BOARD_SAFE_MM:g}"><head><meta charset="utf-8">'
             f'<style>\n{fonts.font_face_css()}'
             f"@page {{ size: {w}mm {h}mm; margin: 0; }}\n{css}</style></head><body>\n{body}\n</body></html>")
-    return Batch(html, (TEMPLATES_DIR / "base").resolve().as_uri() + "/")
+    return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)

@@ -18,6 +18,7 @@ from generator.checks.images import check_used_images
 from generator.checks.placeholders import data_names
 from generator.model.game import Deck, Game, Text
 from generator.render import fonts
+from generator.render.fetch import Confinement
 from generator.render.fit import CHECK_VERSION, FitBox, render_measured
 from generator.render.templating import Templates, localize
 from generator.paths import TEMPLATES_DIR, find_template
@@ -183,7 +184,10 @@ def render_fitted(batch: Batch) -> RenderedBatch:
 
     weasyprint = engine.load()
 
-    document, fits = render_measured(weasyprint.HTML(string=batch.html, base_url=batch.base_url))
+    confinement = Confinement(batch.base_url, fonts.fetched_font_files())
+    document, fits = render_measured(weasyprint.HTML(string=batch.html, base_url=batch.base_url,
+                                                     url_fetcher=confinement.fetcher()))
+    confinement.raise_refused(batch.html)
     return RenderedBatch(document.write_pdf(), fits)
 
 

@@ -35,6 +35,14 @@ def pypi_font_file() -> Path | None:
     return found[0] if found else None
 
 
+def fetched_font_files() -> tuple[str, ...]:
+    """The font files the documents name in @font-face (they are read through the url_fetcher)."""
+    if FAMILY in system_families():
+        return ()
+    fallback = pypi_font_file()
+    return (str(fallback),) if fallback else ()
+
+
 @functools.lru_cache(maxsize=None)
 def font_face_css() -> str:
     """@font-face rules needed to reach the Japanese fonts (none when fontconfig has them)."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pikepdf
 
-from generator import interrupts
+from generator import interrupts, processes
 from generator.fsutil import write_atomic
 from generator.render.faces import Batch, RenderedBatch, face_keys, render_fitted
 from generator.render.fit import FitBox
@@ -136,7 +136,8 @@ def render_pool(jobs: int) -> ProcessPoolExecutor:
     global _pool, _pool_jobs
     if _pool is None or _pool_jobs != jobs:
         close_pool()
-        _pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+        _pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                                    initializer=processes.start_worker, initargs=(os.getpid(),))
         _pool_jobs = jobs
     return _pool
 

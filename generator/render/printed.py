@@ -112,7 +112,7 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
     html = (f'<!doctype html><html lang="{lang}" data-safe="{PRINTER_MARGIN_MM:g}"><head><meta charset="utf-8">'
             f'<style>{fonts.font_face_css()}{css}'
             f'</style></head><body>{"".join(pages)}</body></html>')
-    return Batch(html, "file:///")
+    return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)
 
 
 def board_findings(context: "BuildContext", board: Board, lang: str, fits: list[FitBox],

@@ -7,6 +7,7 @@ import traceback
 from pathlib import Path
 
 import jinja2
+from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
 from generator.checks.placeholders import resolve_text
@@ -85,6 +86,24 @@ def parses(environment, source: str) -> bool:
     except jinja2.TemplateSyntaxError:
         return False
     return True
+MAX_PRODUCT = 1_000_000  # items or characters a template's `*` or `**` may make
+
+
+class TemplateSandbox(SandboxedEnvironment):
+    """Jinja's sandbox (no attribute of Python's internals, no unsafe call: a downloaded game's templates
+    cannot run commands), with `*` and `**` bounded so that `'a' * 10**11` is an error, not all the memory."""
+
+    intercepted_binops = frozenset(["*", "**"])
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "**":
+            if isinstance(left, int) and isinstance(right, int) and abs(right) > 64 and abs(left) > 1:
+                raise SecurityError(f"the power {left} ** {right} is too large")
+            return left ** right
+        for text, times in ((left, right), (right, left)):
+            if isinstance(text, (str, list, tuple)) and isinstance(times, int) and len(text) * times > MAX_PRODUCT:
+                raise SecurityError(f"repeating {len(text)} items {times} times makes too many")
+        return left * right
 
 
 class Templates:
@@ -95,7 +114,7 @@ class Templates:
         self.lang = lang
         self.fallback = fallback
         self.data = data  # the game's DataNames: placeholders in texts are resolved
-        self.env = jinja2.Environment(
+        self.env = TemplateSandbox(
             loader=SourceMarkingLoader([str(d) for d in template_dirs(game_dir) if d.is_dir()]),
             autoescape=jinja2.select_autoescape(["html", "svg"], default_for_string=True),
             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, bytecode_cache=COMPILED,
@@ -142,6 +161,10 @@ class Templates:
             looked = ", ".join(str(d) for d in template_dirs(self.game_dir))
             raise InputError(Problem(file, line, f"image or file '{exc}' not found while rendering {subject}",
                                      hint=f"looked in {looked}"))
+        except SecurityError as exc:
+            file, line = _template_frame(exc)
+            raise InputError(Problem(file, line, f"refused while rendering {subject}: {exc}",
+                                     hint="templates run in a sandbox: no Python internals, bounded repetition"))
         except jinja2.UndefinedError as exc:
             file, line = _template_frame(exc)
             raise InputError(Problem(file, line, f"{exc.message} while rendering {subject}",

@@ -51,7 +51,16 @@ function render() {
   const focused = rememberFocus();
   $("#view").innerHTML = view.texts ? textsView() : deckView(state.decks.find((d) => d.id === view.deck));
   restoreFocus(focused);
+  placeOutlines();
   applyFilter();
+}
+
+// The page's policy refuses inline style attributes: an overflow outline is placed through the DOM instead.
+function placeOutlines() {
+  document.querySelectorAll(".outline[data-box]").forEach((outline) => {
+    const [x, y, w, h] = outline.dataset.box.split(",");
+    Object.assign(outline.style, {left: `${x}%`, top: `${y}%`, width: `${w}%`, height: `${h}%`});
+  });
 }
 
 function renderFilter() {
@@ -85,27 +94,27 @@ function cardView(card) {
     const sides = card.faces[lang];
     return ["front", "back"].filter((side) => sides[side]).map((side) => {
       const boxes = (((card.outlines || {})[lang] || {})[side] || []).map((b) =>
-        `<div class="outline ${b.kind}" style="left:${b.x}%;top:${b.y}%;width:${b.w}%;height:${b.h}%" title="${escape(b.message)}"></div>`).join("");
-      return `<figure><div class="shot"><img src="/face/${sides[side]}.png" alt="${escape(card.id)} ${side} ${lang}" data-lang="${lang}" data-side="${side}" loading="lazy">${boxes}</div><figcaption>${lang} ${side}</figcaption></figure>`;
+        `<div class="outline ${escape(b.kind)}" data-box="${Number(b.x)},${Number(b.y)},${Number(b.w)},${Number(b.h)}" title="${escape(b.message)}"></div>`).join("");
+      return `<figure><div class="shot"><img src="/face/${encodeURIComponent(sides[side])}.png" alt="${escape(card.id)} ${side} ${escape(lang)}" data-lang="${escape(lang)}" data-side="${side}" loading="lazy">${boxes}</div><figcaption>${escape(lang)} ${side}</figcaption></figure>`;
     }).join("");
   }).join("");
-  const problems = card.problems.map((p) => `<div class="note"><span class="flag ${p.kind}">${p.lang} ${p.kind}</span>${escape(p.field)}: ${escape(p.message)}</div>`).join("");
-  return `<article class="card" id="card-${escape(card.id)}" data-card="${escape(card.id)}" data-kinds="${[...kinds].join(" ")}">
+  const problems = card.problems.map((p) => `<div class="note"><span class="flag ${escape(p.kind)}">${escape(p.lang)} ${escape(p.kind)}</span>${escape(p.field)}: ${escape(p.message)}</div>`).join("");
+  return `<article class="card" id="card-${escape(card.id)}" data-card="${escape(card.id)}" data-kinds="${escape([...kinds].join(" "))}">
     <div class="faces">${faces}</div>
-    <div class="fields"><h2>${escape(card.name)} <a href="/game/${escape(card.file)}" target="_blank">${escape(card.file)}:${card.line}</a></h2>
+    <div class="fields"><h2>${escape(card.name)} <a href="/game/${escape(card.file)}" target="_blank">${escape(card.file)}:${escape(card.line)}</a></h2>
     ${table(card.strings)}${problems}</div></article>`;
 }
 
 function textsView() {
   return state.groups.map((group) => {
     const kinds = new Set(group.strings.flatMap((id) => state.strings[id].problems.map((p) => p.kind)));
-    return `<section class="card" data-kinds="${[...kinds].join(" ")}"><div class="fields"><h2>${escape(group.kind)}</h2>${table(group.strings)}</div></section>`;
+    return `<section class="card" data-kinds="${escape([...kinds].join(" "))}"><div class="fields"><h2>${escape(group.kind)}</h2>${table(group.strings)}</div></section>`;
   }).join("") || "<p>No other texts.</p>";
 }
 
 function table(ids) {
   const langs = state.game.languages;
-  const head = `<tr><th></th>${langs.map((l) => `<th>${l}${l === state.game.source_language ? " (source)" : ""}</th>`).join("")}</tr>`;
+  const head = `<tr><th></th>${langs.map((l) => `<th>${escape(l)}${l === state.game.source_language ? " (source)" : ""}</th>`).join("")}</tr>`;
   return `<table>${head}${ids.map((id) => row(state.strings[id])).join("")}</table>`;
 }
 
@@ -116,17 +125,17 @@ function row(string) {
     const typed = dirty.get(key);
     const value = typed ?? string.values[lang];
     const flags = string.problems.filter((p) => p.lang === lang).map((p) =>
-      `<div class="note problem"><span class="flag ${p.kind}">${p.kind}</span>${escape(p.message)}</div>`).join("");
+      `<div class="note problem"><span class="flag ${escape(p.kind)}">${escape(p.kind)}</span>${escape(p.message)}</div>`).join("");
     const confirmable = string.problems.some((p) => p.lang === lang && ["stale", "unconfirmed"].includes(p.kind));
     const previous = confirmable
-      ? `<div class="note">${string.previous[lang] ? `made from: ${escape(string.previous[lang])} ` : ""}<button class="confirm" data-id="${escape(string.id)}" data-lang="${lang}" data-version="${string.version}">still right: confirm</button></div>` : "";
+      ? `<div class="note">${string.previous[lang] ? `made from: ${escape(string.previous[lang])} ` : ""}<button class="confirm" data-id="${escape(string.id)}" data-lang="${escape(lang)}" data-version="${escape(string.version)}">still right: confirm</button></div>` : "";
     const inFile = typed !== undefined && typed !== string.values[lang]
       ? `<div class="note">in the file: ${escape(string.values[lang])}</div>` : "";
     return `<td><textarea rows="${Math.max(1, Math.ceil(value.length / 40))}" class="${typed !== undefined ? "dirty" : ""}"
-      data-id="${escape(string.id)}" data-lang="${lang}" data-version="${string.version}"
-      aria-label="${escape(string.id)} ${lang}">${escape(value)}</textarea>${flags}${previous}${inFile}</td>`;
+      data-id="${escape(string.id)}" data-lang="${escape(lang)}" data-version="${escape(string.version)}"
+      aria-label="${escape(string.id)} ${escape(lang)}">${escape(value)}</textarea>${flags}${previous}${inFile}</td>`;
   }).join("");
-  return `<tr data-string="${escape(string.id)}"><th class="field"><a href="/game/${escape(string.file)}" target="_blank" title="${escape(string.file)}:${string.line}">${escape(label)}</a></th>${cells}</tr>`;
+  return `<tr data-string="${escape(string.id)}"><th class="field"><a href="/game/${escape(string.file)}" target="_blank" title="${escape(string.file)}:${escape(string.line)}">${escape(label)}</a></th>${cells}</tr>`;
 }
 
 function rememberFocus() {

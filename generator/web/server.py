@@ -29,6 +29,14 @@ STATIC = {"/": ("index.html", "text/html; charset=utf-8"), "/app.js": ("app.js",
           "/style.css": ("style.css", "text/css; charset=utf-8")}
 KEEPALIVE_SECONDS = 15
 MAX_BODY = 1 << 20
+READ_TIMEOUT_SECONDS = 20  # a request whose head or body stops arriving holds a thread no longer than this
+# The page runs only its own script and style, talks only to this server and cannot be framed by another site.
+CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                           "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+class Malformed(Exception):
+    """A request that cannot be understood: answered 400 with the reason."""
 
 
 class Server(ThreadingHTTPServer):
@@ -65,11 +73,30 @@ class Server(ThreadingHTTPServer):
 class Handler(BaseHTTPRequestHandler):
     server: Server
     protocol_version = "HTTP/1.1"
+    timeout = READ_TIMEOUT_SECONDS
 
     def log_message(self, format, *args):  # quiet: the terminal shows what was written (do_POST), not every request
         pass
 
     def do_GET(self):
+        self.answering(self.get)
+
+    def do_POST(self):
+        self.answering(self.post)
+
+    def answering(self, method) -> None:
+        """Run a request's method; whatever it could not understand is a 400 answer, never a dropped connection."""
+        try:
+            method()
+        except Malformed as error:
+            self.send_json(HTTPStatus.BAD_REQUEST, {"error": f"malformed request: {error}"})
+        except (ValueError, UnicodeError, RecursionError, OSError) as error:
+            if isinstance(error, (TimeoutError, ConnectionError)):
+                self.close_connection = True
+                return
+            self.send_json(HTTPStatus.BAD_REQUEST, {"error": f"malformed request ({type(error).__name__})"})
+
+    def get(self):
         if not self.host_allowed():
             return
         path = urlsplit(self.path).path
@@ -93,7 +120,7 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.send_json(HTTPStatus.NOT_FOUND, {"error": f"nothing at {path}"})
 
-    def do_POST(self):
+    def post(self):
         if not self.host_allowed() or not self.origin_allowed():
             return
         path = urlsplit(self.path).path
@@ -140,13 +167,21 @@ class Handler(BaseHTTPRequestHandler):
         return False
 
     def json_body(self) -> dict | None:
-        length = int(self.headers.get("Content-Length") or 0)
+        declared = (self.headers.get("Content-Length") or "0").strip()
+        if not declared.isdigit():
+            raise Malformed(f"Content-Length is not a number: {declared[:20]!r}")
+        length = int(declared)
         kind = (self.headers.get("Content-Type") or "").split(";")[0].strip()
         if kind != "application/json" or not 0 < length <= MAX_BODY:
             self.send_json(HTTPStatus.BAD_REQUEST, {"error": "expected a JSON body (Content-Type: application/json)"})
             return None
+        data = self.rfile.read(length)
+        if len(data) < length:
+            raise Malformed("the body ended before its Content-Length")
         try:
-            body = json.loads(self.rfile.read(length))
+            body = json.loads(data)
+        except RecursionError:
+            raise Malformed("the JSON is nested too deeply")
         except (ValueError, UnicodeDecodeError):
             body = None
         if not isinstance(body, dict):
@@ -157,6 +192,8 @@ class Handler(BaseHTTPRequestHandler):
     # --- answers ----------------------------------------------------------------------------------
 
     def send_game_file(self, relative: str) -> None:
+        if "\0" in relative or len(relative) > 1024:
+            raise Malformed("not a file name")
         try:
             path = self.server.session.game_file(relative)
         except EditRefused as refused:
@@ -191,6 +228,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
         self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        self.send_header("X-Frame-Options", "DENY")
         for name, value in (headers or {}).items():
             self.send_header(name, value)
         self.end_headers()
