@@ -6,7 +6,7 @@ import hashlib
 import io
 import json
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from generator.errors import InputError, Problem, display_path
@@ -19,8 +19,12 @@ from generator.render.pipeline import FaceCache, default_jobs, face_request, ren
 from generator.render.printed import build_aids, build_boards, build_tokens
 from generator.render.rulebook import build_rules
 from generator.render import sheets as sheets_module
-from generator.render.sheets import DUPLEX_MODES, LAYOUTS, PAPERS, SheetOptions, SheetWriter, impose_deck
+from generator.render import labels as labels_module
+from generator.render.labels import label_pages
+from generator.render.sheets import (DUPLEX_MODES, LAYOUTS, MARGIN_MM, PAPERS, SHEET_MODES, CopyGroup, SheetOptions,
+                                     SheetWriter, save_pdf_bytes, sheet_pages, write_pages)
 from generator.render.tiles import BOARD_PAPERS
+from generator.render.typeset import plain
 
 
 def register(subparsers) -> None:
@@ -38,6 +42,14 @@ def register(subparsers) -> None:
                         help="duplex sheets, or gutterfold (fronts above the fold, backs below)")
     parser.add_argument("--board-paper", choices=list(BOARD_PAPERS),
                         help="also print each board on one sheet of this larger paper, at 100%%")
+    parser.add_argument("--margin", type=float, default=MARGIN_MM, metavar="MM",
+                        help="the paper's outer edge a home printer cannot print; nothing is placed there "
+                             f"(default: {MARGIN_MM:g}). With 5 mm, A4 takes 9 poker or 16 mini cards a page, "
+                             "Letter 8 poker (landscape) or 12 mini; a full page shares cut lines between "
+                             "cards, with bleed around the block")
+    parser.add_argument("--sheets", default="shared", choices=SHEET_MODES,
+                        help="shared: decks of one card size continue on the same sheets and a small deck "
+                             "fills the room left below another; per-deck: every deck starts a new sheet")
     parser.add_argument("--cut-lines", action="store_true", help="draw dashed cut lines along every trim edge")
     parser.add_argument("--no-marks", action="store_true", help="leave out the crop marks")
     parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help="output directory (default: output/)")
@@ -62,8 +74,8 @@ def run(args) -> int:
     for game in games:
         context = BuildContext(
             game=game, langs=select_languages(game, args.lang), out_dir=args.out / game.id,
-            sheets=[SheetOptions(paper, args.duplex, args.layout, not args.no_marks, args.cut_lines)
-                    for paper in papers],
+            sheets=[SheetOptions(paper, args.duplex, args.layout, not args.no_marks, args.cut_lines,
+                                 check_margin(args.margin), args.sheets) for paper in papers],
             cache=FaceCache(None if args.no_cache else args.out / ".cache" / "faces"),
             jobs=args.jobs, progress=progress, args=args)
         files = []
@@ -188,11 +200,11 @@ def sheet_inputs(game: Game, lang: str, decks: list[RenderedDeck], option: Sheet
     """Hash of everything a card sheet PDF is made from: its faces' keys, the copies, the sheet options and
     the code that imposes them. An output whose recorded hash matches is up to date and not written again."""
     digest = hashlib.sha256()
-    for module in (sheets_module, sys.modules[__name__]):
+    for module in (sheets_module, labels_module, sys.modules[__name__]):
         digest.update(Path(module.__file__).read_bytes())
     parts = [game.title.get(lang, game.source_language), lang, asdict(option)]
     for deck in decks:
-        parts.append([deck.faces.deck.id, deck.faces.deck.size_mm, deck.faces.deck.bleed_mm, deck.keys,
+        parts.append([deck.faces.deck.id, deck_name(game, deck.faces.deck.id, lang), deck.faces.deck.size_mm, deck.faces.deck.bleed_mm, deck.keys,
                       deck.faces.front_of, deck.faces.back_of, [card.count for card in deck.faces.deck.cards]])
     digest.update(json.dumps(parts, sort_keys=True).encode("utf-8"))
     return digest.hexdigest()
@@ -239,22 +251,44 @@ def build_cards(context: BuildContext) -> list[dict]:
             files.append(kept)
             continue
         writer = SheetWriter()
-        faces_count = {}
-        for deck_render in prepared[lang]:
-            deck = deck_render.faces.deck
-            copies = deck_copies(deck_render)
-            if not copies:
-                continue
-            impose_deck(writer, deck.size_mm, deck.bleed_mm, copies, option)
-            faces_count[deck.id] = len(copies)
+        pages = sheet_pages(copy_groups(prepared[lang], option), replace(option, labels=True))
+        _texts, furniture = label_pages(pages, game.title.get(lang, game.source_language),
+                                        {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks},
+                                        option.duplex, option.margin, lang, context.cache, context.jobs)
+        write_pages(writer, pages, furniture)
         write_pdf(writer, out_dir / name, game, lang)
+        faces_count = {d.faces.deck.id: len(deck_copies(d)) for d in prepared[lang] if deck_copies(d)}
         files.append({"path": name, "kind": "cards", "lang": lang, "paper": option.paper,
-                      "pages": len(writer.pdf.pages), "faces": faces_count,
+                      "pages": len(writer.pdf.pages), "faces": faces_count, "decks": list(faces_count),
+                      "sheets": [page.decks for page in pages if page.side != "back"],
                       "duplex": option.duplex if option.layout == "duplex" else "gutterfold", "inputs": inputs})
         progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
     if len(files) > sum(1 for p in planned if p[4] is None):
         progress.say(f"{game.id}: {sum(1 for p in planned if p[4] is not None)} card sheet file(s) up to date")
     return files
+
+
+def deck_name(game: Game, deck_id: str, lang: str) -> str:
+    return plain(game.decks[deck_id].name.get(lang, game.source_language))
+
+
+def check_margin(margin: float) -> float:
+    if not 0 <= margin <= 40:
+        raise InputError(Problem(None, None, f"--margin {margin:g}: the printable margin must be 0 to 40 mm",
+                                 hint="home printers need about 3-5 mm; the default is 5"))
+    return margin
+
+
+def copy_groups(decks: list[RenderedDeck], option: SheetOptions) -> list[CopyGroup]:
+    """The copies to impose: one group per deck, or (shared sheets) one per card size and bleed, in the
+    order the sizes first appear in the box contents."""
+    groups: dict = {}
+    for index, rendered in enumerate(decks):
+        deck = rendered.faces.deck
+        key = (tuple(deck.size_mm), deck.bleed_mm) if option.sheets == "shared" else index
+        group = groups.setdefault(key, CopyGroup(tuple(deck.size_mm), deck.bleed_mm, []))
+        group.copies += [(front, back, deck.id) for front, back in deck_copies(rendered)]
+    return [group for group in groups.values() if group.copies]
 
 
 def deck_copies(rendered: RenderedDeck) -> list:
@@ -267,12 +301,12 @@ def deck_copies(rendered: RenderedDeck) -> list:
     return copies
 
 
+CARD_FILE_TITLES = {"en": "{title}: card sheets", "ja": "{title} カードシート"}
+
+
 def write_pdf(writer: SheetWriter, path: Path, game: Game, lang: str) -> None:
-    writer.pdf.docinfo["/Title"] = f"{game.title.get(lang, game.source_language)}: cards ({lang})"
-    writer.pdf.docinfo["/Creator"] = "pnpgen"
-    buffer = io.BytesIO()
-    writer.pdf.save(buffer, deterministic_id=True)
-    write_atomic(path, buffer.getvalue())
+    title = CARD_FILE_TITLES.get(lang, CARD_FILE_TITLES["en"]).format(title=game.title.get(lang, game.source_language))
+    write_atomic(path, save_pdf_bytes(writer.pdf, title, lang))
 
 
 def write_report(out_dir: Path, game: Game, files: list[dict], fits: list[CardFit] = ()) -> None:

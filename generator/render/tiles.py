@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from generator.render.sheets import MM, PAPERS, Grid, Rect, SheetWriter, _f, _line, crop_marks
+from generator.render.sheets import MARGIN_MM, MM, PAPERS, Grid, Rect, SheetWriter, _f, _line, crop_marks, printable, scale_bar
 
 OVERLAP_MM = 10.0
-TILE_MARGIN_MM = 10.0         # home printers leave the edge blank: marks and labels go there
+BAND_MM = 5.0                 # between the printer's margin and the window: marks, caption, scale bar
+TILE_MARGIN_MM = MARGIN_MM + BAND_MM
 TARGET_RADIUS_MM = 2.5
 BOARD_PAPERS = {"a3": (297.0, 420.0), "a2": (420.0, 594.0), "tabloid": (279.4, 431.8)}
 ALL_PAPERS = {**PAPERS, **BOARD_PAPERS}
@@ -28,6 +29,7 @@ class TileLayout:
     cols: int
     rows: int
     overlap: float
+    margin: float = MARGIN_MM     # the printer's margin: nothing is drawn nearer the paper's edge
 
     @property
     def count(self) -> int:
@@ -92,14 +94,16 @@ def _count(length: float, window: float, overlap: float) -> int:
 
 
 def tile_layout(board: tuple[float, float], paper_name: str, overlap: float = OVERLAP_MM,
-                margin: float = TILE_MARGIN_MM) -> TileLayout:
-    """The fewest tiles for the board on this paper, portrait or landscape (portrait on a tie)."""
+                margin: float = MARGIN_MM) -> TileLayout:
+    """The fewest tiles for the board on this paper, portrait or landscape (portrait on a tie), each
+    window BAND_MM inside the printer's margin."""
     w, h = ALL_PAPERS[paper_name]
     best = None
+    edge = margin + BAND_MM
     for paper in ((w, h), (h, w)):
-        window = (paper[0] - 2 * margin, paper[1] - 2 * margin)
+        window = (paper[0] - 2 * edge, paper[1] - 2 * edge)
         cols, rows = _count(board[0], window[0], overlap), _count(board[1], window[1], overlap)
-        layout = TileLayout(paper, board, cols, rows, overlap)
+        layout = TileLayout(paper, board, cols, rows, overlap, margin)
         if best is None or layout.count < best.count:
             best = layout
     return best
@@ -136,7 +140,7 @@ def target(x: float, y: float) -> str:
 def tile_marks(layout: TileLayout, col: int, row: int) -> str:
     """Crop marks at the window's edges, overlap ticks in the margin, and the targets this tile shows."""
     window = layout.board_window(col, row)
-    out = [crop_marks(layout.frame, 1)]
+    out = [crop_marks(layout.frame, 1, printable(layout.paper, layout.margin))]
     out.append("q 0 G 0.25 w\n")
     for bx, by in target_points(layout):
         if window.x <= bx <= window.x + window.w and window.y <= by <= window.y + window.h:
@@ -152,14 +156,20 @@ def overlap_ticks(layout: TileLayout, col: int, row: int) -> str:
     sx, sy = layout.step
     bottom, top = on_paper.y, on_paper.y + on_paper.h
     left, right = on_paper.x, on_paper.x + on_paper.w
+    reach = 1 + min(5.0, left - layout.margin - 1)   # from 1 mm off the window to the printer's margin
     lines = []
     if col + 1 < layout.cols:
         x = left + sx
-        lines += [_line(x, top + 1, x, top + 6), _line(x, bottom - 1, x, bottom - 6)]
+        lines += [_line(x, top + 1, x, top + reach), _line(x, bottom - 1, x, bottom - reach)]
     if row + 1 < layout.rows:
         y = top - sy
-        lines += [_line(left - 1, y, left - 6, y), _line(right + 1, y, right + 6, y)]
+        lines += [_line(left - 1, y, left - reach, y), _line(right + 1, y, right + reach, y)]
     return "q 0.8 0 0 RG 0.5 w\n" + "".join(lines) + "Q\n" if lines else ""
+
+
+def mini_map_cell(layout: TileLayout) -> float:
+    """The mini map fits the band above the window."""
+    return min(3.0, (BAND_MM - 1.0) / layout.rows)
 
 
 def mini_map(layout: TileLayout, col: int, row: int, at: tuple[float, float], cell: float = 3.0) -> str:
@@ -173,10 +183,9 @@ def mini_map(layout: TileLayout, col: int, row: int, at: tuple[float, float], ce
     return "".join(out)
 
 
-def scale_bar(x: float, y: float, length: float = 50.0) -> str:
-    """A bar `length` mm long with end ticks: measure it to check the print is at 100%."""
-    return ("q 0 G 0.3 w\n" + _line(x, y, x + length, y) + _line(x, y - 1, x, y + 1)
-            + _line(x + length, y - 1, x + length, y + 1) + "Q\n")
+def scale_bar_at(layout: TileLayout) -> tuple[float, float]:
+    """Left end of the 50 mm bar: in the band below the window, clear of the crop mark at its corner."""
+    return (layout.paper_window().x + 3, layout.margin + BAND_MM / 2)
 
 
 # --- the page map -------------------------------------------------------------------------------
@@ -187,10 +196,11 @@ MAP_TOP_MM = 40.0   # room above the map for the title and instructions
 def map_frame(layout: TileLayout) -> Rect:
     """Where the whole board is drawn, scaled down, on the page-map page."""
     pw, ph = layout.paper
-    room_w, room_h = pw - 2 * TILE_MARGIN_MM, ph - MAP_TOP_MM - 2 * TILE_MARGIN_MM
+    edge = layout.margin + BAND_MM
+    room_w, room_h = pw - 2 * edge, ph - MAP_TOP_MM - 2 * edge
     scale = min(room_w / layout.board[0], room_h / layout.board[1])
     w, h = layout.board[0] * scale, layout.board[1] * scale
-    return Rect((pw - w) / 2, TILE_MARGIN_MM + (room_h - h) / 2, w, h)
+    return Rect((pw - w) / 2, edge + (room_h - h) / 2, w, h)
 
 
 def map_outlines(layout: TileLayout) -> str:
@@ -232,8 +242,10 @@ def write_tiles(writer: SheetWriter, layout: TileLayout, board_page, furniture: 
     for col, row in layout.tiles():
         overlay = tile_marks(layout, col, row)
         if layout.count > 1:
-            overlay += mini_map(layout, col, row, (window.x + window.w - layout.cols * 3.0 - 8, window.y - 2))
-        overlay += scale_bar(window.x, window.y - 7)
+            cell = mini_map_cell(layout)
+            top = layout.paper[1] - layout.margin - 0.5
+            overlay += mini_map(layout, col, row, (window.x + window.w - layout.cols * cell - 8, top), cell)
+        overlay += scale_bar(*scale_bar_at(layout))
         writer.add_page(layout.paper, [(board_page, layout.board_origin(col, row), False, window),
                                        (next(pages), paper, False)], overlay)
     return len(writer.pdf.pages) - before
