@@ -179,3 +179,26 @@ def test_a_damaged_cache_entry_is_rendered_again_not_trusted(small_game, tmp_pat
     again = cli("build", small_game, "--out", out, "--paper", "a4")
     assert again.code == 0 and "0 faces from the cache" in again.err
     assert (out / "small" / "cards-ja-a4.pdf").read_bytes() == first
+
+
+def test_nothing_is_drawn_in_the_printers_margin_unless_it_is_turned_off(small_game, tmp_path, cli):
+    from inkcheck import ink_near_edge
+    out = tmp_path / "out"
+    assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
+    assert ink_near_edge(out / "small" / "cards-en-a4.pdf") == []
+    assert ink_near_edge(out / "small" / "cards-en-a4.pdf", edge_mm=5.5) != []   # the label sits just inside
+    assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--lang", "en", "--margin", "0").code == 0
+    assert ink_near_edge(out / "small" / "cards-en-a4.pdf") != []
+
+
+def test_a_margin_out_of_range_is_a_clear_error(small_game, tmp_path, cli):
+    result = cli("build", small_game, "--out", tmp_path / "out", "--margin", "-2")
+    assert result.code == 2 and "--margin" in result.err and "Traceback" not in result.err
+
+
+def test_per_deck_sheets_and_build_json_lists_the_decks_of_each_sheet(small_game, tmp_path, cli):
+    out = tmp_path / "out"
+    assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--lang", "en",
+               "--sheets", "per-deck").code == 0
+    entry = json.loads((out / "small" / "build.json").read_text())["files"][0]
+    assert entry["decks"] == ["cards"] and entry["sheets"] == [["cards"]]

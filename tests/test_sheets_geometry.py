@@ -106,3 +106,9 @@ def test_a_short_deck_takes_the_way_round_that_holds_the_most():
 def test_a_card_too_large_for_the_margin_is_refused():
     with pytest.raises(ValueError, match="margin"):
         first_sheet("a4", (200, 280), 3)
+
+
+@pytest.mark.parametrize("paper,card,count", [("a4", (58, 89), 9), ("a4", (44, 63), 16), ("letter", (44, 63), 12),
+                                              ("letter", (58, 89), 8)])
+def test_what_each_paper_gets_as_the_readme_says(paper, card, count):
+    assert first_sheet(paper, card, 3).blocks[0].count == count

@@ -252,7 +252,7 @@ def build_cards(context: BuildContext) -> list[dict]:
             continue
         writer = SheetWriter()
         pages = sheet_pages(copy_groups(prepared[lang], option), replace(option, labels=True))
-        _texts, furniture = label_pages(pages, game.title.get(lang, game.source_language),
+        _texts, furniture = label_pages(pages, plain(game.title.get(lang, game.source_language)),
                                         {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks},
                                         option.duplex, option.margin, lang, context.cache, context.jobs)
         write_pages(writer, pages, furniture)
