@@ -19,7 +19,7 @@ from generator.fsutil import write_atomic
 from generator.model.game import CARD_SIZES, Card, Deck, Game
 from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenSheet
 from generator.render import fonts
-from generator.render.boards import board_batch, own_or_base, text_of
+from generator.render.boards import BOARD_BLEED_MM, board_batch, own_or_base, text_of
 from generator.render.faces import Batch, GameRenderer
 from generator.render.pipeline import face_request, render_batches, render_faces
 from generator.render.sheets import MARGIN_MM, MARK_ROOM_MM, PAPERS, SheetOptions, SheetWriter, first_sheet, impose_deck, save_pdf_bytes
@@ -34,11 +34,11 @@ BILINGUAL_JOIN = "+"
 TILE_TEXTS = {
     "en": {"tile": "{board}: tile {name} ({index} of {count})", "ruler": "50 mm: print at 100% (no scaling)",
            "map": "{board}: {count} tiles on {paper}", "overlap": "Trim each tile at its crop marks on the left and "
-           "top, lay it over its neighbour by {overlap} mm and match the round targets. Red ticks show where the "
-           "next tile's edge goes."},
+           "top and lay it over its neighbour by {overlap} mm, its edge on the red ticks: it covers the round "
+           "targets, and a target left showing means it is short of its place."},
     "ja": {"tile": "{board}：タイル {name}（{count}枚中{index}枚目）", "ruler": "50 mm：拡大縮小なし（100%）で印刷",
-           "map": "{board}：{paper}で{count}枚", "overlap": "各タイルの左と上をトンボで切り、となりのタイルに{overlap} mm"
-           "重ねて丸い合わせマークを合わせます。赤い目印は次のタイルの端の位置です。"},
+           "map": "{board}：{paper}で{count}枚", "overlap": "各タイルの左と上をトンボで切り、赤い目印に端をそろえて"
+           "となりのタイルに{overlap} mm重ねます。丸い合わせマークはすべて隠れます。見えているマークがあれば、重ねる位置が足りません。"},
 }
 
 
@@ -69,7 +69,7 @@ def board_papers(context: "BuildContext", board: Board) -> list[str]:
 
 def fits_on(board: Board, paper: str, margin: float = MARGIN_MM) -> bool:
     try:
-        first_sheet(paper, board.size_mm, 0.0, 1, margin)
+        first_sheet(paper, board.size_mm, BOARD_BLEED_MM, 1, margin)
     except ValueError:
         return False
     return True
@@ -135,9 +135,9 @@ def write_board(context: "BuildContext", board: Board, page, lang: str, paper: s
     layout = None
     options = next((option for option in context.sheets if option.paper == paper), None)
     if options is not None and fits_on(board, paper, options.margin):
-        impose_deck(writer, board.size_mm, 0.0, [(page, None)] * board.copies, single_sided(options))
+        impose_deck(writer, board.size_mm, BOARD_BLEED_MM, [(page, None)] * board.copies, single_sided(options))
     else:
-        layout = tile_layout(board.size_mm, paper, margin=options.margin if options else MARGIN_MM)
+        layout = tile_layout(board.size_mm, paper, margin=options.margin if options else MARGIN_MM, bleed=BOARD_BLEED_MM)
         _open, (furniture,) = rendered_pages(context, [furniture_batch(context.game, board, layout, lang, paper)])
         for _ in range(board.copies):
             write_tiles(writer, layout, page, furniture)

@@ -2,9 +2,10 @@
 
 Tiles are named like a map: rows A, B, ... from the top, columns 1, 2, ... from the left (A1, A2, B1...).
 Every tile shows an equal window of the board; neighbouring windows share an overlap strip of
-OVERLAP_MM. Registration targets are drawn at fixed board positions inside the overlap strips, so the
-same target prints on both tiles: lay the later tile (right or below) over the earlier one, trimmed at
-its window edge, and the targets meet. Geometry is in mm; board coordinates start at the board's
+OVERLAP_MM. Each later tile (right or below) is trimmed at its window's left and top edges and laid over
+the earlier ones, its edges on the red ticks in their margins. Registration targets are drawn at fixed
+board positions inside the overlap strips, only on the tiles that a later tile covers there: a target
+left showing means the tile on top is short of its place, and none shows on the assembled board. Geometry is in mm; board coordinates start at the board's
 bottom-left corner (PDF convention) like the paper's.
 """
 from __future__ import annotations
@@ -12,11 +13,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from generator.render.sheets import MARGIN_MM, MM, PAPERS, Grid, Rect, SheetWriter, _f, _line, crop_marks, printable, scale_bar
+from generator.render.sheets import MARGIN_MM, MM, PAPERS, Grid, Rect, SheetWriter, _f, _line, block_marks, printable, scale_bar
 
 OVERLAP_MM = 10.0
 BAND_MM = 5.0                 # between the printer's margin and the window: marks, caption, scale bar
-TILE_MARGIN_MM = MARGIN_MM + BAND_MM
+SIDE_ROOM_MM = 1.0            # left and right of the window (and its bleed): at least the marks' offset
+TILE_MARGIN_MM = MARGIN_MM + SIDE_ROOM_MM
 TARGET_RADIUS_MM = 2.5
 BOARD_PAPERS = {"a3": (297.0, 420.0), "a2": (420.0, 594.0), "tabloid": (279.4, 431.8)}
 ALL_PAPERS = {**PAPERS, **BOARD_PAPERS}
@@ -30,6 +32,7 @@ class TileLayout:
     rows: int
     overlap: float
     margin: float = MARGIN_MM     # the printer's margin: nothing is drawn nearer the paper's edge
+    bleed: float = 0.0            # the board page's bleed: shown beyond the windows at the board's own edges
 
     @property
     def count(self) -> int:
@@ -73,6 +76,13 @@ class TileLayout:
         window, on_paper = self.board_window(col, row), self.paper_window()
         return Rect(on_paper.x - window.x, on_paper.y - window.y, *self.board)
 
+    def shown(self, col: int, row: int) -> Rect:
+        """The window on the paper, with the bleed on the sides where it is the board's own edge."""
+        window, b = self.paper_window(), self.bleed
+        left, right = (b if col == 0 else 0.0), (b if col == self.cols - 1 else 0.0)
+        top, bottom = (b if row == 0 else 0.0), (b if row == self.rows - 1 else 0.0)
+        return Rect(window.x - left, window.y - bottom, window.w + left + right, window.h + top + bottom)
+
     def to_paper(self, col: int, row: int, x: float, y: float) -> tuple[float, float]:
         origin = self.board_origin(col, row)
         return (origin.x + x, origin.y + y)
@@ -94,16 +104,16 @@ def _count(length: float, window: float, overlap: float) -> int:
 
 
 def tile_layout(board: tuple[float, float], paper_name: str, overlap: float = OVERLAP_MM,
-                margin: float = MARGIN_MM) -> TileLayout:
+                margin: float = MARGIN_MM, bleed: float = 0.0) -> TileLayout:
     """The fewest tiles for the board on this paper, portrait or landscape (portrait on a tie), each
-    window BAND_MM inside the printer's margin."""
+    window (with its bleed) BAND_MM inside the printer's margin above and below, SIDE_ROOM_MM at the sides."""
     w, h = ALL_PAPERS[paper_name]
     best = None
-    edge = margin + BAND_MM
+    side, edge = margin + bleed + SIDE_ROOM_MM, margin + BAND_MM + bleed
     for paper in ((w, h), (h, w)):
-        window = (paper[0] - 2 * edge, paper[1] - 2 * edge)
+        window = (paper[0] - 2 * side, paper[1] - 2 * edge)
         cols, rows = _count(board[0], window[0], overlap), _count(board[1], window[1], overlap)
-        layout = TileLayout(paper, board, cols, rows, overlap, margin)
+        layout = TileLayout(paper, board, cols, rows, overlap, margin, bleed)
         if best is None or layout.count < best.count:
             best = layout
     return best
@@ -126,6 +136,17 @@ def target_points(layout: TileLayout) -> list[tuple[float, float]]:
     return points
 
 
+def covered_targets(layout: TileLayout, col: int, row: int) -> list[tuple[float, float]]:
+    """The targets tile (col, row) shows that a later tile (in reading order) covers after assembly."""
+    def shows(c: int, r: int, x: float, y: float) -> bool:
+        w = layout.board_window(c, r)
+        return w.x <= x <= w.x + w.w and w.y <= y <= w.y + w.h
+
+    later = [(c, r) for c, r in layout.tiles() if (r, c) > (row, col)]
+    return [(x, y) for x, y in target_points(layout)
+            if shows(col, row, x, y) and any(shows(c, r, x, y) for c, r in later)]
+
+
 def target(x: float, y: float) -> str:
     """A thin circle with a cross through it, centred on (x, y) mm."""
     r = TARGET_RADIUS_MM
@@ -140,11 +161,10 @@ def target(x: float, y: float) -> str:
 def tile_marks(layout: TileLayout, col: int, row: int) -> str:
     """Crop marks at the window's edges, overlap ticks in the margin, and the targets this tile shows."""
     window = layout.board_window(col, row)
-    out = [crop_marks(layout.frame, 1, printable(layout.paper, layout.margin))]
+    out = [block_marks([layout.shown(col, row)], [layout.paper_window()], printable(layout.paper, layout.margin))]
     out.append("q 0 G 0.25 w\n")
-    for bx, by in target_points(layout):
-        if window.x <= bx <= window.x + window.w and window.y <= by <= window.y + window.h:
-            out.append(target(*layout.to_paper(col, row, bx, by)))
+    for bx, by in covered_targets(layout, col, row):
+        out.append(target(*layout.to_paper(col, row, bx, by)))
     out.append("Q\n")
     out.append(overlap_ticks(layout, col, row))
     return "".join(out)
@@ -236,8 +256,10 @@ def write_tiles(writer: SheetWriter, layout: TileLayout, board_page, furniture: 
     pages = iter(furniture)
     paper = Rect(0, 0, *layout.paper)
     if layout.count > 1:
-        writer.add_page(layout.paper, [(board_page, map_frame(layout), False), (next(pages), paper, False)],
-                        map_outlines(layout))
+        frame = map_frame(layout)
+        scale = frame.w / layout.board[0]
+        writer.add_page(layout.paper, [(board_page, frame.inset(-layout.bleed * scale), False),
+                                       (next(pages), paper, False)], map_outlines(layout))
     window = layout.paper_window()
     for col, row in layout.tiles():
         overlay = tile_marks(layout, col, row)
@@ -246,6 +268,7 @@ def write_tiles(writer: SheetWriter, layout: TileLayout, board_page, furniture: 
             top = layout.paper[1] - layout.margin - 0.5
             overlay += mini_map(layout, col, row, (window.x + window.w - layout.cols * cell - 8, top), cell)
         overlay += scale_bar(*scale_bar_at(layout))
-        writer.add_page(layout.paper, [(board_page, layout.board_origin(col, row), False, window),
-                                       (next(pages), paper, False)], overlay)
+        shown = layout.shown(col, row)
+        writer.add_page(layout.paper, [(board_page, layout.board_origin(col, row).inset(-layout.bleed), False, shown),
+                                       (next(pages), paper, False)], overlay, (window, shown))
     return len(writer.pdf.pages) - before
