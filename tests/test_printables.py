@@ -193,7 +193,8 @@ def test_a_board_that_fits_is_imposed_in_its_copies(greed):
     placed = [p for page in pdf.pages for p in placements(page)]
     assert len(placed) == entry["copies"] == game.printables.boards["company-placard"].copies == 10
     for _, _, _, w, h, _ in placed:
-        assert (w, h) == pytest.approx((190 + 2 * BOARD_BLEED_MM, 135 + 2 * BOARD_BLEED_MM), abs=0.01)
+        size = game.printables.boards["company-placard"].size_mm
+        assert (w, h) == pytest.approx((size[0] + 2 * BOARD_BLEED_MM, size[1] + 2 * BOARD_BLEED_MM), abs=0.01)
 
 
 def test_board_paper_prints_the_main_board_on_one_a3_sheet(greed):
@@ -223,6 +224,24 @@ def test_price_tracks_come_from_the_goods_data(greed):
     placard = game.printables.boards["company-placard"]
     storage = [e for e in placard.elements if e["kind"] == "slots" and e["slots"] == game.numbers["storage_costs"]]
     assert len(storage) == 1
+
+
+def test_the_company_placard_slots_take_the_cards_they_hold(greed):
+    game, _, _ = greed
+    from generator.render.boards import layout
+    placard = game.printables.boards["company-placard"]
+    boxes, _ = layout(placard, "en", "ja")
+    slots = [box for box in boxes if box.kind == "slot"]
+    assets = [box for box in slots if box.text.startswith("Asset")]
+    storage = [box for box in slots if box.text.startswith("Storage")]
+    assert len(assets) == 4 and len(storage) == len(game.numbers["storage_costs"])
+    for boxes_, card in ((assets, game.decks["assets"].size_mm), (storage, game.decks["goods"].size_mm)):
+        for box in boxes_:
+            assert all(s >= c for s, c in zip(sorted((box.w, box.h)), sorted(card))), (box.text, box.w, box.h)
+    for i, a in enumerate(slots):
+        assert a.x >= 0 and a.y >= 0 and a.x + a.w <= placard.size_mm[0] and a.y + a.h <= placard.size_mm[1]
+        for b in slots[i + 1:]:
+            assert a.x + a.w <= b.x or b.x + b.w <= a.x or a.y + a.h <= b.y or b.y + b.h <= a.y
 
 
 # --- aids and tokens -----------------------------------------------------------------------------

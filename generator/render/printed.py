@@ -69,7 +69,7 @@ def board_papers(context: "BuildContext", board: Board) -> list[str]:
 
 def fits_on(board: Board, paper: str, margin: float = MARGIN_MM) -> bool:
     try:
-        first_sheet(paper, board.size_mm, BOARD_BLEED_MM, 1, margin)
+        first_sheet(paper, board.size_mm, BOARD_BLEED_MM, 1, margin, labels=False)
     except ValueError:
         return False
     return True
