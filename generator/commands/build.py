@@ -14,6 +14,7 @@ from generator.fsutil import write_atomic
 from generator.model import Game, load_game
 from generator.paths import OUTPUT_DIR, list_games, resolve_game
 from generator.progress import Progress
+from generator.render.changes import card_keys, changed_cards, reference_keys
 from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits
 from generator.render.pipeline import FaceCache, default_jobs, face_request, render_faces
 from generator.render.printed import build_aids, build_boards, build_tokens
@@ -52,6 +53,10 @@ def register(subparsers) -> None:
                              "fills the room left below another; per-deck: every deck starts a new sheet")
     parser.add_argument("--cut-lines", action="store_true", help="draw dashed cut lines along every trim edge")
     parser.add_argument("--no-marks", action="store_true", help="leave out the crop marks")
+    parser.add_argument("--changed-since", metavar="REF",
+                        help="also write reprint-LANG-PAPER.pdf holding only the cards whose faces changed since "
+                             "REF (a git revision of the game, or the build.json of an earlier build), with their "
+                             "backs")
     parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help="output directory (default: output/)")
     parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help="processes for rendering")
     parser.add_argument("--no-cache", action="store_true", help="render every face again")
@@ -228,6 +233,8 @@ def build_cards(context: BuildContext) -> list[dict]:
     game, langs, options, out_dir, progress = (context.game, context.langs, context.sheets, context.out_dir,
                                                context.progress)
     prepared = prepare_game(game, langs)
+    since = getattr(context.args, "changed_since", None)
+    before = reference_keys(since, game, langs) if since else None   # a bad REF stops the build before any write
     previous = previous_entries(out_dir)
     planned = []
     for lang in langs:
@@ -250,21 +257,53 @@ def build_cards(context: BuildContext) -> list[dict]:
         if kept is not None:
             files.append(kept)
             continue
-        writer = SheetWriter()
-        pages = sheet_pages(copy_groups(prepared[lang], option), replace(option, labels=True))
-        _texts, furniture = label_pages(pages, plain(game.title.get(lang, game.source_language)),
-                                        {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks},
-                                        option.duplex, option.margin, lang, context.cache, context.jobs)
-        write_pages(writer, pages, furniture)
-        write_pdf(writer, out_dir / name, game, lang)
-        faces_count = {d.faces.deck.id: len(deck_copies(d)) for d in prepared[lang] if deck_copies(d)}
-        files.append({"path": name, "kind": "cards", "lang": lang, "paper": option.paper,
-                      "pages": len(writer.pdf.pages), "faces": faces_count, "decks": list(faces_count),
-                      "sheets": [page.decks for page in pages if page.side != "back"],
-                      "duplex": option.duplex if option.layout == "duplex" else "gutterfold", "inputs": inputs})
-        progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+        entry = write_card_file(context, prepared[lang], option, lang, name)
+        files.append({**entry, "kind": "cards", "inputs": inputs, "face_keys": card_keys(prepared[lang])})
     if len(files) > sum(1 for p in planned if p[4] is None):
         progress.say(f"{game.id}: {sum(1 for p in planned if p[4] is not None)} card sheet file(s) up to date")
+    if before is not None:
+        files += build_reprint(context, prepared, context.args.changed_since, before)
+    return files
+
+
+def write_card_file(context: BuildContext, decks: list[RenderedDeck], option: SheetOptions, lang: str, name: str,
+                    only: set[str] | None = None) -> dict:
+    """Impose the decks' copies (only the `deck/card`s in `only` when given) with their sheet labels, write
+    the PDF and return its build.json entry."""
+    game = context.game
+    writer = SheetWriter()
+    pages = sheet_pages(copy_groups(decks, option, only), replace(option, labels=True))
+    _texts, furniture = label_pages(pages, plain(game.title.get(lang, game.source_language)),
+                                    {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks},
+                                    option.duplex, option.margin, lang, context.cache, context.jobs)
+    write_pages(writer, pages, furniture)
+    write_pdf(writer, context.out_dir / name, game, lang)
+    faces_count = {d.faces.deck.id: len(deck_copies(d, only)) for d in decks if deck_copies(d, only)}
+    context.progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+    return {"path": name, "lang": lang, "paper": option.paper, "pages": len(writer.pdf.pages),
+            "faces": faces_count, "decks": list(faces_count),
+            "sheets": [page.decks for page in pages if page.side != "back"],
+            "duplex": option.duplex if option.layout == "duplex" else "gutterfold"}
+
+
+def build_reprint(context: BuildContext, prepared: dict[str, list[RenderedDeck]], since: str,
+                  before: dict[str, dict[str, str]]) -> list[dict]:
+    """--changed-since: a file per language and paper holding only the cards whose faces changed, with their
+    backs, as many copies as the deck has of each."""
+    files = []
+    for lang in context.langs:
+        changed = changed_cards(card_keys(prepared[lang]), before[lang])
+        if not changed:
+            context.progress.say(f"{context.game.id}: no card face changed in {lang} since {since}: no reprint")
+            for option in context.sheets:   # an older reprint would read as this one
+                (context.out_dir / f"reprint-{lang}-{option.paper}.pdf").unlink(missing_ok=True)
+            continue
+        if any(not deck.pages for deck in prepared[lang]):   # its card sheets were up to date: nothing loaded
+            render_prepared(context.game, {lang: prepared[lang]}, context.cache, context.jobs, context.progress)
+        for option in context.sheets:
+            name = f"reprint-{lang}-{option.paper}.pdf"
+            entry = write_card_file(context, prepared[lang], option, lang, name, changed)
+            files.append({**entry, "kind": "reprint", "since": since, "cards": sorted(changed)})
     return files
 
 
@@ -279,23 +318,25 @@ def check_margin(margin: float) -> float:
     return margin
 
 
-def copy_groups(decks: list[RenderedDeck], option: SheetOptions) -> list[CopyGroup]:
+def copy_groups(decks: list[RenderedDeck], option: SheetOptions, only: set[str] | None = None) -> list[CopyGroup]:
     """The copies to impose: one group per deck, or (shared sheets) one per card size and bleed, in the
-    order the sizes first appear in the box contents."""
+    order the sizes first appear in the box contents; with `only`, the copies of those `deck/card`s."""
     groups: dict = {}
     for index, rendered in enumerate(decks):
         deck = rendered.faces.deck
         key = (tuple(deck.size_mm), deck.bleed_mm) if option.sheets == "shared" else index
         group = groups.setdefault(key, CopyGroup(tuple(deck.size_mm), deck.bleed_mm, []))
-        group.copies += [(front, back, deck.id) for front, back in deck_copies(rendered)]
+        group.copies += [(front, back, deck.id) for front, back in deck_copies(rendered, only)]
     return [group for group in groups.values() if group.copies]
 
 
-def deck_copies(rendered: RenderedDeck) -> list:
-    """(front page, back page) for every printed copy, in deck order."""
+def deck_copies(rendered: RenderedDeck, only: set[str] | None = None) -> list:
+    """(front page, back page) for every printed copy, in deck order (of the `deck/card`s in `only`)."""
     faces, pages = rendered.faces, rendered.pages
     copies = []
     for card, front, back in zip(faces.deck.cards, faces.front_of, faces.back_of):
+        if only is not None and f"{faces.deck.id}/{card.id}" not in only:
+            continue
         pair = (pages[front], pages[back] if back is not None else None)
         copies.extend([pair] * card.count)
     return copies
