@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import io
 import json
 import sys
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from generator.errors import InputError, Problem, display_path
@@ -21,9 +20,9 @@ from generator.render.printed import build_aids, build_boards, build_tokens
 from generator.render.rulebook import build_rules
 from generator.render import sheets as sheets_module
 from generator.render import labels as labels_module
-from generator.render.labels import label_pages
+from generator.render.labels import write_labelled
 from generator.render.sheets import (DUPLEX_MODES, LAYOUTS, MARGIN_MM, PAPERS, SHEET_MODES, CopyGroup, SheetOptions,
-                                     SheetWriter, save_pdf_bytes, sheet_pages, write_pages)
+                                     SheetWriter, save_pdf_bytes)
 from generator.render.tiles import BOARD_PAPERS
 from generator.render.typeset import plain
 
@@ -272,11 +271,10 @@ def write_card_file(context: BuildContext, decks: list[RenderedDeck], option: Sh
     the PDF and return its build.json entry."""
     game = context.game
     writer = SheetWriter()
-    pages = sheet_pages(copy_groups(decks, option, only), replace(option, labels=True))
-    _texts, furniture = label_pages(pages, plain(game.title.get(lang, game.source_language)),
-                                    {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks},
-                                    option.duplex, option.margin, lang, context.cache, context.jobs)
-    write_pages(writer, pages, furniture)
+    pages, _texts = write_labelled(writer, copy_groups(decks, option, only), option,
+                                   plain(game.title.get(lang, game.source_language)),
+                                   {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks},
+                                   lang, context.cache, context.jobs)
     write_pdf(writer, context.out_dir / name, game, lang)
     faces_count = {d.faces.deck.id: len(deck_copies(d, only)) for d in decks if deck_copies(d, only)}
     context.progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")

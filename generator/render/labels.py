@@ -8,6 +8,7 @@ laid over the page by the sheet writer; the bar is drawn as vector lines.
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pikepdf
 from markupsafe import escape
@@ -15,7 +16,7 @@ from markupsafe import escape
 from generator.render import fonts
 from generator.render.faces import Batch
 from generator.render.pipeline import render_batches
-from generator.render.sheets import LABEL_BAND_MM, SheetPage, printable, scale_bar
+from generator.render.sheets import LABEL_BAND_MM, SheetPage, printable, scale_bar, sheet_pages, write_pages
 
 SCALE_BAR_MM = 50.0
 FONT_PT = 6.5
@@ -104,3 +105,14 @@ def label_pages(pages: list[SheetPage], title: str, deck_names: dict[str, str], 
     (data,) = render_batches([label_batch(pages, labels, margin, lang)], cache, jobs)
     pdf = pikepdf.open(io.BytesIO(data))
     return pdf, list(pdf.pages)
+
+
+def write_labelled(writer, groups, option, title: str, deck_names: dict[str, str], lang: str, cache, jobs: int,
+                   duplex: str | None = None):
+    """Impose the groups of copies on sheets with their labels, 100% note and bar; return the pages and the
+    PDF of texts (keep it open until the writer is saved: its pages are copied from it on saving)."""
+    pages = sheet_pages(groups, replace(option, labels=True))
+    texts, furniture = label_pages(pages, title, deck_names, duplex or option.duplex, option.margin, lang, cache,
+                                   jobs)
+    write_pages(writer, pages, furniture)
+    return pages, texts

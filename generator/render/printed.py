@@ -22,7 +22,10 @@ from generator.render import fonts
 from generator.render.boards import BOARD_BLEED_MM, board_batch, own_or_base, text_of
 from generator.render.faces import Batch, GameRenderer
 from generator.render.pipeline import face_request, render_batches, render_faces
-from generator.render.sheets import MARGIN_MM, MARK_ROOM_MM, PAPERS, SheetOptions, SheetWriter, first_sheet, impose_deck, save_pdf_bytes
+from generator.render.labels import write_labelled
+from generator.render.sheets import (MARGIN_MM, MARK_ROOM_MM, PAPERS, CopyGroup, SheetOptions, SheetWriter, first_sheet,
+                                     impose_deck, save_pdf_bytes)
+from generator.render.typeset import plain
 from generator.render.tiles import TileLayout, map_label_positions, scale_bar_at, tile_layout, write_tiles
 
 if TYPE_CHECKING:
@@ -190,9 +193,13 @@ def build_tokens(context: "BuildContext") -> list[dict]:
         renderer = GameRenderer(game, lang)
         for sheet in sheets:
             _open, copies = faces_copies(renderer, token_deck(game, sheet), context)
+            group = CopyGroup((sheet.size_mm, sheet.size_mm), sheet.bleed_mm,
+                              [(front, back, sheet.id) for front, back in copies])
             for option in context.sheets:
                 writer = SheetWriter()
-                impose_deck(writer, (sheet.size_mm, sheet.size_mm), sheet.bleed_mm, copies, option)
+                _pages, _texts = write_labelled(writer, [group], option, plain(text_of(game.title, lang, game.source_language)),
+                                                {sheet.id: plain(text_of(sheet.name, lang, game.source_language))}, lang,
+                                                context.cache, context.jobs, None if sheet.sides == 2 else "none")
                 name = f"tokens-{sheet.id}-{lang}-{option.paper}.pdf"
                 save_pdf(writer, context.out_dir / name, f"{text_of(sheet.name, lang, game.source_language)} ({lang})", lang)
                 files.append({"path": name, "kind": "tokens", "tokens": sheet.id, "lang": lang,
