@@ -87,7 +87,9 @@ def test_each_back_and_its_visible_bleed_mirror_the_front_on_shared_sheets(duple
 
 
 def test_gutterfold_backs_mirror_across_the_fold():
-    grid = gutterfold_grid("a4", (63, 88), 3)
+    grid, labelled = gutterfold_grid("a4", (63, 88), 3)
+    assert (grid.per_page, labelled) == (4, False)   # a row of four on landscape A4, no room for the label
+    assert gutterfold_grid("letter", (44, 63), 3)[1]  # a row of mini cards on Letter leaves room for it
     fold = grid.paper[1] / 2
     for i in range(grid.per_page):
         front = grid.slot(i)

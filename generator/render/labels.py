@@ -73,6 +73,9 @@ def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: 
     line = FONT_PT * 0.3528 * 1.3
     body = []
     for page, label in zip(pages, labels):
+        if not page.labelled:
+            body.append(f'<div class="page {named[page.paper]}"></div>')
+            continue
         area = printable(page.paper, margin)
         top = page.paper[1] - area.top + (LABEL_BAND_MM - line) / 2
         note_top = page.paper[1] - _bar_y(margin) - line / 2
@@ -101,7 +104,7 @@ def label_pages(pages: list[SheetPage], title: str, deck_names: dict[str, str], 
     sheets = max(page.sheet for page in pages)
     labels = [label_text(page, sheets, title, deck_names, duplex, lang) for page in pages]
     for page in pages:
-        page.overlay += scale_overlay(page, margin)
+        page.overlay += scale_overlay(page, margin) if page.labelled else ""
     (data,) = render_batches([label_batch(pages, labels, margin, lang)], cache, jobs)
     pdf = pikepdf.open(io.BytesIO(data))
     return pdf, list(pdf.pages)

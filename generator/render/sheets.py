@@ -283,18 +283,23 @@ def first_sheet(paper_name: str, card: tuple[float, float], bleed: float, copies
 
 
 def gutterfold_grid(paper_name: str, card: tuple[float, float], bleed: float, margin: float = MARGIN_MM,
-                    labels: bool = True) -> Grid:
-    """Fronts in the upper half, as many rows as fit above the fold; backs mirror them below."""
+                    labels: bool = True) -> tuple[Grid, bool]:
+    """Fronts in the upper half, as many rows as fit above the fold; backs mirror them below. With `labels`,
+    the bands for the sheet label are left unless leaving them costs cards (a row of poker cards on
+    landscape A4 or Letter): then the grid and False."""
     cell = (card[0] + 2 * bleed, card[1] + 2 * bleed)
-    best = None
-    for paper in _orientations(paper_name):
-        area = card_area(paper, margin, labels)
-        half = area.top - paper[1] / 2 - FOLD_GAP_MM
-        cols = int((area.w - 2 * MARK_ROOM_MM + 1e-6) // cell[0])
-        rows = max(0, int((half - MARK_ROOM_MM + 1e-6) // cell[1]))
-        if best is None or cols * rows > best.per_page:
-            best = Grid(paper, cols, rows, cell, bleed, paper[1] / 2 + FOLD_GAP_MM + rows * cell[1])
-    if best.per_page == 0:
+    best, best_key = None, None
+    for labelled in ((True, False) if labels else (False,)):
+        for turn, paper in enumerate(_orientations(paper_name)):
+            area = card_area(paper, margin, labelled)
+            half = area.top - paper[1] / 2 - FOLD_GAP_MM
+            cols = int((area.w - 2 * MARK_ROOM_MM + 1e-6) // cell[0])
+            rows = max(0, int((half - MARK_ROOM_MM + 1e-6) // cell[1]))
+            key = (cols * rows, labelled, -turn)
+            if best_key is None or key > best_key:
+                best_key = key
+                best = (Grid(paper, cols, rows, cell, bleed, paper[1] / 2 + FOLD_GAP_MM + rows * cell[1]), labelled)
+    if best[0].per_page == 0:
         raise ValueError(f"a {card[0]}x{card[1]} mm card does not fit half of {paper_name} for a gutter fold")
     return best
 
@@ -479,6 +484,7 @@ class SheetPage:
     sheet: int                  # 1-based number of the sheet (a front and its back share it)
     decks: list[str]
     boxes: tuple[Rect, Rect] | None = None
+    labelled: bool = True       # the bands for the label are free (see gutterfold_grid)
 
 
 def sheet_pages(groups: list[CopyGroup], options: SheetOptions) -> list[SheetPage]:
@@ -515,7 +521,7 @@ def _back_placement(paper, copy: Placed, duplex: str) -> tuple:
 def _gutterfold_pages(groups: list[CopyGroup], options: SheetOptions) -> list[SheetPage]:
     pages = []
     for group in groups:
-        grid = gutterfold_grid(options.paper, group.card, group.bleed, options.margin, options.labels)
+        grid, labelled = gutterfold_grid(options.paper, group.card, group.bleed, options.margin, options.labels)
         for start in range(0, len(group.copies), grid.per_page):
             chunk = group.copies[start:start + grid.per_page]
             fronts = [(front, grid.slot(i), False) for i, (front, _, _) in enumerate(chunk)]
@@ -523,12 +529,12 @@ def _gutterfold_pages(groups: list[CopyGroup], options: SheetOptions) -> list[Sh
             slots, trims = [grid.slot(i) for i in range(len(chunk))], [grid.trim(i) for i in range(len(chunk))]
             overlay = cut_lines(slots, trims) if options.cuts else ""
             fold = grid.paper[1] / 2
-            area = card_area(grid.paper, options.margin, options.labels)
+            area = card_area(grid.paper, options.margin, labelled)
             upper = Rect(area.x, fold, area.w, area.top - fold)
             overlay += crop_marks(grid, len(chunk), upper) if options.marks else ""
             decks = list(dict.fromkeys(deck for _, _, deck in chunk))
             pages.append(SheetPage(grid.paper, fronts + backs, overlay + fold_line(grid, options.margin),
-                                   "gutterfold", len(pages) + 1, decks))
+                                   "gutterfold", len(pages) + 1, decks, labelled=labelled))
     return pages
 
 
