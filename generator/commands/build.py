@@ -45,8 +45,8 @@ def register(subparsers) -> None:
     parser.add_argument("--margin", type=float, default=MARGIN_MM, metavar="MM",
                         help="the paper's outer edge a home printer cannot print; nothing is placed there "
                              f"(default: {MARGIN_MM:g}). With 5 mm, A4 takes 9 poker or 16 mini cards a page, "
-                             "Letter 8 poker (landscape) or 12 mini; a full page shares cut lines between "
-                             "cards, with bleed around the block")
+                             "Letter 8 poker (landscape) or 12 mini: where cards with their own bleed fit "
+                             "fewer, they share cut lines, with bleed around the block")
     parser.add_argument("--sheets", default="shared", choices=SHEET_MODES,
                         help="shared: decks of one card size continue on the same sheets and a small deck "
                              "fills the room left below another; per-deck: every deck starts a new sheet")
