@@ -114,3 +114,25 @@ def test_a_card_too_large_for_the_margin_is_refused():
                                               ("letter", (58, 89), 8)])
 def test_what_each_paper_gets_as_the_readme_says(paper, card, count):
     assert first_sheet(paper, card, 3).blocks[0].count == count
+
+
+def test_a_page_holding_one_card_declares_its_trim_and_bleed_boxes_and_its_back_the_mirrored_ones():
+    pages = sheet_pages([CopyGroup((63, 88), 3, [("front", "back", "deck")])], SheetOptions("a4", "long"))
+    front, back = pages
+    trim, bleed = front.boxes
+    assert (trim.w, trim.h, bleed.w, bleed.h) == pytest.approx((63, 88, 69, 94))
+    assert back.boxes == tuple(back_slot(front.paper, rect, "long") for rect in front.boxes)
+    two = sheet_pages([CopyGroup((63, 88), 3, [("f", "b", "d")] * 2)], SheetOptions("a4", "long"))
+    assert two[0].boxes is None
+
+
+def test_the_header_version_follows_the_features_used():
+    import pikepdf
+    from generator.render.sheets import needed_version
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    assert needed_version(pdf) == "1.3"
+    pdf.pages[0].obj.Group = pikepdf.Dictionary(S=pikepdf.Name.Transparency)
+    assert needed_version(pdf) == "1.4"
+    pdf.make_stream(b"", Subtype=pikepdf.Name.OpenType)
+    assert needed_version(pdf) == "1.6"
