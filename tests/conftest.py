@@ -60,9 +60,11 @@ def copy_game(name: str, tmp_path: Path) -> Path:
     return target
 
 
-def placements(page: pikepdf.Page):
-    """(form name, x, y, w, h, rotated) in mm of every form XObject drawn on a sheet page."""
+def placements(page: pikepdf.Page, texts: bool = False):
+    """(form name, x, y, w, h, rotated) in mm of every form XObject drawn on a sheet page; without `texts`,
+    not the paper-size page of texts (sheet label, 100% note) laid over it."""
     found = []
+    paper = [float(v) for v in page.mediabox]
     matrix = None
     xobjects = page.Resources.get("/XObject", {})
     for operands, operator in pikepdf.parse_content_stream(page):
@@ -77,6 +79,8 @@ def placements(page: pikepdf.Page):
                 rect = (e + x0, f + y0)
             else:  # turned 180 degrees
                 rect = (e - x1, f - y1)
+            if not texts and abs(x1 - x0 - paper[2]) < 0.1 and abs(y1 - y0 - paper[3]) < 0.1 and abs(e) < 0.1:
+                continue
             found.append((name, rect[0] / MM, rect[1] / MM, (x1 - x0) / MM, (y1 - y0) / MM, a < 0))
     return found
 

@@ -223,3 +223,60 @@ def test_an_unknown_placeholder_in_card_text_fails_naming_the_deck_file(small_ga
     assert "Traceback" not in result.err
     validated = cli("validate", small_game)
     assert validated.code == 1 and "cards[apple].text.en" in validated.out and "deck.crads" in validated.out
+def test_nothing_is_drawn_in_the_printers_margin_unless_it_is_turned_off(small_game, tmp_path, cli):
+    from inkcheck import ink_near_edge
+    out = tmp_path / "out"
+    assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
+    assert ink_near_edge(out / "small" / "cards-en-a4.pdf") == []
+    assert ink_near_edge(out / "small" / "cards-en-a4.pdf", edge_mm=5.5) != []   # the label sits just inside
+    assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--lang", "en", "--margin", "0").code == 0
+    assert ink_near_edge(out / "small" / "cards-en-a4.pdf") != []
+
+
+def test_a_margin_out_of_range_is_a_clear_error(small_game, tmp_path, cli):
+    result = cli("build", small_game, "--out", tmp_path / "out", "--margin", "-2")
+    assert result.code == 2 and "--margin" in result.err and "Traceback" not in result.err
+
+
+def test_per_deck_sheets_and_build_json_lists_the_decks_of_each_sheet(small_game, tmp_path, cli):
+    out = tmp_path / "out"
+    assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--lang", "en",
+               "--sheets", "per-deck").code == 0
+    entry = json.loads((out / "small" / "build.json").read_text())["files"][0]
+    assert entry["decks"] == ["cards"] and entry["sheets"] == [["cards"]]
+
+
+def test_changed_since_a_revision_or_a_build_json_reprints_only_the_changed_card(small_game, tmp_path, cli):
+    import subprocess
+    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-C", str(small_game)]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-qm", "first"], check=True)
+    out = tmp_path / "out"
+    assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
+    earlier = tmp_path / "earlier.json"
+    earlier.write_text((out / "small" / "build.json").read_text())
+    result = cli("build", small_game, "--out", out, "--paper", "a4", "--lang", "en", "--changed-since", "HEAD")
+    assert result.code == 0 and "no card face changed" in result.err
+    assert not (out / "small" / "reprint-en-a4.pdf").exists()
+    deck = small_game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("en: Pear}", "en: Green Pear}"), encoding="utf-8")
+    for ref in ("HEAD", str(earlier)):
+        assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--lang", "en",
+                   "--changed-since", ref).code == 0
+        entry = next(f for f in json.loads((out / "small" / "build.json").read_text())["files"]
+                     if f["kind"] == "reprint")
+        assert entry["cards"] == ["cards/pear"] and entry["since"] == ref
+        pdf = pikepdf.open(out / "small" / entry["path"])
+        fronts, backs = placements(pdf.pages[0]), placements(pdf.pages[1])
+        assert len(fronts) == len(backs) == entry["faces"]["cards"] == 2   # the card's copies, with backs
+        text = page_text(out / "small" / entry["path"], 0)
+        assert "Green Pear" in text and "Apple" not in text and "Grapes" not in text
+
+
+@pytest.mark.parametrize("ref", ["no-such-revision", "cards.yaml"])
+def test_changed_since_something_that_is_no_reference_is_a_clear_error(small_game, tmp_path, cli, ref):
+    result = cli("build", small_game, "--out", tmp_path / "out", "--changed-since",
+                 str(small_game / "decks" / ref) if ref.endswith("yaml") else ref)
+    assert result.code == 2 and "--changed-since" in result.err and "Traceback" not in result.err
+    assert not (tmp_path / "out" / "small").exists()   # nothing written

@@ -96,3 +96,97 @@ def test_the_kits_report_no_text_out_of_place(kits, game_id):
     """Every text of every card, token, aid, board and rule sheet was checked and found where it belongs."""
     report = json.loads((kits / game_id / "build.json").read_text())
     assert report["overflows"] == []
+# --- what a home printer gets ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_no_page_puts_ink_within_4_mm_of_the_paper_edge(kits, game_id):
+    """Every card, token, aid, board and rule page on A4 and Letter, rendered at 50 dpi: the outer 4 mm
+    (which home printers cannot print) stays white."""
+    from inkcheck import ink_near_edge
+    report = json.loads((kits / game_id / "build.json").read_text())
+    kinds = {entry["kind"] for entry in report["files"]}
+    assert {"cards", "rules"} <= kinds
+    inked = {entry["path"]: found for entry in report["files"]
+             if (found := ink_near_edge(kits / game_id / entry["path"]))}
+    assert not inked
+
+
+def page_texts(path):
+    import pypdfium2 as pdfium
+    document = pdfium.PdfDocument(str(path))
+    try:
+        return [document[i].get_textpage().get_text_range() for i in range(len(document))]
+    finally:
+        document.close()
+
+
+def bars_of(page):
+    """Lengths in mm of the horizontal lines drawn on the page itself (not inside the card faces)."""
+    lengths, start = [], None
+    for operands, operator in pikepdf.parse_content_stream(page):
+        if str(operator) == "m":
+            start = [float(v) for v in operands]
+        elif str(operator) == "l" and start:
+            x, y = (float(v) for v in operands)
+            if abs(y - start[1]) < 0.01:
+                lengths.append(round(abs(x - start[0]) * 25.4 / 72, 2))
+    return lengths
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("lang,paper", [("ja", "a4"), ("en", "letter")])
+def test_every_card_sheet_page_says_print_at_100_and_carries_its_label(kits, game_id, lang, paper):
+    report = json.loads((kits / game_id / "build.json").read_text())
+    entry = next(f for f in report["files"] if f["kind"] == "cards" and f["lang"] == lang and f["paper"] == paper)
+    path = kits / game_id / entry["path"]
+    game = load_game(CARDS_DIR / game_id)
+    sheets = len(entry["sheets"])
+    pdf = pikepdf.open(path)
+    for index, text in enumerate(page_texts(path)):
+        text = squeeze(text)
+        number, back = index // 2 + 1, index % 2 == 1
+        assert squeeze("Print at 100% / 実際のサイズ（100%）で印刷") in text, index
+        assert squeeze(plain(game.title.get(lang))) in text, index
+        expected = f"{sheets}枚中{number}枚目" if lang == "ja" else f"sheet{number}of{sheets}"
+        assert expected in text, (index, text[:200])
+        side = ("裏面" if back else "表面") if lang == "ja" else ("backs" if back else "fronts")
+        assert side in text, index
+        for deck_id in entry["sheets"][number - 1]:
+            assert squeeze(plain(game.decks[deck_id].name.get(lang))) in text, (index, deck_id)
+        assert 50.0 in bars_of(pdf.pages[index]), index
+    decks_in_sheets = {deck for sheet in entry["sheets"] for deck in sheet}
+    assert decks_in_sheets == set(entry["decks"]) == set(entry["faces"])
+
+
+def test_mint_rails_small_decks_share_sheets(kits):
+    report = json.loads((kits / "mint-rails" / "build.json").read_text())
+    entry = next(f for f in report["files"] if f["path"] == "cards-ja-a4.pdf")
+    assert entry["pages"] < 14
+    assert any(len(sheet) > 1 for sheet in entry["sheets"])
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("paper", list(PAPERS))
+def test_each_back_prints_behind_its_front_after_packing(kits, game_id, paper):
+    """Long-edge duplex: every back at the mirrored place of its front, and its back form is the one the
+    same card's front pairs with (checked through the faces: same deck, same copy order)."""
+    pdf = pikepdf.open(kits / game_id / f"cards-en-{paper}.pdf")
+    for front_page, back_page in zip(pdf.pages[::2], pdf.pages[1::2]):
+        width, height = page_size_mm(front_page)
+        fronts, backs = placements(front_page), placements(back_page)
+        assert len(fronts) == len(backs)
+        for (_, fx, fy, w, h, _), (_, bx, by, bw, bh, _) in zip(fronts, backs):
+            assert (bw, bh) == pytest.approx((w, h), abs=0.01)
+            expected = (width - fx - w, fy) if height > width else (fx, height - fy - h)
+            assert (bx, by) == pytest.approx(expected, abs=0.01)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_file_declares_its_language_a_title_and_the_version_it_needs(kits, game_id):
+    report = json.loads((kits / game_id / "build.json").read_text())
+    for entry in report["files"]:
+        pdf = pikepdf.open(kits / game_id / entry["path"])
+        assert str(pdf.Root.Lang) == entry["lang"].split("+")[0], entry["path"]
+        assert str(pdf.docinfo.get("/Title", "")), entry["path"]
+        if entry["kind"] != "rules":
+            assert pdf.pdf_version >= "1.6", entry["path"]   # OpenType (CFF) font programs

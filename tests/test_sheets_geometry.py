@@ -1,49 +1,95 @@
-"""Unit tests of sheet geometry: how many cards fit and where the backs go."""
+"""Unit tests of sheet geometry: how many cards fit inside the printable margin and where the backs go."""
 import pytest
 
-from generator.render.sheets import Rect, back_slot, duplex_grid, fold_slot, gutterfold_grid
+from generator.render.sheets import (MARGIN_MM, CopyGroup, Rect, SheetOptions, back_slot, first_sheet, fold_slot,
+                                     gutterfold_grid, plan_sheets, printable, sheet_pages)
 
 
-def test_nine_poker_cards_with_bleed_fit_a4_portrait():
-    grid = duplex_grid("a4", (63, 88), 3)
-    assert (grid.cols, grid.rows, grid.paper) == (3, 3, (210.0, 297.0))
+def test_nine_poker_cards_fit_a4_portrait_sharing_cut_lines():
+    # with full bleed 3 x 69 = 207 mm does not fit the 200 mm inside a 5 mm margin: the gang layout does
+    sheet = first_sheet("a4", (63, 88), 3)
+    (block,) = sheet.blocks
+    assert (block.cols, block.rows, block.gang, sheet.paper) == (3, 3, True, (210.0, 297.0))
+    assert block.outline().w == pytest.approx(3 * 63 + 6)
 
 
 def test_letter_takes_eight_poker_cards_in_landscape():
-    # 3 x 3 with bleed needs 207 x 282 mm; Letter is 215.9 x 279.4: landscape holds 4 x 2.
-    grid = duplex_grid("letter", (63, 88), 3)
-    assert (grid.cols, grid.rows, grid.paper) == (4, 2, (279.4, 215.9))
+    sheet = first_sheet("letter", (63, 88), 3)
+    (block,) = sheet.blocks
+    assert (block.cols, block.rows, sheet.paper) == (4, 2, (279.4, 215.9))
 
 
-def test_slots_stay_on_the_paper_and_do_not_overlap():
-    grid = duplex_grid("a4", (44, 63), 3)
-    slots = [grid.slot(i) for i in range(grid.per_page)]
-    for s in slots:
-        assert s.x >= 0 and s.y >= 0 and s.x + s.w <= 210 and s.y + s.h <= 297
-    for i, a in enumerate(slots):
-        for b in slots[i + 1:]:
-            assert a.x + a.w <= b.x + 1e-9 or b.x + b.w <= a.x + 1e-9 or a.y + a.h <= b.y + 1e-9 \
-                or b.y + b.h <= a.y + 1e-9
+def test_a_page_that_fits_as_many_with_full_bleed_keeps_it():
+    (block,) = first_sheet("a4", (120, 70), 3).blocks
+    assert (block.count, block.gang) == (4, False)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("card", [(63, 88), (44, 63), (58, 89), (70, 120), (120, 70), (88, 63)])
+def test_every_bleed_box_and_mark_room_stays_inside_the_margin_and_nothing_overlaps(paper, card):
+    sheet = first_sheet(paper, card, 3)
+    area = printable(sheet.paper, MARGIN_MM)
+    trims = [c.trim for c in sheet.copies]
+    for copy in sheet.copies:
+        shown = copy.clip or copy.slot
+        assert shown.x >= area.x + 2 and shown.right <= area.right - 2
+        assert shown.y >= area.y + 2 and shown.top <= area.top - 2
+    for i, a in enumerate(trims):
+        for b in trims[i + 1:]:
+            assert a.right <= b.x + 1e-9 or b.right <= a.x + 1e-9 or a.top <= b.y + 1e-9 or b.top <= a.y + 1e-9
+
+
+def test_gang_copies_show_bleed_only_on_the_outside_of_the_block():
+    (block,) = first_sheet("a4", (63, 88), 3).blocks
+    middle = block.clip(4)
+    assert middle == block.trim(4)
+    corner = block.clip(0)
+    trim = block.trim(0)
+    assert (corner.x, corner.top) == pytest.approx((trim.x - 3, trim.top + 3))
+    assert (corner.right, corner.y) == pytest.approx((trim.right, trim.y))
+
+
+def test_small_decks_share_a_sheet_below_a_larger_block():
+    big = CopyGroup((120, 70), 3, [(None, None, "map")] * 5)
+    small = CopyGroup((88, 63), 3, [(None, None, "asset")])
+    minis = CopyGroup((44, 63), 3, [(None, None, "shares")] * 4)
+    shared = plan_sheets([big, small, minis], "a4")
+    assert [sheet.decks for sheet in shared] == [["map"], ["map", "asset", "shares"]]
+    assert len(plan_sheets([big, small, minis], "a4", shared=False)) == 4
 
 
 @pytest.mark.parametrize("duplex,expected", [("long", Rect(200 - 10 - 30, 20, 30, 40)),
                                              ("short", Rect(10, 300 - 20 - 40, 30, 40))])
 def test_back_is_mirrored_about_the_flip_axis_on_portrait_paper(duplex, expected):
-    grid = duplex_grid("a4", (63, 88), 3)
-    grid = grid.__class__((200, 300), grid.cols, grid.rows, grid.cell, grid.bleed, grid.top)
-    assert back_slot(grid, Rect(10, 20, 30, 40), duplex) == expected
+    assert back_slot((200, 300), Rect(10, 20, 30, 40), duplex) == expected
 
 
 def test_long_edge_on_landscape_paper_reverses_the_rows():
-    grid = duplex_grid("letter", (63, 88), 3)
-    front = grid.slot(0)
-    back = back_slot(grid, front, "long")
+    sheet = first_sheet("letter", (63, 88), 3)
+    front = sheet.copies[0].slot
+    back = back_slot(sheet.paper, front, "long")
     assert back.x == pytest.approx(front.x)
-    assert back.y == pytest.approx(grid.paper[1] - front.y - front.h)
+    assert back.y == pytest.approx(sheet.paper[1] - front.y - front.h)
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_each_back_and_its_visible_bleed_mirror_the_front_on_shared_sheets(duplex):
+    groups = [CopyGroup((120, 70), 3, [("f1", "b1", "map")] * 5), CopyGroup((44, 63), 3, [("f2", "b2", "x")] * 7)]
+    pages = sheet_pages(groups, SheetOptions("a4", duplex, labels=True))
+    assert [page.side for page in pages] == ["front", "back", "front", "back"]
+    for front, back in zip(pages[::2], pages[1::2]):
+        assert len(front.placements) == len(back.placements)
+        for f, b in zip(front.placements, back.placements):
+            assert b[0] == {"f1": "b1", "f2": "b2"}[f[0]]
+            assert b[1] == back_slot(front.paper, f[1], duplex)
+            if len(f) > 3:
+                assert b[3] == back_slot(front.paper, f[3], duplex)
 
 
 def test_gutterfold_backs_mirror_across_the_fold():
-    grid = gutterfold_grid("a4", (63, 88), 3)
+    grid, labelled = gutterfold_grid("a4", (63, 88), 3)
+    assert (grid.per_page, labelled) == (4, False)   # a row of four on landscape A4, no room for the label
+    assert gutterfold_grid("letter", (44, 63), 3)[1]  # a row of mini cards on Letter leaves room for it
     fold = grid.paper[1] / 2
     for i in range(grid.per_page):
         front = grid.slot(i)
@@ -51,11 +97,42 @@ def test_gutterfold_backs_mirror_across_the_fold():
         assert front.y >= fold and back.y + back.h <= fold
         assert (front.y - fold) == pytest.approx(fold - (back.y + back.h))
         assert back.x == front.x
+        assert back.y >= MARGIN_MM and front.top <= grid.paper[1] - MARGIN_MM
 
 
-def test_a_short_deck_takes_the_way_round_that_leaves_room_for_the_marks():
-    # one 88 x 63 card: landscape A4 holds 9 a page but leaves 1.5 mm; portrait holds 8 and leaves 10.5 mm
-    assert duplex_grid("a4", (88, 63), 3, copies=1).paper == (210.0, 297.0)
-    assert duplex_grid("a4", (88, 63), 3, copies=9).paper == (297.0, 210.0)   # one page instead of two
-    assert duplex_grid("letter", (63, 88), 3, copies=6).paper == (215.9, 279.4)
-    assert duplex_grid("letter", (63, 88), 3, copies=54).paper == (279.4, 215.9)  # 7 pages, not 9
+def test_a_short_deck_takes_the_way_round_that_holds_the_most():
+    assert first_sheet("a4", (88, 63), 3, copies=1).paper == (210.0, 297.0)   # a tie: portrait
+    assert first_sheet("letter", (63, 88), 3, copies=54).paper == (279.4, 215.9)
+
+
+def test_a_card_too_large_for_the_margin_is_refused():
+    with pytest.raises(ValueError, match="margin"):
+        first_sheet("a4", (200, 280), 3)
+
+
+@pytest.mark.parametrize("paper,card,count", [("a4", (58, 89), 9), ("a4", (44, 63), 16), ("letter", (44, 63), 12),
+                                              ("letter", (58, 89), 8)])
+def test_what_each_paper_gets_as_the_readme_says(paper, card, count):
+    assert first_sheet(paper, card, 3).blocks[0].count == count
+
+
+def test_a_page_holding_one_card_declares_its_trim_and_bleed_boxes_and_its_back_the_mirrored_ones():
+    pages = sheet_pages([CopyGroup((63, 88), 3, [("front", "back", "deck")])], SheetOptions("a4", "long"))
+    front, back = pages
+    trim, bleed = front.boxes
+    assert (trim.w, trim.h, bleed.w, bleed.h) == pytest.approx((63, 88, 69, 94))
+    assert back.boxes == tuple(back_slot(front.paper, rect, "long") for rect in front.boxes)
+    two = sheet_pages([CopyGroup((63, 88), 3, [("f", "b", "d")] * 2)], SheetOptions("a4", "long"))
+    assert two[0].boxes is None
+
+
+def test_the_header_version_follows_the_features_used():
+    import pikepdf
+    from generator.render.sheets import needed_version
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    assert needed_version(pdf) == "1.3"
+    pdf.pages[0].obj.Group = pikepdf.Dictionary(S=pikepdf.Name.Transparency)
+    assert needed_version(pdf) == "1.4"
+    pdf.make_stream(b"", Subtype=pikepdf.Name.OpenType)
+    assert needed_version(pdf) == "1.6"

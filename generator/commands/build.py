@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import io
 import json
 import sys
 from dataclasses import asdict, dataclass, field
@@ -16,13 +15,18 @@ from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
 from generator.paths import OUTPUT_DIR, list_games, resolve_game
 from generator.progress import Progress
+from generator.render.changes import card_keys, changed_cards, reference_keys
 from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits
 from generator.render.pipeline import FaceCache, default_jobs, face_request, render_faces
 from generator.render.printed import build_aids, build_boards, build_tokens
 from generator.render.rulebook import build_rules
 from generator.render import sheets as sheets_module
-from generator.render.sheets import DUPLEX_MODES, LAYOUTS, PAPERS, SheetOptions, SheetWriter, impose_deck
+from generator.render import labels as labels_module
+from generator.render.labels import write_labelled
+from generator.render.sheets import (DUPLEX_MODES, LAYOUTS, MARGIN_MM, PAPERS, SHEET_MODES, CopyGroup, SheetOptions,
+                                     SheetWriter, save_pdf_bytes)
 from generator.render.tiles import BOARD_PAPERS
+from generator.render.typeset import plain
 
 
 def register(subparsers) -> None:
@@ -40,8 +44,20 @@ def register(subparsers) -> None:
                         help="duplex sheets, or gutterfold (fronts above the fold, backs below)")
     parser.add_argument("--board-paper", choices=list(BOARD_PAPERS),
                         help="also print each board on one sheet of this larger paper, at 100%%")
+    parser.add_argument("--margin", type=float, default=MARGIN_MM, metavar="MM",
+                        help="the paper's outer edge a home printer cannot print; nothing is placed there "
+                             f"(default: {MARGIN_MM:g}). With 5 mm, A4 takes 9 poker or 16 mini cards a page, "
+                             "Letter 8 poker (landscape) or 12 mini: where cards with their own bleed fit "
+                             "fewer, they share cut lines, with bleed around the block")
+    parser.add_argument("--sheets", default="shared", choices=SHEET_MODES,
+                        help="shared: decks of one card size continue on the same sheets and a small deck "
+                             "fills the room left below another; per-deck: every deck starts a new sheet")
     parser.add_argument("--cut-lines", action="store_true", help="draw dashed cut lines along every trim edge")
     parser.add_argument("--no-marks", action="store_true", help="leave out the crop marks")
+    parser.add_argument("--changed-since", metavar="REF",
+                        help="also write reprint-LANG-PAPER.pdf holding only the cards whose faces changed since "
+                             "REF (a git revision of the game, or the build.json of an earlier build), with their "
+                             "backs")
     parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help="output directory (default: output/)")
     parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help="processes for rendering")
     parser.add_argument("--no-cache", action="store_true", help="render every face again")
@@ -76,8 +92,8 @@ def build_game(game: Game, papers: list[str], progress: Progress, args, problems
     """Every output of one game (staged in the command's OutputSet); what it finds goes to `problems`."""
     context = BuildContext(
         game=game, langs=select_languages(game, args.lang), out_dir=args.out / game.id,
-        sheets=[SheetOptions(paper, args.duplex, args.layout, not args.no_marks, args.cut_lines)
-                for paper in papers],
+        sheets=[SheetOptions(paper, args.duplex, args.layout, not args.no_marks, args.cut_lines,
+                             check_margin(args.margin), args.sheets) for paper in papers],
         cache=FaceCache(None if args.no_cache else args.out / ".cache" / "faces"),
         jobs=args.jobs, progress=progress, args=args, problems=problems)
     files = []
@@ -211,11 +227,11 @@ def sheet_inputs(game: Game, lang: str, decks: list[RenderedDeck], option: Sheet
     """Hash of everything a card sheet PDF is made from: its faces' keys, the copies, the sheet options and
     the code that imposes them. An output whose recorded hash matches is up to date and not written again."""
     digest = hashlib.sha256()
-    for module in (sheets_module, sys.modules[__name__]):
+    for module in (sheets_module, labels_module, sys.modules[__name__]):
         digest.update(Path(module.__file__).read_bytes())
     parts = [game.title.get(lang, game.source_language), lang, asdict(option)]
     for deck in decks:
-        parts.append([deck.faces.deck.id, deck.faces.deck.size_mm, deck.faces.deck.bleed_mm, deck.keys,
+        parts.append([deck.faces.deck.id, deck_name(game, deck.faces.deck.id, lang), deck.faces.deck.size_mm, deck.faces.deck.bleed_mm, deck.keys,
                       deck.faces.front_of, deck.faces.back_of, [card.count for card in deck.faces.deck.cards]])
     digest.update(json.dumps(parts, sort_keys=True).encode("utf-8"))
     return digest.hexdigest()
@@ -239,6 +255,8 @@ def build_cards(context: BuildContext) -> list[dict]:
     game, langs, options, out_dir, progress = (context.game, context.langs, context.sheets, context.out_dir,
                                                context.progress)
     prepared = prepare_game(game, langs)
+    since = getattr(context.args, "changed_since", None)
+    before = reference_keys(since, game, langs) if since else None   # a bad REF stops the build before any write
     previous = previous_entries(out_dir)
     planned = []
     for lang in langs:
@@ -261,41 +279,96 @@ def build_cards(context: BuildContext) -> list[dict]:
         if kept is not None:
             files.append(kept)
             continue
-        writer = SheetWriter()
-        faces_count = {}
-        for deck_render in prepared[lang]:
-            deck = deck_render.faces.deck
-            copies = deck_copies(deck_render)
-            if not copies:
-                continue
-            impose_deck(writer, deck.size_mm, deck.bleed_mm, copies, option)
-            faces_count[deck.id] = len(copies)
-        write_pdf(writer, out_dir / name, game, lang)
-        files.append({"path": name, "kind": "cards", "lang": lang, "paper": option.paper,
-                      "pages": len(writer.pdf.pages), "faces": faces_count,
-                      "duplex": option.duplex if option.layout == "duplex" else "gutterfold", "inputs": inputs})
-        progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+        entry = write_card_file(context, prepared[lang], option, lang, name)
+        files.append({**entry, "kind": "cards", "inputs": inputs, "face_keys": card_keys(prepared[lang])})
     if len(files) > sum(1 for p in planned if p[4] is None):
         progress.say(f"{game.id}: {sum(1 for p in planned if p[4] is not None)} card sheet file(s) up to date")
+    if before is not None:
+        files += build_reprint(context, prepared, context.args.changed_since, before)
     return files
 
 
-def deck_copies(rendered: RenderedDeck) -> list:
-    """(front page, back page) for every printed copy, in deck order."""
+def write_card_file(context: BuildContext, decks: list[RenderedDeck], option: SheetOptions, lang: str, name: str,
+                    only: set[str] | None = None) -> dict:
+    """Impose the decks' copies (only the `deck/card`s in `only` when given) with their sheet labels, write
+    the PDF and return its build.json entry."""
+    game = context.game
+    writer = SheetWriter()
+    pages, _texts = write_labelled(writer, copy_groups(decks, option, only), option,
+                                   plain(game.title.get(lang, game.source_language)),
+                                   {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks},
+                                   lang, context.cache, context.jobs)
+    write_pdf(writer, context.out_dir / name, game, lang)
+    faces_count = {d.faces.deck.id: len(deck_copies(d, only)) for d in decks if deck_copies(d, only)}
+    context.progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+    return {"path": name, "lang": lang, "paper": option.paper, "pages": len(writer.pdf.pages),
+            "faces": faces_count, "decks": list(faces_count),
+            "sheets": [page.decks for page in pages if page.side != "back"],
+            "duplex": option.duplex if option.layout == "duplex" else "gutterfold"}
+
+
+def build_reprint(context: BuildContext, prepared: dict[str, list[RenderedDeck]], since: str,
+                  before: dict[str, dict[str, str]]) -> list[dict]:
+    """--changed-since: a file per language and paper holding only the cards whose faces changed, with their
+    backs, as many copies as the deck has of each."""
+    files = []
+    for lang in context.langs:
+        changed = changed_cards(card_keys(prepared[lang]), before[lang])
+        if not changed:
+            context.progress.say(f"{context.game.id}: no card face changed in {lang} since {since}: no reprint")
+            for option in context.sheets:   # an older reprint would read as this one
+                (context.out_dir / f"reprint-{lang}-{option.paper}.pdf").unlink(missing_ok=True)
+            continue
+        if any(not deck.pages for deck in prepared[lang]):   # its card sheets were up to date: nothing loaded
+            render_prepared(context.game, {lang: prepared[lang]}, context.cache, context.jobs, context.progress)
+        for option in context.sheets:
+            name = f"reprint-{lang}-{option.paper}.pdf"
+            entry = write_card_file(context, prepared[lang], option, lang, name, changed)
+            files.append({**entry, "kind": "reprint", "since": since, "cards": sorted(changed)})
+    return files
+
+
+def deck_name(game: Game, deck_id: str, lang: str) -> str:
+    return plain(game.decks[deck_id].name.get(lang, game.source_language))
+
+
+def check_margin(margin: float) -> float:
+    if not 0 <= margin <= 40:
+        raise InputError(Problem(None, None, f"--margin {margin:g}: the printable margin must be 0 to 40 mm",
+                                 hint="home printers need about 3-5 mm; the default is 5"))
+    return margin
+
+
+def copy_groups(decks: list[RenderedDeck], option: SheetOptions, only: set[str] | None = None) -> list[CopyGroup]:
+    """The copies to impose: one group per deck, or (shared sheets) one per card size and bleed, in the
+    order the sizes first appear in the box contents; with `only`, the copies of those `deck/card`s."""
+    groups: dict = {}
+    for index, rendered in enumerate(decks):
+        deck = rendered.faces.deck
+        key = (tuple(deck.size_mm), deck.bleed_mm) if option.sheets == "shared" else index
+        group = groups.setdefault(key, CopyGroup(tuple(deck.size_mm), deck.bleed_mm, []))
+        group.copies += [(front, back, deck.id) for front, back in deck_copies(rendered, only)]
+    return [group for group in groups.values() if group.copies]
+
+
+def deck_copies(rendered: RenderedDeck, only: set[str] | None = None) -> list:
+    """(front page, back page) for every printed copy, in deck order (of the `deck/card`s in `only`)."""
     faces, pages = rendered.faces, rendered.pages
     copies = []
     for card, front, back in zip(faces.deck.cards, faces.front_of, faces.back_of):
+        if only is not None and f"{faces.deck.id}/{card.id}" not in only:
+            continue
         pair = (pages[front], pages[back] if back is not None else None)
         copies.extend([pair] * card.count)
     return copies
 
 
+CARD_FILE_TITLES = {"en": "{title}: card sheets", "ja": "{title} カードシート"}
+
+
 def write_pdf(writer: SheetWriter, path: Path, game: Game, lang: str) -> None:
-    writer.pdf.docinfo["/Title"] = f"{game.title.get(lang, game.source_language)}: cards ({lang})"
-    writer.pdf.docinfo["/Creator"] = "pnpgen"
-    buffer = io.BytesIO()
-    writer.pdf.save(buffer, deterministic_id=True)
-    write_atomic(path, buffer.getvalue())
+    title = CARD_FILE_TITLES.get(lang, CARD_FILE_TITLES["en"]).format(title=game.title.get(lang, game.source_language))
+    write_atomic(path, save_pdf_bytes(writer.pdf, title, lang))
 
 
 def write_report(out_dir: Path, game: Game, files: list[dict], fits: list[CardFit] = ()) -> None:

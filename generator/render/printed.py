@@ -20,37 +20,36 @@ from generator.checks.placeholders import data_names, resolve_all
 from generator.model.game import CARD_SIZES, Card, Deck, Game
 from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenSheet
 from generator.render import fonts
-from generator.render.boards import board_batch, own_or_base, text_of
+from generator.render.boards import BOARD_BLEED_MM, board_batch, own_or_base, text_of
 from generator.render.faces import Batch, CardFit, GameRenderer, card_fits, find_text
 from generator.render.fit import FitBox
 from generator.render.pipeline import face_request, render_batches, render_faces
-from generator.render.sheets import PAPERS, SheetOptions, SheetWriter, duplex_grid, impose_deck
-from generator.render.tiles import TileLayout, map_label_positions, tile_layout, write_tiles
+from generator.render.labels import write_labelled
+from generator.render.sheets import (MARGIN_MM, MARK_ROOM_MM, PAPERS, CopyGroup, SheetOptions, SheetWriter, first_sheet,
+                                     impose_deck, save_pdf_bytes)
+from generator.render.typeset import plain
+from generator.render.tiles import TileLayout, map_label_positions, scale_bar_at, tile_layout, write_tiles
 
 if TYPE_CHECKING:
     from generator.commands.build import BuildContext
 
-HALF_PAGE_MARGIN_MM = 6.0
 PRINTER_MARGIN_MM = 4.0   # a home printer prints nothing in the outer 4-5 mm of the paper
+HALF_PAGE_GAP_MM = 1.0   # slack around half-page aids, so that two always fit
 BILINGUAL_JOIN = "+"
 # Texts the generator prints around tiles, by language (other languages use English).
 TILE_TEXTS = {
     "en": {"tile": "{board}: tile {name} ({index} of {count})", "ruler": "50 mm: print at 100% (no scaling)",
            "map": "{board}: {count} tiles on {paper}", "overlap": "Trim each tile at its crop marks on the left and "
-           "top, lay it over its neighbour by {overlap} mm and match the round targets. Red ticks show where the "
-           "next tile's edge goes."},
+           "top and lay it over its neighbour by {overlap} mm, its edge on the red ticks: it covers the round "
+           "targets, and a target left showing means it is short of its place."},
     "ja": {"tile": "{board}：タイル {name}（{count}枚中{index}枚目）", "ruler": "50 mm：拡大縮小なし（100%）で印刷",
-           "map": "{board}：{paper}で{count}枚", "overlap": "各タイルの左と上をトンボで切り、となりのタイルに{overlap} mm"
-           "重ねて丸い合わせマークを合わせます。赤い目印は次のタイルの端の位置です。"},
+           "map": "{board}：{paper}で{count}枚", "overlap": "各タイルの左と上をトンボで切り、赤い目印に端をそろえて"
+           "となりのタイルに{overlap} mm重ねます。丸い合わせマークはすべて隠れます。見えているマークがあれば、重ねる位置が足りません。"},
 }
 
 
-def save_pdf(writer: SheetWriter, path: Path, title: str) -> None:
-    writer.pdf.docinfo["/Title"] = title
-    writer.pdf.docinfo["/Creator"] = "pnpgen"
-    buffer = io.BytesIO()
-    writer.pdf.save(buffer, deterministic_id=True)
-    write_atomic(path, buffer.getvalue())
+def save_pdf(writer: SheetWriter, path: Path, title: str, lang: str) -> None:
+    write_atomic(path, save_pdf_bytes(writer.pdf, title, lang))
 
 
 def rendered_pages(context: "BuildContext", documents: list[Batch]) -> tuple[list[pikepdf.Pdf], list[list]]:
@@ -70,13 +69,13 @@ def single_sided(option: SheetOptions) -> SheetOptions:
 def board_papers(context: "BuildContext", board: Board) -> list[str]:
     """The home papers, and the larger --board-paper for a board that needs tiles on them."""
     extra = getattr(context.args, "board_paper", None)
-    tiled = not all(fits_on(board, paper) for paper in context.papers)
+    tiled = not all(fits_on(board, option.paper, option.margin) for option in context.sheets)
     return context.papers + ([extra] if extra and tiled else [])
 
 
-def fits_on(board: Board, paper: str) -> bool:
+def fits_on(board: Board, paper: str, margin: float = MARGIN_MM) -> bool:
     try:
-        duplex_grid(paper, board.size_mm, 0.0)
+        first_sheet(paper, board.size_mm, BOARD_BLEED_MM, 1, margin, labels=False)
     except ValueError:
         return False
     return True
@@ -88,7 +87,6 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
     name = text_of(board.name, lang, game.source_language)
     pw, ph = layout.paper
     window = layout.paper_window()
-    top = ph - (window.y + window.h)      # the window's top, mm from the paper's top
     pages = []
     if layout.count > 1:
         labels = "".join(f'<div class="map-label" style="left:{x - 10:.2f}mm;top:{y - 4:.2f}mm">{n}</div>'
@@ -97,11 +95,12 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
                      f'{escape(words["map"].format(board=name, count=layout.count, paper=paper.upper()))}</div>'
                      f'<div class="note" style="left:10mm;top:20mm;width:{pw - 20}mm">'
                      f'{escape(words["overlap"].format(overlap=f"{layout.overlap:g}"))}</div>{labels}</div>')
+    bar_x, bar_y = scale_bar_at(layout)
     for index, (col, row) in enumerate(layout.tiles(), 1):
         caption = words["tile"].format(board=name, name=layout.name(col, row), index=index, count=layout.count)
-        pages.append(f'<div class="page"><div class="tile" style="left:{window.x + 3}mm;top:{top - 7:.2f}mm;'
-                     f'width:{window.w - 30:.2f}mm">{escape(caption)}</div>'
-                     f'<div class="ruler" style="left:{window.x + 52}mm;top:{top + window.h + 2.6:.2f}mm">'
+        pages.append(f'<div class="page"><div class="tile" style="left:{window.x + 3}mm;'
+                     f'top:{layout.margin + 0.6:.2f}mm;width:{window.w - 30:.2f}mm">{escape(caption)}</div>'
+                     f'<div class="ruler" style="left:{bar_x + 52}mm;top:{ph - bar_y - 1.2:.2f}mm">'
                      f'{escape(words["ruler"])}</div></div>')
     css = (f"@page {{ size: {pw}mm {ph}mm; margin: 0; }} body {{ margin: 0; font-family: 'Noto Sans CJK JP'; }}"
            ".page { position: relative; width: 100%; height: " f"{ph}mm; break-after: page; }}"
@@ -159,17 +158,17 @@ def write_board(context: "BuildContext", board: Board, page, lang: str, paper: s
     writer = SheetWriter()
     name = f"board-{board.id}-{lang}-{paper}.pdf"
     layout = None
-    if paper in PAPERS and fits_on(board, paper):
-        options = next(option for option in context.sheets if option.paper == paper)
-        impose_deck(writer, board.size_mm, 0.0, [(page, None)] * board.copies, single_sided(options))
+    options = next((option for option in context.sheets if option.paper == paper), None)
+    if options is not None and fits_on(board, paper, options.margin):
+        impose_deck(writer, board.size_mm, BOARD_BLEED_MM, [(page, None)] * board.copies, single_sided(options))
     else:
-        layout = tile_layout(board.size_mm, paper)
+        layout = tile_layout(board.size_mm, paper, margin=options.margin if options else MARGIN_MM, bleed=BOARD_BLEED_MM)
         batch = furniture_batch(context.game, board, layout, lang, paper)
         _open, (furniture,) = rendered_pages(context, [batch])
         context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key), "tile captions"))
         for _ in range(board.copies):
             write_tiles(writer, layout, page, furniture)
-    save_pdf(writer, context.out_dir / name, f"{text_of(board.name, lang, context.game.source_language)} ({lang})")
+    save_pdf(writer, context.out_dir / name, f"{text_of(board.name, lang, context.game.source_language)} ({lang})", lang)
     context.progress.say(f"{context.game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
     return board_entry(board, name, lang, paper, len(writer.pdf.pages), layout)
 
@@ -222,11 +221,15 @@ def build_tokens(context: "BuildContext") -> list[dict]:
         renderer = GameRenderer(game, lang)
         for sheet in sheets:
             _open, copies = faces_copies(renderer, token_deck(game, sheet), context)
+            group = CopyGroup((sheet.size_mm, sheet.size_mm), sheet.bleed_mm,
+                              [(front, back, sheet.id) for front, back in copies])
             for option in context.sheets:
                 writer = SheetWriter()
-                impose_deck(writer, (sheet.size_mm, sheet.size_mm), sheet.bleed_mm, copies, option)
+                _pages, _texts = write_labelled(writer, [group], option, plain(text_of(game.title, lang, game.source_language)),
+                                                {sheet.id: plain(text_of(sheet.name, lang, game.source_language))}, lang,
+                                                context.cache, context.jobs, None if sheet.sides == 2 else "none")
                 name = f"tokens-{sheet.id}-{lang}-{option.paper}.pdf"
-                save_pdf(writer, context.out_dir / name, f"{text_of(sheet.name, lang, game.source_language)} ({lang})")
+                save_pdf(writer, context.out_dir / name, f"{text_of(sheet.name, lang, game.source_language)} ({lang})", lang)
                 files.append({"path": name, "kind": "tokens", "tokens": sheet.id, "lang": lang,
                               "paper": option.paper, "pages": len(writer.pdf.pages), "pieces": len(copies),
                               "sides": sheet.sides, "shape": sheet.shape,
@@ -245,10 +248,12 @@ def aid_variants(context: "BuildContext") -> list[tuple[str, list[str]]]:
     return variants
 
 
-def aid_size(aid: Aid, paper: str) -> tuple[float, float]:
+def aid_size(aid: Aid, paper: str, margin: float = MARGIN_MM) -> tuple[float, float]:
+    """A half-page aid: two side by side on landscape paper, inside the printable margin with room for the marks."""
     if aid.size == HALF_PAGE:
         short, long = sorted(PAPERS[paper])
-        return (long / 2 - 2 * HALF_PAGE_MARGIN_MM, short - 2 * HALF_PAGE_MARGIN_MM)
+        edge = margin + MARK_ROOM_MM
+        return ((long - 2 * edge) / 2 - HALF_PAGE_GAP_MM, short - 2 * edge - HALF_PAGE_GAP_MM)
     return CARD_SIZES[aid.size] if isinstance(aid.size, str) else aid.size
 
 
@@ -290,7 +295,7 @@ def build_aids(context: "BuildContext") -> list[dict]:
                               sections=resolve_all(aid.sections, data, langs))
             card = aid_card(resolved, langs, game.source_language)
             for option in context.sheets:
-                size = aid_size(aid, option.paper)
+                size = aid_size(aid, option.paper, option.margin)
                 deck = pseudo_deck(f"aid-{aid.id}", aid, size, 0.0, own_or_base(game, "aid.html"), None, [card],
                                    ["langs", "title", "colour", "sections", "written"])
                 deck.cut = "sheet"
@@ -298,7 +303,7 @@ def build_aids(context: "BuildContext") -> list[dict]:
                 _open, copies = faces_copies(renderer, deck, context)
                 impose_deck(writer, size, 0.0, copies, single_sided(option))
                 name = f"aid-{aid.id}-{variant.replace(BILINGUAL_JOIN, '-')}-{option.paper}.pdf"
-                save_pdf(writer, context.out_dir / name, f"{text_of(aid.name, langs[0], game.source_language)} ({variant})")
+                save_pdf(writer, context.out_dir / name, f"{text_of(aid.name, langs[0], game.source_language)} ({variant})", variant)
                 files.append({"path": name, "kind": "aid", "aid": aid.id, "lang": variant, "paper": option.paper,
                               "pages": len(writer.pdf.pages), "copies": aid.copies,
                               "size_mm": [round(v, 2) for v in size]})

@@ -2,9 +2,10 @@
 
 Tiles are named like a map: rows A, B, ... from the top, columns 1, 2, ... from the left (A1, A2, B1...).
 Every tile shows an equal window of the board; neighbouring windows share an overlap strip of
-OVERLAP_MM. Registration targets are drawn at fixed board positions inside the overlap strips, so the
-same target prints on both tiles: lay the later tile (right or below) over the earlier one, trimmed at
-its window edge, and the targets meet. Geometry is in mm; board coordinates start at the board's
+OVERLAP_MM. Each later tile (right or below) is trimmed at its window's left and top edges and laid over
+the earlier ones, its edges on the red ticks in their margins. Registration targets are drawn at fixed
+board positions inside the overlap strips, only on the tiles that a later tile covers there: a target
+left showing means the tile on top is short of its place, and none shows on the assembled board. Geometry is in mm; board coordinates start at the board's
 bottom-left corner (PDF convention) like the paper's.
 """
 from __future__ import annotations
@@ -12,10 +13,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from generator.render.sheets import MM, PAPERS, Grid, Rect, SheetWriter, _f, _line, crop_marks
+from generator.render.sheets import MARGIN_MM, MM, PAPERS, Grid, Rect, SheetWriter, _f, _line, block_marks, printable, scale_bar
 
 OVERLAP_MM = 10.0
-TILE_MARGIN_MM = 10.0         # home printers leave the edge blank: marks and labels go there
+BAND_MM = 5.0                 # between the printer's margin and the window: marks, caption, scale bar
+SIDE_ROOM_MM = 1.0            # left and right of the window (and its bleed): at least the marks' offset
+TILE_MARGIN_MM = MARGIN_MM + SIDE_ROOM_MM
 TARGET_RADIUS_MM = 2.5
 BOARD_PAPERS = {"a3": (297.0, 420.0), "a2": (420.0, 594.0), "tabloid": (279.4, 431.8)}
 ALL_PAPERS = {**PAPERS, **BOARD_PAPERS}
@@ -28,6 +31,8 @@ class TileLayout:
     cols: int
     rows: int
     overlap: float
+    margin: float = MARGIN_MM     # the printer's margin: nothing is drawn nearer the paper's edge
+    bleed: float = 0.0            # the board page's bleed: shown beyond the windows at the board's own edges
 
     @property
     def count(self) -> int:
@@ -71,6 +76,13 @@ class TileLayout:
         window, on_paper = self.board_window(col, row), self.paper_window()
         return Rect(on_paper.x - window.x, on_paper.y - window.y, *self.board)
 
+    def shown(self, col: int, row: int) -> Rect:
+        """The window on the paper, with the bleed on the sides where it is the board's own edge."""
+        window, b = self.paper_window(), self.bleed
+        left, right = (b if col == 0 else 0.0), (b if col == self.cols - 1 else 0.0)
+        top, bottom = (b if row == 0 else 0.0), (b if row == self.rows - 1 else 0.0)
+        return Rect(window.x - left, window.y - bottom, window.w + left + right, window.h + top + bottom)
+
     def to_paper(self, col: int, row: int, x: float, y: float) -> tuple[float, float]:
         origin = self.board_origin(col, row)
         return (origin.x + x, origin.y + y)
@@ -92,14 +104,16 @@ def _count(length: float, window: float, overlap: float) -> int:
 
 
 def tile_layout(board: tuple[float, float], paper_name: str, overlap: float = OVERLAP_MM,
-                margin: float = TILE_MARGIN_MM) -> TileLayout:
-    """The fewest tiles for the board on this paper, portrait or landscape (portrait on a tie)."""
+                margin: float = MARGIN_MM, bleed: float = 0.0) -> TileLayout:
+    """The fewest tiles for the board on this paper, portrait or landscape (portrait on a tie), each
+    window (with its bleed) BAND_MM inside the printer's margin above and below, SIDE_ROOM_MM at the sides."""
     w, h = ALL_PAPERS[paper_name]
     best = None
+    side, edge = margin + bleed + SIDE_ROOM_MM, margin + BAND_MM + bleed
     for paper in ((w, h), (h, w)):
-        window = (paper[0] - 2 * margin, paper[1] - 2 * margin)
+        window = (paper[0] - 2 * side, paper[1] - 2 * edge)
         cols, rows = _count(board[0], window[0], overlap), _count(board[1], window[1], overlap)
-        layout = TileLayout(paper, board, cols, rows, overlap)
+        layout = TileLayout(paper, board, cols, rows, overlap, margin, bleed)
         if best is None or layout.count < best.count:
             best = layout
     return best
@@ -122,6 +136,17 @@ def target_points(layout: TileLayout) -> list[tuple[float, float]]:
     return points
 
 
+def covered_targets(layout: TileLayout, col: int, row: int) -> list[tuple[float, float]]:
+    """The targets tile (col, row) shows that a later tile (in reading order) covers after assembly."""
+    def shows(c: int, r: int, x: float, y: float) -> bool:
+        w = layout.board_window(c, r)
+        return w.x <= x <= w.x + w.w and w.y <= y <= w.y + w.h
+
+    later = [(c, r) for c, r in layout.tiles() if (r, c) > (row, col)]
+    return [(x, y) for x, y in target_points(layout)
+            if shows(col, row, x, y) and any(shows(c, r, x, y) for c, r in later)]
+
+
 def target(x: float, y: float) -> str:
     """A thin circle with a cross through it, centred on (x, y) mm."""
     r = TARGET_RADIUS_MM
@@ -136,11 +161,10 @@ def target(x: float, y: float) -> str:
 def tile_marks(layout: TileLayout, col: int, row: int) -> str:
     """Crop marks at the window's edges, overlap ticks in the margin, and the targets this tile shows."""
     window = layout.board_window(col, row)
-    out = [crop_marks(layout.frame, 1)]
+    out = [block_marks([layout.shown(col, row)], [layout.paper_window()], printable(layout.paper, layout.margin))]
     out.append("q 0 G 0.25 w\n")
-    for bx, by in target_points(layout):
-        if window.x <= bx <= window.x + window.w and window.y <= by <= window.y + window.h:
-            out.append(target(*layout.to_paper(col, row, bx, by)))
+    for bx, by in covered_targets(layout, col, row):
+        out.append(target(*layout.to_paper(col, row, bx, by)))
     out.append("Q\n")
     out.append(overlap_ticks(layout, col, row))
     return "".join(out)
@@ -152,14 +176,20 @@ def overlap_ticks(layout: TileLayout, col: int, row: int) -> str:
     sx, sy = layout.step
     bottom, top = on_paper.y, on_paper.y + on_paper.h
     left, right = on_paper.x, on_paper.x + on_paper.w
+    reach = 1 + min(5.0, left - layout.margin - 1)   # from 1 mm off the window to the printer's margin
     lines = []
     if col + 1 < layout.cols:
         x = left + sx
-        lines += [_line(x, top + 1, x, top + 6), _line(x, bottom - 1, x, bottom - 6)]
+        lines += [_line(x, top + 1, x, top + reach), _line(x, bottom - 1, x, bottom - reach)]
     if row + 1 < layout.rows:
         y = top - sy
-        lines += [_line(left - 1, y, left - 6, y), _line(right + 1, y, right + 6, y)]
+        lines += [_line(left - 1, y, left - reach, y), _line(right + 1, y, right + reach, y)]
     return "q 0.8 0 0 RG 0.5 w\n" + "".join(lines) + "Q\n" if lines else ""
+
+
+def mini_map_cell(layout: TileLayout) -> float:
+    """The mini map fits the band above the window."""
+    return min(3.0, (BAND_MM - 1.0) / layout.rows)
 
 
 def mini_map(layout: TileLayout, col: int, row: int, at: tuple[float, float], cell: float = 3.0) -> str:
@@ -173,10 +203,9 @@ def mini_map(layout: TileLayout, col: int, row: int, at: tuple[float, float], ce
     return "".join(out)
 
 
-def scale_bar(x: float, y: float, length: float = 50.0) -> str:
-    """A bar `length` mm long with end ticks: measure it to check the print is at 100%."""
-    return ("q 0 G 0.3 w\n" + _line(x, y, x + length, y) + _line(x, y - 1, x, y + 1)
-            + _line(x + length, y - 1, x + length, y + 1) + "Q\n")
+def scale_bar_at(layout: TileLayout) -> tuple[float, float]:
+    """Left end of the 50 mm bar: in the band below the window, clear of the crop mark at its corner."""
+    return (layout.paper_window().x + 3, layout.margin + BAND_MM / 2)
 
 
 # --- the page map -------------------------------------------------------------------------------
@@ -187,10 +216,11 @@ MAP_TOP_MM = 40.0   # room above the map for the title and instructions
 def map_frame(layout: TileLayout) -> Rect:
     """Where the whole board is drawn, scaled down, on the page-map page."""
     pw, ph = layout.paper
-    room_w, room_h = pw - 2 * TILE_MARGIN_MM, ph - MAP_TOP_MM - 2 * TILE_MARGIN_MM
+    edge = layout.margin + BAND_MM
+    room_w, room_h = pw - 2 * edge, ph - MAP_TOP_MM - 2 * edge
     scale = min(room_w / layout.board[0], room_h / layout.board[1])
     w, h = layout.board[0] * scale, layout.board[1] * scale
-    return Rect((pw - w) / 2, TILE_MARGIN_MM + (room_h - h) / 2, w, h)
+    return Rect((pw - w) / 2, edge + (room_h - h) / 2, w, h)
 
 
 def map_outlines(layout: TileLayout) -> str:
@@ -226,14 +256,19 @@ def write_tiles(writer: SheetWriter, layout: TileLayout, board_page, furniture: 
     pages = iter(furniture)
     paper = Rect(0, 0, *layout.paper)
     if layout.count > 1:
-        writer.add_page(layout.paper, [(board_page, map_frame(layout), False), (next(pages), paper, False)],
-                        map_outlines(layout))
+        frame = map_frame(layout)
+        scale = frame.w / layout.board[0]
+        writer.add_page(layout.paper, [(board_page, frame.inset(-layout.bleed * scale), False),
+                                       (next(pages), paper, False)], map_outlines(layout))
     window = layout.paper_window()
     for col, row in layout.tiles():
         overlay = tile_marks(layout, col, row)
         if layout.count > 1:
-            overlay += mini_map(layout, col, row, (window.x + window.w - layout.cols * 3.0 - 8, window.y - 2))
-        overlay += scale_bar(window.x, window.y - 7)
-        writer.add_page(layout.paper, [(board_page, layout.board_origin(col, row), False, window),
-                                       (next(pages), paper, False)], overlay)
+            cell = mini_map_cell(layout)
+            top = layout.paper[1] - layout.margin - 0.5
+            overlay += mini_map(layout, col, row, (window.x + window.w - layout.cols * cell - 8, top), cell)
+        overlay += scale_bar(*scale_bar_at(layout))
+        shown = layout.shown(col, row)
+        writer.add_page(layout.paper, [(board_page, layout.board_origin(col, row).inset(-layout.bleed), False, shown),
+                                       (next(pages), paper, False)], overlay, (window, shown))
     return len(writer.pdf.pages) - before

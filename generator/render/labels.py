@@ -1,0 +1,121 @@
+"""What a card sheet says about itself: a label above the cards (game, decks, sheet n of N, which side,
+how to turn the paper) and, below them, the note to print at 100% beside a 50 mm bar to measure.
+
+Both sit in the bands sheets.py leaves between the printable margin and the cards (LABEL_BAND_MM).
+The texts are one WeasyPrint page per sheet page, at paper size (embedded fonts, Japanese included),
+laid over the page by the sheet writer; the bar is drawn as vector lines.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+import pikepdf
+from markupsafe import escape
+
+from generator.render import fonts
+from generator.render.faces import Batch
+from generator.render.pipeline import render_batches
+from generator.render.sheets import LABEL_BAND_MM, SheetPage, printable, scale_bar, sheet_pages, write_pages
+
+SCALE_BAR_MM = 50.0
+FONT_PT = 6.5
+NOTE = "Print at 100% / 実際のサイズ（100%）で印刷"
+WORDS = {
+    "en": {"sheet": "sheet {n} of {count}", "front": "fronts", "back": "backs: print on the back of sheet {n}",
+           "long": "double-sided, flip on the long edge", "short": "double-sided, flip on the short edge",
+           "none": "one-sided", "gutterfold": "fronts above, backs below: fold on the dashed line",
+           "bar": "this bar is 50 mm:", "sep": " · ", "list": ", "},
+    "ja": {"sheet": "{count}枚中{n}枚目", "front": "表面", "back": "裏面：{n}枚目の裏に印刷",
+           "long": "両面印刷・長辺で裏返す", "short": "両面印刷・短辺で裏返す", "none": "片面印刷",
+           "gutterfold": "上が表・下が裏：点線で折る", "bar": "この線が50 mm：", "sep": "・", "list": "、"},
+}
+
+
+def words(lang: str) -> dict:
+    return WORDS.get(lang, WORDS["en"])
+
+
+def label_text(page: SheetPage, sheets: int, title: str, deck_names: dict[str, str], duplex: str, lang: str) -> str:
+    """One line: game, decks, sheet n of N, the side and how to turn the paper for it."""
+    w = words(lang)
+    decks = w["list"].join(deck_names.get(deck, deck) for deck in page.decks if deck)
+    parts = [title, decks, w["sheet"].format(n=page.sheet, count=sheets)]
+    if page.side == "gutterfold":
+        parts.append(w["gutterfold"])
+    elif page.side == "back":
+        parts.append(w["back"].format(n=page.sheet))
+    else:
+        parts += [w["front"], w[duplex]]
+    return w["sep"].join(part for part in parts if part)
+
+
+def _bar_x(page: SheetPage, margin: float) -> float:
+    area = printable(page.paper, margin)
+    return area.right - SCALE_BAR_MM - 1.0
+
+
+def _bar_y(margin: float) -> float:
+    return margin + LABEL_BAND_MM / 2
+
+
+def scale_overlay(page: SheetPage, margin: float) -> str:
+    """The 50 mm bar, in the band below the cards at the right."""
+    return scale_bar(_bar_x(page, margin), _bar_y(margin), SCALE_BAR_MM)
+
+
+def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: str) -> Batch:
+    """A paper-size page of texts for every sheet page: its label above, the 100% note below."""
+    sizes = {page.paper for page in pages}
+    named = {paper: f"p{index}" for index, paper in enumerate(sorted(sizes))}
+    css = "".join(f"@page {name} {{ size: {paper[0]}mm {paper[1]}mm; margin: 0; }}"
+                  f".{name} {{ page: {name}; height: {paper[1]}mm; }}" for paper, name in named.items())
+    line = FONT_PT * 0.3528 * 1.3
+    body = []
+    for page, label in zip(pages, labels):
+        if not page.labelled:
+            body.append(f'<div class="page {named[page.paper]}"></div>')
+            continue
+        area = printable(page.paper, margin)
+        top = page.paper[1] - area.top + (LABEL_BAND_MM - line) / 2
+        note_top = page.paper[1] - _bar_y(margin) - line / 2
+        note_right = page.paper[0] - _bar_x(page, margin) + 1.5
+        body.append(
+            f'<div class="page {named[page.paper]}">'
+            f'<div class="label" style="left:{area.x + 1:.2f}mm;top:{top:.2f}mm;width:{area.w - 2:.2f}mm">'
+            f'{escape(label)}</div>'
+            f'<div class="note" style="right:{note_right:.2f}mm;top:{note_top:.2f}mm">'
+            f'{escape(NOTE)}{escape(words(lang)["sep"])}{escape(words(lang)["bar"])}</div></div>')
+    style = (f"{fonts.font_face_css()}{css} body {{ margin: 0; font-family: '{fonts.FAMILY}'; }}"
+             f".page {{ position: relative; break-after: page; }} .page div {{ position: absolute; "
+             f"font-size: {FONT_PT}pt; line-height: {line:.3f}mm; white-space: nowrap; overflow: hidden; }}"
+             ".label { font-weight: bold; text-overflow: ellipsis; }")
+    html = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><style>{style}</style></head>'
+            f'<body>{"".join(body)}</body></html>')
+    return Batch(html, "file:///")
+
+
+def label_pages(pages: list[SheetPage], title: str, deck_names: dict[str, str], duplex: str, margin: float,
+                lang: str, cache, jobs: int) -> tuple[pikepdf.Pdf | None, list]:
+    """Give every page its scale bar; return the rendered texts (keep the PDF open while its pages are used)
+    and one page of them per sheet page."""
+    if not pages:
+        return None, []
+    sheets = max(page.sheet for page in pages)
+    labels = [label_text(page, sheets, title, deck_names, duplex, lang) for page in pages]
+    for page in pages:
+        page.overlay += scale_overlay(page, margin) if page.labelled else ""
+    (data,) = render_batches([label_batch(pages, labels, margin, lang)], cache, jobs)
+    pdf = pikepdf.open(io.BytesIO(data))
+    return pdf, list(pdf.pages)
+
+
+def write_labelled(writer, groups, option, title: str, deck_names: dict[str, str], lang: str, cache, jobs: int,
+                   duplex: str | None = None):
+    """Impose the groups of copies on sheets with their labels, 100% note and bar; return the pages and the
+    PDF of texts (keep it open until the writer is saved: its pages are copied from it on saving)."""
+    pages = sheet_pages(groups, replace(option, labels=True))
+    texts, furniture = label_pages(pages, title, deck_names, duplex or option.duplex, option.margin, lang, cache,
+                                   jobs)
+    write_pages(writer, pages, furniture)
+    return pages, texts
