@@ -188,7 +188,7 @@ def test_box_contents_section_equals_components_yaml(greed_rules):
     writer = RulebookWriter(game, load_rules(game))
     for lang in ("ja", "en"):
         html = writer.html((lang,), "a4")
-        table = re.search(r'<table class="components">.*?</table>', html, re.S).group(0)
+        table = re.search(r'<table class="components"[^>]*>.*?</table>', html, re.S).group(0)
         rows = re.findall(r'<tr data-id="([^"]+)"><td>(.*?)</td><td>(\d+)</td>', table)
         expected = [(row["id"], row["count"]) for row in component_rows(game, lang)]
         assert [(row_id, int(count)) for row_id, _, count in rows] == expected

@@ -29,8 +29,14 @@ def test_furigana_markup_and_phrases_keep_ruby_whole():
     assert "".join(pieces) == "{株券|かぶけん}を{購入|こうにゅう}する。"
     assert [plain(p) for p in pieces] == phrases("株券を購入する。")
     assert typeset("{漢字|かんじ}", "en") == "漢字"
-    assert 'style="padding: 0 0.25em"' in str(typeset("{主|あるじ}"))  # 3 kana at half size: 1.5 em over 1 em
     assert "padding" not in str(typeset("{漢字|かんじ}"))
+
+
+def test_a_long_reading_overhangs_kana_but_not_kanji():
+    # 3 kana at half size over one kanji: 0.25 em too wide a side, which a kana neighbour takes (JLReq)
+    assert "padding" not in str(typeset("この{主|あるじ}は"))
+    assert 'padding: 0 0.25em 0 0.25em' in str(typeset("{主|あるじ}"))      # nothing beside it: widened
+    assert 'padding: 0 0.25em 0 0em' in str(typeset("の{主|あるじ}人"))     # a kanji after it refuses
 
 
 def test_phrase_spans_compress_punctuation_across_phrases():

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from generator.model.game import Game, Text
 from generator.model.printables import Board
 from generator.paths import TEMPLATES_DIR, find_template
-from generator.render import fonts
+from generator.render import fonts, typeset_html
 from generator.render.faces import Batch
 from generator.render.templating import Templates
 
@@ -183,6 +183,6 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
                                            "width": w, "height": h, "boxes": boxes, "hexes": shapes},
                             f"board '{board.id}' ({lang})")
     css = find_template(game.dir, own_or_base(game, "board.css")).read_text(encoding="utf-8")
-    html = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><style>\n{fonts.font_face_css()}'
+    html = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><style>\n{fonts.font_face_css()}{typeset_html.stylesheet()}'
             f"@page {{ size: {w}mm {h}mm; margin: 0; }}\n{css}</style></head><body>\n{body}\n</body></html>")
     return Batch(html, (TEMPLATES_DIR / "base").resolve().as_uri() + "/")

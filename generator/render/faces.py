@@ -13,12 +13,15 @@ from dataclasses import dataclass, field
 
 
 from generator.model.game import Deck, Game
-from generator.render import fonts
+from generator.render import fonts, typeset_html
 from generator.render.fit import FitBox, render_measured
 from generator.render.templating import Templates, localize
 from generator.paths import TEMPLATES_DIR, find_template
 from generator.errors import InputError, Problem
 
+# What render_measured does between layout and PDF besides WeasyPrint (shrinking text, pulling down short
+# last lines): a change to it changes the PDFs from the same HTML, so it is part of every cache key.
+LAYOUT_PASSES = "shrink-1 lastlines-1"
 SAFE_INSET_MM = 3.0  # text stays this far inside the trim (Japanese print shops ask for 3 mm)
 
 
@@ -105,7 +108,7 @@ class GameRenderer:
                     f".bleed {{ left: -{b}mm; top: -{b}mm; width: {w + 2 * b}mm; height: {h + 2 * b}mm; }}\n"
                     f".safe {{ left: {s}mm; top: {s}mm; width: {w - 2 * s}mm; height: {h - 2 * s}mm; }}\n")
         return (f'<!doctype html><html lang="{self.lang}"><head><meta charset="utf-8"><style>\n'
-                f"{fonts.font_face_css()}{self.stylesheet}\n{geometry}</style></head><body>\n"
+                f"{fonts.font_face_css()}{typeset_html.stylesheet()}{self.stylesheet}\n{geometry}</style></head><body>\n"
                 + "\n".join(pages) + "\n</body></html>")
 
     def base_url(self) -> str:
@@ -135,7 +138,7 @@ class Batch:
 def content_key(*parts: str) -> str:
     """Hash of everything that determines a rendering: the texts given, WeasyPrint's version, the fonts."""
     digest = hashlib.sha256()
-    for part in (weasyprint_version(), fonts.fingerprint(), *parts):
+    for part in (weasyprint_version(), fonts.fingerprint(), LAYOUT_PASSES, *parts):
         digest.update(part.encode("utf-8"))
         digest.update(b"\0")
     return digest.hexdigest()

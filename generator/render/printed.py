@@ -18,7 +18,7 @@ from markupsafe import escape
 from generator.fsutil import write_atomic
 from generator.model.game import CARD_SIZES, Card, Deck, Game
 from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenSheet
-from generator.render import fonts
+from generator.render import fonts, typeset_html
 from generator.render.boards import board_batch, own_or_base, text_of
 from generator.render.faces import Batch, GameRenderer
 from generator.render.pipeline import face_request, render_batches, render_faces
@@ -106,8 +106,9 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
            ".note { font-size: 9pt; } .map-label { width: 20mm; text-align: center; font-size: 16pt;"
            " font-weight: bold; color: #b00000; } .tile { font-size: 8pt; font-weight: bold; white-space: nowrap; }"
            ".ruler { font-size: 6pt; white-space: nowrap; }")
-    html = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><style>{fonts.font_face_css()}{css}'
-            f'</style></head><body>{"".join(pages)}</body></html>')
+    html = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><style>{fonts.font_face_css()}'
+            f'{typeset_html.stylesheet()}{css}</style></head><body>{"".join(pages)}</body></html>')
+    html = typeset_html.typeset_page(html, lang)
     return Batch(html, "file:///")
 
 

@@ -23,10 +23,10 @@ from generator.model.game import Game, Text
 from generator.model.rules import Block, Rulebook, has_rules, load_rules
 from generator.paths import TEMPLATES_DIR
 from generator.progress import Progress
-from generator.render import fonts
+from generator.render import fonts, typeset_html
 from generator.render.faces import Batch
 from generator.render.pipeline import FaceCache, render_batches
-from generator.render.typeset import typeset
+from generator.render.typeset import plain, spaced_plain
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 LABELS = {
@@ -35,6 +35,7 @@ LABELS = {
     "en": {"rules": "Rules", "contents": "Contents", "example": "Example", "note": "Note", "players": "Players",
            "players_range": "For {low}–{high} players", "page": "page"},
 }
+DISPLAY = 'data-typeset="phrases"'  # display text: Japanese breaks between phrases (BudouX)
 STRONG = re.compile(r"\*\*(.+?)\*\*")
 
 
@@ -57,8 +58,9 @@ class RulebookWriter:
 
     # --- text -----------------------------------------------------------------------------------
 
-    def text(self, value, lang: str, key: str, block: Block, phrases: bool = False) -> Markup:
-        """A Text (or plain cell) in lang: placeholders resolved, typeset, **bold** marked."""
+    def text(self, value, lang: str, key: str, block: Block) -> Markup:
+        """A Text (or plain cell) in lang: placeholders resolved, **bold** marked. The typesetting is
+        done on the whole document (typeset_html.py): display text breaks at phrases, body text not."""
         source = value.get(lang) if isinstance(value, Text) else str(value)
         try:
             resolved = resolve(source, self.data, lang)
@@ -66,8 +68,7 @@ class RulebookWriter:
             line = (value.line_of(lang) if isinstance(value, Text) else None) or block.line
             self.problems.append(Problem(block.file, line, str(error), f"blocks[{block.id}].{key}.{lang}"))
             resolved = source
-        html = str(typeset(resolved, lang, phrase_breaks=phrases))
-        return Markup(STRONG.sub(r"<strong>\1</strong>", html))
+        return Markup(STRONG.sub(r"<strong>\1</strong>", str(escape(resolved))))
 
     def check(self) -> None:
         """Resolve every text of every block in every language; raise the located problems found."""
@@ -83,13 +84,13 @@ class RulebookWriter:
     def block_html(self, block: Block, lang: str) -> str:
         """One block in one language. Headings and table cells (narrow) break Japanese at phrases;
         running text breaks anywhere Pango's kinsoku allows, as Japanese body text should."""
-        def t(value, key="text", phrase=False):
-            return self.text(value, lang, key, block, phrase)
+        def t(value, key="text"):
+            return self.text(value, lang, key, block)
 
         kind = block.type
         if kind == "heading":
             tag = f"h{block.level + 1}"
-            return f'<{tag} class="heading level{block.level}">{t(block.text, phrase=lang == "ja")}</{tag}>'
+            return f'<{tag} class="heading level{block.level}" {DISPLAY}>{t(block.text)}</{tag}>'
         if kind == "paragraph":
             return f"<p>{t(block.text)}</p>"
         if kind in ("list", "steps"):
@@ -100,8 +101,8 @@ class RulebookWriter:
             return (f'<div class="{kind}"><span class="label">{labels(lang)[kind]}</span>'
                     f"{t(block.text)}</div>")
         if kind == "table":
-            head = [t(cell, f"head[{i}]", lang == "ja") for i, cell in enumerate(block.head)]
-            rows = [[t(cell, f"rows[{r}][{c}]", lang == "ja") for c, cell in enumerate(row)]
+            head = [t(cell, f"head[{i}]") for i, cell in enumerate(block.head)]
+            rows = [[t(cell, f"rows[{r}][{c}]") for c, cell in enumerate(row)]
                     for r, row in enumerate(block.rows)]
             return self.caption(block, lang, t) + table_html(head, rows)
         if kind == "figure":
@@ -109,7 +110,7 @@ class RulebookWriter:
             if not src.is_file():
                 self.problems.append(Problem(block.file, block.line, f"figure '{block.src}' not found beside "
                                              f"{block.file.name}", f"blocks[{block.id}].src"))
-            caption = f"<figcaption>{t(block.text)}</figcaption>" if block.text else ""
+            caption = f"<figcaption {DISPLAY}>{t(block.text)}</figcaption>" if block.text else ""
             digest = hashlib.sha256(src.read_bytes()).hexdigest()[:16] if src.is_file() else ""
             # the digest puts the image's content into the HTML, which is what the PDF cache keys on
             return (f'<figure><img src="{src.resolve().as_uri()}" alt="" data-digest="{digest}">'
@@ -122,20 +123,20 @@ class RulebookWriter:
 
     @staticmethod
     def caption(block: Block, lang: str, t) -> str:
-        return f'<p class="caption">{t(block.text)}</p>' if block.text else ""
+        return f'<p class="caption" {DISPLAY}>{t(block.text)}</p>' if block.text else ""
 
     def components_html(self, lang: str) -> str:
         """The box contents: the same rows `pnpgen components` prints."""
         head = component_headings(lang)
         rows = component_rows(self.game, lang)
         return table_html([escape(head["name"]), escape(head["count"]), escape(head["note"])],
-                          [[typeset(row["name"], lang), escape(str(row["count"])), typeset(row["note"], lang)]
+                          [[escape(row["name"]), escape(str(row["count"])), escape(row["note"] or "")]
                            for row in rows], css="components", ids=[row["id"] for row in rows])
 
     def players_html(self, block: Block, lang: str) -> str:
         """One row per player count; each column an expression evaluated at that count."""
         head = [escape(labels(lang)["players"])] + [
-            self.text(c["head"], lang, f"columns[{i}].head", block, lang == "ja")
+            self.text(c["head"], lang, f"columns[{i}].head", block)
             for i, c in enumerate(block.columns)]
         rows = []
         low, high = self.game.players
@@ -165,19 +166,22 @@ class RulebookWriter:
         if self.problems:
             problems, self.problems = self.problems, []
             raise InputError(unique_problems(problems))
-        title = " / ".join(self.game.title.get(lang) for lang in langs)
+        title = " / ".join(spaced_plain(self.game.title.get(lang), lang) for lang in langs)
         css = (TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8")
         page = (f"@page {{ size: {PAGE_SIZES[paper]}; }}\n"
                 f'@page :left, :right {{ @top-left {{ content: "{_css_string(title)}"; }} }}\n')
-        return (f'<!doctype html><html lang="{langs[0]}" class="{"pair" if pair else "single"}"><head>'
-                f'<meta charset="utf-8"><title>{escape(title)}</title>'
-                f"<style>\n{fonts.font_face_css()}{css}\n{page}</style></head><body>\n"
-                + "\n".join(body) + "\n</body></html>")
+        document = (f'<!doctype html><html lang="{langs[0]}" class="{"pair" if pair else "single"}"><head>'
+                    f'<meta charset="utf-8"><title>{escape(title)}</title>'
+                    f"<style>\n{fonts.font_face_css()}{typeset_html.stylesheet()}{css}\n{page}</style></head>"
+                    "<body>\n" + "\n".join(body) + "\n</body></html>")
+        # Running text breaks anywhere kinsoku allows; headings, captions, cells and the cover at phrases.
+        return typeset_html.typeset_page(document, langs[0], phrases=False)
 
     def chapter(self, block: Block, langs: tuple[str, ...]) -> str:
         if block.type != "heading" or block.level != 1:
             return ""
-        name = " / ".join(_plain_text(self.text(block.text, lang, "text", block)) for lang in langs)
+        name = " / ".join(spaced_plain(_plain_text(self.text(block.text, lang, "text", block)), lang)
+                          for lang in langs)
         return f' data-chapter="{escape(name)}"'
 
     def single_block(self, block: Block, lang: str) -> str:
@@ -194,9 +198,9 @@ class RulebookWriter:
         parts = []
         for lang in langs:
             parts.append(f'<div class="title-block" lang="{lang}">'
-                         f'<h1 class="title">{typeset(self.game.title.get(lang), lang, phrase_breaks=True)}</h1>'
+                         f'<h1 class="title" {DISPLAY}>{escape(self.game.title.get(lang))}</h1>'
                          f'<p class="subtitle">{escape(labels(lang)["rules"])}</p>'
-                         f'<p class="players">{escape(labels(lang)["players_range"].format(low=low, high=high))}'
+                         f'<p class="players" {DISPLAY}>{escape(labels(lang)["players_range"].format(low=low, high=high))}'
                          f"</p></div>")
         return f'<section class="title-page">{"".join(parts)}</section>'
 
@@ -207,7 +211,7 @@ class RulebookWriter:
                             f"{self.text(block.text, lang, 'text', block)}</span>" for lang in langs)
             entries.append(f'<li class="level{block.level}"><a href="#b-{block.id}">{names}</a></li>')
         heading = " / ".join(labels(lang)["contents"] for lang in langs)
-        return f'<nav class="toc"><h2 class="toc-title">{escape(heading)}</h2><ul>{"".join(entries)}</ul></nav>'
+        return f'<nav class="toc" {DISPLAY}><h2 class="toc-title">{escape(heading)}</h2><ul>{"".join(entries)}</ul></nav>'
 
     def batch(self, langs: tuple[str, ...], paper: str) -> Batch:
         """The edition as one WeasyPrint document, keyed by its content like a batch of card faces."""
@@ -261,7 +265,7 @@ def table_html(head: list, rows: list[list], css: str = "data", ids: list[str] |
     body = "".join(
         f'<tr{f" data-id={chr(34)}{ids[i]}{chr(34)}" if ids else ""}>' + "".join(f"<td>{c}</td>" for c in row)
         + "</tr>" for i, row in enumerate(rows))
-    return f'<table class="{css}"><thead><tr>{head_html}</tr></thead><tbody>{body}</tbody></table>'
+    return f'<table class="{css}" {DISPLAY}><thead><tr>{head_html}</tr></thead><tbody>{body}</tbody></table>'
 
 
 def _plain_text(html: str) -> str:
