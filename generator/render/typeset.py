@@ -127,6 +127,9 @@ def phrase_pieces(text: str) -> list[str]:
     for phrase in phrases(plain(text)):
         total += len(phrase)
         boundaries.add(total)
+    # BudouX keeps a name joined by a middle dot as one phrase (グリード・インコーポレイテッド); the line
+    # may break after the dot, between its words, as in Japanese typesetting
+    boundaries.update(index + 1 for index, char in enumerate(plain(text)) if char == "・")
     pieces, current, offset = [], "", 0
     for source, length in atoms:
         current += source
@@ -137,11 +140,16 @@ def phrase_pieces(text: str) -> list[str]:
     return _join_counters(pieces + ([current] if current else []))
 
 
+ADNOMINALS = {"この", "その", "あの", "どの", "こんな", "そんな", "あんな", "どんな"}
+
+
 def _join_counters(pieces: list[str]) -> list[str]:
-    """A phrase boundary between a number and its counter is not one: 「1｜枚」 stays whole."""
+    """Phrase boundaries a reader does not see: between a number and its counter (「1｜枚」), and after
+    a lone demonstrative, which belongs to the noun after it (「その｜日まで」)."""
     joined: list[str] = []
     for piece in pieces:
-        if joined and re.search("[0-9]$", plain(joined[-1])) and re.match(f"[{CJK}]", plain(piece)):
+        if joined and (re.search("[0-9]$", plain(joined[-1])) and re.match(f"[{CJK}]", plain(piece))
+                       or plain(joined[-1]) in ADNOMINALS):
             joined[-1] += piece
         else:
             joined.append(piece)
