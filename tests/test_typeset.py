@@ -219,7 +219,7 @@ def test_sample_furigana_overhangs_kana_and_stays_in_its_line(sample_layout):
     line = next(b for b in descendants(box) if type(b).__name__ == "LineBox")
     first_reading = readings[id(rubies[0])][0]
     assert first_reading.position_y >= line.position_y - 0.5, "the reading is inside its line box"
-    assert first_reading.style["font_size"] >= 5.5 * 96 / 72, "readable: at least 5.5 pt"
+    assert first_reading.style["font_size"] >= 5.5 * 96 / 72 - 0.01, "readable: at least 5.5 pt"
 
 
 def test_sample_paragraph_ends_on_more_than_two_characters(sample_layout):
@@ -227,3 +227,17 @@ def test_sample_paragraph_ends_on_more_than_two_characters(sample_layout):
     set_lines = lines(_box(sample_layout, "lastline"))
     assert len(plain_lines[-1].strip("。")) <= 2, "the plain box shows the short last line"
     assert len(set_lines[-1].replace("\u2060", "").strip("。")) >= 3
+
+
+def test_small_readings_are_enlarged_to_a_readable_size():
+    import weasyprint
+
+    from generator.render.fit import render_measured
+    from generator.render.typeset_html import stylesheet
+
+    html = f"<style>{stylesheet()}</style><p lang='ja' style='font-size: 8pt'>{typeset('{主|あるじ}')}</p>"
+    document, _ = render_measured(weasyprint.HTML(string=html))
+    boxes = [getattr(b, "_box", b) for b in document.pages[0]._page_box.descendants(placeholders=True)]
+    readings = [t for b in boxes for t in [b, *b.descendants()] if type(t).__name__ == "TextBox" and t.text == "あるじ"]
+    reading = readings[0]
+    assert abs(reading.style["font_size"] - 5.5 * 96 / 72) < 0.01  # half of 8 pt would be 4 pt

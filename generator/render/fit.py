@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.render.furigana import enlarge_small_readings
 from generator.render.lastlines import pull_down_short_lines
 
 FIT_ATTRIBUTE = "data-fit"
@@ -88,8 +89,9 @@ def shrink_floor(element) -> float:
 
 
 def render_measured(html) -> tuple[object, list[FitBox]]:
-    """Lay out a weasyprint.HTML, shrinking what may shrink and pulling characters down to Japanese
-    paragraphs' short last lines (lastlines.py); the final document and its marked boxes."""
+    """Lay out a weasyprint.HTML, shrinking what may shrink, giving furigana a readable size (furigana.py)
+    and pulling characters down to Japanese paragraphs' short last lines (lastlines.py); the final
+    document and its marked boxes."""
     document = html.render()
     joined: dict[int, int] = {}
     scales: dict[int, float] = {}
@@ -105,6 +107,7 @@ def render_measured(html) -> tuple[object, list[FitBox]]:
             original.setdefault(id(element), (element, element.get("style") or "", box.style["font_size"]))
             scales[id(element)] = round(scale - SHRINK_STEP, 4)
             changed = True
+        changed = enlarge_small_readings(document) or changed
         changed = pull_down_short_lines(document, joined) or changed
         if not changed:
             return document, [measure_box(page, element, box, scales.get(id(element), 1.0))
