@@ -69,10 +69,14 @@ class Block:
             yield f"columns[{index}].head", column["head"]
 
 
+COVER_CHOICES = ["auto", "always", "never"]
+
+
 @dataclass
 class Rulebook:
     file: Path
     blocks: list[Block]
+    cover: str = "auto"   # a cover and a contents page: always, never, or only for long rules
 
     def headings(self, max_level: int = 2) -> list[Block]:
         return [b for b in self.blocks if b.type == "heading" and b.level <= max_level]
@@ -92,7 +96,10 @@ def load_rules(game: Game) -> Rulebook:
     document = load_yaml(path)
     checker = Checker(game.languages)
     root = start(path, document)
-    schema = Object({"blocks": Field(ListOf(BLOCK), required=True)}, what="rules.yaml")
+    schema = Object({"blocks": Field(ListOf(BLOCK), required=True),
+                     "cover": Field(Enum(COVER_CHOICES), default="auto",
+                                    doc="a cover and a contents page: always, never, or auto (long rules only)")},
+                    what="rules.yaml")
     if not isinstance(document, dict):
         raise InputError(Problem(path, 1, "expected a mapping with `blocks:`, a list of blocks"))
     checked = schema.check(document, root, checker)
@@ -113,7 +120,7 @@ def load_rules(game: Game) -> Rulebook:
         blocks.append(block)
     if problems:
         raise InputError(problems)
-    return Rulebook(path, blocks)
+    return Rulebook(path, blocks, checked.get("cover", "auto"))
 
 
 def _named_by_id(problem: Problem, raw_blocks) -> Problem:

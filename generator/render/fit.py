@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from generator.render.furigana import enlarge_small_readings
 from generator.render.lastlines import pull_down_short_lines
+from generator.render.lastpage import tighten_for_last_page
 
 FIT_ATTRIBUTE = "data-fit"
 SHRINK_ATTRIBUTE = "data-shrink"
@@ -90,10 +91,12 @@ def shrink_floor(element) -> float:
 
 def render_measured(html) -> tuple[object, list[FitBox]]:
     """Lay out a weasyprint.HTML, shrinking what may shrink, giving furigana a readable size (furigana.py)
-    and pulling characters down to Japanese paragraphs' short last lines (lastlines.py); the final
-    document and its marked boxes."""
+    and pulling characters down to Japanese paragraphs' short last lines (lastlines.py); a near-empty
+    last page is pulled back where the document asks for it (lastpage.py). The final document and its
+    marked boxes."""
     document = html.render()
     joined: dict[int, int] = {}
+    last_page: dict = {}
     scales: dict[int, float] = {}
     original: dict[int, tuple] = {}  # element id -> (element, its own style attribute, its font size in px)
     while True:
@@ -108,7 +111,9 @@ def render_measured(html) -> tuple[object, list[FitBox]]:
             scales[id(element)] = round(scale - SHRINK_STEP, 4)
             changed = True
         changed = enlarge_small_readings(document) or changed
-        changed = pull_down_short_lines(document, joined) or changed
+        # tightening reflows every line: decide it before joining the ends of short last lines
+        changed = changed or tighten_for_last_page(document, last_page)
+        changed = changed or pull_down_short_lines(document, joined)
         if not changed:
             return document, [measure_box(page, element, box, scales.get(id(element), 1.0))
                               for page, element, box in found]

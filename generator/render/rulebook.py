@@ -35,6 +35,7 @@ LABELS = {
     "en": {"rules": "Rules", "contents": "Contents", "example": "Example", "note": "Note", "players": "Players",
            "players_range": "For {low}–{high} players", "page": "page"},
 }
+LAST_PAGE_MIN = 'data-last-page-min="0.3"'  # a last page with under 30% of a page's lines is pulled back
 DISPLAY = 'data-typeset="phrases"'  # display text: Japanese breaks between phrases (BudouX)
 STRONG = re.compile(r"\*\*(.+?)\*\*")
 
@@ -154,9 +155,10 @@ class RulebookWriter:
 
     # --- documents ------------------------------------------------------------------------------
 
-    def html(self, langs: tuple[str, ...], paper: str) -> str:
+    def html(self, langs: tuple[str, ...], paper: str, cover: bool = True) -> str:
+        """The edition as HTML: with a cover and a contents page, or (short rules) a title above the text."""
         pair = len(langs) > 1
-        body = [self.title_page(langs), self.contents(langs)]
+        body = [self.title_page(langs), self.contents(langs)] if cover else [self.title_head(langs)]
         if pair:
             rows = "".join(self.pair_row(block, langs) for block in self.rulebook.blocks)
             body.append(f'<table class="pair"><colgroup><col><col></colgroup><tbody>{rows}</tbody></table>')
@@ -170,7 +172,8 @@ class RulebookWriter:
         css = (TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8")
         page = (f"@page {{ size: {PAGE_SIZES[paper]}; }}\n"
                 f'@page :left, :right {{ @top-left {{ content: "{_css_string(title)}"; }} }}\n')
-        document = (f'<!doctype html><html lang="{langs[0]}" class="{"pair" if pair else "single"}"><head>'
+        document = (f'<!doctype html><html lang="{langs[0]}" class="{"pair" if pair else "single"}" '
+                    f'{LAST_PAGE_MIN}><head>'
                     f'<meta charset="utf-8"><title>{escape(title)}</title>'
                     f"<style>\n{fonts.font_face_css()}{typeset_html.stylesheet()}{css}\n{page}</style></head>"
                     "<body>\n" + "\n".join(body) + "\n</body></html>")
@@ -204,6 +207,15 @@ class RulebookWriter:
                          f"</p></div>")
         return f'<section class="title-page">{"".join(parts)}</section>'
 
+    def title_head(self, langs: tuple[str, ...]) -> str:
+        """The title, 'Rules' and the player count above the first page's text, for rules too short for a cover."""
+        low, high = self.game.players
+        parts = "".join(
+            f'<div class="title-block" lang="{lang}" {DISPLAY}><h1 class="title">{escape(self.game.title.get(lang))}</h1>'
+            f'<p class="subtitle">{escape(labels(lang)["rules"])}<span class="players">'
+            f'{escape(labels(lang)["players_range"].format(low=low, high=high))}</span></p></div>' for lang in langs)
+        return f'<header class="title-head">{parts}</header>'
+
     def contents(self, langs: tuple[str, ...]) -> str:
         entries = []
         for block in self.rulebook.headings(max_level=2):
@@ -213,9 +225,9 @@ class RulebookWriter:
         heading = " / ".join(labels(lang)["contents"] for lang in langs)
         return f'<nav class="toc" {DISPLAY}><h2 class="toc-title">{escape(heading)}</h2><ul>{"".join(entries)}</ul></nav>'
 
-    def batch(self, langs: tuple[str, ...], paper: str) -> Batch:
+    def batch(self, langs: tuple[str, ...], paper: str, cover: bool = True) -> Batch:
         """The edition as one WeasyPrint document, keyed by its content like a batch of card faces."""
-        return Batch(self.html(langs, paper), self.game.dir.resolve().as_uri() + "/")
+        return Batch(self.html(langs, paper, cover), self.game.dir.resolve().as_uri() + "/")
 
 def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
     """Each language alone, then all of them side by side (in the game's language order)."""
@@ -231,9 +243,8 @@ def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Pa
     writer = RulebookWriter(game, load_rules(game))
     writer.check()
     wanted = [(edition, paper) for edition in editions(game, langs) for paper in papers]
-    batches = [writer.batch(edition, paper) for edition, paper in wanted]
     cache = FaceCache(cache_dir)
-    pdfs = render_batches(batches, cache, jobs)
+    pdfs = render_editions(writer, wanted, cache, jobs)
     files = []
     for (edition, paper), data in zip(wanted, pdfs):
         name = f"rules-{edition_name(edition)}-{paper}.pdf"
@@ -244,6 +255,24 @@ def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Pa
     progress.say(f"{game.id}: wrote {len(files)} rule sheets ({cache.hits} from the cache, "
                  f"{cache.misses} rendered)")
     return files
+
+
+COVER_FROM_PAGES = 6  # `cover: auto`: rules whose text takes more pages than this get a cover and contents
+
+
+def render_editions(writer: RulebookWriter, wanted: list, cache: FaceCache, jobs: int) -> list[bytes]:
+    """Each edition's PDF. `cover: auto` lays the text out without a cover first; an edition longer than
+    COVER_FROM_PAGES is laid out again with a cover and a contents page (both layouts are cached)."""
+    choice = writer.rulebook.cover
+    first = choice == "always"
+    pdfs = render_batches([writer.batch(edition, paper, first) for edition, paper in wanted], cache, jobs)
+    if choice != "auto":
+        return pdfs
+    long = [index for index, data in enumerate(pdfs) if len(pikepdf.open(io.BytesIO(data)).pages) > COVER_FROM_PAGES]
+    covered = render_batches([writer.batch(*wanted[index], True) for index in long], cache, jobs)
+    for index, data in zip(long, covered):
+        pdfs[index] = data
+    return pdfs
 
 
 def build_rules(context) -> list[dict]:
