@@ -4,6 +4,8 @@ A template opts a text box in by giving it a fixed size and the attribute `data-
 names what the box shows, e.g. `name` or `text`). After layout, the extents of the line boxes inside
 are compared with the box's content area. With `data-shrink="80"` as well, an overflowing box's
 font is made smaller in 5% steps, down to 80%, until the text fits; what was shrunk is reported.
+With `data-grow="150"` a box whose text leaves room (a player aid) has its font made larger, up to
+150%, as large as still fits.
 
 This walks WeasyPrint's private layout tree (`page._page_box`): the major version is pinned in
 pyproject.toml and tests/test_fit.py checks the measurements.
@@ -18,7 +20,9 @@ from generator.render.lastpage import tighten_for_last_page
 
 FIT_ATTRIBUTE = "data-fit"
 SHRINK_ATTRIBUTE = "data-shrink"
+GROW_ATTRIBUTE = "data-grow"
 SHRINK_STEP = 0.05
+GROW_STEPS = 3             # bisections between 100% and data-grow: within 1/8 of the range
 PX_MM = 25.4 / 96          # WeasyPrint lays out in CSS pixels
 TOLERANCE_PX = 0.2         # rounding in the line heights, about 0.05 mm
 
@@ -89,12 +93,47 @@ def shrink_floor(element) -> float:
         return 1.0
 
 
+def grow_ceiling(element) -> float:
+    """The largest font scale data-grow allows (1.0 when the box may not grow)."""
+    value = (element.get(GROW_ATTRIBUTE) or "").strip().rstrip("%")
+    try:
+        return max(1.0, min(3.0, float(value) / 100))
+    except ValueError:
+        return 1.0
+
+
+def grow_to_fill(html, document):
+    """Boxes marked data-grow at the largest font scale that still fits (bisection); the new layout."""
+    ranges = {}   # element id -> [fits, overflows, element, its own style, font size in px]
+    for _, element, box in marked_boxes(document):
+        if grow_ceiling(element) > 1 and not measure_box(0, element, box).overflows:
+            ranges[id(element)] = [1.0, grow_ceiling(element), element, element.get("style") or "",
+                                   box.style["font_size"]]
+    if not ranges:
+        return document
+
+    def set_scales(pick):
+        for low, high, element, style, size in ranges.values():
+            element.set("style", f"{style};font-size:{size * pick(low, high):.3f}px".lstrip(";"))
+
+    for _ in range(GROW_STEPS):
+        set_scales(lambda low, high: (low + high) / 2)
+        document = html.render()
+        for _, element, box in marked_boxes(document):
+            if id(element) in ranges:
+                entry = ranges[id(element)]
+                middle = (entry[0] + entry[1]) / 2
+                entry[1 if measure_box(0, element, box).overflows else 0] = middle
+    set_scales(lambda low, high: low)
+    return html.render()
+
+
 def render_measured(html) -> tuple[object, list[FitBox]]:
     """Lay out a weasyprint.HTML, shrinking what may shrink, giving furigana a readable size (furigana.py)
     and pulling characters down to Japanese paragraphs' short last lines (lastlines.py); a near-empty
     last page is pulled back where the document asks for it (lastpage.py). The final document and its
     marked boxes."""
-    document = html.render()
+    document = grow_to_fill(html, html.render())
     joined: dict[int, int] = {}
     last_page: dict = {}
     scales: dict[int, float] = {}
