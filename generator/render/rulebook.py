@@ -24,6 +24,7 @@ from generator.model.rules import Block, Rulebook, has_rules, load_rules
 from generator.paths import TEMPLATES_DIR
 from generator.progress import Progress
 from generator.render import fonts, typeset_html
+from generator.render.cardimage import face_images
 from generator.render.faces import Batch
 from generator.render.pipeline import FaceCache, render_batches
 from generator.render.typeset import plain, spaced_plain
@@ -56,6 +57,8 @@ class RulebookWriter:
         self.rulebook = rulebook
         self.data = DataNames.of(game)
         self.problems: list[Problem] = []
+        self.draw_cards = False   # card blocks render faces only when a sheet is written, not to check
+        self.card_images: dict[tuple, list[str]] = {}
 
     # --- text -----------------------------------------------------------------------------------
 
@@ -116,11 +119,46 @@ class RulebookWriter:
             # the digest puts the image's content into the HTML, which is what the PDF cache keys on
             return (f'<figure><img src="{src.resolve().as_uri()}" alt="" data-digest="{digest}">'
                     f"{caption}</figure>")
+        if kind == "card":
+            return self.card_html(block, lang, t)
         if kind == "components":
             return self.caption(block, lang, t) + self.components_html(lang)
         if kind == "players":
             return self.caption(block, lang, t) + self.players_html(block, lang)
         raise ValueError(kind)
+
+    def card_html(self, block: Block, lang: str, t) -> str:
+        """Real card faces (one, or a pile drawn from the first up) with numbered callouts on the first."""
+        deck = self.game.decks.get(block.deck)
+        if deck is None:
+            self.problems.append(Problem(block.file, block.line, f"unknown deck '{block.deck}'",
+                                         f"blocks[{block.id}].deck", hint="one of " + ", ".join(self.game.decks)))
+            return ""
+        known = {card.id for card in deck.cards}
+        unknown = [card_id for card_id in block.cards if card_id not in known]
+        if unknown:
+            self.problems.append(Problem(block.file, block.line, f"no card '{unknown[0]}' in deck '{deck.id}'",
+                                         f"blocks[{block.id}].cards"))
+            return ""
+        if not self.draw_cards:
+            return ""  # checking only: the faces are rendered when the sheet is written
+        key = (lang, deck.id, tuple(block.cards))
+        if key not in self.card_images:
+            self.card_images[key] = face_images(self.game, lang, deck.id, block.cards)
+        scale = block.width / deck.size_mm[0]
+        width, height = block.width, deck.size_mm[1] * scale
+        places = [(i * block.offset[0], i * block.offset[1]) for i in range(len(block.cards))]
+        left, top = min(x for x, _ in places), min(y for _, y in places)
+        images = "".join(f'<img src="{url}" alt="" style="left:{x - left:.2f}mm;top:{y - top:.2f}mm;width:{width:.2f}mm">'
+                         for url, (x, y) in zip(self.card_images[key], places))
+        x0, y0 = places[0][0] - left, places[0][1] - top
+        marks = "".join(f'<span class="callout" style="left:{x0 + x * scale:.2f}mm;top:{y0 + y * scale:.2f}mm">'
+                        f"{index + 1}</span>" for index, (x, y) in enumerate(block.callouts))
+        box_w = width + max(x for x, _ in places) - left
+        box_h = height + max(y for _, y in places) - top
+        caption = f"<figcaption {DISPLAY}>{t(block.text)}</figcaption>" if block.text else ""
+        return (f'<figure class="cards"><div class="pile" style="width:{box_w:.2f}mm;height:{box_h:.2f}mm">'
+                f"{images}{marks}</div>{caption}</figure>")
 
     @staticmethod
     def caption(block: Block, lang: str, t) -> str:
@@ -227,6 +265,7 @@ class RulebookWriter:
 
     def batch(self, langs: tuple[str, ...], paper: str, cover: bool = True) -> Batch:
         """The edition as one WeasyPrint document, keyed by its content like a batch of card faces."""
+        self.draw_cards = True
         return Batch(self.html(langs, paper, cover), self.game.dir.resolve().as_uri() + "/")
 
 def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:

@@ -170,8 +170,10 @@ def typeset(text, lang: str = "ja", phrase_breaks: bool = False, spacing: bool =
     if punctuation:
         text = full_width(text)
     if phrase_breaks:  # a space is a break of its own: a phrase never runs on over Latin words
-        pieces = [piece for chunk in re.split("( +)", text) if chunk
-                  for piece in ([chunk] if chunk.isspace() else phrase_pieces(chunk))]
+        chunks = [chunk for chunk in re.split("( +)", text) if chunk]
+        pieces = [piece for index, chunk in enumerate(chunks)
+                  for piece in ([chunk] if chunk.isspace() and not _marker(chunks[:index]) else phrase_pieces(chunk))]
+        pieces = _join_markers(pieces)
     else:
         pieces = [text]
     out = []
@@ -193,6 +195,17 @@ def typeset(text, lang: str = "ja", phrase_breaks: bool = False, spacing: bool =
     # An explicit break opportunity between phrases: WeasyPrint's min-content width (table columns)
     # does not see the one between two nowrap spans and would size a cell as one long phrase.
     return Markup(re.sub(f"(?<=</span>){WORD_BREAK}(?= )|(?<= ){WORD_BREAK}", "", WORD_BREAK.join(out)))
+
+
+def _marker(before: list[str]) -> bool:
+    """A lone mark (①, a bullet) before a space: the space does not separate it from what it marks."""
+    return len(before) == 1 and len(before[0]) == 1
+
+
+def _join_markers(pieces: list[str]) -> list[str]:
+    if len(pieces) > 2 and len(pieces[0]) == 1 and pieces[1].isspace():
+        return [pieces[0] + pieces[1] + pieces[2]] + pieces[3:]
+    return pieces
 
 
 def spaced_plain(text: str, lang: str) -> str:
