@@ -21,6 +21,8 @@ class Char:
     right: float
     top: float
     angle: float = 0.0   # the glyph's rotation in radians (0: upright)
+    ink_width: float = 0.0   # the glyph's drawn extent (a vertical form of ー is tall and narrow)
+    ink_height: float = 0.0
 
     @property
     def middle(self) -> float:
@@ -68,7 +70,8 @@ def page_chars(page) -> list[Char]:
         if right - left <= 0 and top - bottom <= 0:
             continue
         angle = pdfium_c.FPDFText_GetCharAngle(text.raw, index)
-        found.append(Char(char, left, bottom, right, top, angle))
+        ink_left, ink_bottom, ink_right, ink_top = text.get_charbox(index)
+        found.append(Char(char, left, bottom, right, top, angle, ink_right - ink_left, ink_top - ink_bottom))
     return found
 
 

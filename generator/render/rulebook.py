@@ -27,7 +27,7 @@ from generator.render import fonts, typeset_html
 from generator.render.cardimage import face_images
 from generator.render.faces import Batch
 from generator.render.pipeline import FaceCache, render_batches
-from generator.render.typeset import plain, spaced_plain
+from generator.render.typeset import spaced_plain
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 LABELS = {

@@ -1,12 +1,11 @@
 """Vertical Japanese (縦組み) for labels and titles, which WeasyPrint cannot do (no `writing-mode`).
 
-The text becomes a column of one-em cells, each character upright, read top to bottom:
-- the comma and full stop sit in the upper right of their cell; brackets and colons take their vertical
-  forms (「 → ﹁: brackets open downwards), as JIS X 4051 sets them;
-- the long vowel mark ー, the wave dash 〜 and dashes are turned a quarter turn;
-- small kana (ゃ, ッ...) sit towards the upper right of their cell;
-- a number of one or two digits is set across in one cell (縦中横); longer Latin runs too, narrowed;
-- a space is half a cell.
+The text becomes a column of one-em cells, each character upright, read top to bottom, set with the
+font's vertical alternates (OpenType `vert`, which Noto CJK carries): brackets open downwards (「 → ﹁),
+the long vowel mark ー and the wave dash 〜 run along the column, the comma and full stop sit in the upper
+right of their cell and small kana (ゃ, ッ...) towards the right, as JIS X 4051 sets them. The text keeps
+its own characters, so a PDF reader still finds 「地図カード」. A number of one or two digits is set across
+one cell (縦中横), a longer Latin run too, narrowed; a space is half a cell.
 """
 from __future__ import annotations
 
@@ -14,17 +13,6 @@ import re
 
 from markupsafe import escape
 
-# The comma and full stop keep their glyph, moved from the lower left to the upper right of the cell.
-STOPS = set("、。，．")
-VERTICAL_FORMS = {
-    "：": "\ufe13", "；": "\ufe14", "！": "\ufe15",
-    "？": "\ufe16", "…": "\ufe19", "‥": "\ufe30", "（": "\ufe35", "）": "\ufe36", "｛": "\ufe37",
-    "｝": "\ufe38", "〔": "\ufe39", "〕": "\ufe3a", "【": "\ufe3b", "】": "\ufe3c", "《": "\ufe3d",
-    "》": "\ufe3e", "〈": "\ufe3f", "〉": "\ufe40", "「": "\ufe41", "」": "\ufe42", "『": "\ufe43",
-    "』": "\ufe44", "(": "\ufe35", ")": "\ufe36", "!": "\ufe15", "?": "\ufe16", ":": "\ufe13",
-}
-TURNED = set("ー〜～—―-–‐→←")
-SMALL_KANA = set("ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ")
 ACROSS = re.compile(r"[0-9A-Za-z%]{1,2}(?![0-9A-Za-z%])|[0-9A-Za-z%]{3,}|\s+|.", re.S)
 
 
@@ -35,16 +23,8 @@ def cells(text: str) -> list[tuple[str, str]]:
         piece = match.group(0)
         if piece.isspace():
             found.append(("space", ""))
-        elif len(piece) > 1 or piece.isascii() and piece.isalnum():
+        elif piece.isascii() and piece.isalnum() or len(piece) > 1:
             found.append(("across" if len(piece) <= 2 else "across narrow", piece))
-        elif piece in STOPS:
-            found.append(("stop", piece))
-        elif piece in VERTICAL_FORMS:
-            found.append(("mark", VERTICAL_FORMS[piece]))
-        elif piece in TURNED:
-            found.append(("turned", piece))
-        elif piece in SMALL_KANA:
-            found.append(("small", piece))
         else:
             found.append(("upright", piece))
     return found
