@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Installs what pnpgen needs from Debian: the Japanese fonts and HarfBuzz's subsetter (without it
+# Installs what pnpgen needs from Debian: the Japanese fonts, DejaVu's italic faces (Latin text styled
+# italic: Noto CJK has no italic and would be slanted synthetically), HarfBuzz's subsetter (without it
 # WeasyPrint falls back to a subsetter about 5x slower), Ghostscript's ICC profiles, whose CMYK
 # profile (AGPL) is the output intent of `pnpgen export --to pdfx`, and Chromium, the browser the tests
 # of `pnpgen serve` drive through Playwright (Debian's build: no browser download). As root it installs
 # what is missing; otherwise it prints the exact command, and the Makefile falls back to the Japanese font
 # from PyPI.
 set -u
-packages="fonts-noto-cjk libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0 fontconfig libgs-common chromium"
+packages="fonts-noto-cjk fonts-dejavu-extra libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0 fontconfig libgs-common chromium"
 missing=""
 for package in $packages; do
   dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"

@@ -190,3 +190,76 @@ def test_every_file_declares_its_language_a_title_and_the_version_it_needs(kits,
         assert str(pdf.docinfo.get("/Title", "")), entry["path"]
         if entry["kind"] != "rules":
             assert pdf.pdf_version >= "1.6", entry["path"]   # OpenType (CFF) font programs
+# --- Japanese typesetting, read back from every Japanese output -----------------------------------
+
+def japanese_outputs(kits, kind=None):
+    """Every PDF of the three kits set in Japanese (alone, side by side, bilingual aids), optionally of one kind."""
+    found = []
+    for game_id in GAMES:
+        for entry in json.loads((kits / game_id / "build.json").read_text())["files"]:
+            if "ja" in entry["lang"] and (kind is None or entry["kind"] == kind):
+                found.append(kits / game_id / entry["path"])
+    assert found
+    return found
+
+
+def test_no_japanese_paragraph_ends_on_a_short_line(kits):
+    from pdflines import short_last_lines
+
+    found = [line for path in japanese_outputs(kits) for line in short_last_lines(path)]
+    assert not found, "\n".join(found)
+
+
+def display_words(game_id):
+    """Words that must never be cut at a line end: every Japanese card name, deck name and the title's words."""
+    game = load_game(CARDS_DIR / game_id)
+    words = {plain(card.name.get("ja")) for card in game.cards()}
+    words |= {plain(deck.name.get("ja")) for deck in game.decks.values()}
+    words |= set(re.split("[ ・]", plain(game.title.get("ja"))))
+    return {word for word in words if 2 <= len(word) <= 12 and " " not in word}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_display_words_are_whole_on_cards_tokens_aids_and_boards(kits, game_id):
+    from pdflines import split_words
+
+    words = display_words(game_id) | {"インコーポレイテッド", "ポートフォリオカード", "その日まで"}
+    paths = [p for p in japanese_outputs(kits) if p.parent.name == game_id and not p.name.startswith("rules-")]
+    found = [cut for path in paths for cut in split_words(path, words)]
+    assert not found, "\n".join(sorted(set(found)))
+
+
+def test_the_money_and_start_player_token_backs_print_the_title_whole(kits):
+    from pdflines import lines_of
+
+    for name in ("tokens-money-ja-a4.pdf", "tokens-start-player-ja-a4.pdf"):
+        lines = [line.text for line in lines_of(kits / "greed-inc" / name)]
+        parts = [text for text in lines if "インコー" in text or "テッド" in text]
+        assert parts and all("インコーポレイテッド" in text for text in parts), parts
+
+
+@pytest.mark.parametrize("kind", ["cards", "aid", "board", "rules"])
+def test_japanese_and_latin_are_spaced_on_every_kind_of_output(kits, kind):
+    from pdflines import japanese_latin_gaps
+
+    gaps = [(path.name, pair, gap) for path in japanese_outputs(kits, kind) for pair, gap in japanese_latin_gaps(path)]
+    assert len(gaps) >= 10, "the kits print Japanese next to numbers on every kind of output"
+    tight = [g for g in gaps if g[2] < 0.1]  # a quarter em is about 0.18 of a character box's height
+    assert not tight, tight[:10]
+
+
+def test_the_mint_rails_map_label_is_vertical_with_upright_characters(kits):
+    from pdflines import chars_of
+
+    chars = [(page, char) for page, char in chars_of(kits / "mint-rails" / "cards-ja-a4.pdf")
+             if char.text in "地図カード北"]
+    label = next(i for i in range(len(chars) - 4) if "".join(c.text for _, c in chars[i:i + 5]) == "地図カード")
+    column = [char for _, char in chars[label:label + 6]]
+    assert [c.text for c in column] == list("地図カード北")
+    assert all(abs(c.angle) < 0.01 for c in column), "upright, not turned"
+    mark = next(c for c in column if c.text == "ー")
+    assert mark.ink_height > 2 * mark.ink_width, "the long vowel mark in its vertical form, along the column"
+    centres = [(c.left + c.right) / 2 for c in column]
+    assert max(centres) - min(centres) < 0.5 * column[0].height, "one column"
+    tops = [c.top for c in column]
+    assert all(a > b + 0.5 * column[0].height for a, b in zip(tops, tops[1:])), "read top to bottom"

@@ -98,7 +98,7 @@ def test_build_json_lists_every_edition_and_paper(ruled_game, tmp_path, cli):
     assert listed == {("rules", lang, paper) for lang in ("ja", "en", "ja+en") for paper in PAPERS}
     for entry in report["files"]:
         pdf = pikepdf.open(out / "small" / entry["path"])
-        assert len(pdf.pages) == entry["pages"] >= 3  # title page, contents, rules
+        assert len(pdf.pages) == entry["pages"] >= 1
         for page in pdf.pages:
             assert page_size_mm(page) == pytest.approx(PAPERS[entry["paper"]], abs=0.1)
 
@@ -119,8 +119,20 @@ def test_pnpgen_build_checks_the_rules_before_writing_anything(ruled_game, tmp_p
     assert not (out / "small").exists()
 
 
+def test_short_rules_start_with_their_title_and_no_contents_page(ruled_game, tmp_path, cli):
+    out = tmp_path / "out"
+    assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
+    path = out / "small" / "rules-en-a4.pdf"
+    first = page_text(path, 0)
+    assert "small" in first and "For 2–4 players" in first and "Goal" in first  # title and text on page 1
+    assert "Contents" not in first
+    assert len(pikepdf.open(path).pages) == 1
+
+
 def test_title_page_contents_page_numbers_and_running_header(ruled_game, tmp_path, cli):
     out = tmp_path / "out"
+    rules = ruled_game / "rules.yaml"
+    rules.write_text("cover: always\n" + rules.read_text(encoding="utf-8"), encoding="utf-8")
     assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
     path = out / "small" / "rules-en-a4.pdf"
     title, contents, first = (page_text(path, i) for i in range(3))
@@ -137,8 +149,8 @@ def test_a_data_change_changes_every_language(ruled_game, tmp_path, cli):
     edit(deck, "    remove_at: [2]", "    remove_at: [2, 3]")
     out = tmp_path / "out"
     assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4").code == 0
-    ja = page_text(out / "small" / "rules-ja-a4.pdf", 2)
-    en = page_text(out / "small" / "rules-en-a4.pdf", 2)
+    ja = page_text(out / "small" / "rules-ja-a4.pdf", 0)   # short rules: no cover, the text on page 1
+    en = page_text(out / "small" / "rules-en-a4.pdf", 0)
     assert "りんごは9枚の中に5枚あります。" in ja.replace("\r\n", "").replace(" ", "")
     assert "There are 5 Apple cards among the 9." in en.replace("\r\n", " ")
     assert "ぶどうを2枚抜きます" in ja.replace(" ", "") and "remove 2 grapes" in en
@@ -188,11 +200,12 @@ def test_box_contents_section_equals_components_yaml(greed_rules):
     writer = RulebookWriter(game, load_rules(game))
     for lang in ("ja", "en"):
         html = writer.html((lang,), "a4")
-        table = re.search(r'<table class="components">.*?</table>', html, re.S).group(0)
-        rows = re.findall(r'<tr data-id="([^"]+)"><td>(.*?)</td><td>(\d+)</td>', table)
+        table = re.search(r'<table class="components"[^>]*>.*?</table>', html, re.S).group(0)
+        rows = re.findall(r'<tr data-id="([^"]+)"><td>(.*?)</td><td>(.*?)</td>', table)
         expected = [(row["id"], row["count"]) for row in component_rows(game, lang)]
-        assert [(row_id, int(count)) for row_id, _, count in rows] == expected
-    text = "".join(page_text(greed_rules / "rules-en-a4.pdf", i) for i in range(2, 4))
+        assert [(row_id, int(re.sub("<[^>]+>", "", count))) for row_id, _, count in rows] == expected
+    pages = len(pikepdf.open(greed_rules / "rules-en-a4.pdf").pages)
+    text = "".join(page_text(greed_rules / "rules-en-a4.pdf", i) for i in range(pages))
     for row in component_rows(game, "en"):
         assert row["name"] in text.replace("-\r\n", "").replace("\r\n", " ")
 
@@ -252,8 +265,8 @@ def test_a_figure_is_placed_and_a_missing_one_is_a_located_error(ruled_game, tmp
 """, encoding="utf-8")
     out = tmp_path / "out"
     assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
-    assert red_pixels(out / "small" / "rules-en-a4.pdf", 2) > 100, "the figure is drawn"
-    assert "The box" in page_text(out / "small" / "rules-en-a4.pdf", 2)
+    assert red_pixels(out / "small" / "rules-en-a4.pdf", 0) > 100, "the figure is drawn"
+    assert "The box" in page_text(out / "small" / "rules-en-a4.pdf", 0)
     edit(rules, "figures/box.svg", "figures/bx.svg")
     result = cli("rules", ruled_game, "--out", out, "-q")
     assert result.code == 2
@@ -294,3 +307,41 @@ def test_a_schema_mistake_names_the_block_by_its_id(ruled_game, cli):
     message = only_error(cli, ruled_game, "  - id: removal\n    type: note\n", "  - id: removal\n    type: notes\n")
     assert f"rules.yaml:{line_of(rules, 'type: notes')}: blocks[removal].type:" in message
     assert "did you mean 'note'" in message
+
+
+def frame_pixels(path, index):
+    """Pixels of the small game's card frame colour (#2f5d62) on a page."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(path))
+    try:
+        image = document[index].render(scale=50 / 72).to_pil().convert("RGB")
+    finally:
+        document.close()
+    return sum(1 for r, g, b in image.get_flattened_data() if abs(r - 0x2f) < 12 and abs(g - 0x5d) < 12
+               and abs(b - 0x62) < 12)
+
+
+def test_a_card_block_shows_the_real_card_and_a_wrong_id_is_a_located_error(ruled_game, tmp_path, cli):
+    rules = ruled_game / "rules.yaml"
+    out = tmp_path / "out"
+    assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
+    before = frame_pixels(out / "small" / "rules-en-a4.pdf", 0)
+    rules.write_text(rules.read_text(encoding="utf-8") + """\
+  - id: anatomy
+    type: card
+    deck: cards
+    cards: [apple]
+    callouts: [[5, 5], [30, 40]]
+    text: {ja: カードの見方, en: Reading a card}
+""", encoding="utf-8")
+    assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
+    path = out / "small" / "rules-en-a4.pdf"
+    assert frame_pixels(path, 0) > before + 300, "the card's own frame colour is on the page"
+    text = page_text(path, 0)
+    assert "Reading a card" in text
+    edit(rules, "cards: [apple]", "cards: [aple]")
+    result = cli("rules", ruled_game, "--out", out, "-q")
+    assert result.code == 2
+    [message] = errors(result)
+    assert f"rules.yaml:{line_of(rules, 'id: anatomy')}:" in message and "aple" in message

@@ -1,7 +1,9 @@
 """Japanese typesetting: the filters, and the test page laid out by WeasyPrint (read back from its boxes)."""
 import pytest
 
-from generator.render.sample import FEATURES, sample_html, write_sample
+from generator.render.sample import FEATURES, render_sample, write_sample
+from generator.render.typeset_html import typeset_page
+from generator.render.vertical import cells
 from generator.render.typeset import (GAP, compress_punctuation, full_width, phrase_pieces, phrases, plain,
                                       tidy_spaces, typeset)
 
@@ -29,8 +31,14 @@ def test_furigana_markup_and_phrases_keep_ruby_whole():
     assert "".join(pieces) == "{株券|かぶけん}を{購入|こうにゅう}する。"
     assert [plain(p) for p in pieces] == phrases("株券を購入する。")
     assert typeset("{漢字|かんじ}", "en") == "漢字"
-    assert 'style="padding: 0 0.25em"' in str(typeset("{主|あるじ}"))  # 3 kana at half size: 1.5 em over 1 em
     assert "padding" not in str(typeset("{漢字|かんじ}"))
+
+
+def test_a_long_reading_overhangs_kana_but_not_kanji():
+    # 3 kana at half size over one kanji: 0.25 em too wide a side, which a kana neighbour takes (JLReq)
+    assert "padding" not in str(typeset("この{主|あるじ}は"))
+    assert 'padding: 0 0.25em 0 0.25em' in str(typeset("{主|あるじ}"))      # nothing beside it: widened
+    assert 'padding: 0 0.25em 0 0em' in str(typeset("の{主|あるじ}人"))     # a kanji after it refuses
 
 
 def test_phrase_spans_compress_punctuation_across_phrases():
@@ -40,9 +48,7 @@ def test_phrase_spans_compress_punctuation_across_phrases():
 
 @pytest.fixture(scope="module")
 def sample_layout():
-    import weasyprint
-
-    document = weasyprint.HTML(string=sample_html()).render()
+    document = render_sample()
     assert len(document.pages) == 1, "the test page fits one page"
     boxes = {}
     for box in document.pages[0]._page_box.descendants(placeholders=True):
@@ -141,3 +147,97 @@ def test_write_sample_is_deterministic(tmp_path):
     write_sample(tmp_path / "a.pdf")
     write_sample(tmp_path / "b.pdf")
     assert (tmp_path / "a.pdf").stat().st_size == (tmp_path / "b.pdf").stat().st_size
+
+
+# --- the pass over a whole page ---------------------------------------------------------------------
+
+def test_every_text_of_a_page_is_set_without_a_filter():
+    page = typeset_page('<div class="name">カードを1枚</div><p lang="en">Draw 1 card</p>', "ja")
+    assert f'<span class="phrase">{GAP}1{GAP}枚</span>' in page  # display text: the phrase keeps 1 with 枚
+    body = typeset_page('<p data-typeset="no-phrases">カードを1枚</p>', "ja")
+    assert f'を{GAP}<span class="nb">1{GAP}枚</span>' in body   # running text: an unbreakable span
+    assert "Draw 1 card" in page
+
+
+def test_spacing_reaches_across_inline_elements_but_not_blocks():
+    assert f"<b>4</b>{GAP}個" in typeset_page("<p data-typeset='no-phrases'><b>4</b>個</p>", "ja")
+    assert GAP not in typeset_page("<p data-typeset='no-phrases'><div>4</div>個</p>", "ja")
+
+
+def test_an_author_turns_typesetting_off_or_one_rule_off():
+    assert typeset_page('<div data-typeset="off">CEOは40%</div>', "ja") == '<div data-typeset="off">CEOは40%</div>'
+    page = typeset_page('<div data-typeset="no-spacing no-phrases">CEOは(1枚)</div>', "ja")
+    assert GAP not in page and "（" in page
+    assert 'class="phrase"' not in page
+
+
+def test_styles_scripts_and_svg_are_left_alone():
+    page = "<style>.a::after { content: '価値+1' }</style><svg><text>価値+1</text></svg>"
+    assert typeset_page(page, "ja") == page
+
+
+def test_display_text_keeps_words_and_a_demonstrative_with_its_noun():
+    page = typeset_page("<div>止まるその日まで。</div>", "ja")
+    assert '<span class="phrase">その日まで。</span>' in page
+    assert '<span class="phrase">グリード・</span><wbr><span class="phrase">インコーポレイテッド</span>' in \
+        typeset_page("<div>グリード・インコーポレイテッド</div>", "ja")
+
+
+def test_vertical_cells():
+    assert cells("地図カード 北 12「ッ」、") == [
+        ("upright", "地"), ("upright", "図"), ("upright", "カ"), ("upright", "ー"), ("upright", "ド"), ("space", ""),
+        ("upright", "北"), ("space", ""), ("across", "12"), ("upright", "「"), ("upright", "ッ"), ("upright", "」"),
+        ("upright", "、")]
+    page = typeset_page('<div data-typeset="vertical">北 1</div>', "ja")
+    assert 'class="tate"' in page and '<span class="v-across">1</span>' in page
+    assert typeset_page('<div data-typeset="vertical" lang="en">North 1</div>', "ja").count("tate") == 0
+
+
+def _box(sample_layout, key, kind="set"):
+    return sample_layout[key, kind]
+
+
+def test_sample_vertical_text_is_a_column_read_top_to_bottom(sample_layout):
+    box = _box(sample_layout, "vertical")
+    glyphs = [b for b in descendants(box) if type(b).__name__ == "TextBox"]
+    assert len(glyphs) >= 12
+    assert len({round(b.position_x + b.width / 2) for b in glyphs}) <= 2  # one column
+    tops = [b.position_y for b in glyphs]
+    assert tops == sorted(tops) and len(set(tops)) == len(tops)  # each below the one before
+
+
+def test_sample_furigana_overhangs_kana_and_stays_in_its_line(sample_layout):
+    box = _box(sample_layout, "furigana")
+    rubies = [b for b in descendants(box) if getattr(b, "element", None) is not None
+              and b.element.get("class") == "ruby" and type(b).__name__ == "InlineBlockBox"]
+    readings = {id(r): [t for t in descendants(r) if type(t).__name__ == "TextBox" and _in_reading(t, None)]
+                for r in rubies}
+    overhanging = [r for r in rubies if readings[id(r)] and readings[id(r)][0].width > r.width + 0.5]
+    assert overhanging, "a reading wider than its base (あるじ over 主) hangs over its kana neighbours"
+    for ruby in overhanging:
+        assert ruby.padding_left == ruby.padding_right == 0
+    line = next(b for b in descendants(box) if type(b).__name__ == "LineBox")
+    first_reading = readings[id(rubies[0])][0]
+    assert first_reading.position_y >= line.position_y - 0.5, "the reading is inside its line box"
+    assert first_reading.style["font_size"] >= 5.5 * 96 / 72 - 0.01, "readable: at least 5.5 pt"
+
+
+def test_sample_paragraph_ends_on_more_than_two_characters(sample_layout):
+    plain_lines = lines(_box(sample_layout, "lastline", "plain"))
+    set_lines = lines(_box(sample_layout, "lastline"))
+    assert len(plain_lines[-1].strip("。")) <= 2, "the plain box shows the short last line"
+    assert len(set_lines[-1].replace("\u2060", "").strip("。")) >= 3
+
+
+def test_small_readings_are_enlarged_to_a_readable_size():
+    import weasyprint
+
+    from generator.render.fit import render_measured
+    from generator.render.typeset_html import stylesheet
+
+    html = f"<style>{stylesheet()}</style><p lang='ja' style='font-size: 8pt'>{typeset('{主|あるじ}')}</p>"
+    document, _ = render_measured(weasyprint.HTML(string=html))
+    boxes = [getattr(b, "_box", b) for b in document.pages[0]._page_box.descendants(placeholders=True)]
+    readings = [t for b in boxes for t in [b, *b.descendants()] if type(t).__name__ == "TextBox" and t.text == "あるじ"]
+    reading = readings[0]
+    assert abs(reading.style["font_size"] - 5.5 * 96 / 72) < 0.01  # half of 8 pt would be 4 pt

@@ -17,7 +17,8 @@ from generator.yamlio import load_yaml
 
 RULES_FILE = "rules.yaml"
 BLOCK_TYPES = ["heading", "paragraph", "list", "steps", "table", "example", "note", "figure", "components",
-               "players"]
+               "players", "card"]
+POINT = ListOf(Int(whole=False))
 CELL = OneOf([Localized(), Str()], expected="a text {ja: ..., en: ...} or a plain value")
 COLUMN = Object({
     "head": Field(Localized(), required=True),
@@ -33,9 +34,14 @@ BLOCK = Object({
     "rows": Field(ListOf(ListOf(CELL)), doc="table rows"),
     "columns": Field(ListOf(COLUMN), doc="players tables: one column per expression"),
     "src": Field(Str(), doc="figures: an image file beside rules.yaml"),
+    "deck": Field(Str(), doc="card blocks: the deck of the cards shown"),
+    "cards": Field(ListOf(Str()), doc="card blocks: ids of the cards shown, the first at the bottom of a pile"),
+    "callouts": Field(ListOf(POINT), doc="card blocks: [x, y] in mm from the card's top left, numbered ① ② ..."),
+    "offset": Field(POINT, doc="card blocks: [x, y] in mm from one card of a pile to the next"),
+    "width": Field(Int(10, 200, whole=False), doc="card blocks: printed width of a card in mm"),
 }, what="block")
 NEEDS = {"heading": "text", "paragraph": "text", "example": "text", "note": "text", "list": "items",
-         "steps": "items", "table": "rows", "figure": "src", "players": "columns"}
+         "steps": "items", "table": "rows", "figure": "src", "players": "columns", "card": "cards"}
 
 
 @dataclass
@@ -51,6 +57,11 @@ class Block:
     rows: list[list] = field(default_factory=list)
     columns: list[dict] = field(default_factory=list)
     src: str | None = None
+    deck: str | None = None
+    cards: list[str] = field(default_factory=list)
+    callouts: list[list[float]] = field(default_factory=list)
+    offset: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    width: float = 40.0
 
     def texts(self):
         """(label, Text) for every localized text of the block."""
@@ -69,10 +80,14 @@ class Block:
             yield f"columns[{index}].head", column["head"]
 
 
+COVER_CHOICES = ["auto", "always", "never"]
+
+
 @dataclass
 class Rulebook:
     file: Path
     blocks: list[Block]
+    cover: str = "auto"   # a cover and a contents page: always, never, or only for long rules
 
     def headings(self, max_level: int = 2) -> list[Block]:
         return [b for b in self.blocks if b.type == "heading" and b.level <= max_level]
@@ -92,7 +107,10 @@ def load_rules(game: Game) -> Rulebook:
     document = load_yaml(path)
     checker = Checker(game.languages)
     root = start(path, document)
-    schema = Object({"blocks": Field(ListOf(BLOCK), required=True)}, what="rules.yaml")
+    schema = Object({"blocks": Field(ListOf(BLOCK), required=True),
+                     "cover": Field(Enum(COVER_CHOICES), default="auto",
+                                    doc="a cover and a contents page: always, never, or auto (long rules only)")},
+                    what="rules.yaml")
     if not isinstance(document, dict):
         raise InputError(Problem(path, 1, "expected a mapping with `blocks:`, a list of blocks"))
     checked = schema.check(document, root, checker)
@@ -113,7 +131,7 @@ def load_rules(game: Game) -> Rulebook:
         blocks.append(block)
     if problems:
         raise InputError(problems)
-    return Rulebook(path, blocks)
+    return Rulebook(path, blocks, checked.get("cover", "auto"))
 
 
 def _named_by_id(problem: Problem, raw_blocks) -> Problem:
@@ -130,7 +148,9 @@ def _block(block_id: str, entry: dict, where: Where) -> Block:
     return Block(id=block_id, type=entry.get("type", "paragraph"), file=where.file, line=where.line,
                  level=entry.get("level", 1), text=entry.get("text"), items=entry.get("items", []),
                  head=entry.get("head", []), rows=entry.get("rows", []), columns=entry.get("columns", []),
-                 src=entry.get("src"))
+                 src=entry.get("src"), deck=entry.get("deck"), cards=entry.get("cards", []),
+                 callouts=entry.get("callouts", []), offset=entry.get("offset", [0.0, 0.0]),
+                 width=entry.get("width", 40.0))
 
 
 def _block_problems(block: Block, where: Where, languages: list[str], seen: dict) -> list[Problem]:

@@ -15,7 +15,7 @@ from generator.checks.placeholders import data_names, resolve_all
 from generator.model.game import Game, Text
 from generator.model.printables import Board
 from generator.paths import find_template
-from generator.render import fonts
+from generator.render import fonts, typeset_html
 from generator.render.faces import Batch
 from generator.render.templating import Templates
 
@@ -193,7 +193,7 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
                             f"board '{board.id}' ({lang})")
     css = find_template(game.dir, own_or_base(game, "board.css")).read_text(encoding="utf-8")
     html = (f'<!doctype html><html lang="{lang}" data-safe="{BOARD_SAFE_MM:g}"><head><meta charset="utf-8">'
-            f'<style>\n{fonts.font_face_css()}'
+            f'<style>\n{fonts.font_face_css()}{typeset_html.stylesheet()}'
             f"@page {{ size: {w}mm {h}mm; margin: 0; bleed: {BOARD_BLEED_MM}mm; }}\n"
             f"html {{ background: {board.background}; }}\n{css}</style></head><body>\n{body}\n</body></html>")
     return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)

@@ -17,13 +17,16 @@ from dataclasses import dataclass, field
 from generator.checks.images import check_used_images
 from generator.checks.placeholders import data_names
 from generator.model.game import Deck, Game, Text
-from generator.render import fonts
+from generator.render import fonts, typeset_html
 from generator.render.fetch import Confinement
 from generator.render.fit import CHECK_VERSION, FitBox, render_measured
 from generator.render.templating import Templates, localize
 from generator.paths import TEMPLATES_DIR, find_template
 from generator.errors import InputError, Problem
 
+# What render_measured does between layout and PDF besides WeasyPrint (shrinking text, pulling down short
+# last lines): a change to it changes the PDFs from the same HTML, so it is part of every cache key.
+LAYOUT_PASSES = "shrink-1 furigana-1 lastlines-1 lastpage-2 grow-1"
 SAFE_INSET_MM = 3.0  # text stays this far inside the trim (Japanese print shops ask for 3 mm)
 TOKEN_SAFE_MM = 1.0  # a token is small and its cut is its only edge
 CARD_CORNER_MM = 3.0  # the corner radius of a rounded-corner cut
@@ -121,7 +124,7 @@ class GameRenderer:
         safe, cut, corner = CUTS.get(deck.cut, CUTS["card"])
         return (f'<!doctype html><html lang="{self.lang}" data-safe="{safe:g}" data-cut="{cut}" '
                 f'data-corner="{corner:g}"><head><meta charset="utf-8"><style>\n'
-                f"{fonts.font_face_css()}{self.stylesheet}\n{geometry}</style></head><body>\n"
+                f"{fonts.font_face_css()}{typeset_html.stylesheet()}{self.stylesheet}\n{geometry}</style></head><body>\n"
                 + "\n".join(pages) + "\n</body></html>")
 
     def base_url(self) -> str:
@@ -151,7 +154,7 @@ class Batch:
 def content_key(*parts: str) -> str:
     """Hash of everything that determines a rendering: the texts given, WeasyPrint's version, the fonts."""
     digest = hashlib.sha256()
-    for part in (weasyprint_version(), fonts.fingerprint(), CHECK_VERSION, *parts):
+    for part in (weasyprint_version(), fonts.fingerprint(), CHECK_VERSION, LAYOUT_PASSES, *parts):
         digest.update(part.encode("utf-8"))
         digest.update(b"\0")
     return digest.hexdigest()

@@ -13,6 +13,9 @@ glyphs reach above and below the baseline (see ink_extent): exact glyph outlines
 line again, which costs as much as the layout. `data-overflow="allow"` on an
 element lets its text run where it likes (text meant to bleed).
 
+With `data-grow="150"` a box whose text leaves room (a player aid) has its font made larger, up to
+150%, as large as still fits.
+
 A template can also give a fixed-size box `data-fit="FIELD"` (FIELD names what the box shows, e.g.
 `name`): its lines are compared with its content area, and with `data-shrink="80"` its font is made
 smaller in 5% steps, down to 80%, until the text fits; what was shrunk is reported.
@@ -27,12 +30,18 @@ import os
 import re
 from dataclasses import dataclass
 
+from generator.render.furigana import enlarge_small_readings
+from generator.render.lastlines import pull_down_short_lines
+from generator.render.lastpage import tighten_for_last_page
+
 FIT_ATTRIBUTE = "data-fit"
 SHRINK_ATTRIBUTE = "data-shrink"
 OVERFLOW_ATTRIBUTE = "data-overflow"       # "allow": the element's text may run anywhere
 SOURCE_ATTRIBUTE = "data-src"              # the template line an element comes from (templating.py adds it)
 SAFE_ATTRIBUTE, CUT_ATTRIBUTE, CORNER_ATTRIBUTE = "data-safe", "data-cut", "data-corner"
+GROW_ATTRIBUTE = "data-grow"
 SHRINK_STEP = 0.05
+GROW_STEPS = 3             # bisections between 100% and data-grow: within 1/8 of the range
 PX_MM = 25.4 / 96          # WeasyPrint lays out in CSS pixels
 TOLERANCE_PX = 0.2         # rounding in the line heights, about 0.05 mm
 CHECK_TOLERANCE_MM = 0.1   # what the text check lets pass: anti-aliasing, kerning, a hairline
@@ -125,10 +134,49 @@ def shrink_floor(element) -> float:
         return 1.0
 
 
+def grow_ceiling(element) -> float:
+    """The largest font scale data-grow allows (1.0 when the box may not grow)."""
+    value = (element.get(GROW_ATTRIBUTE) or "").strip().rstrip("%")
+    try:
+        return max(1.0, min(3.0, float(value) / 100))
+    except ValueError:
+        return 1.0
+
+
+def grow_to_fill(html, document):
+    """Boxes marked data-grow at the largest font scale that still fits (bisection); the new layout."""
+    ranges = {}   # element id -> [fits, overflows, element, its own style, font size in px]
+    for _, element, box in marked_boxes(document):
+        if grow_ceiling(element) > 1 and not measure_box(0, element, box).overflows:
+            ranges[id(element)] = [1.0, grow_ceiling(element), element, element.get("style") or "",
+                                   box.style["font_size"]]
+    if not ranges:
+        return document
+
+    def set_scales(pick):
+        for low, high, element, style, size in ranges.values():
+            element.set("style", f"{style};font-size:{size * pick(low, high):.3f}px".lstrip(";"))
+
+    for _ in range(GROW_STEPS):
+        set_scales(lambda low, high: (low + high) / 2)
+        document = html.render()
+        for _, element, box in marked_boxes(document):
+            if id(element) in ranges:
+                entry = ranges[id(element)]
+                middle = (entry[0] + entry[1]) / 2
+                entry[1 if measure_box(0, element, box).overflows else 0] = middle
+    set_scales(lambda low, high: low)
+    return html.render()
+
+
 def render_measured(html) -> tuple[object, list[FitBox]]:
-    """Lay out a weasyprint.HTML, shrinking what may shrink; the final document, its data-fit boxes and
-    the text found where it should not be."""
-    document, spilled = _one_page_per_face(html.render())
+    """Lay out a weasyprint.HTML, shrinking what may shrink, growing what may grow, giving furigana a
+    readable size (furigana.py) and pulling characters down to Japanese paragraphs' short last lines
+    (lastlines.py); a near-empty last page is pulled back where the document asks for it (lastpage.py).
+    The final document, its data-fit boxes and the text found where it should not be."""
+    document, spilled = _one_page_per_face(grow_to_fill(html, html.render()))
+    joined: dict[int, int] = {}
+    last_page: dict = {}
     scales: dict[int, float] = {}
     original: dict[int, tuple] = {}  # element id -> (element, its own style attribute, its font size in px)
     while True:
@@ -142,6 +190,10 @@ def render_measured(html) -> tuple[object, list[FitBox]]:
             original.setdefault(id(element), (element, element.get("style") or "", box.style["font_size"]))
             scales[id(element)] = round(scale - SHRINK_STEP, 4)
             changed = True
+        changed = enlarge_small_readings(document) or changed
+        # tightening reflows every line: decide it before joining the ends of short last lines
+        changed = changed or tighten_for_last_page(document, last_page)
+        changed = changed or pull_down_short_lines(document, joined)
         if not changed:
             fits = [measure_box(page, element, box, scales.get(id(element), 1.0)) for page, element, box in found]
             overflowing = {id(element) for (_, element, _), fit in zip(found, fits) if fit.overflows}

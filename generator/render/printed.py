@@ -19,7 +19,7 @@ from generator.fsutil import write_atomic
 from generator.checks.placeholders import data_names, resolve_all
 from generator.model.game import CARD_SIZES, Card, Deck, Game
 from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenSheet
-from generator.render import fonts
+from generator.render import fonts, typeset_html
 from generator.render.boards import BOARD_BLEED_MM, board_batch, own_or_base, text_of
 from generator.render.faces import Batch, CardFit, GameRenderer, card_fits, find_text
 from generator.render.fit import FitBox
@@ -109,8 +109,9 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
            " font-weight: bold; color: #b00000; } .tile { font-size: 8pt; font-weight: bold; white-space: nowrap; }"
            ".ruler { font-size: 6pt; white-space: nowrap; }")
     html = (f'<!doctype html><html lang="{lang}" data-safe="{PRINTER_MARGIN_MM:g}"><head><meta charset="utf-8">'
-            f'<style>{fonts.font_face_css()}{css}'
+            f'<style>{fonts.font_face_css()}{typeset_html.stylesheet()}{css}'
             f'</style></head><body>{"".join(pages)}</body></html>')
+    html = typeset_html.typeset_page(html, lang)
     return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)
 
 

@@ -24,11 +24,12 @@ from generator.model.game import Game, Text
 from generator.model.rules import Block, Rulebook, has_rules, load_rules
 from generator.paths import TEMPLATES_DIR
 from generator.progress import Progress
-from generator.render import fonts
+from generator.render import fonts, typeset_html
+from generator.render.cardimage import face_images
 from generator.render.faces import Batch, CardFit, find_text
 from generator.render.fit import FitBox
 from generator.render.pipeline import FaceCache, render_batches
-from generator.render.typeset import typeset
+from generator.render.typeset import spaced_plain
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 LABELS = {
@@ -38,6 +39,8 @@ LABELS = {
            "players_range": "For {low}–{high} players", "page": "page"},
 }
 PRINTER_MARGIN_MM = 4.0   # a home printer prints nothing in the outer 4-5 mm of the paper
+LAST_PAGE_MIN = 'data-last-page-min="0.3"'  # a last page with under 30% of a page's lines is pulled back
+DISPLAY = 'data-typeset="phrases"'  # display text: Japanese breaks between phrases (BudouX)
 STRONG = re.compile(r"\*\*(.+?)\*\*")
 
 
@@ -57,11 +60,14 @@ class RulebookWriter:
         self.rulebook = rulebook
         self.data = DataNames.of(game)
         self.problems: list[Problem] = []
+        self.draw_cards = False   # card blocks render faces only when a sheet is written, not to check
+        self.card_images: dict[tuple, list[str]] = {}
 
     # --- text -----------------------------------------------------------------------------------
 
-    def text(self, value, lang: str, key: str, block: Block, phrases: bool = False) -> Markup:
-        """A Text (or plain cell) in lang: placeholders resolved, typeset, **bold** marked."""
+    def text(self, value, lang: str, key: str, block: Block) -> Markup:
+        """A Text (or plain cell) in lang: placeholders resolved, **bold** marked. The typesetting is
+        done on the whole document (typeset_html.py): display text breaks at phrases, body text not."""
         source = value.get(lang) if isinstance(value, Text) else str(value)
         try:
             resolved = resolve(source, self.data, lang)
@@ -69,8 +75,7 @@ class RulebookWriter:
             line = (value.line_of(lang) if isinstance(value, Text) else None) or block.line
             self.problems.append(Problem(block.file, line, str(error), f"blocks[{block.id}].{key}.{lang}"))
             resolved = source
-        html = str(typeset(resolved, lang, phrase_breaks=phrases))
-        return Markup(STRONG.sub(r"<strong>\1</strong>", html))
+        return Markup(STRONG.sub(r"<strong>\1</strong>", str(escape(resolved))))
 
     def check(self) -> None:
         """Resolve every text of every block in every language; raise the located problems found."""
@@ -86,13 +91,13 @@ class RulebookWriter:
     def block_html(self, block: Block, lang: str) -> str:
         """One block in one language. Headings and table cells (narrow) break Japanese at phrases;
         running text breaks anywhere Pango's kinsoku allows, as Japanese body text should."""
-        def t(value, key="text", phrase=False):
-            return self.text(value, lang, key, block, phrase)
+        def t(value, key="text"):
+            return self.text(value, lang, key, block)
 
         kind = block.type
         if kind == "heading":
             tag = f"h{block.level + 1}"
-            return f'<{tag} class="heading level{block.level}">{t(block.text, phrase=lang == "ja")}</{tag}>'
+            return f'<{tag} class="heading level{block.level}" {DISPLAY}>{t(block.text)}</{tag}>'
         if kind == "paragraph":
             return f"<p>{t(block.text)}</p>"
         if kind in ("list", "steps"):
@@ -103,8 +108,8 @@ class RulebookWriter:
             return (f'<div class="{kind}"><span class="label">{labels(lang)[kind]}</span>'
                     f"{t(block.text)}</div>")
         if kind == "table":
-            head = [t(cell, f"head[{i}]", lang == "ja") for i, cell in enumerate(block.head)]
-            rows = [[t(cell, f"rows[{r}][{c}]", lang == "ja") for c, cell in enumerate(row)]
+            head = [t(cell, f"head[{i}]") for i, cell in enumerate(block.head)]
+            rows = [[t(cell, f"rows[{r}][{c}]") for c, cell in enumerate(row)]
                     for r, row in enumerate(block.rows)]
             return self.caption(block, lang, t) + table_html(head, rows)
         if kind == "figure":
@@ -116,33 +121,68 @@ class RulebookWriter:
                 self.problems.append(Problem(block.file, block.line, f"figure '{block.src}' {why}",
                                              f"blocks[{block.id}].src",
                                              hint="replace the file with a working PNG, JPEG or SVG"))
-            caption = f"<figcaption>{t(block.text)}</figcaption>" if block.text else ""
+            caption = f"<figcaption {DISPLAY}>{t(block.text)}</figcaption>" if block.text else ""
             digest = hashlib.sha256(src.read_bytes()).hexdigest()[:16] if src.is_file() else ""
             # the digest puts the image's content into the HTML, which is what the PDF cache keys on
             return (f'<figure><img src="{src.resolve().as_uri()}" alt="" data-digest="{digest}">'
                     f"{caption}</figure>")
+        if kind == "card":
+            return self.card_html(block, lang, t)
         if kind == "components":
             return self.caption(block, lang, t) + self.components_html(lang)
         if kind == "players":
             return self.caption(block, lang, t) + self.players_html(block, lang)
         raise ValueError(kind)
 
+    def card_html(self, block: Block, lang: str, t) -> str:
+        """Real card faces (one, or a pile drawn from the first up) with numbered callouts on the first."""
+        deck = self.game.decks.get(block.deck)
+        if deck is None:
+            self.problems.append(Problem(block.file, block.line, f"unknown deck '{block.deck}'",
+                                         f"blocks[{block.id}].deck", hint="one of " + ", ".join(self.game.decks)))
+            return ""
+        known = {card.id for card in deck.cards}
+        unknown = [card_id for card_id in block.cards if card_id not in known]
+        if unknown:
+            self.problems.append(Problem(block.file, block.line, f"no card '{unknown[0]}' in deck '{deck.id}'",
+                                         f"blocks[{block.id}].cards"))
+            return ""
+        if not self.draw_cards:
+            return ""  # checking only: the faces are rendered when the sheet is written
+        key = (lang, deck.id, tuple(block.cards))
+        if key not in self.card_images:
+            self.card_images[key] = face_images(self.game, lang, deck.id, block.cards)
+        scale = block.width / deck.size_mm[0]
+        width, height = block.width, deck.size_mm[1] * scale
+        places = [(i * block.offset[0], i * block.offset[1]) for i in range(len(block.cards))]
+        left, top = min(x for x, _ in places), min(y for _, y in places)
+        images = "".join(f'<img src="{url}" alt="" style="left:{x - left:.2f}mm;top:{y - top:.2f}mm;width:{width:.2f}mm">'
+                         for url, (x, y) in zip(self.card_images[key], places))
+        x0, y0 = places[0][0] - left, places[0][1] - top
+        marks = "".join(f'<span class="callout" style="left:{x0 + x * scale:.2f}mm;top:{y0 + y * scale:.2f}mm">'
+                        f"{index + 1}</span>" for index, (x, y) in enumerate(block.callouts))
+        box_w = width + max(x for x, _ in places) - left
+        box_h = height + max(y for _, y in places) - top
+        caption = f"<figcaption {DISPLAY}>{t(block.text)}</figcaption>" if block.text else ""
+        return (f'<figure class="cards"><div class="pile" style="width:{box_w:.2f}mm;height:{box_h:.2f}mm">'
+                f"{images}{marks}</div>{caption}</figure>")
+
     @staticmethod
     def caption(block: Block, lang: str, t) -> str:
-        return f'<p class="caption">{t(block.text)}</p>' if block.text else ""
+        return f'<p class="caption" {DISPLAY}>{t(block.text)}</p>' if block.text else ""
 
     def components_html(self, lang: str) -> str:
         """The box contents: the same rows `pnpgen components` prints."""
         head = component_headings(lang)
         rows = component_rows(self.game, lang)
         return table_html([escape(head["name"]), escape(head["count"]), escape(head["note"])],
-                          [[typeset(row["name"], lang), escape(str(row["count"])), typeset(row["note"], lang)]
+                          [[escape(row["name"]), escape(str(row["count"])), escape(row["note"] or "")]
                            for row in rows], css="components", ids=[row["id"] for row in rows])
 
     def players_html(self, block: Block, lang: str) -> str:
         """One row per player count; each column an expression evaluated at that count."""
         head = [escape(labels(lang)["players"])] + [
-            self.text(c["head"], lang, f"columns[{i}].head", block, lang == "ja")
+            self.text(c["head"], lang, f"columns[{i}].head", block)
             for i, c in enumerate(block.columns)]
         rows = []
         low, high = self.game.players
@@ -160,9 +200,10 @@ class RulebookWriter:
 
     # --- documents ------------------------------------------------------------------------------
 
-    def html(self, langs: tuple[str, ...], paper: str) -> str:
+    def html(self, langs: tuple[str, ...], paper: str, cover: bool = True) -> str:
+        """The edition as HTML: with a cover and a contents page, or (short rules) a title above the text."""
         pair = len(langs) > 1
-        body = [self.title_page(langs), self.contents(langs)]
+        body = [self.title_page(langs), self.contents(langs)] if cover else [self.title_head(langs)]
         if pair:
             rows = "".join(self.pair_row(block, langs) for block in self.rulebook.blocks)
             body.append(f'<table class="pair"><colgroup><col><col></colgroup><tbody>{rows}</tbody></table>')
@@ -172,20 +213,23 @@ class RulebookWriter:
         if self.problems:
             problems, self.problems = self.problems, []
             raise InputError(unique_problems(problems))
-        title = " / ".join(self.game.title.get(lang) for lang in langs)
+        title = " / ".join(spaced_plain(self.game.title.get(lang), lang) for lang in langs)
         css = (TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8")
         page = (f"@page {{ size: {PAGE_SIZES[paper]}; }}\n"
                 f'@page :left, :right {{ @top-left {{ content: "{_css_string(title)}"; }} }}\n')
-        return (f'<!doctype html><html lang="{langs[0]}" class="{"pair" if pair else "single"}" '
-                f'data-safe="{PRINTER_MARGIN_MM:g}"><head>'
-                f'<meta charset="utf-8"><title>{escape(title)}</title>'
-                f"<style>\n{fonts.font_face_css()}{css}\n{page}</style></head><body>\n"
-                + "\n".join(body) + "\n</body></html>")
+        document = (f'<!doctype html><html lang="{langs[0]}" class="{"pair" if pair else "single"}" '
+                    f'data-safe="{PRINTER_MARGIN_MM:g}" {LAST_PAGE_MIN}><head>'
+                    f'<meta charset="utf-8"><title>{escape(title)}</title>'
+                    f"<style>\n{fonts.font_face_css()}{typeset_html.stylesheet()}{css}\n{page}</style></head>"
+                    "<body>\n" + "\n".join(body) + "\n</body></html>")
+        # Running text breaks anywhere kinsoku allows; headings, captions, cells and the cover at phrases.
+        return typeset_html.typeset_page(document, langs[0], phrases=False)
 
     def chapter(self, block: Block, langs: tuple[str, ...]) -> str:
         if block.type != "heading" or block.level != 1:
             return ""
-        name = " / ".join(_plain_text(self.text(block.text, lang, "text", block)) for lang in langs)
+        name = " / ".join(spaced_plain(_plain_text(self.text(block.text, lang, "text", block)), lang)
+                          for lang in langs)
         return f' data-chapter="{escape(name)}"'
 
     def single_block(self, block: Block, lang: str) -> str:
@@ -202,11 +246,20 @@ class RulebookWriter:
         parts = []
         for lang in langs:
             parts.append(f'<div class="title-block" lang="{lang}">'
-                         f'<h1 class="title">{typeset(self.game.title.get(lang), lang, phrase_breaks=True)}</h1>'
+                         f'<h1 class="title" {DISPLAY}>{escape(self.game.title.get(lang))}</h1>'
                          f'<p class="subtitle">{escape(labels(lang)["rules"])}</p>'
-                         f'<p class="players">{escape(labels(lang)["players_range"].format(low=low, high=high))}'
+                         f'<p class="players" {DISPLAY}>{escape(labels(lang)["players_range"].format(low=low, high=high))}'
                          f"</p></div>")
         return f'<section class="title-page">{"".join(parts)}</section>'
+
+    def title_head(self, langs: tuple[str, ...]) -> str:
+        """The title, 'Rules' and the player count above the first page's text, for rules too short for a cover."""
+        low, high = self.game.players
+        parts = "".join(
+            f'<div class="title-block" lang="{lang}" {DISPLAY}><h1 class="title">{escape(self.game.title.get(lang))}</h1>'
+            f'<p class="subtitle">{escape(labels(lang)["rules"])}<span class="players">'
+            f'{escape(labels(lang)["players_range"].format(low=low, high=high))}</span></p></div>' for lang in langs)
+        return f'<header class="title-head">{parts}</header>'
 
     def contents(self, langs: tuple[str, ...]) -> str:
         entries = []
@@ -215,11 +268,12 @@ class RulebookWriter:
                             f"{self.text(block.text, lang, 'text', block)}</span>" for lang in langs)
             entries.append(f'<li class="level{block.level}"><a href="#b-{block.id}">{names}</a></li>')
         heading = " / ".join(labels(lang)["contents"] for lang in langs)
-        return f'<nav class="toc"><h2 class="toc-title">{escape(heading)}</h2><ul>{"".join(entries)}</ul></nav>'
+        return f'<nav class="toc" {DISPLAY}><h2 class="toc-title">{escape(heading)}</h2><ul>{"".join(entries)}</ul></nav>'
 
-    def batch(self, langs: tuple[str, ...], paper: str) -> Batch:
+    def batch(self, langs: tuple[str, ...], paper: str, cover: bool = True) -> Batch:
         """The edition as one WeasyPrint document, keyed by its content like a batch of card faces."""
-        return Batch(self.html(langs, paper), self.game.dir.resolve().as_uri() + "/")
+        self.draw_cards = True
+        return Batch(self.html(langs, paper, cover), self.game.dir.resolve().as_uri() + "/")
 
 def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
     """Each language alone, then all of them side by side (in the game's language order)."""
@@ -236,9 +290,8 @@ def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Pa
     writer = RulebookWriter(game, load_rules(game))
     writer.check()
     wanted = [(edition, paper) for edition in editions(game, langs) for paper in papers]
-    batches = [writer.batch(edition, paper) for edition, paper in wanted]
     cache = FaceCache(cache_dir)
-    pdfs = render_batches(batches, cache, jobs)
+    batches, pdfs = render_editions(writer, wanted, cache, jobs)
     if report is not None:
         for (edition, paper), batch in zip(wanted, batches):
             report(rule_findings(game, writer.rulebook, edition, cache.face_fits(batch.key)))
@@ -252,6 +305,25 @@ def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Pa
     progress.say(f"{game.id}: wrote {len(files)} rule sheets ({cache.hits} from the cache, "
                  f"{cache.misses} rendered)")
     return files
+
+
+COVER_FROM_PAGES = 6  # `cover: auto`: rules whose text takes more pages than this get a cover and contents
+
+
+def render_editions(writer: RulebookWriter, wanted: list, cache: FaceCache, jobs: int) -> tuple[list, list[bytes]]:
+    """Each edition's batch and PDF. `cover: auto` lays the text out without a cover first; an edition longer
+    than COVER_FROM_PAGES is laid out again with a cover and a contents page (both layouts are cached)."""
+    choice = writer.rulebook.cover
+    first = choice == "always"
+    batches = [writer.batch(edition, paper, first) for edition, paper in wanted]
+    pdfs = render_batches(batches, cache, jobs)
+    if choice != "auto":
+        return batches, pdfs
+    long = [index for index, data in enumerate(pdfs) if len(pikepdf.open(io.BytesIO(data)).pages) > COVER_FROM_PAGES]
+    covering = [writer.batch(*wanted[index], True) for index in long]
+    for index, batch, data in zip(long, covering, render_batches(covering, cache, jobs)):
+        batches[index], pdfs[index] = batch, data
+    return batches, pdfs
 
 
 def build_rules(context) -> list[dict]:
@@ -293,7 +365,7 @@ def table_html(head: list, rows: list[list], css: str = "data", ids: list[str] |
     body = "".join(
         f'<tr{f" data-id={chr(34)}{ids[i]}{chr(34)}" if ids else ""}>' + "".join(f"<td>{c}</td>" for c in row)
         + "</tr>" for i, row in enumerate(rows))
-    return f'<table class="{css}"><thead><tr>{head_html}</tr></thead><tbody>{body}</tbody></table>'
+    return f'<table class="{css}" {DISPLAY}><thead><tr>{head_html}</tr></thead><tbody>{body}</tbody></table>'
 
 
 def _plain_text(html: str) -> str:

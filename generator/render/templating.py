@@ -15,7 +15,7 @@ from generator.errors import InputError, Problem
 from generator.model.game import Text
 from generator.paths import find_template, template_dirs
 from generator.render.fit import SOURCE_ATTRIBUTE
-from generator.render.typeset import typeset
+from generator.render.typeset_html import typeset_page
 
 
 class MissingAsset(Exception):
@@ -125,8 +125,11 @@ class Templates:
         self._assets: dict[str, str | None] = {}
         self.used: dict[Path, tuple] = {}  # every file a template asked for -> (template, line, how) of the first use
 
-    def typeset(self, text, phrases: bool = False) -> Markup:
-        return typeset(localize(text, self.lang, self.fallback, self.data), self.lang, phrase_breaks=phrases)
+    def typeset(self, text, phrases: bool | None = None) -> Markup:
+        """`tx`: the text in this language. Typesetting itself is done on the whole rendered page
+        (typeset_html.py); `phrases=` is accepted from older templates and has no effect."""
+        value = localize(text, self.lang, self.fallback, self.data)
+        return Markup("") if value is None else jinja2.utils.markupsafe.escape(value)
 
     def asset(self, name: str) -> str:
         """file:// URL of an image or other file next to the templates; a missing one is an error."""
@@ -149,7 +152,7 @@ class Templates:
     def render(self, name: str, context: dict, subject: str) -> str:
         """Render a template; any template mistake becomes a located InputError naming the subject."""
         try:
-            return self.env.get_template(name).render(**context)
+            return typeset_page(self.env.get_template(name).render(**context), self.lang)
         except jinja2.TemplateSyntaxError as exc:
             raise InputError(Problem(_template_path(self.game_dir, exc.filename or name), exc.lineno,
                                      f"template syntax error: {exc.message}"))

@@ -1,10 +1,12 @@
-"""Japanese typesetting that WeasyPrint lacks, done as HTML filters.
+"""Japanese typesetting that WeasyPrint lacks, done on text (typeset_html.py applies it to every page).
 
 - furigana: `{漢字|かんじ}` becomes a base with its reading set above it (WeasyPrint prints <ruby> inline);
+  a reading longer than its base overhangs neighbouring kana by up to one reading character (JLReq);
 - spacing between Japanese and Latin runs (a quarter em, as JIS X 4051 suggests);
 - full-width punctuation: ASCII brackets and marks touching Japanese become full width, and of two
   punctuation marks in a row the first is set half width (JIS X 4051's 約物の連続) with the font's `halt`;
-- phrase-level line breaks with BudouX (each phrase is kept whole with `white-space: nowrap`).
+- phrase-level line breaks with BudouX (each phrase is kept whole with `white-space: nowrap`);
+- a number stays with its counter (「1枚」, 「3〜5人」).
 Line-breaking rules (kinsoku: 。、」 never start a line) come from Pango.
 """
 from __future__ import annotations
@@ -17,7 +19,7 @@ from markupsafe import Markup, escape
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 LATIN = "A-Za-z0-9%"
 RUBY = re.compile(r"\{([^{}|]+)\|([^{}|]+)\}")
-CJK_THEN_LATIN = re.compile(f"([{CJK}])([{LATIN}])")
+CJK_THEN_LATIN = re.compile(f"([{CJK}])([{LATIN}+])")  # 「価値 +1」
 LATIN_THEN_CJK = re.compile(f"([{LATIN}])([{CJK}])")
 # A real space (0.22-0.26 em in Noto CJK, close to JIS X 4051's quarter em): unlike an empty box of
 # fixed width, a space is dropped where a line starts or ends.
@@ -30,13 +32,28 @@ OPENING = "「『（【〔〈《"
 PUNCTUATION_PAIR = re.compile(f"([{CLOSING}{OPENING}])(?=[{CLOSING}{OPENING}])")
 
 
+KANA = "\u3041-\u309f\u30a0-\u30ff"
+OVERHANG_EM = 0.5  # JLReq: a reading may overhang a kana neighbour by one reading character (half size)
+
+
 def ruby(match: re.Match) -> str:
+    """A base with its reading above. A reading longer than its base hangs over a kana (or punctuation)
+    neighbour by up to half an em a side; only what a kanji neighbour (or the limit) refuses widens the
+    base, as JLReq sets mono/group ruby. Overhang is drawn by letting the reading outgrow the base box."""
     base, reading = match.group(1), match.group(2)
-    # A reading longer than its base (at half size) would hang over the neighbours or the margin:
-    # widen the base evenly instead, as group ruby is set.
-    overhang = len(reading) / 2 - len(base)
-    pad = f' style="padding: 0 {overhang / 2:.3g}em"' if overhang > 0 else ""
-    return f'<span class="ruby"{pad}><span class="rt">{reading}</span>{base}</span>'
+    excess = len(reading) / 2 - len(base)
+    if excess <= 0:
+        return f'<span class="ruby"><span class="rt">{reading}</span>{base}</span>'
+    source = match.string
+    before = plain(source[:match.start()])[-1:]
+    after = plain(source[match.end():])[:1]
+    pads = [max(0.0, excess / 2 - (OVERHANG_EM if _may_overhang(side) else 0.0)) for side in (before, after)]
+    style = f' style="padding: 0 {pads[1]:.3g}em 0 {pads[0]:.3g}em"' if any(pads) else ""
+    return f'<span class="ruby"{style}><span class="rt">{reading}</span>{base}</span>'
+
+
+def _may_overhang(neighbour: str) -> bool:
+    return bool(neighbour) and (re.match(f"[{KANA}]", neighbour) is not None or neighbour in CLOSING + OPENING)
 
 
 def autospace(html: str) -> str:
@@ -73,6 +90,14 @@ def _pairs_badly(match: re.Match) -> bool:
     return not (match.group(1) in OPENING and following in OPENING)
 
 
+COUNTED = re.compile(f"(?<![A-Za-z0-9.,])([0-9][0-9,.]*(?:[〜～~–-][0-9][0-9,.]*)?)({re.escape(GAP)})?([{CJK}])")
+
+
+def keep_counters(html: str) -> str:
+    """A number and the counter after it (「1枚」, 「3〜5人」) in one unbreakable span."""
+    return COUNTED.sub(r'<span class="nb">\1\2\3</span>', html)
+
+
 def plain(text) -> str:
     """The text without furigana markup: what a reader would type or search for."""
     return RUBY.sub(r"\1", str(text))
@@ -102,6 +127,9 @@ def phrase_pieces(text: str) -> list[str]:
     for phrase in phrases(plain(text)):
         total += len(phrase)
         boundaries.add(total)
+    # BudouX keeps a name joined by a middle dot as one phrase (グリード・インコーポレイテッド); the line
+    # may break after the dot, between its words, as in Japanese typesetting
+    boundaries.update(index + 1 for index, char in enumerate(plain(text)) if char == "・")
     pieces, current, offset = [], "", 0
     for source, length in atoms:
         current += source
@@ -109,28 +137,85 @@ def phrase_pieces(text: str) -> list[str]:
         if offset in boundaries:
             pieces.append(current)
             current = ""
-    return pieces + ([current] if current else [])
+    return _join_counters(pieces + ([current] if current else []))
 
 
-def typeset(text, lang: str = "ja", phrase_breaks: bool = False) -> Markup:
-    """Escape text and apply the language's typesetting; the result is safe HTML."""
+ADNOMINALS = {"この", "その", "あの", "どの", "こんな", "そんな", "あんな", "どんな"}
+
+
+def _join_counters(pieces: list[str]) -> list[str]:
+    """Phrase boundaries a reader does not see: between a number and its counter (「1｜枚」), and after
+    a lone demonstrative, which belongs to the noun after it (「その｜日まで」)."""
+    joined: list[str] = []
+    for piece in pieces:
+        if joined and (re.search("[0-9]$", plain(joined[-1])) and re.match(f"[{CJK}]", plain(piece))
+                       or plain(joined[-1]) in ADNOMINALS):
+            joined[-1] += piece
+        else:
+            joined.append(piece)
+    return joined
+
+
+def typeset(text, lang: str = "ja", phrase_breaks: bool = False, spacing: bool = True,
+            punctuation: bool = True, counters: bool = True) -> Markup:
+    """Escape text and apply the language's typesetting; the result is safe HTML. Each rule can be
+    turned off (an author's `data-typeset="no-spacing"` and the like, see typeset_html.py)."""
     if text is None:
         return Markup("")
     if lang != "ja":
         return Markup(RUBY.sub(r"\1", str(escape(text))))
-    text = full_width(tidy_spaces(str(text)))
-    pieces = phrase_pieces(text) if phrase_breaks else [text]
+    text = str(text)
+    if spacing:
+        text = tidy_spaces(text)
+    if punctuation:
+        text = full_width(text)
+    if phrase_breaks:  # a space is a break of its own: a phrase never runs on over Latin words
+        chunks = [chunk for chunk in re.split("( +)", text) if chunk]
+        pieces = [piece for index, chunk in enumerate(chunks)
+                  for piece in ([chunk] if chunk.isspace() and not _marker(chunks[:index]) else phrase_pieces(chunk))]
+        pieces = _join_markers(pieces)
+    else:
+        pieces = [text]
     out = []
     for index, piece in enumerate(pieces):
+        if piece.isspace():
+            out.append(piece)
+            continue
         following = plain(pieces[index + 1])[:1] if index + 1 < len(pieces) else ""
-        html = autospace(RUBY.sub(ruby, str(escape(piece))))
-        html = compress_punctuation(html + following)[:-1] if following else compress_punctuation(html)
-        if index and _needs_gap(plain(pieces[index - 1])[-1:], plain(piece)[:1]):
+        html = RUBY.sub(ruby, str(escape(piece)))
+        if spacing:
+            html = autospace(html)
+        if punctuation:
+            html = compress_punctuation(html + following)[:-1] if following else compress_punctuation(html)
+        if counters and not phrase_breaks:  # a phrase already keeps a number with its counter
+            html = keep_counters(html)
+        if spacing and index and _needs_gap(plain(pieces[index - 1])[-1:], plain(piece)[:1]):
             html = GAP + html
         out.append(f'<span class="phrase">{html}</span>' if phrase_breaks else html)
     # An explicit break opportunity between phrases: WeasyPrint's min-content width (table columns)
     # does not see the one between two nowrap spans and would size a cell as one long phrase.
-    return Markup(WORD_BREAK.join(out))
+    return Markup(re.sub(f"(?<=</span>){WORD_BREAK}(?= )|(?<= ){WORD_BREAK}", "", WORD_BREAK.join(out)))
+
+
+def _marker(before: list[str]) -> bool:
+    """A lone mark (①, a bullet) before a space: the space does not separate it from what it marks."""
+    return len(before) == 1 and len(before[0]) == 1
+
+
+def _join_markers(pieces: list[str]) -> list[str]:
+    if len(pieces) > 2 and len(pieces[0]) == 1 and pieces[1].isspace():
+        return [pieces[0] + pieces[1] + pieces[2]] + pieces[3:]
+    return pieces
+
+
+def spaced_plain(text: str, lang: str) -> str:
+    """Plain text for places that take no markup (a running head in CSS `content`): Japanese/Latin
+    spacing as a four-per-em space (U+2005, the quarter em), full-width punctuation, no furigana."""
+    text = plain(text)
+    if lang != "ja":
+        return text
+    text = full_width(tidy_spaces(text))
+    return LATIN_THEN_CJK.sub("\\1\u2005\\2", CJK_THEN_LATIN.sub("\\1\u2005\\2", text))
 
 
 def _needs_gap(before: str, after: str) -> bool:

@@ -1,0 +1,54 @@
+"""No near-empty last page: a document whose last page holds a few lines is set a little tighter.
+
+A document opts in on its root element with `data-last-page-min="0.3"`: when the last page holds fewer
+lines than that share of an average page, the root font size is made smaller (everything sized in em
+follows) by what should save the page: the text takes about scale² of its room, so n pages and a last
+page share s need scale² <= (n - 1) / (n - 1 + s). At most 10% smaller; if the page does not go away,
+the original size is kept: tightening is only worth it when it saves the page.
+"""
+from __future__ import annotations
+
+MIN_ATTRIBUTE = "data-last-page-min"
+SMALLEST = 0.9
+MARGIN = 0.97   # a little more than the estimate: the last lines of columns do not fill exactly
+
+
+def _lines(page) -> int:
+    return sum(1 for box in page._page_box.descendants(placeholders=True)
+               if type(getattr(box, "_box", box)).__name__ == "LineBox")
+
+
+def last_page_share(document) -> float:
+    """Lines on the last page as a share of the average of the others."""
+    counts = [_lines(page) for page in document.pages]
+    others = counts[:-1]
+    average = sum(others) / len(others) if others else 0
+    return counts[-1] / average if average else 1.0
+
+
+def tighten_for_last_page(document, state: dict) -> bool:
+    """Tighten once, or undo a tightening that did not save the page (state is kept across layouts);
+    True when the document must be laid out again."""
+    if state.get("done") or len(document.pages) < 2:
+        return False
+    root_box = document.pages[0]._page_box.children[0]
+    root = root_box.element
+    try:
+        minimum = float(root.get(MIN_ATTRIBUTE) or "")
+    except ValueError:
+        return False
+    state["done"] = True
+    if "pages" in state:  # the tightened layout
+        if len(document.pages) < state["pages"]:
+            return False
+        root.set("style", state["style"])
+        return True
+    share = last_page_share(document)
+    pages = len(document.pages)
+    scale = MARGIN * ((pages - 1) / (pages - 1 + share)) ** 0.5
+    if share >= minimum or scale < SMALLEST:
+        return False
+    state.update(pages=pages, style=root.get("style") or "")
+    root.set("style", f'{state["style"]};font-size:{root_box.style["font_size"] * scale:.3f}px'.lstrip(";"))
+    state["done"] = False
+    return True
