@@ -12,7 +12,7 @@ from pathlib import Path
 from generator.errors import InputError, Problem, display_path
 from generator.fsutil import write_atomic
 from generator.model import Game, load_game
-from generator.paths import OUTPUT_DIR, list_games, resolve_game
+from generator.paths import OUTPUT_DIR, face_cache_dir, list_games, resolve_game
 from generator.progress import Progress
 from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits
 from generator.render.pipeline import FaceCache, default_jobs, face_request, render_faces
@@ -64,7 +64,7 @@ def run(args) -> int:
             game=game, langs=select_languages(game, args.lang), out_dir=args.out / game.id,
             sheets=[SheetOptions(paper, args.duplex, args.layout, not args.no_marks, args.cut_lines)
                     for paper in papers],
-            cache=FaceCache(None if args.no_cache else args.out / ".cache" / "faces"),
+            cache=FaceCache(None if args.no_cache else face_cache_dir(game.dir, args.out)),
             jobs=args.jobs, progress=progress, args=args)
         files = []
         for builder in BUILDERS:

@@ -8,7 +8,7 @@ from generator.commands.build import render_game, select_languages
 from generator.export import pdfx, png, services, tts
 from generator.export.faces import DeckExport, ExportOptions
 from generator.model import load_game
-from generator.paths import OUTPUT_DIR, resolve_game
+from generator.paths import OUTPUT_DIR, face_cache_dir, resolve_game
 from generator.progress import Progress
 from generator.render.pipeline import FaceCache, default_jobs
 
@@ -49,7 +49,7 @@ def run(args) -> int:
     langs = select_languages(game, args.lang)
     options = ExportOptions(dpi=args.dpi, bleed=not args.no_bleed, icc=args.icc, base_url=args.base_url)
     check_before_rendering(args.target, game, options)
-    cache = FaceCache(None if args.no_cache else args.out / ".cache" / "faces")
+    cache = FaceCache(None if args.no_cache else face_cache_dir(game.dir, args.out))
     rendered = render_game(game, langs, cache, args.jobs, progress)
     for lang in langs:
         decks = [DeckExport.of(deck) for deck in rendered[lang] if deck.faces.deck.cards]

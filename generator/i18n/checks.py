@@ -13,6 +13,7 @@ from collections import Counter
 from generator.i18n.glossary import Glossary
 from generator.render.typeset import CJK
 
+CHECKS = ("numbers", "placeholders", "brackets", "untranslated", "glossary")  # names for `ignore-CHECK`
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 PLACEHOLDER = re.compile(r"\{[^{}|\s]+\}|%[sd]")
 BRACKETS = {")": "(", "]": "[", "}": "{", "）": "（", "］": "［", "」": "「", "』": "『", "】": "【", "〉": "〈",
