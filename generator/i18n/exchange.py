@@ -28,6 +28,7 @@ from generator.errors import InputError, Problem
 
 FORMATS = {"po": ".po", "xliff": ".xlf", "csv": ".csv"}
 XLIFF_NS = "urn:oasis:names:tc:xliff:document:1.2"
+XLIFF_NAMESPACES = {XLIFF_NS, "urn:oasis:names:tc:xliff:document:1.1"}
 STALE_STATES = {"needs-review-translation", "needs-translation", "needs-adaptation", "needs-l10n", "new",
                 "needs-review-adaptation", "needs-review-l10n"}
 FLAG_PREFIX = "ignore-"
@@ -320,7 +321,7 @@ def write_xliff(exchange: Exchange) -> str:
             ET.SubElement(group, "context", {"context-type": "linenumber"}).text = line
         note = "; ".join(part for part in (entry.note, entry.limit) if part)
         if note:
-            _xml_content(ET.SubElement(unit, "note", {"from": "pnpgen"}), note)
+            _xml_content(ET.SubElement(unit, "note", {"from": "developer"}), note)  # xliff2po: a `#.` comment
         if entry.stale and entry.previous is not None:
             _xml_content(ET.SubElement(unit, "note", {"from": "previous-source"}), entry.previous)
         if entry.flags:
@@ -340,13 +341,16 @@ def read_xliff(text: str, path: Path) -> Exchange:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
         raise InputError(Problem(path, exc.position[0], f"malformed XML: {exc}"))
-    ns = {"x": XLIFF_NS}
+    # XLIFF 1.1 (translate-toolkit's po2xliff writes it) has the same elements in its own namespace.
+    ns = {"x": root.tag[1:].partition("}")[0] if root.tag.startswith("{") else ""}
     file = root.find("x:file", ns)
-    if root.tag != f"{{{XLIFF_NS}}}xliff" or file is None:
+    if ns["x"] not in XLIFF_NAMESPACES or root.tag != f"{{{ns['x']}}}xliff" or file is None:
         raise InputError(Problem(path, 1, "not an XLIFF 1.2 file", hint="expected <xliff version=\"1.2\"> with a <file>"))
     lines = [text.count("\n", 0, match.start()) + 1 for match in re.finditer(r"<trans-unit[\s>]", text)]
     entries = []
     for index, unit in enumerate(file.iterfind(".//x:trans-unit", ns)):
+        if unit.get("restype") == "x-gettext-domain-header":
+            continue  # the PO header, as translate-toolkit's po2xliff keeps it
         target = unit.find("x:target", ns)
         state = target.get("state") if target is not None else None
         notes = {note.get("from"): _xml_text(note) for note in unit.iterfind("x:note", ns)}
