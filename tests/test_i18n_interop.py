@@ -305,3 +305,13 @@ def test_status_of_an_outside_game_writes_its_faces_to_the_users_cache(small_gam
     assert any((tmp_path / "cache" / "pnpgen" / "faces").rglob("*.*"))
     after = set((ROOT / "output" / ".cache" / "faces").glob("*")) if (ROOT / "output").is_dir() else set()
     assert after == before
+
+
+def test_a_malformed_file_is_exit_2_with_file_and_line_at_the_command_line(cli, small_game, tmp_path):
+    po = export(cli, small_game, "en", tmp_path / "en.po")
+    edit(po, 'msgstr "Pear"', 'msgstr "Pe\\x41r"')
+    before = snapshot(small_game)
+    result = cli("i18n", "import", small_game, po)
+    assert result.code == 2 and "Traceback" not in result.err
+    assert re.search(r"en\.po:\d+: '\\x' is not a gettext escape", result.err), result.err
+    assert snapshot(small_game) == before

@@ -96,7 +96,11 @@ def read(path: Path) -> Exchange:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputError(Problem(path, line, f"not UTF-8 text ({exc.reason})", hint="save the file as UTF-8"))
-    exchange = {"po": read_po, "xliff": read_xliff, "csv": read_csv}[fmt](text, path)
+    try:
+        exchange = {"po": read_po, "xliff": read_xliff, "csv": read_csv}[fmt](text, path)
+    except RecursionError:
+        raise InputError(Problem(path, None, "elements nested too deeply", hint="a translation file is flat: "
+                                 "units in a body"))
     refuse_duplicates(exchange.entries, path, {"po": "msgctxt", "xliff": "trans-unit id", "csv": "context"}[fmt])
     exchange.path = path
     return exchange
@@ -174,7 +178,7 @@ def _one_line(*texts: str) -> list[str]:
 
 
 PO_KEYWORD = re.compile(r'^(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)[ \t]+(".*)$')
-PO_ESCAPE = re.compile(r'\\(.?)')
+PO_ESCAPE = re.compile(r'\\([0-7]{1,3}|.?)')
 
 
 def po_unquote(literal: str, path: Path, line: int) -> str:
@@ -204,11 +208,10 @@ def _po_unescape(match: re.Match, body: str, path: Path, line: int) -> str:
     char = match.group(1)
     if char in PO_UNESCAPES:
         return PO_UNESCAPES[char]
-    if char and char in "01234567":
-        digits = re.match(r"[0-7]{1,3}", body[match.start() + 1:]).group()
-        if len(digits) != 3:
-            raise InputError(Problem(path, line, f"octal escape '\\{digits}' needs three digits"))
-        return chr(int(digits, 8))
+    if char[:1] in tuple("01234567"):
+        if len(char) != 3:
+            raise InputError(Problem(path, line, f"octal escape '\\{char}' needs three digits"))
+        return chr(int(char, 8))
     if char == "":
         raise InputError(Problem(path, line, "the string ends in a backslash",
                                  hint="write \\\\ for a backslash at the end of the text"))
@@ -326,11 +329,23 @@ def write_xliff(exchange: Exchange) -> str:
             _xml_content(ET.SubElement(unit, "note", {"from": "previous-source"}), entry.previous)
         if entry.flags:
             ET.SubElement(unit, "note", {"from": FLAGS_NOTE}).text = ", ".join(entry.flags)
-    ET.indent(root, space="  ")
+    _indent(root)
     text = ET.tostring(root, encoding="unicode")
     for char, reference in XML_AS_REFERENCE.items():
         text = text.replace(char, reference)  # only text holds them raw: ElementTree escapes attributes
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + text + "\n"
+
+
+def _indent(element: ET.Element, level: int = 0) -> None:
+    """ET.indent, but text elements (source, target, note) keep their content exactly: whitespace around
+    an inline placeholder is text."""
+    if element.tag in ("source", "target", "note", "context") or not len(element):
+        return
+    element.text = "\n" + "  " * (level + 1)
+    for child in element:
+        _indent(child, level + 1)
+        child.tail = "\n" + "  " * (level + 1)
+    child.tail = "\n" + "  " * level
 
 
 def read_xliff(text: str, path: Path) -> Exchange:
@@ -383,7 +398,8 @@ def _xml_text(element) -> str:
     pieces = [element.text or ""]
     for child in element:
         match = CHAR_CTYPE.match(child.get("ctype") or "")
-        pieces.append(chr(int(match.group(1), 16)) if match else _xml_text(child))
+        char = chr(int(match.group(1), 16)) if match else ""
+        pieces.append(char if XML_FORBIDDEN.match(char) else _xml_text(child))
         pieces.append(child.tail or "")
     return "".join(pieces)
 
