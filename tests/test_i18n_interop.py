@@ -47,10 +47,11 @@ def xliff_units(path: Path) -> dict:
 def test_greed_inc_xliff_marks_confirmed_units_approved_and_translate_toolkit_counts_them_translated(cli, tmp_path):
     path = export(cli, "greed-inc", "ja", tmp_path / "ja.xlf")
     units = xliff_units(path)
-    assert units and all('approved="yes"' in unit and 'state="translated"' in unit for unit in units.values())
+    assert units and all('approved="yes"' in unit and 'state="signed-off"' in unit for unit in units.values())
     store = factory.getobject(str(path))
-    translated = [unit for unit in store.units if unit.istranslated()]
+    translated = [unit for unit in store.units if unit.istranslated() and not unit.isreview()]
     assert len(translated) == len(units) and not any(unit.isfuzzy() for unit in store.units)
+    assert all(unit.get_state_n() >= unit.S_SIGNED_OFF for unit in store.units)  # pocount: reviewed
 
 
 def test_stale_missing_and_unconfirmed_units_carry_states_weblate_flags_for_editing(cli, small_game, tmp_path):

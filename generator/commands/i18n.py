@@ -12,7 +12,7 @@ from generator.i18n.glossary import read_glossary
 from generator.i18n.lock import confirm_all, read_lock, write_lock
 from generator.i18n.status import StatusReport, game_status
 from generator.i18n.strings import units
-from generator.i18n.transfer import build_exchange, plan_import
+from generator.i18n.transfer import build_exchange, match_language, plan_import
 from generator.i18n.writeback import prepare, write_all
 from generator.model import Game, load_game
 from generator.paths import face_cache_dir, resolve_game
@@ -91,6 +91,7 @@ def load(args) -> Game:
 def chosen_langs(game: Game, lang: str | None) -> list[str]:
     if lang is None:
         return list(game.languages)
+    lang = match_language(lang, game.languages) or lang
     if lang not in game.languages:
         raise InputError(Problem(game.files["game"], None, f"the game has no language '{lang}'", "languages",
                                  hint=did_you_mean(lang, game.languages) or f"choose from {', '.join(game.languages)}"))

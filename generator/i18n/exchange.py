@@ -5,7 +5,8 @@ One model serves the three formats: a file holds one target language, and each e
 note (what the string is and the size of its box), where it is written and the checks silenced for it.
 
 States as translators' tools read them:
-- confirmed (the lock records the current source): PO plain, XLIFF `approved="yes"`, CSV fuzzy False;
+- confirmed (the lock records the current source): PO plain, XLIFF `approved="yes"` `state="signed-off"`
+  (translate-toolkit counts it reviewed, Weblate imports it approved), CSV fuzzy False;
 - unconfirmed (written by hand since): PO plain, XLIFF `state="translated"` not approved;
 - stale: PO `#, fuzzy` with the previous msgid, XLIFF `state="needs-translation"` (Weblate and Poedit
   mark it for editing; translate-toolkit's po2xliff writes the same for fuzzy), CSV fuzzy True;
@@ -121,8 +122,13 @@ def refuse_duplicates(entries: list[Entry], path: Path, what: str) -> None:
         raise InputError(problems)
 
 
+# Weblate's names for the checks pnpgen shares with it.
+WEBLATE_CHECKS = {"same": "untranslated"}
+
+
 def flags_to_checks(flags) -> tuple[str, ...]:
-    return tuple(sorted({flag[len(FLAG_PREFIX):] for flag in flags if flag.startswith(FLAG_PREFIX)}))
+    checks = {flag[len(FLAG_PREFIX):] for flag in flags if flag.startswith(FLAG_PREFIX)}
+    return tuple(sorted(WEBLATE_CHECKS.get(check, check) for check in checks))
 
 
 # --- PO ---------------------------------------------------------------------------------------
@@ -315,7 +321,8 @@ def write_xliff(exchange: Exchange) -> str:
                                "size-unit": "mm"})
         unit = ET.SubElement(body, "trans-unit", attributes)
         _xml_content(ET.SubElement(unit, "source"), entry.source)
-        state = "needs-translation" if entry.stale else ("translated" if entry.target else "new")
+        state = "needs-translation" if entry.stale else \
+            ("signed-off" if entry.confirmed else "translated") if entry.target else "new"
         _xml_content(ET.SubElement(unit, "target", {"state": state}), entry.target)
         if entry.location:
             group = ET.SubElement(unit, "context-group", {"purpose": "location"})
@@ -440,10 +447,7 @@ def write_csv(exchange: Exchange) -> str:
 
 
 def read_csv(text: str, path: Path) -> Exchange:
-    try:
-        rows = _csv_rows(text)
-    except csv.Error as exc:
-        raise InputError(Problem(path, None, f"malformed CSV: {exc}"))
+    rows = _csv_rows(text, path)
     header = [name.strip().lower().replace(" ", "_") for name in rows[0][1]] if rows else []
     if "source" not in header or "target" not in header or "context" not in header:
         raise InputError(Problem(path, 1, "expected a header row with the columns context, source and target",
@@ -473,11 +477,14 @@ def read_csv(text: str, path: Path) -> Exchange:
     return Exchange("", "", languages.pop() if languages else "", entries)
 
 
-def _csv_rows(text: str) -> list[tuple[int, list[str]]]:
+def _csv_rows(text: str, path: Path) -> list[tuple[int, list[str]]]:
     """(line where the row starts, cells) for every row."""
     reader = csv.reader(io.StringIO(text, newline=""))
     rows, line = [], 1
-    for row in reader:
-        rows.append((line, row))
-        line = reader.line_num + 1
+    try:
+        for row in reader:
+            rows.append((line, row))
+            line = reader.line_num + 1
+    except csv.Error as exc:
+        raise InputError(Problem(path, line, f"malformed CSV: {exc}"))
     return rows
