@@ -82,11 +82,17 @@ def plan_import(game: Game, all_units: dict[str, Unit], lock: Lock, exchange: Ex
     lang = match_language(exchange.target_lang, game.languages) or exchange.target_lang
     plan = ImportPlan(lang)
     finder = UnitFinder(game, all_units)
+    seen: dict[str, int | None] = {}
     for entry in exchange.entries:
         unit = finder.find(entry)
         if unit is None:
             problems.append(finder.problem(entry, path))
             continue
+        if unit.id in seen:
+            problems.append(Problem(path, entry.line, f"a second entry for '{unit.id}' (the first is at line "
+                                    f"{seen[unit.id]})", unit.id, "keep one entry per string"))
+            continue
+        seen[unit.id] = entry.line
         unknown = [check for check in entry.ignored if check not in CHECKS]
         if unknown:
             problems.append(Problem(path, entry.line, f"unknown check in flag 'ignore-{unknown[0]}'", unit.id,
@@ -126,6 +132,12 @@ def file_problems(game: Game, exchange: Exchange) -> list[Problem]:
     return problems
 
 
+def split_location(location: str) -> tuple[str, str]:
+    """`decks/a.yaml:12` -> (`decks/a.yaml`, `12`); a location without a line -> (it, "")."""
+    file, _, line = location.rpartition(":")
+    return (file, line) if file and line.isdigit() else (location, "")
+
+
 class UnitFinder:
     """The string an entry is for: by its id, or, when a converter dropped the id (translate-toolkit's
     po2xliff and xliff2po do), by its source text in the file its location names."""
@@ -139,10 +151,9 @@ class UnitFinder:
     def candidates(self, entry: Entry) -> list[Unit]:
         if not entry.location:
             return []
-        file, _, line = entry.location.rpartition(":") if entry.location.rpartition(":")[2].isdigit() \
-            else (entry.location, "", "")
+        file, line = split_location(entry.location)
         same = [unit for unit in self.by_source.get(entry.source.strip(), [])
-                if unit.location(self.game.dir).rpartition(":")[0] == file]
+                if split_location(unit.location(self.game.dir))[0] == file]
         if len(same) > 1 and line:
             same = [unit for unit in same if str(unit.line) == line] or same
         return same
