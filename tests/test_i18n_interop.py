@@ -210,6 +210,19 @@ def test_control_characters_are_escaped_on_export_and_read_back(tmp_path, fmt):
     assert [(e.id, e.source, e.target) for e in back.entries] == [(e.id, e.source, e.target) for e in entries]
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_translation_with_control_characters_goes_into_the_yaml_and_comes_back(cli, small_game, tmp_path, fmt):
+    text = "Pe\x0car\rx\x0by\x85z\u2028end"
+    path = tmp_path / f"en.{FORMATS[fmt]}"
+    exchange = Exchange("small", "ja", "en", [Entry("cards[pear].name", "洋なし", text, location="decks/cards.yaml:15")])
+    path.write_text(write(exchange, fmt), encoding="utf-8")
+    result = cli("i18n", "import", small_game, path)
+    assert result.code == 0 and "1 en translation(s) written" in result.out, result
+    assert cli("validate", small_game).code == 0
+    again = export(cli, small_game, "en", tmp_path / f"again.{FORMATS[fmt]}")
+    assert {e.id: e.target for e in read(again).entries}["cards[pear].name"] == text
+
+
 def test_csv_cells_that_look_like_formulas_are_neutralised_and_restored(cli, small_game, tmp_path):
     edit(small_game / "decks" / "cards.yaml", "en: Draw 1 card.", "en: '=HYPERLINK(\"http://x\",\"1 card\")'")
     edit(small_game / "decks" / "cards.yaml", "en: Pear}", "en: \"'@Pear\"}")
