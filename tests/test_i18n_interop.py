@@ -117,6 +117,16 @@ def test_po_through_po2xliff_and_back_through_xliff2po_imports(cli, small_game, 
     assert snapshot(small_game) != before
 
 
+def test_po2csv_output_without_string_ids_imports(cli, small_game, tmp_path):
+    po = export(cli, small_game, "en", tmp_path / "en.po")
+    edit(po, 'msgstr "Pear"', 'msgstr "Pear (ripe)"')
+    csv_file = tmp_path / "en.csv"
+    convert("po2csv", po, csv_file)
+    assert csv_file.read_text(encoding="utf-8").startswith('"location","source","target"')
+    assert cli("i18n", "import", small_game, csv_file, "--lang", "en").code == 0
+    assert "name: {ja: 洋なし, en: Pear (ripe)}" in (small_game / "decks" / "cards.yaml").read_text(encoding="utf-8")
+
+
 def test_a_new_language_filled_in_with_polib_imports(cli, small_game, tmp_path):
     edit(small_game / "game.yaml", "languages: [ja, en]", "languages: [ja, en, de]")
     path = export(cli, small_game, "de", tmp_path / "de.po")
@@ -185,6 +195,13 @@ def test_duplicate_trans_unit_ids_and_short_csv_rows_are_located_errors(tmp_path
         read(xliff)
     assert [(p.line, p.message) for p in caught.value.problems] == [(3, "trans-unit id 'a' appears twice (first "
                                                                        "at line 2)")]
+    two_files = tmp_path / "two.xlf"
+    body = ('<file original="g" source-language="ja" target-language="en" datatype="plaintext"><body>'
+            f'{unit}</body></file>')
+    two_files.write_text(f'<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">{body}{body}</xliff>',
+                         encoding="utf-8")
+    with pytest.raises(InputError, match="2 <file> elements"):
+        read(two_files)
     rows = tmp_path / "short.csv"
     rows.write_text("location,source,target,context\nx:1,りんご,Apple,a\nx:2,なし\n", encoding="utf-8")
     with pytest.raises(InputError) as caught:

@@ -368,6 +368,10 @@ def read_xliff(text: str, path: Path) -> Exchange:
     file = root.find("x:file", ns)
     if ns["x"] not in XLIFF_NAMESPACES or root.tag != f"{{{ns['x']}}}xliff" or file is None:
         raise InputError(Problem(path, 1, "not an XLIFF 1.2 file", hint="expected <xliff version=\"1.2\"> with a <file>"))
+    files = root.findall("x:file", ns)
+    if len(files) > 1:
+        raise InputError(Problem(path, None, f"the file holds {len(files)} <file> elements; pnpgen reads one "
+                                 "language of one game", hint="export each language to its own file"))
     lines = [text.count("\n", 0, match.start()) + 1 for match in re.finditer(r"<trans-unit[\s>]", text)]
     entries = []
     for index, unit in enumerate(file.iterfind(".//x:trans-unit", ns)):
@@ -421,6 +425,10 @@ CSV_COLUMNS = ["location", "source", "target", "context", "fuzzy", "developer_co
 # that removing one on import gives back exactly what was written.
 FORMULA = re.compile(r"^'*[=+\-@\t\r]")
 TRUE = {"1", "x", "true", "yes", "fuzzy", "stale"}
+# Other names translate-toolkit reads for the same columns. Without `context` (po2csv's default columns are
+# location, source, target) each row is matched by its location and source text.
+CSV_ALIASES = {"original": "source", "untranslated": "source", "translated": "target", "translation": "target",
+               "state": "fuzzy", "msgctxt": "context"}
 
 
 def csv_cell(text: str) -> str:
@@ -448,10 +456,12 @@ def write_csv(exchange: Exchange) -> str:
 
 def read_csv(text: str, path: Path) -> Exchange:
     rows = _csv_rows(text, path)
-    header = [name.strip().lower().replace(" ", "_") for name in rows[0][1]] if rows else []
-    if "source" not in header or "target" not in header or "context" not in header:
-        raise InputError(Problem(path, 1, "expected a header row with the columns context, source and target",
-                                 hint="export a CSV with `pnpgen i18n export --format csv` to see the layout"))
+    header = [CSV_ALIASES.get(name, name) for name in
+              (cell.strip().lower().replace(" ", "_") for cell in rows[0][1])] if rows else []
+    if "source" not in header or "target" not in header:
+        raise InputError(Problem(path, 1, "expected a header row with the columns source and target (and context, "
+                                 "the string id)", hint="export a CSV with `pnpgen i18n export --format csv` to see "
+                                 "the layout"))
     column = {name: header.index(name) for name in CSV_COLUMNS if name in header}
     entries, languages, problems = [], set(), []
     for line, row in rows[1:]:
@@ -465,7 +475,7 @@ def read_csv(text: str, path: Path) -> Exchange:
         cell = {name: csv_value(row[index]) if index < len(row) else "" for name, index in column.items()}
         if cell.get("language", "").strip():
             languages.add(cell["language"].strip())
-        entries.append(Entry(cell["context"].strip(), cell["source"], cell["target"],
+        entries.append(Entry(cell.get("context", "").strip(), cell["source"], cell["target"],
                              stale=cell.get("fuzzy", "").strip().lower() in TRUE, line=line,
                              location=cell.get("location", "").strip(),
                              ignored=flags_to_checks(flag.strip() for flag in cell.get("flags", "").split(","))))
