@@ -327,8 +327,11 @@ def write_xliff(exchange: Exchange) -> str:
         if entry.location:
             group = ET.SubElement(unit, "context-group", {"purpose": "location"})
             name, _, line = entry.location.rpartition(":")
+            if not (name and line.isdigit()):
+                name, line = entry.location, ""
             ET.SubElement(group, "context", {"context-type": "sourcefile"}).text = name
-            ET.SubElement(group, "context", {"context-type": "linenumber"}).text = line
+            if line:
+                ET.SubElement(group, "context", {"context-type": "linenumber"}).text = line
         note = "; ".join(part for part in (entry.note, entry.limit) if part)
         if note:
             _xml_content(ET.SubElement(unit, "note", {"from": "developer"}), note)  # xliff2po: a `#.` comment
