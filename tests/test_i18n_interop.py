@@ -299,6 +299,9 @@ def test_ordinals_and_articles_are_numbers():
     assert check_numbers("gain an action", "アクションを1回得る") is None
     assert check_numbers("船を2隻得る", "gain a ship")            # an article is a 1, not a 2
     assert check_numbers("Draw 1 card", "カードを引く")            # nothing stands for the 1
+    assert check_numbers("Pay twice the bid", "入札額の2倍を払う") is None
+    assert check_numbers("すぐに終わる", "it ends at once") is None     # "once" is not always a number
+    assert check_numbers("先に得点した方", "whoever scores first") is None
 
 
 def test_japanese_glossary_terms_match_words_not_parts_of_words():

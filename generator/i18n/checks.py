@@ -26,17 +26,18 @@ OWN_SCRIPT = {"ja": re.compile(f"[{CJK}]")}
 
 NUMBER_WORDS = {word: str(value) for value, word in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
-NUMBER_WORDS.update(twenty="20", thirty="30", forty="40", fifty="50", hundred="100", once="1", twice="2")
-# Ordinals are numbers too: "the third player" is 3番目のプレイヤー.
+NUMBER_WORDS.update(twenty="20", thirty="30", forty="40", fifty="50", hundred="100", twice="2")
+# Ordinals are numbers too: "the third player" is 3番目のプレイヤー. Not "first" and "second" (nor "once"):
+# "scores first", "the second try" and "at once" are as often 先に, やり直し and すぐに as numbers.
 NUMBER_WORDS.update({word: str(value) for value, word in enumerate(
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 1)})
+    "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 3)})
 # "a ship" is 1隻 and "an action" 1回: an article stands for a 1 the other text writes as a digit.
 ARTICLE = re.compile(r"\b(a|an)\b", re.IGNORECASE)
 ENGLISH_NUMBER = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
 KANJI_DIGITS = dict(zip("一二三四五六七八九", range(1, 10)))
 KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
 # Kanji numerals count as a number only before a counter (二人, 二十年), not in words like 一次.
-KANJI_COUNT = re.compile("([一二三四五六七八九十百千]+)(?=[人つ個枚冊段回年色台本番位度倍点])|(?<=第)([一二三四五六七八九十百千]+)")
+KANJI_COUNT = re.compile("([一二三四五六七八九十百千]+)(?=[人つ個枚冊段回年色台本番位倍点])|(?<=第)([一二三四五六七八九十百千]+)")
 JAPANESE_PEOPLE = {"ひとり": "1人", "ふたり": "2人"}
 
 
