@@ -9,7 +9,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
+from ruamel.yaml.scalarstring import (DoubleQuotedScalarString, FoldedScalarString, LiteralScalarString,
+                                       SingleQuotedScalarString)
 
 from generator.errors import InputError, Problem
 from generator.fsutil import write_atomic
@@ -39,7 +40,9 @@ def dump(yaml, document) -> str:
 
 
 def styled(new: str, old):
-    """The new text quoted the way the old one was."""
+    """The new text quoted the way the old one was (a block `|` or `>` text stays one)."""
+    if isinstance(old, (LiteralScalarString, FoldedScalarString)):
+        return type(old)(new.rstrip("\n") + "\n" if old.endswith("\n") else new)
     if isinstance(old, DoubleQuotedScalarString):
         return DoubleQuotedScalarString(new)
     if isinstance(old, SingleQuotedScalarString):
@@ -52,16 +55,27 @@ def prepare(changes: list[tuple[Path, tuple, str, str]]) -> dict[Path, str]:
     by_file: dict[Path, list] = {}
     for file, path, lang, text in changes:
         by_file.setdefault(file, []).append((path, lang, text))
-    prepared = {}
-    for file, edits in by_file.items():
-        yaml, document = faithful_yaml(file.read_text(encoding="utf-8"), file)
-        for path, lang, text in edits:
-            node = document
-            for key in path:
-                node = node[key]
-            node[lang] = styled(text, node.get(lang))
-        prepared[file] = dump(yaml, document)
-    return prepared
+
+    def set_texts(edits):
+        def apply(document):
+            for path, lang, text in edits:
+                node = document
+                for key in path:
+                    node = node[key]
+                node[lang] = styled(text, node.get(lang))
+        return apply
+
+    return {file: rewrite(file, set_texts(edits)) for file, edits in by_file.items()}
+
+
+def rewrite(file: Path, apply) -> str:
+    """The file's new text once `apply(document)` changed its round-trip document in place."""
+    if file.suffix.lower() not in (".yaml", ".yml"):  # a deck's cards read from a spreadsheet (`cards_from:`)
+        raise InputError(Problem(file, None, "this text comes from a spreadsheet: pnpgen does not write into it",
+                                 hint=f"edit it in {file.name}"))
+    yaml, document = faithful_yaml(file.read_text(encoding="utf-8"), file)
+    apply(document)
+    return dump(yaml, document)
 
 
 def write_all(prepared: dict[Path, str]) -> None:
