@@ -35,6 +35,7 @@ class Column:
     default: object = None     # the value a card without the key has (count: 1)
     doc: str = ""
     choices: list = field(default_factory=list)  # a drop-down's values (enum values, a ref's card ids)
+    ref_ids: list = field(default_factory=list)  # the ids a counts cell may name, for its example
 
     @property
     def numeric(self) -> bool:
@@ -45,7 +46,8 @@ class Column:
         """How the cell is written, for the header's comment."""
         spec = self.spec
         if isinstance(spec, Counts):
-            return f"ids of deck '{spec.deck}' with amounts, like id:1, id:2"
+            a, b = (self.ref_ids + ["id", "id"])[:2] if len(self.ref_ids) != 1 else (self.ref_ids[0], "id")
+            return f"ids of deck '{spec.deck}' with amounts, like {a}:1, {b}:2"
         if isinstance(spec, ListOf) and is_plain(spec.of):
             return "a list, like 3, 4"
         if isinstance(spec, OneOf):
@@ -101,8 +103,9 @@ def field_columns(label: str, path: tuple, declared, langs, ids_by_deck) -> list
         choices = list(spec.values)
     elif isinstance(spec, Ref):
         choices = list(ids_by_deck.get(spec.deck, []))
+    ref_ids = list(ids_by_deck.get(spec.deck, [])) if isinstance(spec, Counts) else []
     return [Column(label, path, spec, required=declared.required, default=declared.default, doc=declared.doc,
-                   choices=choices)]
+                   choices=choices, ref_ids=ref_ids)]
 
 
 # --- values -> cells ------------------------------------------------------------------------------

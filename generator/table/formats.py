@@ -165,7 +165,8 @@ def write_ods(name: str, headers: list[Header], rows: list[list]) -> bytes:
         cell = TableCell(valuetype="string", stylename=bold)
         if header.doc:
             note = Annotation()
-            note.addElement(P(text=header.doc))
+            for line in header.doc.split("\n"):
+                note.addElement(P(text=line))
             cell.addElement(note)
         cell.addElement(P(text=header.label))
         header_row.addElement(cell)
