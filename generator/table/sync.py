@@ -17,7 +17,7 @@ from generator.model.game import Deck, Game
 from generator.table.cards import SheetCard, card_values, is_language_column, read_cards, value_at
 from generator.table.columns import Column, deck_columns, whole_number
 from generator.table.formats import Sheet
-from generator.yamledit import MISSING, assign, delete_item, delete_key, fresh, get
+from generator.yamledit import MISSING, assign, delete_item, delete_key, fresh, get, same
 from generator.yamlio import _fast_load
 
 
@@ -79,6 +79,8 @@ def plan_table_import(game: Game, deck: Deck, sheet: Sheet, delete: bool = False
                                              hint="remove it in the YAML by hand")) from None
                 plan.deleted.append(card_id)
 
+    if not needs_writing(rows, present, existing, plan.missing if delete else []):
+        return plan  # the round trip through ruamel is most of an import's time: skip it when nothing changed
     text = rewrite(deck.file, apply)
     if text != deck.file.read_text(encoding="utf-8"):
         check_read_back(deck, text, rows, present, plan)
@@ -88,6 +90,24 @@ def plan_table_import(game: Game, deck: Deck, sheet: Sheet, delete: bool = False
                          if label.endswith("." + game.source_language)
                          and is_language_column(next(c for _i, c in present if c.label == label), game.languages)]
     return plan
+
+
+def needs_writing(rows: list[SheetCard], present, existing: dict[str, dict], to_delete: list[str]) -> bool:
+    """Whether any row adds a card or holds a value that differs from the card's (a default written or
+    left out counts as the same)."""
+    if to_delete:
+        return True
+    for row in rows:
+        if row.id not in existing:
+            return True
+        for _index, column in present:
+            new, old = value_at(row.card, column.path), value_at(existing[row.id], column.path)
+            if new is None or old is None:
+                if (new if old is None else old) not in (None, column.default):
+                    return True
+            elif not same(old, new):
+                return True
+    return False
 
 
 def raw_ids(sheet: Sheet) -> set[str]:
