@@ -134,8 +134,9 @@ def set_path(node, path: tuple, new, column: Column, order: list) -> bool:
     if len(path) == 1:
         old = get(node, key)
         if new is None:
-            if old is MISSING:
-                return False
+            if old is MISSING or old is None or (isinstance(old, (list, dict)) and not old) or \
+                    (column.default is not None and same(old, column.default)):
+                return False  # `remove_at: []`, `count: 1`: what an empty cell means already
             delete_key(node, key)
             return True
         if old is MISSING and column.default is not None and new == column.default:
