@@ -143,4 +143,9 @@ def give_trailing(container, key, text: str) -> None:
         slot[2] = CommentToken(text if text.startswith(("#", "\n", " ")) else "\n" + text, CommentMark(0), None)
     else:
         existing = slot[2].value
-        slot[2].value = existing + (text if existing.endswith("\n") else "\n" + text)
+        if not existing.endswith("\n"):
+            existing += "\n"
+        if text.startswith("#"):  # a comment that ended a line now stands on its own: indent it as its neighbours
+            rest = existing.rstrip("\n").rsplit("\n", 1)[-1]
+            text = rest[:len(rest) - len(rest.lstrip(" "))] + text
+        slot[2].value = existing + text.removeprefix("\n")

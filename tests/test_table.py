@@ -284,3 +284,20 @@ def test_serve_and_import_refuse_to_edit_a_deck_read_from_a_spreadsheet(small_ga
     assert "cards.xlsx: edit row 3, column name.en there" in str(refused.value)
     result = cli("table", "import", small_game, "cards", sheet)
     assert result.code == 2 and "reads its cards from cards.xlsx" in result.err
+
+
+def test_removing_items_and_keys_moves_their_comments_to_a_neighbour():
+    from generator.i18n.writeback import dump, faithful_yaml
+    from generator.yamledit import delete_item, delete_key
+
+    text = ("a:\n  # head 0\n  - id: x\n    n: 1  # eol n\n    m: 2\n  # head 1\n  - id: y\n    n: 2\n"
+            "  # head 2\n  - id: z\n    n: {p: 1, q: 2}  # eol z\n  # tail\n")
+    yaml, document = faithful_yaml(text, None)
+    delete_item(document["a"], 1)
+    assert dump(yaml, document) == ("a:\n  # head 0\n  - id: x\n    n: 1  # eol n\n    m: 2\n  # head 1\n"
+                                    "  # head 2\n  - id: z\n    n: {p: 1, q: 2}  # eol z\n  # tail\n")
+    yaml, document = faithful_yaml(text, None)
+    delete_key(document["a"][0], "n")
+    delete_item(document["a"], 2)
+    assert dump(yaml, document) == ("a:\n  # head 0\n  - id: x # eol n\n    m: 2\n  # head 1\n  - id: y\n"
+                                    "    n: 2\n  # head 2\n  # eol z\n  # tail\n")
