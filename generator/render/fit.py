@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from generator.render.furigana import enlarge_small_readings
@@ -47,7 +48,7 @@ TOLERANCE_PX = 0.2         # rounding in the line heights, about 0.05 mm
 CHECK_TOLERANCE_MM = 0.1   # what the text check lets pass: anti-aliasing, kerning, a hairline
 CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
 DESCENDERS = re.compile(r"[$gjpqy,;()\[\]{}|/@]")
-CHECK_VERSION = "text-check-6"    # part of the face cache keys: a changed check measures every face again
+CHECK_VERSION = "text-check-7"    # part of the face cache keys: a changed check measures every face again
 # the worst first: a finding names one problem per element
 KINDS = ("cutoff", "cut", "trim", "safe", "box", "overlap")
 
@@ -147,7 +148,7 @@ def grow_to_fill(html, document):
     """Boxes marked data-grow at the largest font scale that still fits (bisection); the new layout."""
     ranges = {}   # element id -> [fits, overflows, element, its own style, font size in px]
     for _, element, box in marked_boxes(document):
-        if grow_ceiling(element) > 1 and not measure_box(0, element, box).overflows:
+        if grow_ceiling(element) > 1 and not _too_full(element, box):
             ranges[id(element)] = [1.0, grow_ceiling(element), element, element.get("style") or "",
                                    box.style["font_size"]]
     if not ranges:
@@ -164,7 +165,7 @@ def grow_to_fill(html, document):
             if id(element) in ranges:
                 entry = ranges[id(element)]
                 middle = (entry[0] + entry[1]) / 2
-                entry[1 if measure_box(0, element, box).overflows else 0] = middle
+                entry[1 if _too_full(element, box) else 0] = middle
     set_scales(lambda low, high: low)
     return html.render()
 
@@ -185,7 +186,7 @@ def render_measured(html) -> tuple[object, list[FitBox]]:
         for _, element, box in found:
             fit = measure_box(0, element, box)
             scale = scales.get(id(element), 1.0)
-            if not fit.overflows or scale - SHRINK_STEP < shrink_floor(element) - 1e-9:
+            if not (fit.overflows or _drops_text(element, box)) or scale - SHRINK_STEP < shrink_floor(element) - 1e-9:
                 continue
             original.setdefault(id(element), (element, element.get("style") or "", box.style["font_size"]))
             scales[id(element)] = round(scale - SHRINK_STEP, 4)
@@ -238,7 +239,7 @@ def _one_page_per_face(document):
                 spilled += _cut_off(len(kept) - 1, previous, laid_out, last)
             kept.append(page)
             previous, laid_out, last = face, 0, None
-        laid_out += sum(len("".join(run.text.split())) for owner in owners.values() for run in owner.runs)
+        laid_out += sum(_printed_length(run.text) for owner in owners.values() for run in owner.runs)
         last = max(owners.values(), key=lambda owner: max(run.rect[3] for run in owner.runs), default=last)
     if check and previous is not None and last is not None:
         spilled += _cut_off(len(kept) - 1, previous, laid_out, last)
@@ -249,13 +250,37 @@ def _one_page_per_face(document):
 def _cut_off(page: int, face, laid_out: int, last: "Owner") -> list[FitBox]:
     """WeasyPrint drops what an absolutely positioned box cannot fit above the page's bottom: text of the face
     that was never laid out is cut off. How far it would reach is estimated from the lowest text's lines."""
-    written = sum(len("".join(text.replace("\xad", "").split())) for text in _visible_text(face))
+    written = sum(_printed_length(text) for text in _visible_text(face))
     missing = written - laid_out
     if missing <= 0:
         return []
     characters = sum(len(run.text.strip()) for run in last.runs) or 1
     line = max(run.rect[3] - run.rect[1] for run in last.runs)
     return [_finding(page, last, ("cutoff", missing / characters * line * len(last.runs), str(missing)))]
+
+
+def _too_full(element, box) -> bool:
+    return measure_box(0, element, box).overflows or _drops_text(element, box)
+
+
+def _drops_text(element, box) -> bool:
+    """Less of the element's text laid out in its box than it holds: WeasyPrint dropped what a positioned box
+    could not fit above the page's bottom (or moved it to another page), which its line boxes do not show."""
+    return _laid_out_length(box) < sum(_printed_length(text) for text in _visible_text(element))
+
+
+def _laid_out_length(box) -> int:
+    total = 0
+    for item in getattr(box, "children", ()):
+        child = _unwrap(item)
+        total += _printed_length(child.text) if type(child).__name__ == "TextBox" else _laid_out_length(child)
+    return total
+
+
+def _printed_length(text: str) -> int:
+    """Characters that print: no spaces, and no format characters (soft hyphens, the word joiners that
+    keep short last lines together), which a layout may keep or drop."""
+    return sum(1 for char in text if not char.isspace() and unicodedata.category(char) != "Cf")
 
 
 def _visible_text(element):
@@ -468,11 +493,18 @@ def text_findings(document, skip_fit: set = frozenset()) -> list[FitBox]:
                 if geometry.safe:
                     owner.note("safe", geometry.past_shape(run.rect, geometry.safe))
                 runs.append((run, owner))
-        _note_overlaps(runs)
+        _note_overlaps([pair for pair in runs if not _is_reading(pair[1].box)])
         for owner in owners.values():
             if owner.found:
                 findings.append(_finding(index, owner))
     return findings
+
+
+def _is_reading(box) -> bool:
+    """Furigana: set over its base and, as JLReq allows, over neighbouring kana (typeset.py, furigana.py),
+    so it is not text drawn over another box's text. It is still checked against its box and the edges."""
+    element = getattr(box, "element", None)
+    return element is not None and "rt" in (element.get("class") or "").split()
 
 
 def _note_overlaps(runs) -> None:

@@ -13,7 +13,7 @@ from dataclasses import replace
 import pikepdf
 from markupsafe import escape
 
-from generator.render import fonts
+from generator.render import fonts, typeset_html
 from generator.render.faces import Batch
 from generator.render.pipeline import render_batches
 from generator.render.sheets import LABEL_BAND_MM, SheetPage, printable, scale_bar, sheet_pages, write_pages
@@ -86,13 +86,13 @@ def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: 
             f'{escape(label)}</div>'
             f'<div class="note" style="right:{note_right:.2f}mm;top:{note_top:.2f}mm">'
             f'{escape(NOTE)}{escape(words(lang)["sep"])}{escape(words(lang)["bar"])}</div></div>')
-    style = (f"{fonts.font_face_css()}{css} body {{ margin: 0; font-family: '{fonts.FAMILY}'; }}"
+    style = (f"{fonts.font_face_css()}{typeset_html.stylesheet()}{css} body {{ margin: 0; font-family: '{fonts.FAMILY}'; }}"
              f".page {{ position: relative; break-after: page; }} .page div {{ position: absolute; "
              f"font-size: {FONT_PT}pt; line-height: {line:.3f}mm; white-space: nowrap; overflow: hidden; }}"
              ".label { font-weight: bold; text-overflow: ellipsis; }")
     html = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><style>{style}</style></head>'
             f'<body>{"".join(body)}</body></html>')
-    return Batch(html, "file:///")
+    return Batch(typeset_html.typeset_page(html, lang), "file:///")
 
 
 def label_pages(pages: list[SheetPage], title: str, deck_names: dict[str, str], duplex: str, margin: float,

@@ -365,7 +365,9 @@ def table_html(head: list, rows: list[list], css: str = "data", ids: list[str] |
     body = "".join(
         f'<tr{f" data-id={chr(34)}{ids[i]}{chr(34)}" if ids else ""}>' + "".join(f"<td>{c}</td>" for c in row)
         + "</tr>" for i, row in enumerate(rows))
-    return f'<table class="{css}" {DISPLAY}><thead><tr>{head_html}</tr></thead><tbody>{body}</tbody></table>'
+    # the box contents' notes are running text in a narrow column: they break anywhere kinsoku allows
+    breaks = 'data-typeset="no-phrases"' if css == "components" else DISPLAY
+    return f'<table class="{css}" {breaks}><thead><tr>{head_html}</tr></thead><tbody>{body}</tbody></table>'
 
 
 def _plain_text(html: str) -> str:
