@@ -1,6 +1,7 @@
 """Where the project's own folders are, and how a GAME argument becomes a game directory."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from generator.errors import InputError, Problem, did_you_mean
@@ -9,6 +10,20 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 CARDS_DIR = REPO_ROOT / "cards"
 TEMPLATES_DIR = REPO_ROOT / "templates"
 OUTPUT_DIR = REPO_ROOT / "output"
+
+
+def cache_dir(game_dir: Path, out: Path = OUTPUT_DIR) -> Path:
+    """Where a game's caches go: under the output folder the user chose, under pnpgen's output/ for the
+    games of this checkout, and in the user's cache directory for a game elsewhere (never in pnpgen's
+    own folder on behalf of an outside game)."""
+    if Path(out).resolve() != OUTPUT_DIR.resolve() or Path(game_dir).resolve().is_relative_to(REPO_ROOT):
+        return Path(out) / ".cache"
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "pnpgen"
+
+
+def face_cache_dir(game_dir: Path, out: Path = OUTPUT_DIR) -> Path:
+    return cache_dir(game_dir, out) / "faces"
 
 
 def list_games() -> list[Path]:

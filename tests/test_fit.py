@@ -58,8 +58,8 @@ def test_export_notes_the_box_size(cli, small_game, tmp_path):
     exported = tmp_path / "en.xlf"
     assert cli("i18n", "export", small_game, "--lang", "en", "-o", exported, "-q", "--jobs", "1").code == 0
     text = exported.read_text(encoding="utf-8")
-    assert ('<trans-unit id="cards[pear].name" resname="cards[pear].name" maxwidth="48" maxheight="11" '
-            'size-unit="mm">') in text
+    assert ('<trans-unit id="cards[pear].name" resname="cards[pear].name" approved="yes" maxwidth="48" '
+            'maxheight="11" size-unit="mm">') in text
 
 
 def test_auto_shrink_is_bounded_and_reported(cli, small_game, tmp_path):

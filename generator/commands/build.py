@@ -13,7 +13,7 @@ from generator.checks.build_problems import BuildProblems, data_problems
 from generator.errors import InputError, Problem
 from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
-from generator.paths import OUTPUT_DIR, list_games, resolve_game
+from generator.paths import OUTPUT_DIR, face_cache_dir, list_games, resolve_game
 from generator.progress import Progress
 from generator.render.changes import card_keys, changed_cards, reference_keys
 from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits
@@ -94,7 +94,7 @@ def build_game(game: Game, papers: list[str], progress: Progress, args, problems
         game=game, langs=select_languages(game, args.lang), out_dir=args.out / game.id,
         sheets=[SheetOptions(paper, args.duplex, args.layout, not args.no_marks, args.cut_lines,
                              check_margin(args.margin), args.sheets) for paper in papers],
-        cache=FaceCache(None if args.no_cache else args.out / ".cache" / "faces"),
+        cache=FaceCache(None if args.no_cache else face_cache_dir(game.dir, args.out)),
         jobs=args.jobs, progress=progress, args=args, problems=problems)
     files = []
     for builder in BUILDERS:

@@ -9,7 +9,7 @@ from generator.export import pdfx, png, services, tts
 from generator.export.faces import DeckExport, ExportOptions
 from generator.fsutil import OutputSet
 from generator.model import load_game
-from generator.paths import OUTPUT_DIR, resolve_game
+from generator.paths import OUTPUT_DIR, face_cache_dir, resolve_game
 from generator.progress import Progress
 from generator.render.pipeline import FaceCache, default_jobs
 
@@ -50,7 +50,7 @@ def run(args) -> int:
     langs = select_languages(game, args.lang)
     options = ExportOptions(dpi=args.dpi, bleed=not args.no_bleed, icc=args.icc, base_url=args.base_url)
     check_before_rendering(args.target, game, options)
-    cache = FaceCache(None if args.no_cache else args.out / ".cache" / "faces")
+    cache = FaceCache(None if args.no_cache else face_cache_dir(game.dir, args.out))
     rendered = render_game(game, langs, cache, args.jobs, progress)
     with OutputSet(args.out):  # every exported file replaced together, or none
         for lang in langs:

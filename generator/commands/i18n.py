@@ -7,14 +7,15 @@ from pathlib import Path
 from generator.errors import InputError, Problem, did_you_mean, display_path
 from generator.fsutil import write_atomic
 from generator.i18n import exchange as formats
+from generator.i18n.checks import CHECKS
 from generator.i18n.glossary import read_glossary
 from generator.i18n.lock import confirm_all, read_lock, write_lock
 from generator.i18n.status import StatusReport, game_status
 from generator.i18n.strings import units
-from generator.i18n.transfer import build_exchange, plan_import
+from generator.i18n.transfer import build_exchange, match_language, plan_import
 from generator.i18n.writeback import prepare, write_all
 from generator.model import Game, load_game
-from generator.paths import OUTPUT_DIR, resolve_game
+from generator.paths import face_cache_dir, resolve_game
 from generator.progress import Progress
 from generator.render.faces import CardFit
 from generator.render.fit import FIT_ATTRIBUTE
@@ -45,6 +46,9 @@ def register(subparsers) -> None:
     add_game(confirm)
     confirm.add_argument("ids", nargs="*", metavar="ID", help="string ids, as `i18n status` and exports show them")
     confirm.add_argument("--lang", help="only this language")
+    confirm.add_argument("--ignore", action="append", default=[], choices=CHECKS, metavar="CHECK",
+                         help="also silence this check for the strings (repeatable): " + ", ".join(CHECKS)
+                              + "; needs IDS and --lang")
     confirm.set_defaults(run=run_confirm)
 
     export = commands.add_parser(
@@ -64,6 +68,8 @@ def register(subparsers) -> None:
                     "nothing written), then write the changed translations, keeping comments and layout.")
     add_game(imports)
     imports.add_argument("file", type=Path, metavar="FILE", help="a .po, .xlf or .csv file")
+    imports.add_argument("--lang", help="the language the file holds, when it does not say (or says it "
+                                        "differently: ja_JP, pt-BR)")
     imports.set_defaults(run=run_import)
 
 
@@ -85,6 +91,7 @@ def load(args) -> Game:
 def chosen_langs(game: Game, lang: str | None) -> list[str]:
     if lang is None:
         return list(game.languages)
+    lang = match_language(lang, game.languages) or lang
     if lang not in game.languages:
         raise InputError(Problem(game.files["game"], None, f"the game has no language '{lang}'", "languages",
                                  hint=did_you_mean(lang, game.languages) or f"choose from {', '.join(game.languages)}"))
@@ -101,7 +108,7 @@ def layout_fits(game: Game, langs: list[str], args) -> tuple[list[CardFit] | Non
         return None, (f"not checked: {len(game.template_problems)} template(s) missing, e.g. "
                       f"{game.template_problems[0].message}")
     progress = Progress(args.quiet)
-    rendered = render_game(game, langs, FaceCache(OUTPUT_DIR / ".cache" / "faces"), args.jobs, progress)
+    rendered = render_game(game, langs, FaceCache(face_cache_dir(game.dir)), args.jobs, progress)
     fits = [fit for decks in rendered.values() for deck in decks for fit in deck.fits]
     if not fits:
         return None, f"not checked: no text box in the templates carries {FIT_ATTRIBUTE}=\"FIELD\""
@@ -134,6 +141,9 @@ def render_status(report: StatusReport) -> str:
             owner = finding.owner if finding.owner_kind == "game" else f"{finding.owner_kind} '{finding.owner}'"
             out.append(f"  {finding.where()}: {finding.lang} {finding.kind}: {owner}, {finding.field}: "
                        f"{finding.message}")
+        if any(finding.kind in CHECKS for finding in report.findings):
+            out.append(f"\nA check wrong for one string is silenced with `pnpgen i18n confirm {game.id} ID --lang "
+                       "LANG --ignore CHECK` (or the flag `ignore-CHECK` in a PO or XLIFF file).")
     else:
         out.append("\nno problems")
     return "\n".join(out)
@@ -146,13 +156,19 @@ def run_confirm(args) -> int:
     if unknown:
         raise InputError([Problem(None, None, f"unknown string id '{string_id}'",
                                   hint=did_you_mean(string_id, all_units)) for string_id in unknown])
+    if args.ignore and not (args.ids and args.lang):
+        raise InputError(Problem(None, None, "--ignore silences a check for chosen strings in one language",
+                                 hint=f"pnpgen i18n confirm {game.id} ID... --lang LANG --ignore CHECK"))
     lock = read_lock(game)
     changed = confirm_all(game, lock, all_units, set(args.ids) or None, chosen_langs(game, args.lang)
                           if args.lang else None)
+    for string_id in args.ids if args.ignore else ():
+        lock.ignore(string_id, chosen_langs(game, args.lang)[0], args.ignore)
     if not args.ids:
         lock.keep_only(all_units)
     written = write_lock(lock)
     print(f"{game.id}: confirmed {len(changed)} translation(s)"
+          + (f", {', '.join(args.ignore)} silenced for {len(args.ids)} string(s)" if args.ignore else "")
           + (f"; wrote {display_path(lock.path)}" if written else "; nothing to change"))
     return 0
 
@@ -179,10 +195,15 @@ def run_import(args) -> int:
     game = load(args)
     all_units = units(game)
     lock = read_lock(game)
-    plan = plan_import(game, all_units, lock, formats.read(args.file))
+    exchange = formats.read(args.file)
+    if args.lang:
+        exchange.target_lang = args.lang
+    plan = plan_import(game, all_units, lock, exchange)
     prepared = prepare(plan.changes)  # every file is re-serialized before any is written
     for string_id, source_text in plan.confirmations:
         lock.confirm(string_id, plan.lang, source_text)
+    for string_id, checks in plan.ignores:
+        lock.ignore(string_id, plan.lang, checks)
     write_all(prepared)
     lock_written = write_lock(lock)
     print(f"{game.id}: {len(plan.changes)} {plan.lang} translation(s) written, {len(plan.confirmations)} "

@@ -13,7 +13,7 @@ from generator.errors import InputError, Problem
 from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
 from generator.model.rules import has_rules
-from generator.paths import OUTPUT_DIR, list_games, resolve_game
+from generator.paths import OUTPUT_DIR, face_cache_dir, list_games, resolve_game
 from generator.progress import Progress
 from generator.render.pipeline import default_jobs
 from generator.render.rulebook import write_rulebooks
@@ -55,11 +55,11 @@ def run(args) -> int:
         raise InputError([Problem(g.dir / "rules.yaml", None, "the game has no rules",
                                   hint="write rules.yaml: a list of `blocks:`") for g in missing])
     papers = list(PAPERS) if args.paper == "all" else [args.paper]
-    cache_dir = None if args.no_cache else args.out / ".cache" / "faces"
     with OutputSet(args.out):  # replaced together, build.json last, or not at all
         for game in games:
             langs = select_languages(game, args.lang)
-            files = write_rulebooks(game, langs, papers, args.out / game.id, progress, cache_dir, args.jobs)
+            faces = None if args.no_cache else face_cache_dir(game.dir, args.out)
+            files = write_rulebooks(game, langs, papers, args.out / game.id, progress, faces, args.jobs)
             if files:
                 merge_report(args.out / game.id / "build.json", game, files)
     return 0

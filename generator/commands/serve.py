@@ -6,7 +6,7 @@ import webbrowser
 from pathlib import Path
 
 from generator.errors import InputError, Problem
-from generator.paths import OUTPUT_DIR, resolve_game
+from generator.paths import OUTPUT_DIR, cache_dir, resolve_game
 from generator.progress import Progress
 from generator.render.pipeline import default_jobs
 from generator.web.server import HOST, Server
@@ -31,7 +31,8 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     progress = Progress()
-    session = GameSession(resolve_game(args.game), args.out / ".cache", args.jobs)
+    game_dir = resolve_game(args.game)
+    session = GameSession(game_dir, cache_dir(game_dir, args.out), args.jobs)
     server = listen(session, args.port)  # before rendering: a busy port is said at once
     progress.say(f"rendering the cards of {session.game_dir.name} (faces already in the cache are reused)")
     session.refresh()

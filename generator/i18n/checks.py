@@ -13,6 +13,7 @@ from collections import Counter
 from generator.i18n.glossary import Glossary
 from generator.render.typeset import CJK
 
+CHECKS = ("numbers", "placeholders", "brackets", "untranslated", "glossary")  # names for `ignore-CHECK`
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 PLACEHOLDER = re.compile(r"\{[^{}|\s]+\}|%[sd]")
 BRACKETS = {")": "(", "]": "[", "}": "{", "）": "（", "］": "［", "」": "「", "』": "『", "】": "【", "〉": "〈",
@@ -25,12 +26,18 @@ OWN_SCRIPT = {"ja": re.compile(f"[{CJK}]")}
 
 NUMBER_WORDS = {word: str(value) for value, word in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
-NUMBER_WORDS.update(twenty="20", thirty="30", forty="40", fifty="50", hundred="100")
+NUMBER_WORDS.update(twenty="20", thirty="30", forty="40", fifty="50", hundred="100", twice="2")
+# Ordinals are numbers too: "the third player" is 3番目のプレイヤー. Not "first" and "second" (nor "once"):
+# "scores first", "the second try" and "at once" are as often 先に, やり直し and すぐに as numbers.
+NUMBER_WORDS.update({word: str(value) for value, word in enumerate(
+    "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 3)})
+# "a ship" is 1隻 and "an action" 1回: an article stands for a 1 the other text writes as a digit.
+ARTICLE = re.compile(r"\b(a|an)\b", re.IGNORECASE)
 ENGLISH_NUMBER = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
 KANJI_DIGITS = dict(zip("一二三四五六七八九", range(1, 10)))
 KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
 # Kanji numerals count as a number only before a counter (二人, 二十年), not in words like 一次.
-KANJI_COUNT = re.compile("([一二三四五六七八九十百千]+)(?=[人つ個枚冊段回年色台本])")
+KANJI_COUNT = re.compile("([一二三四五六七八九十百千]+)(?=[人つ個枚冊段回年色台本番位倍点])|(?<=第)([一二三四五六七八九十百千]+)")
 JAPANESE_PEOPLE = {"ひとり": "1人", "ふたり": "2人"}
 
 
@@ -51,7 +58,7 @@ def numbers(text: str) -> set[str]:
     writes words. A set: 'gold and silver, 9 each' mentions the 9 of '9 gold and 9 silver'."""
     normal = unicodedata.normalize("NFKC", text)
     normal = ENGLISH_NUMBER.sub(lambda m: NUMBER_WORDS[m.group(1).lower()], normal)
-    normal = KANJI_COUNT.sub(lambda m: kanji_number(m.group(1)), normal)
+    normal = KANJI_COUNT.sub(lambda m: kanji_number(m.group(1) or m.group(2)), normal)
     for word, digits in JAPANESE_PEOPLE.items():
         normal = normal.replace(word, digits)
     return {match.replace(",", "") for match in NUMBER.findall(normal)}
@@ -68,6 +75,10 @@ def _shown(values) -> str:
 
 def check_numbers(source: str, target: str) -> str | None:
     wanted, found = numbers(source), numbers(target)
+    if wanted - found == {"1"} and ARTICLE.search(target):
+        found = found | {"1"}
+    if found - wanted == {"1"} and ARTICLE.search(source):
+        wanted = wanted | {"1"}
     if wanted != found:
         return f"numbers differ: the source has {_shown(wanted)}, the translation {_shown(found)}"
     return None

@@ -7,7 +7,10 @@
       - {ja: MadF, en: MadF}        # the same in every language: kept as it is, never "untranslated"
 
 A string whose source contains a term must use one of the term's forms in each translation. Latin
-terms match whole words, in any case, with an ending (s, es, d, ed, ing); Japanese terms match anywhere in the text.
+terms match whole words, in any case, with an ending (s, es, d, ed, ing). A Japanese term is found in a
+source text only where a word can start: at a BudouX phrase start or after a character of another script
+(so 点 is found in 2点を得る but not in 得点を得る), and a katakana term not inside a longer katakana word.
+In a translation a Japanese form may stand anywhere (油 in 油井 is the oil of Oil Well).
 """
 from __future__ import annotations
 
@@ -21,6 +24,8 @@ from generator.yamlio import item_line, key_line, load_yaml
 
 GLOSSARY_NAME = "glossary.yaml"
 LATIN_WORD = re.compile(r"[A-Za-z]")
+SCRIPTS = (("kanji", re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005]")),
+           ("hiragana", re.compile("[\u3040-\u309f]")), ("katakana", re.compile("[\u30a0-\u30ff\uff66-\uff9f]")))
 
 
 @dataclass
@@ -29,7 +34,19 @@ class Term:
     line: int | None
 
     def found_in(self, text: str, lang: str) -> bool:
+        """Whether a translation uses one of the forms."""
         return any(_pattern(form).search(text) for form in self.forms.get(lang, []))
+
+    def named_in(self, text: str, lang: str) -> bool:
+        """Whether a source text names the term as a word of its own."""
+        for form in self.forms.get(lang, []):
+            pattern = _pattern(form)
+            if LATIN_WORD.search(form):
+                if pattern.search(text):
+                    return True
+            elif any(_word_at(text, match.start(), match.end()) for match in pattern.finditer(text)):
+                return True
+        return False
 
     def kept(self) -> bool:
         """The same word in every language (a name): a copy of the source is not 'untranslated'."""
@@ -43,7 +60,7 @@ class Glossary:
     terms: list[Term]
 
     def terms_in(self, text: str, lang: str) -> list[Term]:
-        return [term for term in self.terms if term.found_in(text, lang)]
+        return [term for term in self.terms if term.named_in(text, lang)]
 
     def keeps(self, text: str, source_lang: str) -> bool:
         """Whether text is a term the glossary keeps the same in every language."""
@@ -55,6 +72,29 @@ def _pattern(form: str) -> re.Pattern:
         words = r"[\s\-]+".join(re.escape(word) for word in form.split())
         return re.compile(rf"(?<![A-Za-z]){words}(?:s|es|d|ed|ing)?(?![A-Za-z])", re.IGNORECASE)
     return re.compile(re.escape(form))
+
+
+def _script(char: str) -> str:
+    return next((name for name, pattern in SCRIPTS if pattern.match(char)), "other")
+
+
+def _word_at(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is a word of its own in Japanese text (see the module's docstring)."""
+    if _script(text[end - 1]) == "katakana" and end < len(text) and _script(text[end]) == "katakana":
+        return False
+    if start == 0 or _script(text[start - 1]) != _script(text[start]):
+        return True
+    return start in _phrase_starts(text)
+
+
+def _phrase_starts(text: str) -> set[int]:
+    from generator.render.typeset import phrases
+
+    starts, position = set(), 0
+    for phrase in phrases(text):
+        starts.add(position)
+        position += len(phrase)
+    return starts
 
 
 def read_glossary(game: Game) -> Glossary:

@@ -5,6 +5,9 @@ A translation is
 - stale when the lock has a hash for it and the source has changed since;
 - unconfirmed when the lock knows nothing about it (written by hand since the last confirm).
 
+The lock also keeps the checks silenced for a translation (`ignore:`, string id -> lang -> checks), set by
+`pnpgen i18n confirm --ignore CHECK` or by an imported file's `ignore-CHECK` flags.
+
 The file is written in one deterministic form (sorted keys, JSON-quoted strings, which YAML reads),
 so that confirming twice changes nothing and diffs show only what changed.
 """
@@ -34,6 +37,7 @@ class Lock:
     path: Path
     made_from: dict[str, dict[str, str]] = field(default_factory=dict)  # string id -> lang -> source hash
     sources: dict[str, str] = field(default_factory=dict)              # source hash -> source text
+    ignored: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # string id -> lang -> checks
 
     def state(self, unit: Unit, lang: str, source_lang: str) -> str:
         recorded = self.made_from.get(unit.id, {}).get(lang)
@@ -49,9 +53,18 @@ class Lock:
         self.made_from.setdefault(string_id, {})[lang] = digest
         self.sources[digest] = source_text.strip()
 
+    def ignored_checks(self, string_id: str, lang: str) -> list[str]:
+        return self.ignored.get(string_id, {}).get(lang, [])
+
+    def ignore(self, string_id: str, lang: str, checks) -> None:
+        known = set(self.ignored_checks(string_id, lang))
+        if set(checks) - known:
+            self.ignored.setdefault(string_id, {})[lang] = sorted(known | set(checks))
+
     def keep_only(self, ids) -> None:
         """Forget strings the game no longer has."""
         self.made_from = {key: value for key, value in self.made_from.items() if key in ids}
+        self.ignored = {key: value for key, value in self.ignored.items() if key in ids}
 
     def dump(self) -> str:
         used = sorted({digest for langs in self.made_from.values() for digest in langs.values()})
@@ -63,6 +76,13 @@ class Lock:
         lines.append("sources:")
         for digest in used:
             lines.append(f"  {json.dumps(digest)}: {json.dumps(self.sources.get(digest, ''), ensure_ascii=False)}")
+        ignored = {key: langs for key, langs in self.ignored.items() if any(langs.values())}
+        if ignored:
+            lines.append("ignore:  # checks silenced for a translation (`pnpgen i18n confirm --ignore CHECK`)")
+            for string_id in sorted(ignored):
+                langs = ignored[string_id]
+                pairs = ", ".join(f"{lang}: {json.dumps(langs[lang])}" for lang in sorted(langs) if langs[lang])
+                lines.append(f"  {json.dumps(string_id, ensure_ascii=False)}: {{{pairs}}}")
         return "\n".join(lines) + "\n"
 
 
@@ -76,13 +96,24 @@ def read_lock(game: Game) -> Lock:
     if not path.is_file():
         return Lock(path)
     document = load_yaml(path) or {}
+    if not isinstance(document, dict):
+        raise InputError(Problem(path, 1, "expected `made_from:` (string id -> {lang: hash}) and `sources:`",
+                                 hint="the file is written by `pnpgen i18n confirm`; delete it and confirm again"))
     made_from, sources = document.get("made_from") or {}, document.get("sources") or {}
+    ignored = document.get("ignore") or {}
     if not isinstance(made_from, dict) or not isinstance(sources, dict) or \
             not all(isinstance(langs, dict) for langs in made_from.values()):
         raise InputError(Problem(path, 1, "expected `made_from:` (string id -> {lang: hash}) and `sources:`",
                                  hint="the file is written by `pnpgen i18n confirm`; delete it and confirm again"))
+    if not isinstance(ignored, dict) or not all(
+            isinstance(langs, dict) and all(isinstance(checks, list) for checks in langs.values())
+            for langs in ignored.values()):
+        raise InputError(Problem(path, None, "expected `ignore:` as string id -> {lang: [check, ...]}", "ignore",
+                                 "e.g. \"cards[coal].text\": {en: [numbers]}"))
     return Lock(path, {str(k): {str(lang): str(h) for lang, h in v.items()} for k, v in made_from.items()},
-                {str(k): str(v) for k, v in sources.items()})
+                {str(k): str(v) for k, v in sources.items()},
+                {str(k): {str(lang): sorted(str(c) for c in checks) for lang, checks in v.items()}
+                 for k, v in ignored.items()})
 
 
 def write_lock(lock: Lock) -> bool:

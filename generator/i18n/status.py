@@ -115,7 +115,10 @@ def string_findings(status: LanguageStatus, unit: Unit, source: str, lock: Lock,
         status.unconfirmed += 1
         found.append(unit_finding("unconfirmed", lang, unit, "no record of the source this translation was made "
                                   "from; `pnpgen i18n confirm` records the current one"))
+    silenced = lock.ignored_checks(unit.id, lang)
     for kind, message in check_pair(source, target, glossary, source_lang, lang):
+        if kind in silenced:
+            continue
         if kind == "glossary":
             status.glossary += 1
         else:

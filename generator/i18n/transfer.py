@@ -2,12 +2,13 @@
 checking all of it, writing nothing when anything is wrong."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from generator.errors import InputError, Problem, did_you_mean
-from generator.i18n.checks import check_placeholders
+from generator.i18n.checks import CHECKS, check_placeholders
 from generator.i18n.exchange import Entry, Exchange
-from generator.i18n.lock import STALE, Lock
+from generator.i18n.lock import CONFIRMED, STALE, UNCONFIRMED, Lock
 from generator.i18n.strings import Unit, unit_for_card_field
 from generator.model.game import Game
 from generator.render.faces import CardFit
@@ -35,12 +36,34 @@ def build_exchange(game: Game, all_units: dict[str, Unit], lock: Lock, lang: str
         source = unit.value(source_lang)
         if not source:
             continue  # nothing to translate from: `i18n status` reports it missing
-        stale = bool(unit.value(lang)) and lock.state(unit, lang, source_lang) == STALE
+        state = lock.state(unit, lang, source_lang) if unit.value(lang) else None
         width, height = sizes.get(unit.id, (None, None))
         exchange.entries.append(Entry(
-            unit.id, source, unit.value(lang), stale=stale, previous=lock.previous_source(unit, lang) if stale else None,
-            note=unit.describe(), width_mm=width, height_mm=height, location=unit.location(game.dir)))
+            unit.id, source, unit.value(lang), stale=state == STALE,
+            previous=lock.previous_source(unit, lang) if state == STALE else None, note=unit.describe(),
+            width_mm=width, height_mm=height, location=unit.location(game.dir), confirmed=state == CONFIRMED,
+            ignored=tuple(lock.ignored_checks(unit.id, lang))))
     return exchange
+
+
+# Regions a language tag may carry when the game lists only the script (zh_TW -> zh-Hant).
+CHINESE_SCRIPTS = {"tw": "hant", "hk": "hant", "mo": "hant", "cn": "hans", "sg": "hans", "my": "hans"}
+
+
+def match_language(tag: str, languages: list[str]) -> str | None:
+    """The game's language a file's tag means: `ja_JP`, `ja-JP` and `ja` are `ja` in a game of `ja` and
+    `en`; `pt_BR` is `pt-BR` when the game has it, else `pt`. None when no (or more than one) language fits."""
+    normal = re.split(r"[.@]", tag.strip())[0].replace("_", "-").lower()
+    by_lower = {lang.lower(): lang for lang in languages}
+    if normal in by_lower:
+        return by_lower[normal]
+    parts = normal.split("-")
+    if parts[0] == "zh" and len(parts) > 1 and parts[-1] in CHINESE_SCRIPTS:
+        scripted = f"zh-{CHINESE_SCRIPTS[parts[-1]]}"
+        if scripted in by_lower:
+            return by_lower[scripted]
+    same = [lang for lang in languages if lang.lower().split("-")[0] == parts[0]]
+    return same[0] if len(same) == 1 else None
 
 
 @dataclass
@@ -48,20 +71,35 @@ class ImportPlan:
     lang: str
     changes: list[tuple] = field(default_factory=list)        # (file, key path, lang, text) for writeback
     confirmations: list[tuple] = field(default_factory=list)  # (string id, source text the translation used)
+    ignores: list[tuple] = field(default_factory=list)        # (string id, checks the file silences)
     unchanged: int = 0
 
 
 def plan_import(game: Game, all_units: dict[str, Unit], lock: Lock, exchange: Exchange) -> ImportPlan:
     """What importing the file would change; InputError listing every problem when anything is wrong."""
-    path, source_lang, lang = exchange.path, game.source_language, exchange.target_lang
+    path, source_lang = exchange.path, game.source_language
     problems = file_problems(game, exchange)
+    lang = match_language(exchange.target_lang, game.languages) or exchange.target_lang
     plan = ImportPlan(lang)
+    finder = UnitFinder(game, all_units)
+    seen: dict[str, int | None] = {}
     for entry in exchange.entries:
-        unit = all_units.get(entry.id)
+        unit = finder.find(entry)
         if unit is None:
-            problems.append(Problem(path, entry.line, f"unknown string id '{entry.id}'", entry.id,
-                                    did_you_mean(entry.id, all_units) or "ids are written by `pnpgen i18n export`"))
+            problems.append(finder.problem(entry, path))
             continue
+        if unit.id in seen:
+            problems.append(Problem(path, entry.line, f"a second entry for '{unit.id}' (the first is at line "
+                                    f"{seen[unit.id]})", unit.id, "keep one entry per string"))
+            continue
+        seen[unit.id] = entry.line
+        unknown = [check for check in entry.ignored if check not in CHECKS]
+        if unknown:
+            problems.append(Problem(path, entry.line, f"unknown check in flag 'ignore-{unknown[0]}'", unit.id,
+                                    f"checks: {', '.join(CHECKS)}"))
+            continue
+        if entry.ignored:
+            plan.ignores.append((unit.id, entry.ignored))
         target = entry.target.strip()
         if not target:
             continue
@@ -80,27 +118,76 @@ def file_problems(game: Game, exchange: Exchange) -> list[Problem]:
     problems = []
     if exchange.game and exchange.game != game.id:
         problems.append(Problem(path, 1, f"this file is for game '{exchange.game}', not '{game.id}'"))
-    if exchange.source_lang and exchange.source_lang != game.source_language:
+    if exchange.source_lang and match_language(exchange.source_lang, [game.source_language]) is None:
         problems.append(Problem(path, 1, f"the file translates from '{exchange.source_lang}', but the game's "
                                 f"source language is '{game.source_language}'"))
     if not lang:
         problems.append(Problem(path, 1, "the file does not say which language it holds", "language",
                                 "PO: the Language header; XLIFF: target-language; CSV: the third column's header"))
-    elif lang not in game.languages or lang == game.source_language:
+    elif match_language(lang, game.languages) in (None, game.source_language):
         targets = [code for code in game.languages if code != game.source_language]
         problems.append(Problem(path, 1, f"wrong language '{lang}': the game translates into "
-                                f"{', '.join(targets) or 'nothing'}", "language"))
+                                f"{', '.join(targets) or 'nothing'}", "language",
+                                "`pnpgen i18n import --lang LANG` says which one the file holds"))
     return problems
+
+
+def split_location(location: str) -> tuple[str, str]:
+    """`decks/a.yaml:12` -> (`decks/a.yaml`, `12`); a location without a line -> (it, "")."""
+    file, _, line = location.rpartition(":")
+    return (file, line) if file and line.isdigit() else (location, "")
+
+
+class UnitFinder:
+    """The string an entry is for: by its id, or, when a converter dropped the id (translate-toolkit's
+    po2xliff and xliff2po do), by its source text in the file its location names."""
+
+    def __init__(self, game: Game, all_units: dict[str, Unit]):
+        self.game, self.all_units = game, all_units
+        self.by_source: dict[str, list[Unit]] = {}
+        for unit in all_units.values():
+            self.by_source.setdefault(unit.value(game.source_language), []).append(unit)
+
+    def candidates(self, entry: Entry) -> list[Unit]:
+        if not entry.location:
+            return []
+        file, line = split_location(entry.location)
+        same = [unit for unit in self.by_source.get(entry.source.strip(), [])
+                if split_location(unit.location(self.game.dir))[0] == file]
+        if len(same) > 1 and line:
+            same = [unit for unit in same if str(unit.line) == line] or same
+        return same
+
+    def find(self, entry: Entry) -> Unit | None:
+        unit = self.all_units.get(entry.id)
+        if unit is not None:
+            return unit
+        found = self.candidates(entry)
+        return found[0] if len(found) == 1 else None
+
+    def problem(self, entry: Entry, path) -> Problem:
+        if len(self.candidates(entry)) > 1:
+            return Problem(path, entry.line, f"{len(self.candidates(entry))} strings at {entry.location} have this "
+                           "source text, and the entry has no string id", entry.id or None,
+                           "keep the msgctxt (PO) or trans-unit id (XLIFF) that `pnpgen i18n export` wrote")
+        if not entry.id:
+            return Problem(path, entry.line, "an entry without a string id whose source and location match no "
+                           "string", None, "ids are written by `pnpgen i18n export` as msgctxt, trans-unit id or "
+                           "the CSV's context column")
+        return Problem(path, entry.line, f"unknown string id '{entry.id}'", entry.id,
+                       did_you_mean(entry.id, self.all_units) or "ids are written by `pnpgen i18n export`")
 
 
 def plan_entry(plan: ImportPlan, unit: Unit, entry: Entry, target: str, lock: Lock, source_lang: str) -> None:
     """A changed translation is written; it is recorded as made from the file's source unless the file
-    still marks it stale. An unchanged one marked reviewed (no longer stale) is recorded as well."""
+    still marks it stale. An unchanged one marked reviewed is recorded as well: a stale one the file no
+    longer marks stale, an unconfirmed one the file approves (XLIFF approved="yes")."""
     lang = plan.lang
     changed = target != unit.value(lang)
     if changed:
         plan.changes.append((unit.file, unit.text.path, lang, target))
-    reviewed = not entry.stale and lock.state(unit, lang, source_lang) == STALE
+    state = lock.state(unit, lang, source_lang)
+    reviewed = not entry.stale and (state == STALE or (entry.confirmed and state == UNCONFIRMED))
     if (changed and not entry.stale) or reviewed:
         plan.confirmations.append((unit.id, entry.source or unit.value(source_lang)))
     if not changed and not reviewed:
