@@ -16,11 +16,14 @@ class Problem:
     message: str
     key: str | None = None
     hint: str | None = None
+    cell: str | None = None  # a spreadsheet cell, like `assets!C12`, in place of a line
 
     def location(self) -> str:
         if self.file is None:
             return "pnpgen"
         name = display_path(self.file)
+        if self.cell:
+            return f"{name}: {self.cell}"
         return f"{name}:{self.line}" if self.line else name
 
     def __str__(self) -> str:

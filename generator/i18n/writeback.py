@@ -15,7 +15,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
+from ruamel.yaml.scalarstring import (DoubleQuotedScalarString, FoldedScalarString, LiteralScalarString,
+                                       SingleQuotedScalarString)
 
 from generator.errors import InputError, Problem
 from generator.fsutil import write_atomic
@@ -45,7 +46,9 @@ def dump(yaml, document) -> str:
 
 
 def styled(new: str, old):
-    """The new text quoted the way the old one was."""
+    """The new text quoted the way the old one was (a block `|` or `>` text stays one)."""
+    if isinstance(old, (LiteralScalarString, FoldedScalarString)):
+        return type(old)(new.rstrip("\n") + "\n" if old.endswith("\n") else new)
     if isinstance(old, DoubleQuotedScalarString):
         return DoubleQuotedScalarString(new)
     if isinstance(old, SingleQuotedScalarString):
@@ -58,11 +61,12 @@ def prepare(changes: list[tuple[Path, tuple, str, str]]) -> dict[Path, str]:
     by_file: dict[Path, list] = {}
     for file, path, lang, text in changes:
         by_file.setdefault(file, []).append((path, lang, text))
-    return {file: rewrite(file, edits) for file, edits in by_file.items()}
+    return {file: rewrite_texts(file, edits) for file, edits in by_file.items()}
 
 
-def rewrite(file: Path, edits: list[tuple[tuple, str, str]]) -> str:
+def rewrite_texts(file: Path, edits: list[tuple[tuple, str, str]]) -> str:
     """The file's text with the edits (key path, lang, text) made, checked to read back as intended."""
+    refuse_spreadsheet(file)
     original = file.read_text(encoding="utf-8")
     expected = load_yaml_text(original, file)
     for path, lang, text in edits:
@@ -79,6 +83,25 @@ def rewrite(file: Path, edits: list[tuple[tuple, str, str]]) -> str:
     raise InputError(Problem(file, None, "the new text would not read back as written",
                              ".".join(str(k) for k in (*path, lang)),
                              hint="nothing was written; please report this text to pnpgen's authors"))
+
+
+def rewrite(file: Path, apply) -> str:
+    """The file's new text once `apply(document)` changed its round-trip document in place, checked to read
+    back as the values of that document."""
+    refuse_spreadsheet(file)
+    yaml, document = faithful_yaml(file.read_text(encoding="utf-8"), file)
+    apply(document)
+    new = dump(yaml, document)
+    if not reads_back(new, file, document):
+        raise InputError(Problem(file, None, "the new values would not read back as written",
+                                 hint="nothing was written; please report this change to pnpgen's authors"))
+    return new
+
+
+def refuse_spreadsheet(file: Path) -> None:
+    if file.suffix.lower() not in (".yaml", ".yml"):  # a deck's cards read from a spreadsheet (`cards_from:`)
+        raise InputError(Problem(file, None, "this text comes from a spreadsheet: pnpgen does not write into it",
+                                 hint=f"edit it in {file.name}"))
 
 
 def container(document, path: tuple):

@@ -7,7 +7,7 @@ from generator.errors import InputError, Problem
 from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Card, Component, Deck, Game, Text
 from generator.model.schema import (INVALID, Bool, Checker, Enum, Field, Id, Int, LanguageCode, ListOf, Localized,
-                                    Object, OneOf, Str, compile_field, start)
+                                    Object, OneOf, Str, Where, compile_field, start)
 from generator.paths import find_template, template_dirs
 from generator.yamlio import load_yaml
 
@@ -76,9 +76,23 @@ DECK_SCHEMA = Object({
     "template": Field(Str(), required=True),
     "back": Field(BACK),
     "fields": Field(Object({}, what="fields", extra=True)),
-    "cards": Field(ListOf(Object({}, what="card", extra=True)), required=True),
+    "cards": Field(ListOf(Object({}, what="card", extra=True))),
+    "cards_from": Field(Str(), doc="a spreadsheet (.xlsx, .ods, .csv) beside the deck file holding the cards"),
     "placeholder": Field(PLACEHOLDER),
 }, what="deck")
+
+
+def card_schema(fields: dict[str, Field]) -> Object:
+    """The keys of a card: the built-in ones and the deck's declared fields."""
+    return Object({
+        "id": Field(Id(), required=True),
+        "name": Field(Localized(), required=True),
+        "count": Field(Int(0, 10000), default=1),
+        "remove_at": Field(ListOf(Int(1, 20))),
+        "placeholder": Field(PLACEHOLDER),
+        "back": Field(BACK),
+        **fields,
+    }, what="card")
 
 
 def load_game(game_dir: Path, require_templates: bool = True) -> Game:
@@ -224,28 +238,19 @@ def _load_deck(game_dir: Path, path: Path, languages, problems, template_problem
             compiled = compile_field(node, where, checker)
             if compiled:
                 fields[str(name)] = compiled
-    card_schema = Object({
-        "id": Field(Id(), required=True),
-        "name": Field(Localized(), required=True),
-        "count": Field(Int(0, 10000), default=1),
-        "remove_at": Field(ListOf(Int(1, 20))),
-        "placeholder": Field(PLACEHOLDER),
-        "back": Field(BACK),
-        **fields,
-    }, what="card")
+    schema = card_schema(fields)
     cards = []
-    raw_cards = document.get("cards") if isinstance(document.get("cards"), list) else []
-    for index, raw in enumerate(raw_cards):
-        where = root.child(document, "cards").child(raw_cards, index)
+    raw_cards, wheres = _card_sources(game_dir, path, document, root, deck, fields, languages, checker)
+    for index, (raw, where) in enumerate(zip(raw_cards, wheres)):
         label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else index
-        checked = card_schema.check(raw, where.relabel(f"cards[{label}]"), checker)
+        checked = schema.check(raw, where.relabel(f"cards[{label}]"), checker)
         if checked is INVALID or "id" not in checked or "name" not in checked:
             continue
         own = {k: v for k, v in checked.items() if k not in RESERVED_CARD_KEYS}
         placeholder = checked.get("placeholder", False)
         cards.append(Card(
             id=checked["id"], name=checked["name"], count=checked.get("count", 1), fields=own,
-            deck_id=path.stem, file=path, line=where.line, index=index,
+            deck_id=path.stem, file=where.file, line=where.line, index=index,
             remove_at=list(checked.get("remove_at", [])), placeholder=placeholder,
             back=checked.get("back"), lines={k: where.child(raw, k).line for k in raw},
         ))
@@ -265,6 +270,34 @@ def _load_deck(game_dir: Path, path: Path, languages, problems, template_problem
         template=deck.get("template", ""), back_template=back["template"] if back else None,
         fields=fields, cards=cards, lines=lines, placeholder=deck.get("placeholder", False),
     )
+
+
+def _card_sources(game_dir, path, document, root, deck, fields, languages, checker) -> tuple[list, list]:
+    """The raw cards of a deck and where each is written: its `cards:` list, or the rows of the
+    spreadsheet `cards_from:` names (read, cell by cell, against the same schema)."""
+    if "cards_from" not in deck:
+        raw_cards = document.get("cards") if isinstance(document.get("cards"), list) else []
+        if "cards" not in deck:
+            checker.report(root, "a deck needs `cards:` (a list) or `cards_from:` (a spreadsheet)")
+        return raw_cards, [root.child(document, "cards").child(raw_cards, i) for i in range(len(raw_cards))]
+    where = root.child(document, "cards_from")
+    if "cards" in deck:
+        checker.report(where, "a deck has `cards:` or `cards_from:`, not both",
+                       "remove the list, or the spreadsheet's name")
+        return [], []
+    sheet_file = (path.parent / deck["cards_from"]).resolve()
+    if not sheet_file.is_relative_to(game_dir):
+        checker.report(where, f"'{deck['cards_from']}' is outside the game's folder",
+                       "keep the spreadsheet beside the deck file")
+        return [], []
+    from generator.table.cards import read_deck_sheet
+
+    try:
+        rows = read_deck_sheet(sheet_file, path.stem, fields, languages)
+    except InputError as error:
+        checker.problems += error.problems
+        return [], []
+    return [row.card for row in rows], [Where(sheet_file, row.line, "", ("cards", i)) for i, row in enumerate(rows)]
 
 
 def _check_templates(game_dir, deck, cards, checker, root, document):

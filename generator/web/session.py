@@ -171,6 +171,7 @@ class GameSession:
         the text is not acceptable."""
         with self.lock:
             game, unit = self.current_unit(string_id, version)
+            refuse_spreadsheet_edit(self.relative(unit.file), unit, lang)
             text = text.strip()
             if lang not in game.languages:
                 raise EditRefused(400, f"the game has no language '{lang}'")
@@ -242,6 +243,14 @@ class GameSession:
             self.refresh()
             return {"confirmed": len(changed), "written": [self.relative(lock.path)] if written else [],
                     "version": self.version}
+
+
+def refuse_spreadsheet_edit(relative: str, unit: Unit, lang: str) -> None:
+    """A deck that reads its cards from a spreadsheet (`cards_from:`) is edited there, not here."""
+    if Path(relative).suffix.lower() in (".yaml", ".yml"):
+        return
+    raise EditRefused(409, f"this deck's cards come from the spreadsheet {relative}: edit row {unit.line}, "
+                           f"column {unit.field}.{lang} there (the page shows the change once it is saved)")
 
 
 def problem_text(problem: Problem) -> str:

@@ -1,0 +1,1 @@
+"""Card data in spreadsheets: CSV, XLSX and ODS, out of a deck and back in."""

@@ -1,0 +1,245 @@
+"""A deck's cards to sheet rows, and sheet rows back to cards: every cell checked against the deck's schema,
+every problem naming the file, the sheet and the cell."""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.errors import InputError, Problem, did_you_mean
+from generator.model.game import Card, Deck, Game, Text
+from generator.model.schema import INVALID, Checker, Where, walk_refs
+from generator.table.columns import EMPTY, CellError, Column, deck_columns, from_cell, to_cell
+from generator.table.formats import Header, Sheet, read_sheet
+
+
+# --- export ---------------------------------------------------------------------------------------
+
+def export_columns(game: Game, deck: Deck, langs: list[str]) -> list[Column]:
+    ids_by_deck = {deck_id: [card.id for card in other.cards] for deck_id, other in game.decks.items()}
+    columns = deck_columns(deck.fields, game.languages, ids_by_deck,
+                           with_back=any(card.back for card in deck.cards))
+    return [column for column in columns if not is_language_column(column, game.languages)
+            or column.path[-1] in langs]
+
+
+def is_language_column(column: Column, languages: list[str]) -> bool:
+    return len(column.path) > 1 and column.path[-1] in languages and column.label.endswith("." + column.path[-1])
+
+
+def card_values(card: Card) -> dict:
+    """A card as plain values, the way its YAML writes them (texts as {lang: text})."""
+    values = {"id": card.id, "count": card.count, "name": dict(card.name.values)}
+    if card.remove_at:
+        values["remove_at"] = list(card.remove_at)
+    if card.placeholder:
+        values["placeholder"] = card.placeholder
+    if card.back:
+        values["back"] = dict(card.back)
+    values.update({name: plain_value(value) for name, value in card.fields.items()})
+    return values
+
+
+def plain_value(value):
+    if isinstance(value, Text):
+        return dict(value.values)
+    if isinstance(value, dict):
+        return {key: plain_value(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [plain_value(item) for item in value]
+    return value
+
+
+def value_at(values: dict, path: tuple):
+    for key in path:
+        if not isinstance(values, dict) or key not in values:
+            return None
+        values = values[key]
+    return values
+
+
+def export_table(game: Game, deck: Deck, langs: list[str]) -> tuple[list[Header], list[list]]:
+    columns = export_columns(game, deck, langs)
+    headers = [Header(c.label, "\n".join(part for part in (c.doc, c.form) if part), c.choices,
+                      width=max(8, min(40, len(c.label) + 4))) for c in columns]
+    rows = []
+    for card in deck.cards:
+        values = card_values(card)
+        rows.append([to_cell(column, value_at(values, column.path)) for column in columns])
+    for index, column in enumerate(columns):  # wide enough for the longest value, within reason
+        longest = max((len(str(row[index])) for row in rows if row[index] is not None), default=0)
+        headers[index].width = max(headers[index].width, min(40, longest + 2))
+    return headers, rows
+
+
+# --- import ---------------------------------------------------------------------------------------
+
+@dataclass
+class SheetCard:
+    """One row of a sheet as a card: its plain values and the cell of each column."""
+
+    row: int                                     # index in sheet.rows (the header is 0)
+    card: dict                                   # plain nested values, like a card in the YAML
+    cells: dict = field(default_factory=dict)    # column label -> "sheet!C12"
+
+    @property
+    def line(self) -> int:
+        return self.row + 1
+
+    @property
+    def id(self) -> str:
+        return self.card.get("id", "")
+
+
+def read_columns(sheet: Sheet, columns: list[Column]) -> tuple[list[tuple[int, Column]], list[Problem]]:
+    """The sheet's header matched to the deck's columns: (index in the row, column) for each."""
+    by_label = {column.label: column for column in columns}
+    present, problems, seen = [], [], {}
+    for index, label in enumerate(sheet.rows[0]):
+        label = "" if label is None else str(label).strip()
+        if not label:
+            if any(row[index] is not None for row in sheet.rows[1:]):
+                problems.append(sheet.problem(0, index, "a column without a name", hint="name it in row 1"))
+            continue
+        if label not in by_label:
+            problems.append(sheet.problem(0, index, f"unknown column '{label}'", label,
+                                          did_you_mean(label, by_label) or "columns: " + ", ".join(by_label)))
+        elif label in seen:
+            problems.append(sheet.problem(0, index, f"the column '{label}' appears twice (also "
+                                          f"{sheet.cell(0, seen[label])})", label))
+        else:
+            seen[label] = index
+            present.append((index, by_label[label]))
+    if "id" not in seen and not problems:
+        problems.append(sheet.problem(0, 0, "no `id` column: every card needs its id",
+                                      hint="`pnpgen table export` writes the columns a deck has"))
+    return present, problems
+
+
+def read_cards(sheet: Sheet, columns: list[Column], languages: list[str], fields: dict,
+               known_ids: dict[str, set[str]] | None = None,
+               existing: dict[str, dict] | None = None) -> tuple[list[tuple[int, Column]], list[SheetCard]]:
+    """Every row checked; InputError listing every problem (each with its cell) when anything is wrong.
+    With `known_ids` (deck id -> card ids), references to cards that do not exist are problems too. With
+    `existing` (card id -> values), a row is checked as the card it updates: its values where the sheet
+    has no column."""
+    from generator.model.loader import card_schema
+
+    present, problems = read_columns(sheet, columns)
+    if problems:
+        raise InputError(problems)
+    cards, first_row_of = [], {}
+    schema = card_schema(fields)
+    for row_index in range(1, len(sheet.rows)):
+        row = sheet.rows[row_index]
+        if all(value is None or (isinstance(value, str) and not value.strip()) for value in row):
+            continue
+        sheet_card = SheetCard(row_index, {})
+        row_problems = []
+        for col_index, column in present:
+            cell = sheet.cell(row_index, col_index)
+            sheet_card.cells[column.label] = cell
+            value = read_cell(sheet, row_index, col_index, column, languages, row_problems)
+            if value is not EMPTY:
+                put(sheet_card.card, column.path, value)
+        if existing is not None and not row_problems:
+            sheet_card.card = merged(existing.get(sheet_card.card.get("id")), sheet_card.card, present)
+        if not row_problems:  # what no single cell shows: a required key missing, an object half filled
+            checker = Checker(languages)
+            schema.check(sheet_card.card, Where(sheet.file, None, ""), checker)
+            row_problems += [locate(sheet, row_index, present, p) for p in checker.problems]
+        card_id = sheet_card.card.get("id")
+        if isinstance(card_id, str) and card_id in first_row_of and not row_problems:
+            row_problems.append(Problem(sheet.file, None, f"the id '{card_id}' is also on row "
+                                        f"{first_row_of[card_id] + 1}", "id", "ids are unique in a deck",
+                                        cell=sheet_card.cells.get("id")))
+        if isinstance(card_id, str):
+            first_row_of.setdefault(card_id, row_index)
+        problems += row_problems
+        cards.append(sheet_card)
+    if known_ids is not None and not problems:
+        problems += reference_problems(cards, present, known_ids, sheet)
+    if problems:
+        raise InputError(problems)
+    return present, cards
+
+
+def read_cell(sheet: Sheet, row: int, col: int, column: Column, languages, problems: list):
+    raw = sheet.rows[row][col]
+    try:
+        value = from_cell(column, raw)
+    except CellError as error:
+        problems.append(sheet.problem(row, col, str(error), column.label))
+        return EMPTY
+    if value is EMPTY:
+        if column.required:
+            problems.append(sheet.problem(row, col, f"empty cell: expected {column.spec.expected}", column.label))
+        return EMPTY
+    checker = Checker(languages)
+    checked = column.spec.check(value, Where(sheet.file, None, column.label), checker)
+    for problem in checker.problems:
+        problem.cell = sheet.cell(row, col)
+    problems += checker.problems
+    return EMPTY if checked is INVALID or checker.problems else checked
+
+
+def merged(base: dict | None, from_sheet: dict, present) -> dict:
+    """A card's values after the sheet's cells replace those of the columns it has."""
+    if base is None:
+        return from_sheet
+    card = copy.deepcopy(base)
+    for _index, column in present:
+        value = value_at(from_sheet, column.path)
+        if value is None:
+            remove(card, column.path)
+        else:
+            put(card, column.path, value)
+    return card
+
+
+def remove(card: dict, path: tuple) -> None:
+    parents = [card]
+    for key in path[:-1]:
+        if not isinstance(parents[-1].get(key), dict):
+            return
+        parents.append(parents[-1][key])
+    parents[-1].pop(path[-1], None)
+    for depth in range(len(path) - 1, 0, -1):  # a mapping left empty goes too
+        if not parents[depth]:
+            parents[depth - 1].pop(path[depth - 1], None)
+
+
+def put(card: dict, path: tuple, value) -> None:
+    node = card
+    for key in path[:-1]:
+        node = node.setdefault(key, {})
+    node[path[-1]] = value
+
+
+def locate(sheet: Sheet, row: int, present, problem: Problem) -> Problem:
+    """A whole-card problem at the cell of the column it names (else the row's first cell)."""
+    key = problem.key or ""
+    col = next((i for i, c in present if c.label == key or key.startswith(c.label + ".")), None)
+    if col is None:
+        col = next((i for i, c in present if c.label.startswith(key + ".")), present[0][0] if present else 0)
+    problem.cell, problem.line = sheet.cell(row, col), None
+    return problem
+
+
+def reference_problems(cards: list[SheetCard], present, known_ids: dict[str, set[str]], sheet: Sheet) -> list:
+    problems = []
+    for card in cards:
+        for col_index, column in present:
+            value = value_at(card.card, column.path)
+            for _path, deck_id, ref in walk_refs(column.spec, value) if value is not None else ():
+                if deck_id in known_ids and ref not in known_ids[deck_id]:
+                    problems.append(sheet.problem(card.row, col_index, f"no card '{ref}' in deck '{deck_id}'",
+                                                  column.label, did_you_mean(ref, known_ids[deck_id])))
+    return problems
+
+
+def read_deck_sheet(file: Path, deck_id: str, fields: dict, languages: list[str]) -> list[SheetCard]:
+    """The cards of a deck that names a spreadsheet in `cards_from:` (references are checked by validate)."""
+    sheet = read_sheet(file, preferred=deck_id)
+    _present, cards = read_cards(sheet, deck_columns(fields, languages), languages, fields)
+    return cards
