@@ -35,9 +35,10 @@ def plant_tokens(data):
 
 
 def plant_title(data):
-    """An aid is laid out in flow: text too long for it has to fill the whole aid and more."""
-    data["title"]["en"] = LONG["en"] * 12
-    data["sections"][-1]["heading"]["ja"] = LONG["ja"] * 12
+    """An aid is laid out in flow and shrinks its text down to 70% before it overflows: text too long for it
+    has to fill the whole aid at that size and more."""
+    data["title"]["en"] = LONG["en"] * 30
+    data["sections"][-1]["heading"]["ja"] = LONG["ja"] * 30
     return "title"
 
 
