@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from generator.commands.build import select_languages
-from generator.errors import InputError, Problem
+from generator.errors import InputError, Problem, display_path
 from generator.fsutil import write_atomic
 from generator.model import Game, load_game
 from generator.model.rules import has_rules
@@ -58,10 +58,19 @@ def run(args) -> int:
     cache_dir = None if args.no_cache else args.out / ".cache" / "faces"
     for game in games:
         langs = select_languages(game, args.lang)
-        files = write_rulebooks(game, langs, papers, args.out / game.id, progress, cache_dir, args.jobs)
+        files = write_rulebooks(game, langs, papers, args.out / game.id, progress, cache_dir, args.jobs,
+                                lambda found, game=game: warn_untranslated(game, found, progress))
         if files:
             merge_report(args.out / game.id / "build.json", game, files)
     return 0
+
+
+def warn_untranslated(game: Game, found: dict, progress: Progress) -> None:
+    """Name the rule texts printed in the source language for want of a translation."""
+    for lang, texts in found.items():
+        for string_id, text in texts.items():
+            progress.warn(f"{display_path(text.file)}:{text.line}: {string_id} has no {lang} text; "
+                          f"the {lang} rules print the {game.source_language} text")
 
 
 def merge_report(path: Path, game: Game, files: list[dict]) -> None:

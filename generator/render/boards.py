@@ -13,7 +13,7 @@ from generator.model.printables import Board
 from generator.paths import TEMPLATES_DIR, find_template
 from generator.render import fonts
 from generator.render.faces import Batch
-from generator.render.templating import Templates
+from generator.render.templating import Templates, localize
 
 TRACK_GAP_MM = 2.0     # between a track's label and its first space
 AREA_LABEL_MM = 6.0    # room above slots for the area's label
@@ -35,7 +35,8 @@ class Box:
 
 
 def text_of(value, lang: str, fallback: str) -> str:
-    return value.get(lang, fallback) if isinstance(value, Text) else ("" if value is None else str(value))
+    """A text in lang (an Untranslated one, noted when printed, where lang has none)."""
+    return localize(value, lang, fallback) if isinstance(value, Text) else ("" if value is None else str(value))
 
 
 def ink_for(colour: str) -> str:
@@ -176,13 +177,14 @@ def own_or_base(game: Game, name: str) -> str:
 def board_batch(game: Game, board: Board, lang: str) -> Batch:
     """One WeasyPrint document: the board as a single page at its full size."""
     fallback = game.source_language
-    templates = Templates(game.dir, lang, fallback)
+    templates = Templates(game.dir, lang, fallback, game.labels)
     boxes, shapes = layout(board, lang, fallback)
     w, h = board.size_mm
     body = templates.render(own_or_base(game, "board.html"), {"board": board, "name": text_of(board.name, lang, fallback),
                                            "width": w, "height": h, "boxes": boxes, "hexes": shapes},
                             f"board '{board.id}' ({lang})")
-    css = find_template(game.dir, own_or_base(game, "board.css")).read_text(encoding="utf-8")
+    css = fonts.for_language(find_template(game.dir, own_or_base(game, "board.css")).read_text(encoding="utf-8"),
+                             lang)
     html = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><style>\n{fonts.font_face_css()}'
             f"@page {{ size: {w}mm {h}mm; margin: 0; }}\n{css}</style></head><body>\n{body}\n</body></html>")
     return Batch(html, (TEMPLATES_DIR / "base").resolve().as_uri() + "/")

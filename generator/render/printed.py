@@ -156,6 +156,7 @@ def faces_copies(renderer: GameRenderer, deck: Deck, context: "BuildContext") ->
     """The open face PDFs (keep them while used) and (front page, back page or None) for every copy
     of every card of a pseudo-deck."""
     faces = renderer.deck_faces(deck)
+    context.note_untranslated(faces)
     rendered = render_faces([face_request(renderer, faces)], context.cache, context.jobs)
     sources, [pages] = rendered.sources, rendered.pages
     copies = []

@@ -54,20 +54,27 @@ class RulebookWriter:
         self.rulebook = rulebook
         self.data = DataNames.of(game)
         self.problems: list[Problem] = []
+        self.fallbacks: dict[str, dict[str, Text]] = {}  # language -> string id -> Text printed in the source
 
     # --- text -----------------------------------------------------------------------------------
 
     def text(self, value, lang: str, key: str, block: Block, phrases: bool = False) -> Markup:
         """A Text (or plain cell) in lang: placeholders resolved, typeset, **bold** marked."""
-        source = value.get(lang) if isinstance(value, Text) else str(value)
+        written = lang
+        if isinstance(value, Text) and not value.has(lang):
+            written = self.game.source_language  # a missing translation prints the source text
+            self.fallbacks.setdefault(lang, {})[f"rules[{block.id}].{key}"] = value
+        source = value.get(written, self.game.source_language) if isinstance(value, Text) else str(value)
         try:
-            resolved = resolve(source, self.data, lang)
+            resolved = resolve(source, self.data, written)
         except PlaceholderError as error:
             line = (value.line_of(lang) if isinstance(value, Text) else None) or block.line
-            self.problems.append(Problem(block.file, line, str(error), f"blocks[{block.id}].{key}.{lang}"))
+            self.problems.append(Problem(block.file, line, str(error), f"blocks[{block.id}].{key}.{written}"))
             resolved = source
-        html = str(typeset(resolved, lang, phrase_breaks=phrases))
-        return Markup(STRONG.sub(r"<strong>\1</strong>", html))
+        html = STRONG.sub(r"<strong>\1</strong>", str(typeset(resolved, written, phrase_breaks=phrases)))
+        if written != lang:
+            html = f'<span lang="{written}" class="fallback">{html}</span>'
+        return Markup(html)
 
     def check(self) -> None:
         """Resolve every text of every block in every language; raise the located problems found."""
@@ -166,7 +173,7 @@ class RulebookWriter:
             problems, self.problems = self.problems, []
             raise InputError(unique_problems(problems))
         title = " / ".join(self.game.title.get(lang) for lang in langs)
-        css = (TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8")
+        css = fonts.for_language((TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8"), langs[0])
         page = (f"@page {{ size: {PAGE_SIZES[paper]}; }}\n"
                 f'@page :left, :right {{ @top-left {{ content: "{_css_string(title)}"; }} }}\n')
         return (f'<!doctype html><html lang="{langs[0]}" class="{"pair" if pair else "single"}"><head>'
@@ -220,14 +227,17 @@ def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
 
 
 def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Path, progress: Progress,
-                    cache_dir: Path | None = None, jobs: int = 1) -> list[dict]:
-    """Every edition on every paper, rendered on `jobs` cores; unchanged ones come from the cache."""
+                    cache_dir: Path | None = None, jobs: int = 1, untranslated=None) -> list[dict]:
+    """Every edition on every paper, rendered on `jobs` cores; unchanged ones come from the cache.
+    untranslated(fallbacks) is told which texts were printed in the source language, by language."""
     if not has_rules(game):
         return []
     writer = RulebookWriter(game, load_rules(game))
     writer.check()
     wanted = [(edition, paper) for edition in editions(game, langs) for paper in papers]
     batches = [writer.batch(edition, paper) for edition, paper in wanted]
+    if untranslated is not None:
+        untranslated({lang: texts for lang, texts in writer.fallbacks.items() if lang in langs})
     cache = FaceCache(cache_dir)
     pdfs = render_batches(batches, cache, jobs)
     files = []
@@ -245,7 +255,7 @@ def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Pa
 def build_rules(context) -> list[dict]:
     """The build's rule sheets: every language asked for, alone and side by side, on every paper."""
     return write_rulebooks(context.game, context.langs, context.papers, context.out_dir, context.progress,
-                           context.cache.directory, context.jobs)
+                           context.cache.directory, context.jobs, context.note_rules)
 
 
 def check_rules(game: Game) -> None:
