@@ -42,6 +42,12 @@ def labels(lang: str) -> dict:
     return LABELS.get(lang, LABELS["en"])
 
 
+# The words pnpgen itself prints on a rule sheet; a game's labels.yaml may hold them as `rules_<key>` (and
+# `components_<key>` for the box contents table), which makes them translation strings like any other.
+GAME_LABEL = {**{key: f"rules_{key}" for key in LABELS["en"]},
+              **{f"components_{key}": f"components_{key}" for key in ("name", "count", "note")}}
+
+
 def edition_name(langs: tuple[str, ...]) -> str:
     return "+".join(langs)
 
@@ -76,6 +82,26 @@ class RulebookWriter:
             html = f'<span lang="{written}" class="fallback">{html}</span>'
         return Markup(html)
 
+    def word(self, key: str, lang: str, **values) -> str:
+        """One of the words pnpgen prints (Contents, Example...): the game's label when it has one, in lang
+        or else in the source language (noted like any missing translation); else pnpgen's own."""
+        text = self.game.labels.get(GAME_LABEL[key])
+        if text is None:
+            words = labels(lang) if not key.startswith("components_") else component_headings(lang)
+            word = words[key.removeprefix("components_")]
+        else:
+            if not text.has(lang):
+                self.fallbacks.setdefault(lang, {})[f"labels[{GAME_LABEL[key]}].text"] = text
+            word = text.get(lang, self.game.source_language)
+        for name, value in values.items():
+            word = word.replace("{" + name + "}", str(value))
+        return word
+
+    def note_missing(self, text: Text | None, lang: str, string_id: str) -> None:
+        """A text of the game printed here (title, box contents) in the source language for want of lang."""
+        if text is not None and text.values and not text.has(lang):
+            self.fallbacks.setdefault(lang, {})[string_id] = text
+
     def check(self) -> None:
         """Resolve every text of every block in every language; raise the located problems found."""
         for lang in self.game.languages:
@@ -104,7 +130,7 @@ class RulebookWriter:
             items = "".join(f"<li>{t(item, f'items[{i}]')}</li>" for i, item in enumerate(block.items))
             return f"<{tag}>{items}</{tag}>"
         if kind in ("example", "note"):
-            return (f'<div class="{kind}"><span class="label">{labels(lang)[kind]}</span>'
+            return (f'<div class="{kind}"><span class="label">{escape(self.word(kind, lang))}</span>'
                     f"{t(block.text)}</div>")
         if kind == "table":
             head = [t(cell, f"head[{i}]", lang == "ja") for i, cell in enumerate(block.head)]
@@ -133,15 +159,18 @@ class RulebookWriter:
 
     def components_html(self, lang: str) -> str:
         """The box contents: the same rows `pnpgen components` prints."""
-        head = component_headings(lang)
+        for component in self.game.components:
+            self.note_missing(component.name, lang, f"components[{component.id}].name")
+            self.note_missing(component.note, lang, f"components[{component.id}].note")
         rows = component_rows(self.game, lang)
-        return table_html([escape(head["name"]), escape(head["count"]), escape(head["note"])],
+        head = [escape(self.word(f"components_{key}", lang)) for key in ("name", "count", "note")]
+        return table_html(head,
                           [[typeset(row["name"], lang), escape(str(row["count"])), typeset(row["note"], lang)]
                            for row in rows], css="components", ids=[row["id"] for row in rows])
 
     def players_html(self, block: Block, lang: str) -> str:
         """One row per player count; each column an expression evaluated at that count."""
-        head = [escape(labels(lang)["players"])] + [
+        head = [escape(self.word("players", lang))] + [
             self.text(c["head"], lang, f"columns[{i}].head", block, lang == "ja")
             for i, c in enumerate(block.columns)]
         rows = []
@@ -172,7 +201,7 @@ class RulebookWriter:
         if self.problems:
             problems, self.problems = self.problems, []
             raise InputError(unique_problems(problems))
-        title = " / ".join(self.game.title.get(lang) for lang in langs)
+        title = " / ".join(dict.fromkeys(self.game.title.get(lang, self.game.source_language) for lang in langs))
         css = fonts.for_language((TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8"), langs[0])
         page = (f"@page {{ size: {PAGE_SIZES[paper]}; }}\n"
                 f'@page :left, :right {{ @top-left {{ content: "{_css_string(title)}"; }} }}\n')
@@ -196,14 +225,20 @@ class RulebookWriter:
                         f"{self.block_html(block, lang)}</div></td>" for lang in langs)
         return f'<tr class="{block.type}" id="b-{block.id}"{self.chapter(block, langs)}>{cells}</tr>'
 
+    def title(self, lang: str) -> str:
+        self.note_missing(self.game.title, lang, "title")
+        written = lang if self.game.title.has(lang) else self.game.source_language
+        html = typeset(self.game.title.get(written), written, phrase_breaks=True)
+        return html if written == lang else f'<span lang="{written}">{html}</span>'
+
     def title_page(self, langs: tuple[str, ...]) -> str:
         low, high = self.game.players
         parts = []
         for lang in langs:
             parts.append(f'<div class="title-block" lang="{lang}">'
-                         f'<h1 class="title">{typeset(self.game.title.get(lang), lang, phrase_breaks=True)}</h1>'
-                         f'<p class="subtitle">{escape(labels(lang)["rules"])}</p>'
-                         f'<p class="players">{escape(labels(lang)["players_range"].format(low=low, high=high))}'
+                         f'<h1 class="title">{self.title(lang)}</h1>'
+                         f'<p class="subtitle">{escape(self.word("rules", lang))}</p>'
+                         f'<p class="players">{escape(self.word("players_range", lang, low=low, high=high))}'
                          f"</p></div>")
         return f'<section class="title-page">{"".join(parts)}</section>'
 
@@ -213,17 +248,24 @@ class RulebookWriter:
             names = "".join(f'<span class="toc-name" lang="{lang}">'
                             f"{self.text(block.text, lang, 'text', block)}</span>" for lang in langs)
             entries.append(f'<li class="level{block.level}"><a href="#b-{block.id}">{names}</a></li>')
-        heading = " / ".join(labels(lang)["contents"] for lang in langs)
+        heading = " / ".join(self.word("contents", lang) for lang in langs)
         return f'<nav class="toc"><h2 class="toc-title">{escape(heading)}</h2><ul>{"".join(entries)}</ul></nav>'
 
     def batch(self, langs: tuple[str, ...], paper: str) -> Batch:
         """The edition as one WeasyPrint document, keyed by its content like a batch of card faces."""
         return Batch(self.html(langs, paper), self.game.dir.resolve().as_uri() + "/")
 
+
 def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
-    """Each language alone, then all of them side by side (in the game's language order)."""
+    """Each language alone, then two side by side (in the game's language order): the two when there are
+    two; with more, the source language beside each translation (four columns would not fit a page)."""
     ordered = tuple(lang for lang in game.languages if lang in langs)
-    return [(lang,) for lang in ordered] + ([ordered] if len(ordered) > 1 else [])
+    singles = [(lang,) for lang in ordered]
+    if len(ordered) <= 2 or game.source_language not in ordered:
+        return singles + ([ordered] if len(ordered) == 2 else [])
+    pairs = [tuple(lang for lang in ordered if lang in (game.source_language, other))
+             for other in ordered if other != game.source_language]
+    return singles + pairs
 
 
 def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Path, progress: Progress,
