@@ -12,6 +12,8 @@ from test_input_errors import edit, errors, line_of
 from generator.i18n.strings import units
 from generator.i18n.writeback import faithful_yaml
 from generator.model import load_game
+from generator.model.game import Text
+from generator.render.templating import Templates
 from generator.render import fonts
 
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]")
@@ -80,6 +82,15 @@ def test_template_labels_are_translation_strings(tmp_path):
         ("template label", "Price trend when announced", "公開時の価格トレンド")
     assert label.location(game.dir) == f"labels.yaml:{line_of(game.dir / 'labels.yaml', 'trend_announce:')}"
     assert not (Path(__file__).parent.parent / "templates" / "greed-inc" / "labels.html").exists()
+
+
+def test_a_label_without_the_language_prints_the_source_text_and_is_noted(tmp_path):
+    labels = {"owner": Text({"ja": "{who}の資金", "en": "{who}'s funds"}), "start": Text({"ja": "スタート", "de": "Start"})}
+    templates = Templates(tmp_path, "de", "ja", labels)
+    page = templates.env.from_string("{{ label('start') }} / {{ label('owner', who='ミント') | tx }}")
+    assert page.render() == 'Start / <span lang="ja">ミントの資金</span>'
+    assert [str(text) for text in templates.untranslated.values()] == ["ミントの資金"]
+    assert [text.lang for text in templates.untranslated.values()] == ["ja"]
 
 
 def test_an_unknown_label_is_a_located_error(tmp_path, cli):
@@ -162,28 +173,26 @@ def test_a_new_language_is_missing_then_translated_then_printed_with_no_other_la
 
 
 @pytest.mark.slow
-def test_cjk_languages_print_in_their_regional_face_and_latin_keeps_its_diacritics(tmp_path, cli):
-    game = with_languages(copy_game("mint-rails", tmp_path), "[ja, en, de, zh-Hans, ko]")
-    translated = {
-        "de": ("Minzbahnen", "Größe"),
-        "zh-Hans": ("薄荷铁路", "起点"),
-        "ko": ("민트 레일즈", "출발"),
-    }
-    edit(game / "game.yaml", "en: Mint Rails}",
-         "en: Mint Rails, " + ", ".join(f"{lang}: {title}" for lang, (title, _) in translated.items()) + "}")
-    edit(game / "labels.yaml", "en: START}",
-         "en: START, " + ", ".join(f"{lang}: {start}" for lang, (_, start) in translated.items()) + "}")
+def test_cjk_languages_print_in_their_regional_face_and_latin_keeps_its_diacritics(small_game, cli, tmp_path):
+    game = with_languages(small_game, "[ja, en, de, zh-Hans, ko]")
+    translated = {"de": ("Äpfel für Björn", "Größe"), "zh-Hans": ("苹果", "葡萄"), "ko": ("사과", "포도")}
+    edit(game / "decks" / "cards.yaml", "name: {ja: りんご, en: Apple}",
+         "name: {ja: りんご, en: Apple, " + ", ".join(f"{lang}: {apple}" for lang, (apple, _) in translated.items())
+         + "}")
+    edit(game / "decks" / "cards.yaml", "name: {ja: ぶどう, en: Grapes}",
+         "name: {ja: ぶどう, en: Grapes, " + ", ".join(f"{lang}: {grapes}" for lang, (_, grapes) in translated.items())
+         + "}")
     out = tmp_path / "out"
     result = cli("build", game, "--lang", "de,zh-Hans,ko", "--paper", "a4", "--out", out)
     assert result.code == 0, result.err
     region = {"de": "JP", "zh-Hans": "SC", "ko": "KR"}
-    for lang, (title, start) in translated.items():
-        path = out / "mint-rails" / f"cards-{lang}-a4.pdf"
+    for lang, words in translated.items():
+        path = out / game.name / f"cards-{lang}-a4.pdf"
         text = pdf_text(path)
-        assert title in text and start in text  # the glyphs are there and map back to the characters
+        assert all(word in text for word in words), (lang, text)  # the glyphs are there and read back
         with pikepdf.open(path) as pdf:
             used = fonts_of(pdf)
             names = {str(font.get("/BaseFont")) for font in used}
-            assert all(is_embedded(font) for font in used)
+            assert used and all(is_embedded(font) for font in used)
         assert any(f"CJK-{region[lang]}" in name for name in names), (lang, names)
         assert not any("CJK-" in name and f"CJK-{region[lang]}" not in name for name in names), (lang, names)

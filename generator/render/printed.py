@@ -106,7 +106,8 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
            ".note { font-size: 9pt; } .map-label { width: 20mm; text-align: center; font-size: 16pt;"
            " font-weight: bold; color: #b00000; } .tile { font-size: 8pt; font-weight: bold; white-space: nowrap; }"
            ".ruler { font-size: 6pt; white-space: nowrap; }")
-    html = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><style>{fonts.font_face_css()}{css}'
+    html = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><style>{fonts.font_face_css()}'
+            f'{fonts.for_language(css, lang)}'
             f'</style></head><body>{"".join(pages)}</body></html>')
     return Batch(html, "file:///")
 

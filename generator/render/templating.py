@@ -43,6 +43,9 @@ class Untranslated(str):
     def like(cls, other: "Untranslated", shown: str) -> "Untranslated":
         return cls(other.text, other.lang, shown)
 
+    def __reduce__(self):
+        return Untranslated, (self.text, self.lang, str(self))
+
 
 def localize(value, lang: str, fallback: str | None = None):
     """Replace every Text inside value by its string in lang (an Untranslated one where lang has none)."""
