@@ -107,6 +107,7 @@ def test_an_unknown_label_is_a_located_error(tmp_path, cli):
     assert "no label 'secrte' in labels.yaml" in message and "did you mean 'secret'" in message
 
 
+@pytest.mark.slow
 def test_a_label_edited_in_the_yaml_is_printed(tmp_path, cli):
     game = copy_game("ikkin", tmp_path)
     edit(game / "labels.yaml", "secret: {ja: 社外秘, en: Confidential}", "secret: {ja: 社外秘, en: Top Secret}")
