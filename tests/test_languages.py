@@ -196,4 +196,17 @@ def test_cjk_languages_print_in_their_regional_face_and_latin_keeps_its_diacriti
             names = {str(font.get("/BaseFont")) for font in used}
             assert used and all(is_embedded(font) for font in used)
         assert any(f"CJK-{region[lang]}" in name for name in names), (lang, names)
-        assert not any("CJK-" in name and f"CJK-{region[lang]}" not in name for name in names), (lang, names)
+        # the one other face: Japanese, for the source text printed where a translation is missing (the pear)
+        assert {re.search(r"CJK-(\w\w)", name).group(1) for name in names if "CJK-" in name} == \
+            {region[lang], "JP"}, (lang, names)
+        assert "洋なし" in text
+    # side by side: the Chinese column in the Chinese face beside the Japanese one
+    (game / "rules.yaml").write_text("blocks:\n  - {type: heading, text: {ja: 準備, en: Setup, zh-Hans: 准备}}\n"
+                                     "  - text: {ja: 直角に置きます。, en: Lay it square., zh-Hans: 直角放置。}\n",
+                                     encoding="utf-8")
+    result = cli("rules", game, "--lang", "ja,zh-Hans", "--paper", "a4", "--out", out)
+    assert result.code == 0, result.err
+    with pikepdf.open(out / game.name / "rules-ja+zh-Hans-a4.pdf") as pdf:
+        regions = {re.search(r"CJK-(\w\w)", str(font.get("/BaseFont"))).group(1) for font in fonts_of(pdf)
+                   if "CJK-" in str(font.get("/BaseFont"))}
+    assert regions == {"JP", "SC"}

@@ -111,7 +111,7 @@ class GameRenderer:
                     f".face {{ width: {w}mm; height: {h}mm; }}\n"
                     f".bleed {{ left: -{b}mm; top: -{b}mm; width: {w + 2 * b}mm; height: {h + 2 * b}mm; }}\n"
                     f".safe {{ left: {s}mm; top: {s}mm; width: {w - 2 * s}mm; height: {h - 2 * s}mm; }}\n")
-        css = fonts.for_language(self.stylesheet, self.lang)
+        css = fonts.for_languages(self.stylesheet, self.lang, self.game.languages)
         return (f'<!doctype html><html lang="{self.lang}"><head><meta charset="utf-8"><style>\n'
                 f"{fonts.font_face_css()}{css}\n{geometry}</style></head><body>\n"
                 + "\n".join(pages) + "\n</body></html>")

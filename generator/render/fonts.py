@@ -90,6 +90,40 @@ def for_language(css: str, lang: str) -> str:
     return css.replace(FAMILY, family_for(FAMILY, lang)).replace(SERIF_FAMILY, family_for(SERIF_FAMILY, lang))
 
 
+def for_languages(css: str, lang: str, others) -> str:
+    """The stylesheet of a document in lang that also holds text marked with other languages (side-by-side
+    rules, two-language aids, a source text printed for want of a translation): every rule naming a Noto
+    CJK face is repeated for the elements of each other CJK region, in that region's face."""
+    extra = [scoped_to(css, other) for other in dict.fromkeys(others)
+             if region(other) != region(lang) and FAMILY in system_families()]
+    return "\n".join([for_language(css, lang), *[rules for rules in extra if rules]])
+
+
+def scoped_to(css: str, lang: str) -> str:
+    """The font-family rules of css that name a Noto CJK face, for the elements marked lang (one more
+    attribute in every selector keeps them above the rules they repeat, in the same order)."""
+    import tinycss2
+
+    marked = f'[lang="{lang}"]'
+    out = []
+    for rule in tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True):
+        if rule.type != "qualified-rule":
+            continue
+        families = [d for d in tinycss2.parse_declaration_list(rule.content, skip_comments=True, skip_whitespace=True)
+                    if d.type == "declaration" and d.lower_name == "font-family"]
+        value = tinycss2.serialize(families[-1].value).strip() if families else ""
+        if "CJK" not in value:
+            continue
+        selectors = []
+        for selector in (part.strip() for part in tinycss2.serialize(rule.prelude).split(",")):
+            if selector in ("html", "body", ":root"):
+                selectors.append(marked)  # the marked element itself takes the document's face
+            else:
+                selectors += [f"{marked} {selector}"] + ([f"{selector}{marked}"] if "::" not in selector else [])
+        out.append(f"{', '.join(selectors)} {{ font-family: {for_language(value, lang)}; }}")
+    return "\n".join(out)
+
+
 def fingerprint() -> str:
     """What identifies the fonts a render used (part of the face cache key)."""
     families = system_families()

@@ -202,7 +202,8 @@ class RulebookWriter:
             problems, self.problems = self.problems, []
             raise InputError(unique_problems(problems))
         title = " / ".join(dict.fromkeys(self.game.title.get(lang, self.game.source_language) for lang in langs))
-        css = fonts.for_language((TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8"), langs[0])
+        css = fonts.for_languages((TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8"), langs[0],
+                                  [*langs, self.game.source_language])
         page = (f"@page {{ size: {PAGE_SIZES[paper]}; }}\n"
                 f'@page :left, :right {{ @top-left {{ content: "{_css_string(title)}"; }} }}\n')
         return (f'<!doctype html><html lang="{langs[0]}" class="{"pair" if pair else "single"}"><head>'
