@@ -107,15 +107,6 @@ def test_an_unknown_label_is_a_located_error(tmp_path, cli):
     assert "no label 'secrte' in labels.yaml" in message and "did you mean 'secret'" in message
 
 
-@pytest.mark.slow
-def test_a_label_edited_in_the_yaml_is_printed(tmp_path, cli):
-    game = copy_game("ikkin", tmp_path)
-    edit(game / "labels.yaml", "secret: {ja: 社外秘, en: Confidential}", "secret: {ja: 社外秘, en: Top Secret}")
-    assert cli("build", game, "--lang", "en", "--paper", "a4", "--out", tmp_path / "out", "-q").code == 0
-    text = re.sub(r"\s", "", pdf_text(tmp_path / "out" / "ikkin" / "cards-en-a4.pdf"))  # letter-spaced
-    assert "TopSecret" in text and "Confidential" not in text
-
-
 @pytest.mark.parametrize("kit", ["greed-inc", "ikkin", "mint-rails"])
 def test_every_file_holding_strings_can_take_an_import(kit):
     """Import writes translations into the YAML keeping its layout: every file with strings must allow it."""
