@@ -18,3 +18,6 @@ class Progress:
 
     def warn(self, message: str) -> None:
         print(f"warning: {message}", file=self.stream, flush=True)
+
+    def error(self, message: str) -> None:
+        print(f"error: {message}", file=self.stream, flush=True)

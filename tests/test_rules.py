@@ -219,11 +219,17 @@ def only_error(cli, game, old, new):
     return message
 
 
-def test_a_block_missing_a_language_is_a_located_error(ruled_game, cli):
+def test_a_block_missing_a_language_prints_the_source_text_and_says_so(ruled_game, cli):
     rules = ruled_game / "rules.yaml"
-    message = only_error(cli, ruled_game, "      en: With 2 players remove {removed.cards@2} grapes.\n", "")
-    assert f"rules.yaml:{line_of(rules, 'removed.cards@2') - 1}:" in message  # the `text:` of the block
-    assert "blocks[removal].text" in message and "no en text" in message
+    line = line_of(rules, 'removed.cards@2') - 1  # the `text:` of the block
+    edit(rules, "      en: With 2 players remove {removed.cards@2} grapes.\n", "")
+    result = cli("rules", ruled_game, "--out", ruled_game / "out", "--lang", "en", "--paper", "a4")
+    assert result.code == 0, result.err
+    [warning] = [w for w in result.err.splitlines() if w.startswith("warning:")]
+    assert f"rules.yaml:{line}:" in warning and "rules[removal].text has no en text" in warning
+    pdf = ruled_game / "out" / "small" / "rules-en-a4.pdf"
+    text = "".join(page_text(pdf, i) for i in range(len(pikepdf.open(pdf).pages)))
+    assert "ぶどうを" in text and "{removed" not in text  # the Japanese text, its placeholder resolved
 
 
 def test_an_unknown_placeholder_is_a_located_error(ruled_game, cli):

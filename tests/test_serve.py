@@ -291,3 +291,17 @@ def test_every_answer_carries_the_content_security_policy(served):
         policy = response.headers["Content-Security-Policy"]
     assert "frame-ancestors 'none'" in policy and "script-src 'self'" in policy
     assert "unsafe-inline" not in policy
+def test_template_labels_are_edited_like_card_texts(served, small_game):
+    (small_game / "labels.yaml").write_text("labels:\n  kind: {ja: 果物, en: Fruit}\n", encoding="utf-8")
+    template = small_game / "templates" / "card.html"
+    template.write_text(template.read_text(encoding="utf-8").replace(
+        '<div class="value">', '<div class="kind">{{ label(\'kind\') | tx }}</div><div class="value">'),
+        encoding="utf-8")
+    served.session.refresh()
+    state = served.request("/api/state")[1]
+    assert {"kind": "template label", "strings": ["labels[kind].text"]} in state["groups"]
+    old_face = card(state, "apple")["faces"]["en"]["front"]
+    status, answer = served.edit("labels[kind].text", "en", "Fresh fruit")
+    assert status == 200 and answer["written"][0] == "labels.yaml"
+    assert read(small_game, "labels.yaml") == "labels:\n  kind: {ja: 果物, en: Fresh fruit}\n"
+    assert card(served.request("/api/state")[1], "apple")["faces"]["en"]["front"] != old_face

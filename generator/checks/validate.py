@@ -272,13 +272,32 @@ def rules_texts(game: Game):
                 yield f"rules[{block.id}].{field_label}", text
 
 
-TEXT_SOURCES = [card_data_texts, rules_texts]
+def label_texts(game: Game):
+    """The template labels of labels.yaml, labelled `labels[key].text`."""
+    for key, text in game.labels.items():
+        yield f"labels[{key}].text", text
+
+
+def printable_texts(game: Game):
+    """The texts of boards, player aids and token sheets: `boards[main].name`, `aids[phases].sections[0].text`."""
+    printables = game.printables
+    if printables is None:
+        return
+    for collection, items in (("boards", printables.boards), ("aids", printables.aids),
+                              ("tokens", printables.tokens)):
+        for item_id, item in items.items():
+            for name, value in vars(item).items():
+                for path, text in _nested_texts(value, name):
+                    yield f"{collection}[{item_id}].{path}", text
+
+
+TEXT_SOURCES = [card_data_texts, label_texts, printable_texts, rules_texts]
 
 
 def check_translations(game: Game) -> list[Problem]:
     problems = []
     for label, text in texts(game):
-        missing = [lang for lang in game.languages if not text.values.get(lang, "").strip()]
+        missing = [lang for lang in game.languages if not text.has(lang)]
         if missing:
             problems.append(Problem(text.file, text.line, f"{label} has no {', '.join(missing)} text",
                                     hint=f"add `{missing[0]}: ...` beside "

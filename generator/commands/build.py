@@ -10,6 +10,7 @@ from pathlib import Path
 
 from generator.checks import images
 from generator.checks.build_problems import BuildProblems, data_problems
+from generator.checks.validate import texts
 from generator.errors import InputError, Problem
 from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
@@ -63,9 +64,10 @@ def register(subparsers) -> None:
     parser.add_argument("--no-cache", action="store_true", help="render every face again")
     parser.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
     parser.add_argument("--strict", action="store_true",
-                        help="exit 1 when the build finds any problem: what `pnpgen validate` reports, and text "
+                        help="exit 1 when the build finds any problem: what `pnpgen validate` reports, text "
                              "overflowing past its box, the safe area, the trim or the cut, or onto other text (every "
-                             "text of every card, token, aid, board and rule sheet)")
+                             "text of every card, token, aid, board and rule sheet), and text printed in the source "
+                             "language for want of a translation")
     parser.set_defaults(run=run)
 
 
@@ -99,9 +101,32 @@ def build_game(game: Game, papers: list[str], progress: Progress, args, problems
     files = []
     for builder in BUILDERS:
         files += builder(context)
-    write_report(context.out_dir, game, files, context.fits)
+    write_report(context.out_dir, game, files, context.fits, context.untranslated)
+    report_untranslated(context)
     progress.say(f"{game.id}: {len(files)} files in {context.out_dir} "
                  f"({context.cache.hits} faces from the cache, {context.cache.misses} rendered)")
+
+
+SHOWN_UNTRANSLATED = 12  # strings listed on the terminal per language; build.json has them all
+
+
+def report_untranslated(context: "BuildContext") -> int:
+    """Say, per language, which strings were printed in the source language (no translation yet)."""
+    game, count = context.game, 0
+    for lang, strings in context.untranslated.items():
+        if not strings:
+            continue
+        count += len(strings)
+        say = context.progress.error if getattr(context.args, "strict", False) else context.progress.warn
+        flagged = context.flagged.get(lang, 0)
+        say(f"{game.id}: {lang}: {len(strings)} text(s) have no {lang} translation and are printed in "
+            f"{game.source_language}" + (f"; {flagged} card(s) carry the corner flag" if flagged else ""))
+        for string_id in list(strings)[:SHOWN_UNTRANSLATED]:
+            say(f"  {strings[string_id]}: {string_id}")
+        if len(strings) > SHOWN_UNTRANSLATED:
+            say(f"  ... and {len(strings) - SHOWN_UNTRANSLATED} more: all in build.json; translate them with "
+                f"`pnpgen i18n export {game.id} --lang {lang}`")
+    return count
 
 
 def overflow_problem(game: Game, fit: CardFit) -> Problem:
@@ -134,6 +159,11 @@ def report_fits(context: "BuildContext", fits: list[CardFit]) -> None:
             context.progress.say(f"{context.game.id}: {fit.describe()}: font shrunk to {fit.scale:.0%} to fit")
 
 
+def location(text) -> str:
+    return f"{display_path(text.file)}:{text.line}" if text.file and text.line else (
+        display_path(text.file) if text.file else "?")
+
+
 @dataclass
 class BuildContext:
     """What every builder of a game gets: the game, the languages and papers asked for, where to write."""
@@ -156,6 +186,31 @@ class BuildContext:
 
     def report(self, fits: list[CardFit]) -> None:
         report_fits(self, fits)
+    untranslated: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> string id -> file:line
+    flagged: dict[str, int] = field(default_factory=dict)  # lang -> faces carrying the untranslated flag
+
+    def note_untranslated(self, faces: DeckFaces) -> None:
+        """Record the strings a deck's faces print in the fallback language, and the flagged faces."""
+        ids = self.string_ids()
+        found = self.untranslated.setdefault(faces.lang, {})
+        for card_id, texts in faces.untranslated.items():
+            self.flagged[faces.lang] = self.flagged.get(faces.lang, 0) + 1
+            for value in texts:
+                string_id = ids.get(id(value.text), f"deck '{faces.deck.id}', card '{card_id}'")
+                found.setdefault(string_id, location(value.text))
+
+    def note_rules(self, fallbacks: dict[str, dict]) -> None:
+        for lang, texts in fallbacks.items():
+            found = self.untranslated.setdefault(lang, {})
+            for string_id, text in texts.items():
+                found.setdefault(string_id, location(text))
+
+    def string_ids(self) -> dict[int, str]:
+        if self._ids is None:
+            self._ids = {id(text): label for label, text in texts(self.game)}
+        return self._ids
+
+    _ids: dict | None = None
 
     @property
     def papers(self) -> list[str]:
@@ -274,6 +329,9 @@ def build_cards(context: BuildContext) -> list[dict]:
         for deck in prepared[lang]:
             deck.fits = deck.fits or card_fits(deck.faces, [context.cache.face_fits(key) for key in deck.keys])
     report_fits(context, [fit for lang in langs for deck in prepared[lang] for fit in deck.fits])
+    for lang in langs:
+        for deck in prepared[lang]:
+            context.note_untranslated(deck.faces)
     files = []
     for lang, option, name, inputs, kept in planned:
         if kept is not None:
@@ -371,10 +429,13 @@ def write_pdf(writer: SheetWriter, path: Path, game: Game, lang: str) -> None:
     write_atomic(path, save_pdf_bytes(writer.pdf, title, lang))
 
 
-def write_report(out_dir: Path, game: Game, files: list[dict], fits: list[CardFit] = ()) -> None:
+def write_report(out_dir: Path, game: Game, files: list[dict], fits: list[CardFit] = (),
+                 untranslated: dict[str, dict[str, str]] | None = None) -> None:
     report = {"game": game.id, "files": files,
               "overflows": [asdict(fit) for fit in fits if fit.overflow_mm > 0],
-              "shrunk": [asdict(fit) for fit in fits if fit.scale < 1]}
+              "shrunk": [asdict(fit) for fit in fits if fit.scale < 1],
+              "untranslated": {lang: [{"id": string_id, "where": where} for string_id, where in strings.items()]
+                               for lang, strings in (untranslated or {}).items() if strings}}
     write_atomic(out_dir / "build.json", json.dumps(report, ensure_ascii=False, indent=2) + "\n")
 
 

@@ -129,11 +129,12 @@ def render_status(report: StatusReport) -> str:
     game = report.game
     out = [f"{game.id}: {game.title.get('en', game.source_language)} (source language {game.source_language})"]
     columns = ["total", "translated", "missing", "stale", "unconfirmed", "overflowing", "glossary", "checks"]
-    out.append("  lang  " + "  ".join(f"{c:>11}" for c in columns))
+    width = max([4] + [len(lang) + 2 for lang in report.languages])  # zh-Hant *
+    out.append(f"  {'lang':<{width}}  " + "  ".join(f"{c:>11}" for c in columns))
     for lang, status in report.languages.items():
         values = [status.as_json()[c] for c in columns]
         cells = "  ".join(f"{'-' if v is None else v:>11}" for v in values)
-        out.append(f"  {lang + (' *' if status.source else ''):<4}  {cells}")
+        out.append(f"  {lang + (' *' if status.source else ''):<{width}}  {cells}")
     out.append("  (* source language)" + (f"; overflow {report.layout_note}" if report.layout_note else ""))
     if report.findings:
         out.append(f"\n{len(report.findings)} problem(s):")

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from generator.commands.build import select_languages
-from generator.errors import InputError, Problem
+from generator.errors import InputError, Problem, display_path
 from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
 from generator.model.rules import has_rules
@@ -59,10 +59,19 @@ def run(args) -> int:
         for game in games:
             langs = select_languages(game, args.lang)
             faces = None if args.no_cache else face_cache_dir(game.dir, args.out)
-            files = write_rulebooks(game, langs, papers, args.out / game.id, progress, faces, args.jobs)
+            files = write_rulebooks(game, langs, papers, args.out / game.id, progress, faces, args.jobs,
+                                    untranslated=lambda found, game=game: warn_untranslated(game, found, progress))
             if files:
                 merge_report(args.out / game.id / "build.json", game, files)
     return 0
+
+
+def warn_untranslated(game: Game, found: dict, progress: Progress) -> None:
+    """Name the rule texts printed in the source language for want of a translation."""
+    for lang, texts in found.items():
+        for string_id, text in texts.items():
+            progress.warn(f"{display_path(text.file)}:{text.line}: {string_id} has no {lang} text; "
+                          f"the {lang} rules print the {game.source_language} text")
 
 
 def merge_report(path: Path, game: Game, files: list[dict]) -> None:

@@ -16,7 +16,8 @@ from generator.model.game import Game, Text
 
 LABEL = re.compile(r"^(?P<collection>[A-Za-z_-]+)\[(?P<owner>[^\]]+)\]\.(?P<field>.+)$")
 OWNER_KINDS = {"cards": "card", "components": "component", "decks": "deck", "setup": "setup deal",
-               "rules": "rule block"}
+               "rules": "rule block", "labels": "template label", "boards": "board", "aids": "player aid",
+               "tokens": "token sheet"}
 
 
 @dataclass(frozen=True)

@@ -29,12 +29,16 @@ class Text:
     def line_of(self, lang: str) -> int | None:
         return self.lines.get(lang, self.line)
 
+    def has(self, lang: str) -> bool:
+        """Whether the text is written in lang (an empty entry is a missing translation)."""
+        return bool(str(self.values.get(lang, "")).strip())
+
     def get(self, lang: str, fallback: str | None = None) -> str:
-        if lang in self.values:
+        if self.has(lang):
             return self.values[lang]
-        if fallback and fallback in self.values:
+        if fallback and self.has(fallback):
             return self.values[fallback]
-        return next(iter(self.values.values()), "")
+        return next((value for value in self.values.values() if value.strip()), "")
 
     def __hash__(self):
         return hash((tuple(sorted(self.values.items())), self.path))
@@ -119,6 +123,7 @@ class Game:
     checks: list[dict] = field(default_factory=list)   # declared invariants, each with its `_line`
     template_problems: list = field(default_factory=list)  # missing templates (when not required)
     printables: Any = None  # model.printables.Printables: boards, aids and token sheets
+    labels: dict[str, Text] = field(default_factory=dict)  # template labels by key (labels.yaml)
 
     def cards(self):
         for deck in self.decks.values():

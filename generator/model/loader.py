@@ -1,9 +1,11 @@
 """Load a game directory: every file checked against its schema, every problem located."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from generator.errors import InputError, Problem
+from generator.model.labels import load_labels
 from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Card, Component, Deck, Game, Text
 from generator.model.schema import (INVALID, Bool, Checker, Enum, Field, Id, Int, LanguageCode, ListOf, Localized,
@@ -11,6 +13,10 @@ from generator.model.schema import (INVALID, Bool, Checker, Enum, Field, Id, Int
 from generator.paths import find_template, template_dirs
 from generator.yamlio import load_yaml
 
+# A well-formed BCP 47 tag (RFC 5646 section 2.1): language, extlang, script, region, variants, extensions.
+LANGUAGE_TAG = re.compile(r"^(?:[a-z]{2,3}(?:-[a-z]{3}){0,3}|[a-z]{4,8})(?:-[a-z]{4})?(?:-(?:[a-z]{2}|\d{3}))?"
+                          r"(?:-(?:[a-z\d]{5,8}|\d[a-z\d]{3}))*(?:-[\da-wyz](?:-[a-z\d]{2,8})+)*"
+                          r"(?:-x(?:-[a-z\d]{1,8})+)?$", re.IGNORECASE)
 RESERVED_CARD_KEYS = ("id", "count", "name", "remove_at", "placeholder", "back")
 
 PLACEHOLDER = OneOf([Bool(), ListOf(Str())], expected="true, or a list of the invented fields")
@@ -128,6 +134,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
     players = info["players"]
     printables = load_printables(game_dir, languages, decks, dict(info.get("numbers", {})),
                                  (players["min"], players["max"]), problems)
+    labels = load_labels(game_dir, languages, problems)
     if require_templates:
         problems += template_problems
     if problems:
@@ -140,8 +147,12 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         numbers=dict(info.get("numbers", {})),
         setup=_with_lines(info.get("setup", []), document, "setup", game_file),
         checks=_with_lines(info.get("checks", []), document, "checks", game_file),
-        template_problems=template_problems, printables=printables,
+        template_problems=template_problems, printables=printables, labels=labels,
     )
+
+
+def is_language_tag(tag: str) -> bool:
+    return bool(LANGUAGE_TAG.match(tag))
 
 
 def _with_lines(entries, document, key, file):
@@ -173,6 +184,16 @@ def _check_game_info(info, document, file, languages, problems):
     if not languages:
         problems.append(Problem(file, where.child(document, "languages").line, "list at least one language",
                                 "languages"))
+    raw_languages = document.get("languages") or []
+    for index, lang in enumerate(languages):
+        if not is_language_tag(lang):
+            hint = (f"write '{lang.replace('_', '-')}' (BCP 47 uses hyphens)" if "_" in lang
+                    else "a BCP 47 language tag, like ja, en, de, zh-Hans, zh-Hant, ko or pt-BR")
+            problems.append(Problem(file, where.child(document, "languages").child(raw_languages, index).line,
+                                    f"'{lang}' is not a language tag", f"languages[{index}]", hint))
+        elif languages.index(lang) != index:
+            problems.append(Problem(file, where.child(document, "languages").line, f"'{lang}' is listed twice",
+                                    "languages"))
     source = info.get("source_language")
     if source is not None and source not in languages:
         problems.append(Problem(file, where.child(document, "source_language").line,

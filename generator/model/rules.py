@@ -1,7 +1,8 @@
 """A game's rules (cards/<game>/rules.yaml): ordered blocks, each holding its text in every language.
 
-Keeping every language inside the same block is what keeps translations aligned block by block:
-a block missing a language is a located error, not a silent gap in one edition.
+Keeping every language inside the same block is what keeps translations aligned block by block. A block
+without a text in some language is a missing translation (validate and `i18n status` list it; an edition
+prints the source language's text there), so a language can be added first and translated afterwards.
 """
 from __future__ import annotations
 
@@ -127,7 +128,7 @@ def load_rules(game: Game) -> Rulebook:
         counter += 1
         block_id = entry.get("id") or f"{section}-{counter}"
         block = _block(block_id, entry, where)
-        problems += _block_problems(block, where, game.languages, seen)
+        problems += _block_problems(block, where, seen)
         blocks.append(block)
     if problems:
         raise InputError(problems)
@@ -153,7 +154,7 @@ def _block(block_id: str, entry: dict, where: Where) -> Block:
                  width=entry.get("width", 40.0))
 
 
-def _block_problems(block: Block, where: Where, languages: list[str], seen: dict) -> list[Problem]:
+def _block_problems(block: Block, where: Where, seen: dict) -> list[Problem]:
     problems = []
     label = f"blocks[{block.id}]"
     if block.id in seen:
@@ -163,10 +164,4 @@ def _block_problems(block: Block, where: Where, languages: list[str], seen: dict
     needed = NEEDS.get(block.type)
     if needed and not getattr(block, needed):
         problems.append(Problem(block.file, where.line, f"a {block.type} block needs `{needed}:`", label))
-    for name, text in block.texts():
-        missing = [lang for lang in languages if not text.values.get(lang, "").strip()]
-        if missing:
-            problems.append(Problem(block.file, text.line or where.line,
-                                    f"has no {', '.join(missing)} text: every block holds every language",
-                                    f"{label}.{name}", hint=f"add `{missing[0]}: ...`"))
     return problems

@@ -17,7 +17,7 @@ from generator.model.printables import Board
 from generator.paths import find_template
 from generator.render import fonts, typeset_html
 from generator.render.faces import Batch
-from generator.render.templating import Templates
+from generator.render.templating import Templates, localize
 
 TRACK_GAP_MM = 2.0     # between a track's label and its first space
 AREA_LABEL_MM = 6.0    # room above slots for the area's label
@@ -41,7 +41,8 @@ class Box:
 
 
 def text_of(value, lang: str, fallback: str) -> str:
-    return value.get(lang, fallback) if isinstance(value, Text) else ("" if value is None else str(value))
+    """A text in lang (an Untranslated one, noted when printed, where lang has none)."""
+    return localize(value, lang, fallback) if isinstance(value, Text) else ("" if value is None else str(value))
 
 
 def ink_for(colour: str) -> str:
@@ -183,15 +184,16 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
     """One WeasyPrint document: the board as a single page at its full size."""
     fallback = game.source_language
     data = data_names(game)
-    templates = Templates(game.dir, lang, fallback, data)
-    board = dataclasses.replace(board, name=resolve_all(board.name, data, [lang]),
-                                elements=resolve_all(board.elements, data, [lang]))
+    templates = Templates(game.dir, lang, fallback, data, labels=game.labels)
+    board = dataclasses.replace(board, name=resolve_all(board.name, data, [lang, fallback]),
+                                elements=resolve_all(board.elements, data, [lang, fallback]))
     boxes, shapes = layout(board, lang, fallback)
     w, h = board.size_mm
     body = templates.render(own_or_base(game, "board.html"), {"board": board, "name": text_of(board.name, lang, fallback),
                                            "width": w, "height": h, "boxes": boxes, "hexes": shapes},
                             f"board '{board.id}' ({lang})")
-    css = find_template(game.dir, own_or_base(game, "board.css")).read_text(encoding="utf-8")
+    css = fonts.for_language(find_template(game.dir, own_or_base(game, "board.css")).read_text(encoding="utf-8"),
+                             lang)
     html = (f'<!doctype html><html lang="{lang}" data-safe="{BOARD_SAFE_MM:g}"><head><meta charset="utf-8">'
             f'<style>\n{fonts.font_face_css()}{typeset_html.stylesheet()}'
             f"@page {{ size: {w}mm {h}mm; margin: 0; bleed: {BOARD_BLEED_MM}mm; }}\n"

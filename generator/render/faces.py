@@ -20,7 +20,7 @@ from generator.model.game import Deck, Game, Text
 from generator.render import fonts, typeset_html
 from generator.render.fetch import Confinement
 from generator.render.fit import CHECK_VERSION, FitBox, render_measured
-from generator.render.templating import Templates, localize
+from generator.render.templating import Templates, Untranslated, localize
 from generator.paths import TEMPLATES_DIR, find_template
 from generator.errors import InputError, Problem
 
@@ -44,6 +44,7 @@ class DeckFaces:
     pages: list[str] = field(default_factory=list)        # distinct face HTML, in first-use order
     front_of: list[int] = field(default_factory=list)     # card index -> page index
     back_of: list[int | None] = field(default_factory=list)
+    untranslated: dict[str, list[Untranslated]] = field(default_factory=dict)  # card id -> printed in fallback
 
     def add(self, html: str) -> int:
         try:
@@ -70,7 +71,7 @@ class GameRenderer:
         self.game = game
         self.lang = lang
         self.data = data_names(game)
-        self.templates = Templates(game.dir, lang, game.source_language, self.data)
+        self.templates = Templates(game.dir, lang, game.source_language, self.data, labels=game.labels)
         self.stylesheet = self._stylesheet()
 
     def _stylesheet(self) -> str:
@@ -89,26 +90,32 @@ class GameRenderer:
         fallback = game.source_language
         decks = {d.id: {c.id: card_view(c, d, lang, fallback, self.data) for c in d.cards}
                  for d in game.decks.values()}
-        return {"game": {"id": game.id, "title": game.title.get(lang, fallback), "titles": dict(game.title.values)},
+        return {"game": {"id": game.id, "title": localize(game.title, lang, fallback),
+                         "titles": dict(game.title.values)},
                 "decks": decks}
 
     def deck_faces(self, deck: Deck) -> DeckFaces:
         shared = self.context()
         result = DeckFaces(deck, self.lang)
         fallback = self.game.source_language
-        deck_view = {"id": deck.id, "name": deck.name.get(self.lang, fallback), "size": deck.size_name,
+        deck_view = {"id": deck.id, "name": localize(deck.name, self.lang, fallback), "size": deck.size_name,
                      "width": deck.size_mm[0], "height": deck.size_mm[1], "placeholder": deck.placeholder}
         for card in deck.cards:
             ctx = {**shared, "deck": deck_view, "card": card_view(card, deck, self.lang, fallback, self.data)}
             subject = f"card '{card.id}' of deck '{deck.id}' ({self.lang})"
             front = self.templates.render(deck.template, ctx, subject)
-            result.front_of.append(result.add(_wrap(front, "front", card.id)))
+            missing = list(self.templates.untranslated.values())
+            result.front_of.append(result.add(_wrap(front, "front", card.id, missing)))
             back_name = (card.back or {}).get("template") or deck.back_template
             if back_name:
                 back = self.templates.render(back_name, ctx, f"the back of {subject}")
-                result.back_of.append(result.add(_wrap(back, "back", "")))
+                on_back = list(self.templates.untranslated.values())
+                result.back_of.append(result.add(_wrap(back, "back", "", on_back)))
+                missing += [text for text in on_back if all(text.text is not m.text for m in missing)]
             else:
                 result.back_of.append(None)
+            if missing:
+                result.untranslated[card.id] = missing
         check_used_images(self.templates.used)  # a corrupt icon would print its alt text, silently
         return result
 
@@ -122,9 +129,10 @@ class GameRenderer:
                     f".bleed {{ left: -{b}mm; top: -{b}mm; width: {w + 2 * b}mm; height: {h + 2 * b}mm; }}\n"
                     f".safe {{ left: {s}mm; top: {s}mm; width: {w - 2 * s}mm; height: {h - 2 * s}mm; }}\n")
         safe, cut, corner = CUTS.get(deck.cut, CUTS["card"])
+        css = fonts.for_languages(self.stylesheet, self.lang, self.game.languages)
         return (f'<!doctype html><html lang="{self.lang}" data-safe="{safe:g}" data-cut="{cut}" '
                 f'data-corner="{corner:g}"><head><meta charset="utf-8"><style>\n'
-                f"{fonts.font_face_css()}{typeset_html.stylesheet()}{self.stylesheet}\n{geometry}</style></head><body>\n"
+                f"{fonts.font_face_css()}{typeset_html.stylesheet()}{css}\n{geometry}</style></head><body>\n"
                 + "\n".join(pages) + "\n</body></html>")
 
     def base_url(self) -> str:
@@ -134,9 +142,20 @@ class GameRenderer:
         return TEMPLATES_DIR.resolve().as_uri() + "/"
 
 
-def _wrap(html: str, kind: str, card_id: str) -> str:
+def _wrap(html: str, kind: str, card_id: str, untranslated: list[Untranslated] = ()) -> str:
     data = f' data-card="{card_id}"' if card_id else ""
-    return f'<div class="face {kind}"{data}>{html}</div>'
+    return f'<div class="face {kind}"{data}>{html}{untranslated_flag(untranslated)}</div>'
+
+
+def untranslated_flag(untranslated: list[Untranslated]) -> str:
+    """A small triangle in the face's top right corner: some text on it is printed in the fallback
+    language, so an incomplete edition is seen as one."""
+    if not untranslated:
+        return ""
+    lang = untranslated[0].lang
+    return (f'<div class="untranslated-flag" data-lang="{lang}">'
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="4mm" height="4mm">'
+            '<path d="M0 0 H10 V10 Z" fill="#d9467c"/></svg></div>')
 
 
 @dataclass

@@ -1,4 +1,11 @@
-"""Which Japanese font the renderer uses: Debian's Noto CJK, or the PyPI fallback."""
+"""Which fonts the renderer uses: Debian's Noto CJK (or the PyPI Japanese fallback), in the regional face
+of the language being printed.
+
+Noto Sans/Serif CJK come as one collection per weight holding a face per region (JP, SC, TC, HK, KR):
+the same character is drawn the way each region writes it (a Japanese 直 is not a Chinese one). The
+stylesheets name the Japanese faces; a document in another CJK language gets its own region's faces
+instead. Latin, with its diacritics (ä, é, ø, ş...), is in every face.
+"""
 from __future__ import annotations
 
 import functools
@@ -56,6 +63,73 @@ def font_face_css() -> str:
     if SERIF_FAMILY not in families:
         css += f'@font-face {{ font-family: "{SERIF_FAMILY}"; src: url("{fallback.as_uri()}"); }}\n'
     return css
+
+
+# BCP 47 language -> region of the Noto CJK face (by script, then region subtags).
+CJK_LANGUAGES = {"ja": "JP", "ko": "KR", "zh": "SC"}
+CHINESE_BY_SCRIPT = {"hans": "SC", "hant": "TC"}
+CHINESE_BY_REGION = {"tw": "TC", "hk": "HK", "mo": "HK", "cn": "SC", "sg": "SC"}
+
+
+def is_cjk(lang: str) -> bool:
+    """Whether the language is written in Chinese characters, kana or hangul (set as CJK text is)."""
+    return lang.split("-")[0].lower() in CJK_LANGUAGES
+
+
+def region(lang: str) -> str:
+    """The Noto CJK region (JP, SC, TC, HK, KR) whose face prints lang; JP for non-CJK languages."""
+    parts = [part.lower() for part in lang.split("-")]
+    if parts[0] != "zh":
+        return CJK_LANGUAGES.get(parts[0], "JP")
+    script = next((CHINESE_BY_SCRIPT[p] for p in parts[1:] if p in CHINESE_BY_SCRIPT), None)
+    return script or next((CHINESE_BY_REGION[p] for p in parts[1:] if p in CHINESE_BY_REGION), "SC")
+
+
+def family_for(family: str, lang: str) -> str:
+    """A Noto CJK family name moved to lang's region: 'Noto Sans CJK JP' -> 'Noto Sans CJK SC' for zh-Hans."""
+    return family[:-2] + region(lang) if family.endswith(" JP") and "CJK" in family else family
+
+
+def for_language(css: str, lang: str) -> str:
+    """The stylesheet with its Noto CJK families in lang's regional face (the PyPI fallback has JP only)."""
+    wanted = region(lang)
+    if wanted == "JP" or FAMILY not in system_families():
+        return css
+    return css.replace(FAMILY, family_for(FAMILY, lang)).replace(SERIF_FAMILY, family_for(SERIF_FAMILY, lang))
+
+
+def for_languages(css: str, lang: str, others) -> str:
+    """The stylesheet of a document in lang that also holds text marked with other languages (side-by-side
+    rules, two-language aids, a source text printed for want of a translation): every rule naming a Noto
+    CJK face is repeated for the elements of each other CJK region, in that region's face."""
+    extra = [scoped_to(css, other) for other in dict.fromkeys(others)
+             if region(other) != region(lang) and FAMILY in system_families()]
+    return "\n".join([for_language(css, lang), *[rules for rules in extra if rules]])
+
+
+def scoped_to(css: str, lang: str) -> str:
+    """The font-family rules of css that name a Noto CJK face, for the elements marked lang (one more
+    attribute in every selector keeps them above the rules they repeat, in the same order)."""
+    import tinycss2
+
+    marked = f'[lang="{lang}"]'
+    out = []
+    for rule in tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True):
+        if rule.type != "qualified-rule":
+            continue
+        families = [d for d in tinycss2.parse_declaration_list(rule.content, skip_comments=True, skip_whitespace=True)
+                    if d.type == "declaration" and d.lower_name == "font-family"]
+        value = tinycss2.serialize(families[-1].value).strip() if families else ""
+        if "CJK" not in value:
+            continue
+        selectors = []
+        for selector in (part.strip() for part in tinycss2.serialize(rule.prelude).split(",")):
+            if selector in ("html", "body", ":root"):
+                selectors.append(marked)  # the marked element itself takes the document's face
+            else:
+                selectors += [f"{marked} {selector}"] + ([f"{selector}{marked}"] if "::" not in selector else [])
+        out.append(f"{', '.join(selectors)} {{ font-family: {for_language(value, lang)}; }}")
+    return "\n".join(out)
 
 
 def fingerprint() -> str:

@@ -109,7 +109,7 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
            " font-weight: bold; color: #b00000; } .tile { font-size: 8pt; font-weight: bold; white-space: nowrap; }"
            ".ruler { font-size: 6pt; white-space: nowrap; }")
     html = (f'<!doctype html><html lang="{lang}" data-safe="{PRINTER_MARGIN_MM:g}"><head><meta charset="utf-8">'
-            f'<style>{fonts.font_face_css()}{typeset_html.stylesheet()}{css}'
+            f'<style>{fonts.font_face_css()}{typeset_html.stylesheet()}{fonts.for_language(css, lang)}'
             f'</style></head><body>{"".join(pages)}</body></html>')
     html = typeset_html.typeset_page(html, lang)
     return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)
@@ -180,6 +180,7 @@ def faces_copies(renderer: GameRenderer, deck: Deck, context: "BuildContext") ->
     """The open face PDFs (keep them while used) and (front page, back page or None) for every copy
     of every card of a pseudo-deck."""
     faces = renderer.deck_faces(deck)
+    context.note_untranslated(faces)
     request = face_request(renderer, faces)
     rendered = render_faces([request], context.cache, context.jobs)
     sources, [pages] = rendered.sources, rendered.pages
@@ -292,8 +293,8 @@ def build_aids(context: "BuildContext") -> list[dict]:
         renderer = GameRenderer(game, langs[0])
         for aid in aids:
             data = data_names(game)
-            resolved = replace(aid, title=resolve_all(aid.title, data, langs),
-                              sections=resolve_all(aid.sections, data, langs))
+            resolved = replace(aid, title=resolve_all(aid.title, data, [*langs, game.source_language]),
+                              sections=resolve_all(aid.sections, data, [*langs, game.source_language]))
             card = aid_card(resolved, langs, game.source_language)
             for option in context.sheets:
                 size = aid_size(aid, option.paper, option.margin)

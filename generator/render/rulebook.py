@@ -48,6 +48,12 @@ def labels(lang: str) -> dict:
     return LABELS.get(lang, LABELS["en"])
 
 
+# The words pnpgen itself prints on a rule sheet; a game's labels.yaml may hold them as `rules_<key>` (and
+# `components_<key>` for the box contents table), which makes them translation strings like any other.
+GAME_LABEL = {**{key: f"rules_{key}" for key in LABELS["en"]},
+              **{f"components_{key}": f"components_{key}" for key in ("name", "count", "note")}}
+
+
 def edition_name(langs: tuple[str, ...]) -> str:
     return "+".join(langs)
 
@@ -62,20 +68,49 @@ class RulebookWriter:
         self.problems: list[Problem] = []
         self.draw_cards = False   # card blocks render faces only when a sheet is written, not to check
         self.card_images: dict[tuple, list[str]] = {}
+        self.fallbacks: dict[str, dict[str, Text]] = {}  # language -> string id -> Text printed in the source
 
     # --- text -----------------------------------------------------------------------------------
 
     def text(self, value, lang: str, key: str, block: Block) -> Markup:
-        """A Text (or plain cell) in lang: placeholders resolved, **bold** marked. The typesetting is
-        done on the whole document (typeset_html.py): display text breaks at phrases, body text not."""
-        source = value.get(lang) if isinstance(value, Text) else str(value)
+        """A Text (or plain cell) in lang (in the source language where lang has none): placeholders
+        resolved, **bold** marked. The typesetting is done on the whole document (typeset_html.py): display
+        text breaks at phrases, body text not."""
+        written = lang
+        if isinstance(value, Text) and not value.has(lang):
+            written = self.game.source_language  # a missing translation prints the source text
+            self.fallbacks.setdefault(lang, {})[f"rules[{block.id}].{key}"] = value
+        source = value.get(written, self.game.source_language) if isinstance(value, Text) else str(value)
         try:
-            resolved = resolve(source, self.data, lang)
+            resolved = resolve(source, self.data, written)
         except PlaceholderError as error:
             line = (value.line_of(lang) if isinstance(value, Text) else None) or block.line
-            self.problems.append(Problem(block.file, line, str(error), f"blocks[{block.id}].{key}.{lang}"))
+            self.problems.append(Problem(block.file, line, str(error), f"blocks[{block.id}].{key}.{written}"))
             resolved = source
-        return Markup(STRONG.sub(r"<strong>\1</strong>", str(escape(resolved))))
+        html = STRONG.sub(r"<strong>\1</strong>", str(escape(resolved)))
+        if written != lang:
+            html = f'<span lang="{written}" class="fallback">{html}</span>'
+        return Markup(html)
+
+    def word(self, key: str, lang: str, **values) -> str:
+        """One of the words pnpgen prints (Contents, Example...): the game's label when it has one, in lang
+        or else in the source language (noted like any missing translation); else pnpgen's own."""
+        text = self.game.labels.get(GAME_LABEL[key])
+        if text is None:
+            words = labels(lang) if not key.startswith("components_") else component_headings(lang)
+            word = words[key.removeprefix("components_")]
+        else:
+            if not text.has(lang):
+                self.fallbacks.setdefault(lang, {})[f"labels[{GAME_LABEL[key]}].text"] = text
+            word = text.get(lang, self.game.source_language)
+        for name, value in values.items():
+            word = word.replace("{" + name + "}", str(value))
+        return word
+
+    def note_missing(self, text: Text | None, lang: str, string_id: str) -> None:
+        """A text of the game printed here (title, box contents) in the source language for want of lang."""
+        if text is not None and text.values and not text.has(lang):
+            self.fallbacks.setdefault(lang, {})[string_id] = text
 
     def check(self) -> None:
         """Resolve every text of every block in every language; raise the located problems found."""
@@ -105,7 +140,7 @@ class RulebookWriter:
             items = "".join(f"<li>{t(item, f'items[{i}]')}</li>" for i, item in enumerate(block.items))
             return f"<{tag}>{items}</{tag}>"
         if kind in ("example", "note"):
-            return (f'<div class="{kind}"><span class="label">{labels(lang)[kind]}</span>'
+            return (f'<div class="{kind}"><span class="label">{escape(self.word(kind, lang))}</span>'
                     f"{t(block.text)}</div>")
         if kind == "table":
             head = [t(cell, f"head[{i}]") for i, cell in enumerate(block.head)]
@@ -173,15 +208,18 @@ class RulebookWriter:
 
     def components_html(self, lang: str) -> str:
         """The box contents: the same rows `pnpgen components` prints."""
-        head = component_headings(lang)
+        for component in self.game.components:
+            self.note_missing(component.name, lang, f"components[{component.id}].name")
+            self.note_missing(component.note, lang, f"components[{component.id}].note")
         rows = component_rows(self.game, lang)
-        return table_html([escape(head["name"]), escape(head["count"]), escape(head["note"])],
+        head = [escape(self.word(f"components_{key}", lang)) for key in ("name", "count", "note")]
+        return table_html(head,
                           [[escape(row["name"]), escape(str(row["count"])), escape(row["note"] or "")]
                            for row in rows], css="components", ids=[row["id"] for row in rows])
 
     def players_html(self, block: Block, lang: str) -> str:
         """One row per player count; each column an expression evaluated at that count."""
-        head = [escape(labels(lang)["players"])] + [
+        head = [escape(self.word("players", lang))] + [
             self.text(c["head"], lang, f"columns[{i}].head", block)
             for i, c in enumerate(block.columns)]
         rows = []
@@ -213,8 +251,10 @@ class RulebookWriter:
         if self.problems:
             problems, self.problems = self.problems, []
             raise InputError(unique_problems(problems))
-        title = " / ".join(spaced_plain(self.game.title.get(lang), lang) for lang in langs)
-        css = (TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8")
+        title = " / ".join(dict.fromkeys(spaced_plain(self.game.title.get(lang, self.game.source_language), lang)
+                                         for lang in langs))
+        css = fonts.for_languages((TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8"), langs[0],
+                                  [*langs, self.game.source_language])
         page = (f"@page {{ size: {PAGE_SIZES[paper]}; }}\n"
                 f'@page :left, :right {{ @top-left {{ content: "{_css_string(title)}"; }} }}\n')
         document = (f'<!doctype html><html lang="{langs[0]}" class="{"pair" if pair else "single"}" '
@@ -241,14 +281,20 @@ class RulebookWriter:
                         f"{self.block_html(block, lang)}</div></td>" for lang in langs)
         return f'<tr class="{block.type}" id="b-{block.id}"{self.chapter(block, langs)}>{cells}</tr>'
 
+    def title(self, lang: str) -> str:
+        self.note_missing(self.game.title, lang, "title")
+        written = lang if self.game.title.has(lang) else self.game.source_language
+        html = escape(self.game.title.get(written))
+        return html if written == lang else f'<span lang="{written}">{html}</span>'
+
     def title_page(self, langs: tuple[str, ...]) -> str:
         low, high = self.game.players
         parts = []
         for lang in langs:
             parts.append(f'<div class="title-block" lang="{lang}">'
-                         f'<h1 class="title" {DISPLAY}>{escape(self.game.title.get(lang))}</h1>'
-                         f'<p class="subtitle">{escape(labels(lang)["rules"])}</p>'
-                         f'<p class="players" {DISPLAY}>{escape(labels(lang)["players_range"].format(low=low, high=high))}'
+                         f'<h1 class="title" {DISPLAY}>{self.title(lang)}</h1>'
+                         f'<p class="subtitle">{escape(self.word("rules", lang))}</p>'
+                         f'<p class="players" {DISPLAY}>{escape(self.word("players_range", lang, low=low, high=high))}'
                          f"</p></div>")
         return f'<section class="title-page">{"".join(parts)}</section>'
 
@@ -267,7 +313,7 @@ class RulebookWriter:
             names = "".join(f'<span class="toc-name" lang="{lang}">'
                             f"{self.text(block.text, lang, 'text', block)}</span>" for lang in langs)
             entries.append(f'<li class="level{block.level}"><a href="#b-{block.id}">{names}</a></li>')
-        heading = " / ".join(labels(lang)["contents"] for lang in langs)
+        heading = " / ".join(self.word("contents", lang) for lang in langs)
         return f'<nav class="toc" {DISPLAY}><h2 class="toc-title">{escape(heading)}</h2><ul>{"".join(entries)}</ul></nav>'
 
     def batch(self, langs: tuple[str, ...], paper: str, cover: bool = True) -> Batch:
@@ -275,16 +321,24 @@ class RulebookWriter:
         self.draw_cards = True
         return Batch(self.html(langs, paper, cover), self.game.dir.resolve().as_uri() + "/")
 
+
 def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
-    """Each language alone, then all of them side by side (in the game's language order)."""
+    """Each language alone, then two side by side (in the game's language order): the two when there are
+    two; with more, the source language beside each translation (four columns would not fit a page)."""
     ordered = tuple(lang for lang in game.languages if lang in langs)
-    return [(lang,) for lang in ordered] + ([ordered] if len(ordered) > 1 else [])
+    singles = [(lang,) for lang in ordered]
+    if len(ordered) <= 2 or game.source_language not in ordered:
+        return singles + ([ordered] if len(ordered) == 2 else [])
+    pairs = [tuple(lang for lang in ordered if lang in (game.source_language, other))
+             for other in ordered if other != game.source_language]
+    return singles + pairs
 
 
 def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Path, progress: Progress,
-                    cache_dir: Path | None = None, jobs: int = 1, report=None) -> list[dict]:
+                    cache_dir: Path | None = None, jobs: int = 1, report=None, untranslated=None) -> list[dict]:
     """Every edition on every paper, rendered on `jobs` cores; unchanged ones come from the cache.
-    `report` is given the text found overflowing (see rule_findings)."""
+    `report` is given the text found overflowing (see rule_findings); untranslated(fallbacks) is told which
+    texts were printed in the source language, by language."""
     if not has_rules(game):
         return []
     writer = RulebookWriter(game, load_rules(game))
@@ -292,6 +346,8 @@ def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Pa
     wanted = [(edition, paper) for edition in editions(game, langs) for paper in papers]
     cache = FaceCache(cache_dir)
     batches, pdfs = render_editions(writer, wanted, cache, jobs)
+    if untranslated is not None:
+        untranslated({lang: texts for lang, texts in writer.fallbacks.items() if lang in langs})
     if report is not None:
         for (edition, paper), batch in zip(wanted, batches):
             report(rule_findings(game, writer.rulebook, edition, cache.face_fits(batch.key)))
@@ -329,7 +385,7 @@ def render_editions(writer: RulebookWriter, wanted: list, cache: FaceCache, jobs
 def build_rules(context) -> list[dict]:
     """The build's rule sheets: every language asked for, alone and side by side, on every paper."""
     return write_rulebooks(context.game, context.langs, context.papers, context.out_dir, context.progress,
-                           context.cache.directory, context.jobs, context.report)
+                           context.cache.directory, context.jobs, context.report, context.note_rules)
 
 
 def rule_findings(game: Game, rulebook: Rulebook, edition: tuple[str, ...], fits: list[FitBox]) -> list[CardFit]:

@@ -11,10 +11,12 @@ from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
 from generator.checks.placeholders import resolve_text
-from generator.errors import InputError, Problem
+from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Text
+from generator.model.labels import LABELS_FILE
 from generator.paths import find_template, template_dirs
 from generator.render.fit import SOURCE_ATTRIBUTE
+from generator.render.fonts import is_cjk
 from generator.render.typeset_html import typeset_page
 
 
@@ -22,11 +24,43 @@ class MissingAsset(Exception):
     """A template asked for an image or file that is not there (located by the template frame)."""
 
 
+class UnknownLabel(Exception):
+    """A template asked for a label labels.yaml does not have (located by the template frame)."""
+
+    def __init__(self, key: str, known: list[str]):
+        super().__init__(key)
+        self.key, self.known = key, known
+
+
+class Untranslated(str):
+    """A text printed in the fallback language because it has no translation in the language built:
+    the template prints it like any string, and the renderer notes it (listed, flagged on the card)."""
+
+    text: Text
+    lang: str
+
+    def __new__(cls, text: Text, lang: str, shown: str | None = None):
+        made = super().__new__(cls, text.get(lang) if shown is None else shown)
+        made.text, made.lang = text, lang
+        return made
+
+    @classmethod
+    def like(cls, other: "Untranslated", shown: str) -> "Untranslated":
+        return cls(other.text, other.lang, shown)
+
+    def __reduce__(self):
+        return Untranslated, (self.text, self.lang, str(self))
+
+
 def localize(value, lang: str, fallback: str | None = None, data=None):
-    """Replace every Text inside value by its string in lang; with the game's DataNames, its placeholders
-    resolved (checks.placeholders.resolve_text: the same language as the rule sheets)."""
+    """Replace every Text inside value by its string in lang (an Untranslated one, in the fallback language,
+    where lang has none); with the game's DataNames, its placeholders resolved (checks.placeholders.
+    resolve_text: the same language as the rule sheets)."""
     if isinstance(value, Text):
-        return resolve_text(value, lang, fallback, data) if data is not None else value.get(lang, fallback)
+        missing = bool(fallback) and not value.has(lang) and value.has(fallback)
+        written = fallback if missing else lang
+        shown = resolve_text(value, written, fallback, data) if data is not None else value.get(written, fallback)
+        return Untranslated(value, fallback, shown) if missing else shown
     if isinstance(value, dict):
         return {k: localize(v, lang, fallback, data) for k, v in value.items()}
     if isinstance(value, list):
@@ -109,27 +143,54 @@ class TemplateSandbox(SandboxedEnvironment):
 class Templates:
     """Loads a game's templates and renders them for one language."""
 
-    def __init__(self, game_dir: Path, lang: str, fallback: str | None = None, data=None):
+    def __init__(self, game_dir: Path, lang: str, fallback: str | None = None, data=None,
+                 labels: dict[str, Text] | None = None):
         self.game_dir = game_dir
         self.lang = lang
         self.fallback = fallback
         self.data = data  # the game's DataNames: placeholders in texts are resolved
+        self.labels = labels or {}
+        self.untranslated: dict[int, Untranslated] = {}  # what the last render printed in the fallback language
         self.env = TemplateSandbox(
             loader=SourceMarkingLoader([str(d) for d in template_dirs(game_dir) if d.is_dir()]),
             autoescape=jinja2.select_autoescape(["html", "svg"], default_for_string=True),
             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, bytecode_cache=COMPILED,
+            finalize=self.printed,
         )
         self.env.filters["tx"] = self.typeset
         self.env.filters["t"] = lambda value: localize(value, lang, fallback, data)
-        self.env.globals.update(icon=self.icon, asset=self.asset, lang=lang)
+        self.env.globals.update(icon=self.icon, asset=self.asset, lang=lang, label=self.label, cjk=is_cjk(lang))
         self._assets: dict[str, str | None] = {}
         self.used: dict[Path, tuple] = {}  # every file a template asked for -> (template, line, how) of the first use
 
+    def printed(self, value):
+        """Every value a template prints passes here: note the ones in the fallback language."""
+        if isinstance(value, Untranslated):
+            self.untranslated[id(value.text)] = value
+        return value
+
+    def label(self, key: str, **values) -> str:
+        """A template label of labels.yaml in the language built; `{name}` in it is replaced by values[name]."""
+        if key not in self.labels:
+            raise UnknownLabel(key, list(self.labels))
+        text = localize(self.labels[key], self.lang, self.fallback)
+        if not values:
+            return text
+        filled = str(text)
+        for name, value in values.items():
+            filled = filled.replace("{" + name + "}", str(value))
+        return Untranslated.like(text, filled) if isinstance(text, Untranslated) else filled
+
     def typeset(self, text, phrases: bool | None = None) -> Markup:
-        """`tx`: the text in this language. Typesetting itself is done on the whole rendered page
-        (typeset_html.py); `phrases=` is accepted from older templates and has no effect."""
-        value = localize(text, self.lang, self.fallback, self.data)
-        return Markup("") if value is None else jinja2.utils.markupsafe.escape(value)
+        """`tx`: the text in this language (a missing translation marked with the language it is written in).
+        Typesetting itself is done on the whole rendered page (typeset_html.py); `phrases=` is accepted from
+        older templates and has no effect."""
+        value = self.printed(localize(text, self.lang, self.fallback, self.data))
+        if value is None:
+            return Markup("")
+        if isinstance(value, Untranslated):
+            return Markup(f'<span lang="{value.lang}">{jinja2.utils.markupsafe.escape(value)}</span>')
+        return jinja2.utils.markupsafe.escape(value)
 
     def asset(self, name: str) -> str:
         """file:// URL of an image or other file next to the templates; a missing one is an error."""
@@ -151,6 +212,7 @@ class Templates:
 
     def render(self, name: str, context: dict, subject: str) -> str:
         """Render a template; any template mistake becomes a located InputError naming the subject."""
+        self.untranslated = {}
         try:
             return typeset_page(self.env.get_template(name).render(**context), self.lang)
         except jinja2.TemplateSyntaxError as exc:
@@ -168,6 +230,11 @@ class Templates:
             file, line = _template_frame(exc)
             raise InputError(Problem(file, line, f"refused while rendering {subject}: {exc}",
                                      hint="templates run in a sandbox: no Python internals, bounded repetition"))
+        except UnknownLabel as exc:
+            file, line = _template_frame(exc)
+            raise InputError(Problem(file, line, f"no label '{exc.key}' in {LABELS_FILE} (asked for while "
+                                     f"rendering {subject})", hint=did_you_mean(exc.key, exc.known)
+                                     or f"add `{exc.key}: {{...}}` under `labels:` in {LABELS_FILE}"))
         except jinja2.UndefinedError as exc:
             file, line = _template_frame(exc)
             raise InputError(Problem(file, line, f"{exc.message} while rendering {subject}",
