@@ -61,7 +61,7 @@ def test_a_malformed_language_tag_is_a_located_error(small_game, cli):
     assert result.code == 2
     [message] = errors(result)
     assert f"game.yaml:{line_of(small_game / 'game.yaml', 'languages:')}:" in message
-    assert "languages[2]: 'pt_BR' is not a language tag" in message and "write 'pt-BR'" in message
+    assert "languages[2]:" in message and "'pt_BR'" in message and "pt-BR" in message
 
 
 @pytest.mark.parametrize("lang, region", [("ja", "JP"), ("ja-JP", "JP"), ("zh-Hans", "SC"), ("zh-CN", "SC"),

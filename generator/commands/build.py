@@ -11,7 +11,7 @@ from pathlib import Path
 from generator.checks import images
 from generator.checks.build_problems import BuildProblems, data_problems
 from generator.checks.validate import texts
-from generator.errors import InputError, Problem
+from generator.errors import InputError, Problem, display_path
 from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
 from generator.paths import OUTPUT_DIR, face_cache_dir, list_games, resolve_game
