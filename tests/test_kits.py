@@ -145,7 +145,8 @@ def test_every_card_sheet_page_says_print_at_100_and_carries_its_label(kits, gam
     for index, text in enumerate(page_texts(path)):
         text = squeeze(text)
         number, back = index // 2 + 1, index % 2 == 1
-        assert squeeze("Print at 100% / 実際のサイズ（100%）で印刷") in text, index
+        note = "実際のサイズ（100%）で印刷" if lang == "ja" else "Print at 100% (actual size)"
+        assert squeeze(note) in text, index   # in the sheet's own language
         assert squeeze(plain(game.title.get(lang))) in text, index
         expected = f"{sheets}枚中{number}枚目" if lang == "ja" else f"sheet{number}of{sheets}"
         assert expected in text, (index, text[:200])

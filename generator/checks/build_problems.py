@@ -16,6 +16,7 @@ from generator.progress import Progress
 KIND_PHRASES = {
     "data": "data problem(s) (`pnpgen validate` lists them)",
     "overflow": "text box(es) overflow",
+    "untranslated": "edition(s) with text printed in the source language for want of a translation",
 }
 
 
@@ -63,9 +64,9 @@ class BuildProblems:
         return 0
 
 
-def data_problems(game) -> list[Problem]:
+def data_problems(game, langs: list[str] | None = None) -> list[Problem]:
     """validate's checks of the data (box contents, deals and declared checks at every player count, ids,
-    references, translations, rules): fast, so every build runs them before rendering."""
+    references, translations into `langs`, rules): fast, so every build runs them before rendering."""
     from generator.checks.validate import validate
 
-    return validate(game, templates=False).problems
+    return validate(game, templates=False, langs=langs).problems

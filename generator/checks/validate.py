@@ -64,8 +64,10 @@ def problem_json(problem: Problem, game_dir: Path | None) -> dict:
     return {"file": file, "line": problem.line, "message": message, "hint": problem.hint}
 
 
-def validate(game: Game, only_players: int | None = None, templates: bool = True) -> Report:
-    """Every check; `templates=False` leaves out the template checks (a build finds those as errors itself)."""
+def validate(game: Game, only_players: int | None = None, templates: bool = True,
+             langs: list[str] | None = None) -> Report:
+    """Every check; `templates=False` leaves out the template checks (a build finds those as errors itself);
+    `langs` limits the missing translations looked for to those languages (a build of some of them)."""
     problems: list[Problem] = []
     low, high = game.players
     counts = [only_players] if only_players else list(range(low, high + 1))
@@ -75,7 +77,7 @@ def validate(game: Game, only_players: int | None = None, templates: bool = True
     problems += check_ids(game)
     problems += check_references(game)
     problems += check_removals(game)
-    problems += check_translations(game)
+    problems += check_translations(game, langs)
     problems += check_placeholders(game)
     problems += check_rules(game)
     table = {}
@@ -294,10 +296,11 @@ def printable_texts(game: Game):
 TEXT_SOURCES = [card_data_texts, label_texts, printable_texts, rules_texts]
 
 
-def check_translations(game: Game) -> list[Problem]:
+def check_translations(game: Game, langs: list[str] | None = None) -> list[Problem]:
     problems = []
+    wanted = [lang for lang in game.languages if langs is None or lang in langs]
     for label, text in texts(game):
-        missing = [lang for lang in game.languages if not text.has(lang)]
+        missing = [lang for lang in wanted if not text.has(lang)]
         if missing:
             problems.append(Problem(text.file, text.line, f"{label} has no {', '.join(missing)} text",
                                     hint=f"add `{missing[0]}: ...` beside "

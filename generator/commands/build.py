@@ -83,7 +83,7 @@ def run(args) -> int:
     papers = list(PAPERS) if args.paper == "all" else [args.paper]
     problems = BuildProblems(progress)
     for game in games:
-        problems.extend(data_problems(game), "data")  # before rendering: they are fast and say what is wrong
+        problems.extend(data_problems(game, select_languages(game, args.lang)), "data")  # before rendering: they are fast and say what is wrong
     with OutputSet(args.out):  # every file of the build replaced together, or none (build.json last)
         for game in games:
             build_game(game, papers, progress, args, problems)
@@ -111,21 +111,24 @@ SHOWN_UNTRANSLATED = 12  # strings listed on the terminal per language; build.js
 
 
 def report_untranslated(context: "BuildContext") -> int:
-    """Say, per language, which strings were printed in the source language (no translation yet)."""
+    """Report, per language, the strings printed in the source language (no translation yet): one problem
+    of the build per language (so --strict fails), then the first strings by name."""
     game, count = context.game, 0
     for lang, strings in context.untranslated.items():
         if not strings:
             continue
         count += len(strings)
-        say = context.progress.error if getattr(context.args, "strict", False) else context.progress.warn
         flagged = context.flagged.get(lang, 0)
-        say(f"{game.id}: {lang}: {len(strings)} text(s) have no {lang} translation and are printed in "
-            f"{game.source_language}" + (f"; {flagged} card(s) carry the corner flag" if flagged else ""))
+        context.problems.add(Problem(game.files["game"], None,
+                                     f"{game.id}: {lang}: {len(strings)} text(s) have no {lang} translation and are "
+                                     f"printed in {game.source_language}"
+                                     + (f"; {flagged} card(s) carry the corner flag" if flagged else "")),
+                             "untranslated")
         for string_id in list(strings)[:SHOWN_UNTRANSLATED]:
-            say(f"  {strings[string_id]}: {string_id}")
+            context.progress.warn(f"  {strings[string_id]}: {string_id}")
         if len(strings) > SHOWN_UNTRANSLATED:
-            say(f"  ... and {len(strings) - SHOWN_UNTRANSLATED} more: all in build.json; translate them with "
-                f"`pnpgen i18n export {game.id} --lang {lang}`")
+            context.progress.warn(f"  ... and {len(strings) - SHOWN_UNTRANSLATED} more: all in build.json; translate "
+                                  f"them with `pnpgen i18n export {game.id} --lang {lang}`")
     return count
 
 

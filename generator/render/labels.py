@@ -20,15 +20,15 @@ from generator.render.sheets import LABEL_BAND_MM, SheetPage, printable, scale_b
 
 SCALE_BAR_MM = 50.0
 FONT_PT = 6.5
-NOTE = "Print at 100% / 実際のサイズ（100%）で印刷"
 WORDS = {
     "en": {"sheet": "sheet {n} of {count}", "front": "fronts", "back": "backs: print on the back of sheet {n}",
            "long": "double-sided, flip on the long edge", "short": "double-sided, flip on the short edge",
            "none": "one-sided", "gutterfold": "fronts above, backs below: fold on the dashed line",
-           "bar": "this bar is 50 mm:", "sep": " · ", "list": ", "},
+           "bar": "this bar is 50 mm:", "sep": " · ", "list": ", ", "note": "Print at 100% (actual size)"},
     "ja": {"sheet": "{count}枚中{n}枚目", "front": "表面", "back": "裏面：{n}枚目の裏に印刷",
            "long": "両面印刷・長辺で裏返す", "short": "両面印刷・短辺で裏返す", "none": "片面印刷",
-           "gutterfold": "上が表・下が裏：点線で折る", "bar": "この線が50 mm：", "sep": "・", "list": "、"},
+           "gutterfold": "上が表・下が裏：点線で折る", "bar": "この線が50 mm：", "sep": "・", "list": "、",
+           "note": "実際のサイズ（100%）で印刷"},
 }
 
 
@@ -85,7 +85,7 @@ def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: 
             f'<div class="label" style="left:{area.x + 1:.2f}mm;top:{top:.2f}mm;width:{area.w - 2:.2f}mm">'
             f'{escape(label)}</div>'
             f'<div class="note" style="right:{note_right:.2f}mm;top:{note_top:.2f}mm">'
-            f'{escape(NOTE)}{escape(words(lang)["sep"])}{escape(words(lang)["bar"])}</div></div>')
+            f'{escape(words(lang)["note"])}{escape(words(lang)["sep"])}{escape(words(lang)["bar"])}</div></div>')
     style = (f"{fonts.font_face_css()}{typeset_html.stylesheet()}{css} body {{ margin: 0; font-family: '{fonts.FAMILY}'; }}"
              f".page {{ position: relative; break-after: page; }} .page div {{ position: absolute; "
              f"font-size: {FONT_PT}pt; line-height: {line:.3f}mm; white-space: nowrap; overflow: hidden; }}"
