@@ -110,14 +110,13 @@ def build_game(game: Game, papers: list[str], progress: Progress, args, problems
 SHOWN_UNTRANSLATED = 12  # strings listed on the terminal per language; build.json has them all
 
 
-def report_untranslated(context: "BuildContext") -> int:
+def report_untranslated(context: "BuildContext") -> None:
     """Report, per language, the strings printed in the source language (no translation yet): one problem
     of the build per language (so --strict fails), then the first strings by name."""
-    game, count = context.game, 0
+    game = context.game
     for lang, strings in context.untranslated.items():
         if not strings:
             continue
-        count += len(strings)
         flagged = context.flagged.get(lang, 0)
         context.problems.add(Problem(game.files["game"], None,
                                      f"{game.id}: {lang}: {len(strings)} text(s) have no {lang} translation and are "
@@ -129,7 +128,6 @@ def report_untranslated(context: "BuildContext") -> int:
         if len(strings) > SHOWN_UNTRANSLATED:
             context.progress.warn(f"  ... and {len(strings) - SHOWN_UNTRANSLATED} more: all in build.json; translate "
                                   f"them with `pnpgen i18n export {game.id} --lang {lang}`")
-    return count
 
 
 def overflow_problem(game: Game, fit: CardFit) -> Problem:
@@ -196,16 +194,16 @@ class BuildContext:
         """Record the strings a deck's faces print in the fallback language, and the flagged faces."""
         ids = self.string_ids()
         found = self.untranslated.setdefault(faces.lang, {})
-        for card_id, texts in faces.untranslated.items():
+        for card_id, printed in faces.untranslated.items():
             self.flagged[faces.lang] = self.flagged.get(faces.lang, 0) + 1
-            for value in texts:
+            for value in printed:
                 string_id = ids.get(id(value.text), f"deck '{faces.deck.id}', card '{card_id}'")
                 found.setdefault(string_id, location(value.text))
 
     def note_rules(self, fallbacks: dict[str, dict]) -> None:
-        for lang, texts in fallbacks.items():
+        for lang, printed in fallbacks.items():
             found = self.untranslated.setdefault(lang, {})
-            for string_id, text in texts.items():
+            for string_id, text in printed.items():
                 found.setdefault(string_id, location(text))
 
     def string_ids(self) -> dict[int, str]:

@@ -128,18 +128,18 @@ def measure_box(page: int, element, box, scale: float = 1.0) -> FitBox:
 
 def shrink_floor(element) -> float:
     """The smallest font scale data-shrink allows (1.0 when the box may not shrink)."""
-    value = (element.get(SHRINK_ATTRIBUTE) or "").strip().rstrip("%")
-    try:
-        return min(1.0, max(0.3, float(value) / 100))
-    except ValueError:
-        return 1.0
+    return min(1.0, max(0.3, _percent(element, SHRINK_ATTRIBUTE)))
 
 
 def grow_ceiling(element) -> float:
     """The largest font scale data-grow allows (1.0 when the box may not grow)."""
-    value = (element.get(GROW_ATTRIBUTE) or "").strip().rstrip("%")
+    return max(1.0, min(3.0, _percent(element, GROW_ATTRIBUTE)))
+
+
+def _percent(element, attribute: str) -> float:
+    """An attribute like data-shrink="80" as a scale (0.8); 1.0 when it is absent or not a number."""
     try:
-        return max(1.0, min(3.0, float(value) / 100))
+        return float((element.get(attribute) or "").strip().rstrip("%")) / 100
     except ValueError:
         return 1.0
 
