@@ -4,6 +4,7 @@ The command reads its options into a BuildOptions and calls build() (generator/b
 """
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from generator.build import BuildOptions, build
@@ -73,3 +74,13 @@ def options_from(args) -> BuildOptions:
                         sheets=args.sheets, cut_lines=args.cut_lines, marks=not args.no_marks,
                         changed_since=args.changed_since, jobs=args.jobs, use_cache=not args.no_cache,
                         quiet=args.quiet, strict=args.strict)
+
+
+def parse_options(argv: list[str]) -> BuildOptions:
+    """`pnpgen build`'s options (no game) as BuildOptions: what `pnpgen watch GAME -- OPTIONS` builds with."""
+    parser = argparse.ArgumentParser(prog="pnpgen")
+    register(parser.add_subparsers())
+    args = parser.parse_args(["build", *argv])
+    if args.games:
+        parser.error(f"watch builds the one game it watches: {' '.join(args.games)}: give only options after --")
+    return options_from(args)
