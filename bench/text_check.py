@@ -26,7 +26,7 @@ def documents():
         game = load_game(CARDS_DIR / name)
         for lang, decks in prepare_game(game, list(game.languages)).items():
             for deck in decks:
-                frame, base_url, _, pages = deck.request
+                frame, base_url, pages = deck.request.frame, deck.request.base_url, deck.request.pages
                 yield frame.replace("</body>", "\n".join(pages) + "\n</body>"), base_url
 
 

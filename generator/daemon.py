@@ -24,6 +24,7 @@ import socket
 import struct
 import sys
 import time
+from typing import Callable
 
 GREETING = b"pnpgen\n"  # the server's first line on every connection, before the client sends anything
 GREETING_SECONDS = 3
@@ -168,8 +169,9 @@ def spawn() -> None:
 
 # --- the server ------------------------------------------------------------------------------------------
 
-def serve() -> int:
-    """Load everything, listen on this installation's socket, fork a child per command until idle."""
+def serve(run_command: Callable[[list[str]], int], warm_up: Callable[[], None]) -> int:
+    """Load everything (`warm_up`), listen on this installation's socket, fork a child per command until idle;
+    the child runs `run_command(argv)` (the command layer's runner: this module knows no command)."""
     import select
 
     own_print = fingerprint()
@@ -198,7 +200,7 @@ def serve() -> int:
             if readable:
                 connection, _ = listener.accept()
                 last_request = time.monotonic()
-                _fork_command(listener, connection)
+                _fork_command(listener, connection, run_command)
                 continue
             if (time.monotonic() - last_request > IDLE_SECONDS or fingerprint() != own_print
                     or not _is_ours(path, identity)):
@@ -207,25 +209,6 @@ def serve() -> int:
         if _is_ours(path, identity):
             _remove(path)
             _remove(pid_file)
-
-
-def warm_up() -> None:
-    """Import every command and WeasyPrint, and lay out Japanese and English text once, so that fontconfig,
-    the fonts and the hyphenation dictionary are loaded before the first request forks."""
-    import gc
-
-    from generator import cli
-    from generator.render import engine, fonts
-
-    cli.parser()
-    weasyprint = engine.load()
-    sample = (f'<html lang="en"><head><style>{fonts.font_face_css()}</style></head>'
-              '<body style="font-family: Noto Sans CJK JP; hyphens: auto">'
-              '<p>Draw one card, then hyphenation.</p><p lang="ja">カードを1枚引く。</p>'
-              '<p style="font-weight: bold">報酬</p><p style="font-family: Noto Serif CJK JP">明朝</p></body></html>')
-    weasyprint.HTML(string=sample).write_pdf()
-    gc.collect()
-    gc.freeze()  # children share these pages instead of copying them when the collector visits them
 
 
 def _remove(path: str) -> None:
@@ -261,7 +244,7 @@ def _reap_children() -> None:
         pass
 
 
-def _fork_command(listener: socket.socket, connection: socket.socket) -> None:
+def _fork_command(listener: socket.socket, connection: socket.socket, run_command) -> None:
     _, uid, _ = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))
     if uid != os.getuid():
         connection.close()  # only this user's commands
@@ -273,11 +256,11 @@ def _fork_command(listener: socket.socket, connection: socket.socket) -> None:
         return
     if os.fork() == 0:
         listener.close()
-        _run_command(connection)  # never returns
+        _run_command(connection, run_command)  # never returns
     connection.close()
 
 
-def _run_command(connection: socket.socket) -> None:
+def _run_command(connection: socket.socket, run_command) -> None:
     """In the forked child: take the caller's terminal, directory and environment, run, report, exit."""
     code = 1
     from generator import processes
@@ -311,9 +294,7 @@ def _run_command(connection: socket.socket) -> None:
         sys.stdout = open(1, "w", encoding=out_encoding, errors=out_errors, closefd=False,
                           buffering=1 if os.isatty(1) else -1)
         sys.stderr = open(2, "w", encoding=err_encoding, errors=err_errors, closefd=False, buffering=1)
-        from generator import cli
-
-        code = cli.run_here(request["argv"])
+        code = run_command(request["argv"])
     except SystemExit as exit_:
         code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
     except BaseException as error:  # noqa: BLE001 - reported to the caller's terminal, never lost

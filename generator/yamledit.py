@@ -4,10 +4,21 @@ that is removed move to its neighbour instead of disappearing with it."""
 from __future__ import annotations
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
-from generator.i18n.writeback import styled
+from ruamel.yaml.scalarstring import (DoubleQuotedScalarString, FoldedScalarString, LiteralScalarString,
+                                       SingleQuotedScalarString)
 
 MISSING = object()
+
+
+def styled(new: str, old):
+    """The new text quoted the way the old one was (a block `|` or `>` text stays one)."""
+    if isinstance(old, (LiteralScalarString, FoldedScalarString)):
+        return type(old)(new.rstrip("\n") + "\n" if old.endswith("\n") else new)
+    if isinstance(old, DoubleQuotedScalarString):
+        return DoubleQuotedScalarString(new)
+    if isinstance(old, SingleQuotedScalarString):
+        return SingleQuotedScalarString(new)
+    return new
 
 
 def same(old, new) -> bool:

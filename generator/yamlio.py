@@ -100,7 +100,7 @@ def load_yaml(path: Path):
 def load_yaml_text(text: str, path: Path):
     """Parse YAML text read from path (named in errors), as load_yaml does."""
     try:
-        return _fast_load(text)
+        return fast_load(text)
     except DuplicateKey as exc:
         raise InputError(Problem(path, exc.line, f"the key '{exc.key}' appears twice in this mapping",
                                  str(exc.key), hint="remove or rename one of them"))
@@ -137,7 +137,7 @@ def load_yaml_round_trip(path: Path):
         raise InputError(Problem(path, None, f"malformed YAML: {exc}"))
 
 
-def _fast_load(text: str):
+def fast_load(text: str):
     node = pyyaml.compose(text, Loader=FAST_LOADER)
     if node is None:
         return None

@@ -141,10 +141,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--timeout", type=float, default=120, help="seconds a run may take")
     args = parser.parse_args()
-    from generator import cli
+    from generator.commands import runner
     from generator.render import engine
 
-    cli.parser()
+    runner.parser()
     engine.load()  # loaded once here: every fork starts warm
     rng = random.Random(args.seed)
     work = Path(tempfile.mkdtemp(prefix="pnpgen-fuzz-"))

@@ -227,14 +227,14 @@ def test_committed_lock_files_are_current_and_confirming_again_changes_nothing(c
 
 def test_a_registered_text_source_such_as_rule_blocks_is_translated_like_cards(cli, small_game, tmp_path,
                                                                               monkeypatch):
-    from generator.checks import validate
+    from generator.model import texts as inventory
     from generator.model.game import Text
 
     def rule_blocks(game):
         yield "rules[setup].text", Text({"ja": "各プレイヤーは手札を3枚引く。", "en": ""}, game.files["game"], 2,
                                        ("title",))
 
-    monkeypatch.setattr(validate, "TEXT_SOURCES", [*validate.TEXT_SOURCES, rule_blocks])
+    monkeypatch.setattr(inventory, "TEXT_SOURCES", [*inventory.TEXT_SOURCES, rule_blocks])
     report = status(cli, small_game)
     [missing] = [p for p in report["problems"] if p["kind"] == "missing"]
     assert (missing["id"], missing["owner_kind"], missing["owner"], missing["field"]) == \

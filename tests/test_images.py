@@ -4,7 +4,7 @@ import io
 import pytest
 from PIL import Image
 
-from generator.checks.images import image_problem
+from generator.render.images import image_problem
 
 RULES = """\
 blocks:

@@ -7,8 +7,8 @@ import pytest
 
 from conftest import ROOT, copy_game, page_size_mm, page_text
 from test_input_errors import edit, errors, line_of
-from generator.checks.components import component_rows
-from generator.checks.placeholders import PLACEHOLDER, resolve_one
+from generator.render.components import component_rows
+from generator.model.placeholders import PLACEHOLDER, resolve_one
 from generator.model import load_game
 from generator.model.rules import load_rules
 from generator.render.rulebook import RulebookWriter

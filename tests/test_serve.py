@@ -181,7 +181,7 @@ def test_confirming_a_stale_translation_updates_the_lock(served, small_game):
 def test_rule_blocks_are_edited_like_card_texts(served, small_game, monkeypatch):
     import yaml
 
-    from generator.checks import validate
+    from generator.model import texts as inventory
     from generator.model.game import Text
 
     rules = small_game / "rules.yaml"
@@ -192,7 +192,7 @@ def test_rule_blocks_are_edited_like_card_texts(served, small_game, monkeypatch)
         for index, block in enumerate(yaml.safe_load(rules.read_text(encoding="utf-8"))["blocks"]):
             yield f"rules[{block['id']}].text", Text(block["text"], rules, 4, ("blocks", index, "text"))
 
-    monkeypatch.setattr(validate, "TEXT_SOURCES", [*validate.TEXT_SOURCES, rule_blocks])
+    monkeypatch.setattr(inventory, "TEXT_SOURCES", [*inventory.TEXT_SOURCES, rule_blocks])
     served.session.refresh()
     state = served.request("/api/state")[1]
     assert {"kind": "rule block", "strings": ["rules[setup].text"]} in state["groups"]

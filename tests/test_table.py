@@ -25,13 +25,13 @@ def game(tmp_path):
 
 
 def read_sheet_rows(path: Path) -> list[list]:
-    from generator.table.formats import read_sheet
+    from generator.model.table.formats import read_sheet
     return read_sheet(path).rows
 
 
 def write_rows(path: Path, rows: list[list]) -> None:
     """Save edited rows in the file's own format, as a spreadsheet program would."""
-    from generator.table.formats import Header, write_sheet
+    from generator.model.table.formats import Header, write_sheet
     fmt = path.suffix.lstrip(".")
     headers = [Header(str(label)) for label in rows[0]]
     path.write_bytes(write_sheet(fmt, "assets", headers, rows[1:]))

@@ -6,7 +6,7 @@ from dataclasses import replace
 from generator.build.builder import OutputBuilder
 from generator.build.context import BuildContext
 from generator.build.pieces import faces_copies, save_pdf
-from generator.checks.placeholders import data_names, resolve_all
+from generator.model.placeholders import data_names, resolve_all
 from generator.render.boards import own_or_base, text_of
 from generator.render.faces import GameRenderer
 from generator.render.printed import BILINGUAL_JOIN, aid_card, aid_size, pseudo_deck, single_sided

@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from generator.build.builder import OutputBuilder
@@ -36,6 +36,21 @@ def sheet_inputs(game: Game, lang: str, decks: list[RenderedDeck], option: Sheet
     return digest.hexdigest()
 
 
+@dataclass
+class PlannedSheet:
+    """A card sheet file the build will have: kept as it is when its inputs are those of the file written."""
+
+    lang: str
+    option: SheetOptions
+    name: str                  # the file's name, e.g. cards-ja-a4.pdf
+    inputs: str                # hash of what it is made from (sheet_inputs)
+    kept: dict | None = None   # the previous build.json entry, when the file is up to date
+
+    @property
+    def stale(self) -> bool:
+        return self.kept is None
+
+
 def build_cards(context: BuildContext) -> list[dict]:
     """The card sheets: one PDF per language and paper, every deck in box-contents order.
 
@@ -56,8 +71,8 @@ def build_cards(context: BuildContext) -> list[dict]:
             inputs = sheet_inputs(game, lang, prepared[lang], option)
             old = previous.get(name, {})
             current = old.get("inputs") == inputs and (out_dir / name).is_file()
-            planned.append((lang, option, name, inputs, old if current else None))
-    stale = {lang: prepared[lang] for lang in langs if any(p[0] == lang and p[4] is None for p in planned)}
+            planned.append(PlannedSheet(lang, option, name, inputs, old if current else None))
+    stale = {lang: prepared[lang] for lang in langs if any(p.lang == lang and p.stale for p in planned)}
     if stale:
         render_prepared(game, stale, context.cache, context.jobs, progress)
     for lang in langs:
@@ -68,14 +83,14 @@ def build_cards(context: BuildContext) -> list[dict]:
         for deck in prepared[lang]:
             context.note_untranslated(deck.faces)
     files = []
-    for lang, option, name, inputs, kept in planned:
-        if kept is not None:
-            files.append(kept)
+    for plan in planned:
+        if plan.kept is not None:
+            files.append(plan.kept)
             continue
-        entry = write_card_file(context, prepared[lang], option, lang, name)
-        files.append({**entry, "kind": "cards", "inputs": inputs, "face_keys": card_keys(prepared[lang])})
-    if len(files) > sum(1 for p in planned if p[4] is None):
-        progress.say(f"{game.id}: {sum(1 for p in planned if p[4] is not None)} card sheet file(s) up to date")
+        entry = write_card_file(context, prepared[plan.lang], plan.option, plan.lang, plan.name)
+        files.append({**entry, "kind": "cards", "inputs": plan.inputs, "face_keys": card_keys(prepared[plan.lang])})
+    if len(files) > sum(1 for p in planned if p.stale):
+        progress.say(f"{game.id}: {sum(1 for p in planned if not p.stale)} card sheet file(s) up to date")
     if before is not None:
         files += build_reprint(context, prepared, since, before)
     return files
@@ -92,7 +107,7 @@ def write_card_file(context: BuildContext, decks: list[RenderedDeck], option: Sh
                                    {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks},
                                    lang, context.cache, context.jobs)
     write_pdf(writer, context.out_dir / name, game, lang)
-    faces_count = {d.faces.deck.id: len(deck_copies(d, only)) for d in decks if deck_copies(d, only)}
+    faces_count = {d.faces.deck.id: len(printed_copies(d, only)) for d in decks if printed_copies(d, only)}
     context.progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
     return {"path": name, "lang": lang, "paper": option.paper, "pages": len(writer.pdf.pages),
             "faces": faces_count, "decks": list(faces_count),
@@ -133,11 +148,11 @@ def copy_groups(decks: list[RenderedDeck], option: SheetOptions, only: set[str] 
         deck = rendered.faces.deck
         key = (tuple(deck.size_mm), deck.bleed_mm) if option.sheets == "shared" else index
         group = groups.setdefault(key, CopyGroup(tuple(deck.size_mm), deck.bleed_mm, []))
-        group.copies += [(front, back, deck.id) for front, back in deck_copies(rendered, only)]
+        group.copies += [(front, back, deck.id) for front, back in printed_copies(rendered, only)]
     return [group for group in groups.values() if group.copies]
 
 
-def deck_copies(rendered: RenderedDeck, only: set[str] | None = None) -> list:
+def printed_copies(rendered: RenderedDeck, only: set[str] | None = None) -> list:
     """(front page, back page) for every printed copy, in deck order (of the `deck/card`s in `only`)."""
     faces, pages = rendered.faces, rendered.pages
     copies = []

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from generator.build.options import BuildOptions, select_languages
 from generator.build.problems import BuildProblems
-from generator.checks.validate import texts
 from generator.errors import Problem, display_path
 from generator.model import Game
+from generator.model.texts import texts
 from generator.paths import face_cache_dir
 from generator.progress import Progress
 from generator.render.faces import CardFit, DeckFaces

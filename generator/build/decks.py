@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from generator.model import Game
 from generator.progress import Progress
 from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits
-from generator.render.pipeline import FaceCache, face_request, render_faces
+from generator.render.pipeline import FaceCache, FaceRequest, face_request, render_faces
 
 
 @dataclass
@@ -16,7 +16,7 @@ class RenderedDeck:
     sources: list = field(default_factory=list)  # the open PDFs those pages belong to
     fits: list[CardFit] = field(default_factory=list)  # its measured text boxes
     keys: list[str] = field(default_factory=list)  # the face cache key of each distinct face
-    request: tuple = ()  # what render_faces needs to render the faces (see face_request)
+    request: FaceRequest | None = None  # what render_faces needs to render the faces
 
 
 def prepare_game(game: Game, langs: list[str]) -> dict[str, list[RenderedDeck]]:
@@ -28,7 +28,7 @@ def prepare_game(game: Game, langs: list[str]) -> dict[str, list[RenderedDeck]]:
         for deck in game.decks_in_box_order():
             faces = renderer.deck_faces(deck)
             request = face_request(renderer, faces)
-            decks_by_lang[lang].append(RenderedDeck(faces, keys=request[2], request=request))
+            decks_by_lang[lang].append(RenderedDeck(faces, keys=request.keys, request=request))
     return decks_by_lang
 
 

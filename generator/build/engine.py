@@ -7,11 +7,11 @@ from generator.build.context import BuildContext
 from generator.build.options import BuildOptions, select_languages
 from generator.build.problems import BuildProblems
 from generator.build.report import report_untranslated, write_report
-from generator.checks import images
 from generator.checks.build_problems import data_problems
 from generator.fsutil import OutputSet
 from generator.model import Game
 from generator.progress import Progress
+from generator.render import images
 
 # Each builder makes one kind of output for a game and returns its build.json entries, in this order.
 BUILDERS: list[Builder] = [cards.BUILDER, boards.BUILDER, aids.BUILDER, tokens.BUILDER, rules.BUILDER]

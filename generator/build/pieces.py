@@ -33,7 +33,7 @@ def faces_copies(renderer: GameRenderer, deck: Deck, context: BuildContext) -> t
     request = face_request(renderer, faces)
     rendered = render_faces([request], context.cache, context.jobs)
     sources, [pages] = rendered.sources, rendered.pages
-    context.report(card_fits(faces, [context.cache.face_fits(key) for key in request[2]]))
+    context.report(card_fits(faces, [context.cache.face_fits(key) for key in request.keys]))
     copies = []
     for card, front, back in zip(deck.cards, faces.front_of, faces.back_of):
         copies += [(pages[front], pages[back] if back is not None else None)] * card.count

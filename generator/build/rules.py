@@ -15,7 +15,7 @@ from generator.progress import Progress
 from generator.render.faces import CardFit, find_text
 from generator.render.fit import FitBox
 from generator.render.pipeline import FaceCache
-from generator.render.rulebook import RulebookWriter, check_rules, edition_name, editions, render_editions
+from generator.render.rulebook import RulebookWriter, edition_name, editions, render_editions, require_valid_rules
 
 
 def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Path, progress: Progress,
@@ -73,4 +73,4 @@ def build_rules(context: BuildContext) -> list[dict]:
                            context.cache.directory, context.jobs, context.report, context.note_rules)
 
 
-BUILDER = OutputBuilder("rules", build_rules, check_rules)
+BUILDER = OutputBuilder("rules", build_rules, require_valid_rules)

@@ -13,7 +13,7 @@ from pathlib import Path
 import jinja2
 from jinja2 import meta, nodes
 
-from generator.checks.images import image_problem
+from generator.render.images import image_problem
 from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Deck, Game
 from generator.paths import find_template

@@ -5,15 +5,23 @@ The command reads its options into a BuildOptions and calls build() (generator/b
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from generator.build import BuildOptions, build
+from generator.commands.options import (
+    add_games,
+    add_jobs,
+    add_lang,
+    add_no_cache,
+    add_out,
+    add_paper,
+    add_quiet,
+    chosen_papers,
+)
 from generator.errors import InputError, Problem
 from generator.model import load_game
-from generator.paths import OUTPUT_DIR, list_games, resolve_game
+from generator.paths import list_games, resolve_game
 from generator.progress import Progress
-from generator.render.pipeline import default_jobs
-from generator.render.sheets import DUPLEX_MODES, LAYOUTS, MARGIN_MM, PAPERS, SHEET_MODES
+from generator.render.sheets import DUPLEX_MODES, LAYOUTS, MARGIN_MM, SHEET_MODES
 from generator.render.tiles import BOARD_PAPERS
 
 
@@ -22,10 +30,9 @@ def register(subparsers) -> None:
         "build", help="build print-ready PDFs for games",
         description="Build each game's card sheets, boards, player aids, token sheets and rule sheets into "
                     "OUT/<game>/, with OUT/<game>/build.json listing them. Unchanged outputs are kept.")
-    parser.add_argument("games", nargs="*", metavar="GAME|PATH",
-                        help="a game name under cards/ or a path to a game directory (default: every game)")
-    parser.add_argument("--lang", default="all", help="ja, en, ... or all (default: all the game's languages)")
-    parser.add_argument("--paper", default="all", choices=[*PAPERS, "all"], help="paper size (default: all)")
+    add_games(parser)
+    add_lang(parser)
+    add_paper(parser)
     parser.add_argument("--duplex", default="long", choices=DUPLEX_MODES,
                         help="backs on the following page for a long- or short-edge flip, or none (default: long)")
     parser.add_argument("--layout", default="duplex", choices=LAYOUTS,
@@ -46,10 +53,10 @@ def register(subparsers) -> None:
                         help="also write reprint-LANG-PAPER.pdf holding only the cards whose faces changed since "
                              "REF (a git revision of the game, or the build.json of an earlier build), with their "
                              "backs")
-    parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help="output directory (default: output/)")
-    parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help="processes for rendering")
-    parser.add_argument("--no-cache", action="store_true", help="render every face again")
-    parser.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
+    add_out(parser)
+    add_jobs(parser)
+    add_no_cache(parser)
+    add_quiet(parser)
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when the build finds any problem: what `pnpgen validate` reports, text "
                              "overflowing past its box, the safe area, the trim or the cut, or onto other text (every "
@@ -69,7 +76,7 @@ def run(args) -> int:
 
 def options_from(args) -> BuildOptions:
     """The command line's choices as the build engine's options."""
-    return BuildOptions(out=args.out, languages=args.lang, papers=tuple(PAPERS) if args.paper == "all" else (args.paper,),
+    return BuildOptions(out=args.out, languages=args.lang, papers=chosen_papers(args.paper),
                         duplex=args.duplex, layout=args.layout, board_paper=args.board_paper, margin=args.margin,
                         sheets=args.sheets, cut_lines=args.cut_lines, marks=not args.no_marks,
                         changed_since=args.changed_since, jobs=args.jobs, use_cache=not args.no_cache,

@@ -1,18 +1,19 @@
 """`pnpgen components`: the box contents list, in the game's languages."""
 from __future__ import annotations
 
-from generator.checks.components import component_rows, format_rows
 from generator.build import select_languages
+from generator.commands.options import add_game, add_lang
 from generator.model import load_game
 from generator.paths import resolve_game
+from generator.render.components import component_rows, format_rows
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "components", help="print the box contents list",
         description="Print the box contents (内容物 / Components) from components.yaml and the decks.")
-    parser.add_argument("game", metavar="GAME|PATH")
-    parser.add_argument("--lang", default=None, help="language (default: the game's source language)")
+    add_game(parser)
+    add_lang(parser, "language (default: the game's source language)", default=None)
     parser.add_argument("--players", type=int, help="also show how many of each are used with N players")
     parser.add_argument("--format", default="text", choices=["text", "csv", "md"])
     parser.set_defaults(run=run)

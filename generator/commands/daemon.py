@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 
 from generator import daemon
+from generator.commands import runner
 
 
 def register(subparsers) -> None:
@@ -31,7 +32,7 @@ def run(args) -> int:
         print("error: PNPGEN_DAEMON=0 turns the server off; unset it to start one", file=sys.stderr)
         return 2
     if args.foreground:
-        return daemon.serve()
+        return daemon.serve(runner.run_here, runner.warm_up)
     daemon.spawn()
     if not daemon.wait_until_ready():
         print("error: the pnpgen server did not start within 30 s; "

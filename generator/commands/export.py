@@ -5,13 +5,14 @@ from functools import partial
 from pathlib import Path
 
 from generator.build import render_game, select_languages
+from generator.commands.options import add_game, add_jobs, add_lang, add_no_cache, add_out, add_quiet
 from generator.export import pdfx, png, services, tts
-from generator.export.faces import DeckExport, ExportOptions
+from generator.export.deck_images import DeckExport, ExportOptions
 from generator.fsutil import OutputSet
 from generator.model import load_game
-from generator.paths import OUTPUT_DIR, face_cache_dir, resolve_game
+from generator.paths import face_cache_dir, resolve_game
 from generator.progress import Progress
-from generator.render.pipeline import FaceCache, default_jobs
+from generator.render.pipeline import FaceCache
 
 # target -> (what it makes, the function writing a language's files and returning their names)
 TARGETS = {
@@ -29,18 +30,18 @@ def register(subparsers) -> None:
         "export", help="export cards for print services and Tabletop Simulator",
         description="Export a game's cards into OUT/<game>/<target>-<lang>/. Targets: "
                     + "; ".join(f"{name}: {text}" for name, (text, _) in TARGETS.items()) + ".")
-    parser.add_argument("game", metavar="GAME|PATH", help="a game name under cards/ or a path to a game directory")
+    add_game(parser)
     parser.add_argument("--to", required=True, choices=list(TARGETS), dest="target", help="what to export for")
-    parser.add_argument("--lang", default="all", help="ja, en, ... or all (default: all the game's languages)")
+    add_lang(parser)
     parser.add_argument("--dpi", type=int, default=300, choices=png.DPI_CHOICES, help="png resolution (default: 300)")
     parser.add_argument("--no-bleed", action="store_true", help="png: trimmed images without the bleed")
     parser.add_argument("--icc", type=Path, metavar="PATH", help="pdfx: the print shop's CMYK output profile (default: SWOP from "
                                                  "Ghostscript, installed by scripts/install-system-deps.sh)")
     parser.add_argument("--base-url", metavar="URL", help="tts: the URL the sheets will be uploaded to (default: file URLs)")
-    parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help="output directory (default: output/)")
-    parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help="processes for rendering")
-    parser.add_argument("--no-cache", action="store_true", help="render every face again")
-    parser.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors and warnings")
+    add_out(parser)
+    add_jobs(parser)
+    add_no_cache(parser)
+    add_quiet(parser, "print nothing but errors and warnings")
     parser.set_defaults(run=run)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from generator.commands.options import add_game, add_jobs, add_quiet
 from generator.errors import InputError, Problem, did_you_mean, display_path
 from generator.fsutil import write_atomic
 from generator.i18n import exchange as formats
@@ -19,7 +20,7 @@ from generator.paths import face_cache_dir, resolve_game
 from generator.progress import Progress
 from generator.render.faces import CardFit
 from generator.render.fit import FIT_ATTRIBUTE
-from generator.render.pipeline import FaceCache, default_jobs
+from generator.render.pipeline import FaceCache
 
 
 def register(subparsers) -> None:
@@ -73,15 +74,11 @@ def register(subparsers) -> None:
     imports.set_defaults(run=run_import)
 
 
-def add_game(parser) -> None:
-    parser.add_argument("game", metavar="GAME|PATH", help="a game name under cards/ or a path to a game directory")
-
-
 def add_layout_options(parser) -> None:
     parser.add_argument("--no-layout", action="store_true",
                         help="skip rendering the cards (no overflow check, no box sizes)")
-    parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help="processes for rendering")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    add_jobs(parser)
+    add_quiet(parser, "no progress lines")
 
 
 def load(args) -> Game:

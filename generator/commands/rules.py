@@ -9,15 +9,23 @@ import json
 from pathlib import Path
 
 from generator.build import select_languages
+from generator.build.rules import write_rulebooks
+from generator.commands.options import (
+    add_games,
+    add_jobs,
+    add_lang,
+    add_no_cache,
+    add_out,
+    add_paper,
+    add_quiet,
+    chosen_papers,
+)
 from generator.errors import InputError, Problem, display_path
 from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
 from generator.model.rules import has_rules
-from generator.paths import OUTPUT_DIR, face_cache_dir, list_games, resolve_game
+from generator.paths import face_cache_dir, list_games, resolve_game
 from generator.progress import Progress
-from generator.render.pipeline import default_jobs
-from generator.build.rules import write_rulebooks
-from generator.render.sheets import PAPERS
 
 
 def register(subparsers) -> None:
@@ -25,17 +33,16 @@ def register(subparsers) -> None:
         "rules", help="build rule sheets: each language and side by side",
         description="Build OUT/<game>/rules-<lang>-<paper>.pdf for each language, and rules-ja+en-<paper>.pdf "
                     "with the languages side by side, from the game's rules.yaml; build.json lists them.")
-    parser.add_argument("games", nargs="*", metavar="GAME|PATH",
-                        help="a game name under cards/ or a path to a game directory (default: every game)")
-    parser.add_argument("--lang", default="all", help="ja, en, ... or all: the single-language editions "
-                                                      "(side by side is built when two or more are chosen)")
-    parser.add_argument("--paper", default="all", choices=[*PAPERS, "all"], help="paper size (default: all)")
-    parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help="output directory (default: output/)")
-    parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help="processes for rendering")
-    parser.add_argument("--no-cache", action="store_true", help="render every rule sheet again")
+    add_games(parser)
+    add_lang(parser, "ja, en, ... or all: the single-language editions (side by side is built when two or "
+                             "more are chosen)")
+    add_paper(parser)
+    add_out(parser)
+    add_jobs(parser)
+    add_no_cache(parser, "render every rule sheet again")
     parser.add_argument("--sample", action="store_true",
                         help="write OUT/typesetting-sample.pdf: furigana, spacing, phrases, kinsoku, punctuation")
-    parser.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
+    add_quiet(parser)
     parser.set_defaults(run=run)
 
 
@@ -54,7 +61,7 @@ def run(args) -> int:
     if args.games and missing:
         raise InputError([Problem(g.dir / "rules.yaml", None, "the game has no rules",
                                   hint="write rules.yaml: a list of `blocks:`") for g in missing])
-    papers = list(PAPERS) if args.paper == "all" else [args.paper]
+    papers = list(chosen_papers(args.paper))
     with OutputSet(args.out):  # replaced together, build.json last, or not at all
         for game in games:
             langs = select_languages(game, args.lang)

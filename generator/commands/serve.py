@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import threading
 import webbrowser
-from pathlib import Path
 
+from generator.commands.options import add_game, add_jobs, add_out
 from generator.errors import InputError, Problem
-from generator.paths import OUTPUT_DIR, cache_dir, resolve_game
+from generator.paths import cache_dir, resolve_game
 from generator.progress import Progress
-from generator.render.pipeline import default_jobs
 from generator.web.server import HOST, Server
 from generator.web.session import GameSession
 
@@ -20,12 +19,11 @@ def register(subparsers) -> None:
                     "back, its texts in each language side by side with missing, stale, overflow and glossary "
                     "flags. Edits are written into the YAML (comments and layout kept) and the cards re-rendered; "
                     "edits made in a text editor appear on the open page.")
-    parser.add_argument("game", metavar="GAME|PATH", help="a game name under cards/ or a path to a game directory")
+    add_game(parser)
     parser.add_argument("--port", type=int, default=8470, help="port on 127.0.0.1 (default: 8470; 0: any free one)")
     parser.add_argument("--open", action="store_true", help="open the page in the web browser")
-    parser.add_argument("--out", type=Path, default=OUTPUT_DIR,
-                        help="output directory whose .cache/ holds rendered faces (default: output/)")
-    parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help="processes for the first rendering")
+    add_out(parser, "output directory whose .cache/ holds rendered faces (default: output/)")
+    add_jobs(parser, "processes for the first rendering")
     parser.set_defaults(run=run)
 
 

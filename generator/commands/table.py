@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from generator.commands.options import add_game
 from generator.errors import InputError, Problem, did_you_mean, display_path
 from generator.fsutil import write_atomic
 from generator.model import Game, load_game
+from generator.model.table.cards import export_table
+from generator.model.table.formats import FORMATS, format_of, read_sheet, write_sheet
 from generator.paths import resolve_game
-from generator.table.cards import export_table
-from generator.table.formats import FORMATS, format_of, read_sheet, write_sheet
 from generator.table.sync import find_deck, plan_table_import
 
 SHOWN_IDS = 12
@@ -46,7 +47,7 @@ def register(subparsers) -> None:
 
 
 def add_game_deck(parser) -> None:
-    parser.add_argument("game", metavar="GAME|PATH", help="a game name under cards/ or a path to a game directory")
+    add_game(parser)
     parser.add_argument("deck", metavar="DECK", help="the deck's id (its file name in decks/, without .yaml)")
 
 

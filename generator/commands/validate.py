@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import json
 
-from generator.checks.components import display_width, pad
 from generator.checks.validate import Report, problem_json, validate
+from generator.commands.options import add_game
 from generator.errors import InputError, Problem
 from generator.model import load_game
 from generator.paths import resolve_game
+from generator.render.components import display_width, pad
 
 
 def register(subparsers) -> None:
@@ -15,7 +16,7 @@ def register(subparsers) -> None:
         "validate", help="check a game's data for consistency",
         description="Check box contents against the decks, removals and setup at every player count, ids, "
                     "references and translations. Exit 0: consistent; 1: problems found; 2: unreadable input.")
-    parser.add_argument("game", metavar="GAME|PATH")
+    add_game(parser)
     parser.add_argument("--players", type=int, help="check only this player count")
     parser.add_argument("--json", action="store_true", help="print the tables and problems as JSON")
     parser.set_defaults(run=run)

@@ -6,6 +6,7 @@ import time
 
 from generator.build import BuildOptions, build
 from generator.commands.build import parse_options
+from generator.commands.options import add_game
 from generator.errors import InputError
 from generator.model import load_game
 from generator.paths import resolve_game
@@ -17,7 +18,7 @@ def register(subparsers) -> None:
         "watch", help="rebuild a game's PDFs whenever its files change",
         description="Build the game, then watch its YAML, templates and images and build again after each "
                     "change, as `pnpgen build` does. A failed build prints the error and keeps watching.")
-    parser.add_argument("game", metavar="GAME|PATH", help="a game name under cards/ or a path to a game directory")
+    add_game(parser)
     parser.add_argument("build_options", nargs="*", metavar="-- BUILD_OPTION",
                         help="options for `pnpgen build` after `--`, e.g. `-- --lang en --paper a4`")
     parser.set_defaults(run=run)

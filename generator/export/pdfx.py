@@ -20,7 +20,7 @@ from PIL import ImageCms
 from generator.errors import InputError, Problem
 from generator.export import tombo
 from generator.export.cmyk import CmykConverter, ConversionError, profile_description
-from generator.export.faces import DeckExport, ExportOptions, deck_problem, manifest_rows, write_manifest
+from generator.export.deck_images import DeckExport, ExportOptions, deck_problem, manifest_rows, write_manifest
 from generator.fsutil import write_atomic
 from generator.render.sheets import MM, SheetWriter
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.export.faces import MM_PER_INCH, DeckExport, ExportOptions, manifest_rows, save_png, write_manifest
+from generator.export.deck_images import MM_PER_INCH, DeckExport, ExportOptions, manifest_rows, save_png, write_manifest
 
 DPI_CHOICES = (300, 350, 600)
 

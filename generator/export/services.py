@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from generator.export.faces import (MM_PER_INCH, DeckExport, ExportOptions, deck_problem, manifest_rows,
+from generator.export.deck_images import (MM_PER_INCH, DeckExport, ExportOptions, deck_problem, manifest_rows,
                                     save_png, write_manifest)
 
 SERVICE_DPI = 300

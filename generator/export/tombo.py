@@ -8,7 +8,7 @@ registration colour (all four inks), as a print shop's plates all need them.
 """
 from __future__ import annotations
 
-from generator.render.sheets import MM, Rect, _f
+from generator.render.sheets import MM, Rect, pdf_number
 
 MARK_LENGTH_MM = 10.0
 PAGE_MARGIN_MM = MARK_LENGTH_MM + 3.0   # paper around the bleed box: the marks and a little air
@@ -46,8 +46,8 @@ def segments(trim: Rect, bleed: float) -> list[tuple[float, float, float, float]
 
 def content(trim: Rect, bleed: float) -> str:
     """The marks as a PDF content stream, in registration colour."""
-    out = [f"q 1 1 1 1 K {_f(LINE_WIDTH_MM * MM)} w 0 J\n"]
+    out = [f"q 1 1 1 1 K {pdf_number(LINE_WIDTH_MM * MM)} w 0 J\n"]
     for x0, y0, x1, y1 in segments(trim, bleed):
-        out.append(f"{_f(x0 * MM)} {_f(y0 * MM)} m {_f(x1 * MM)} {_f(y1 * MM)} l S\n")
+        out.append(f"{pdf_number(x0 * MM)} {pdf_number(y0 * MM)} m {pdf_number(x1 * MM)} {pdf_number(y1 * MM)} l S\n")
     out.append("Q\n")
     return "".join(out)

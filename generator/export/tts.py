@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from generator.export.faces import DeckExport, ExportOptions, save_png
+from generator.export.deck_images import DeckExport, ExportOptions, save_png
 from generator.fsutil import write_atomic
 
 MAX_COLUMNS, MAX_ROWS = 10, 7

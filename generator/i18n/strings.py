@@ -1,6 +1,6 @@
 """A game's localized strings as translation units: an id, the text in every language, where it is written.
 
-The strings come from `checks.validate.texts` (and so from every source registered in TEXT_SOURCES:
+The strings come from `model.texts.texts` (and so from every source registered in TEXT_SOURCES:
 card data now, rule blocks when they exist); a string's id is its label there, like `cards[coal].name`.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.checks.validate import texts
+from generator.model.texts import texts
 from generator.errors import display_path
 from generator.model.game import Game, Text
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from ruamel.yaml.scalarstring import (DoubleQuotedScalarString, FoldedScalarString, LiteralScalarString,
-                                       SingleQuotedScalarString)
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from generator.errors import InputError, Problem
 from generator.fsutil import write_atomic
+from generator.yamledit import styled
 from generator.yamlio import load_yaml_text, round_trip_yaml
 
 # (mapping, sequence, offset) indentations tried, most common first.
@@ -43,17 +43,6 @@ def dump(yaml, document) -> str:
     buffer = io.StringIO()
     yaml.dump(document, buffer)
     return buffer.getvalue()
-
-
-def styled(new: str, old):
-    """The new text quoted the way the old one was (a block `|` or `>` text stays one)."""
-    if isinstance(old, (LiteralScalarString, FoldedScalarString)):
-        return type(old)(new.rstrip("\n") + "\n" if old.endswith("\n") else new)
-    if isinstance(old, DoubleQuotedScalarString):
-        return DoubleQuotedScalarString(new)
-    if isinstance(old, SingleQuotedScalarString):
-        return SingleQuotedScalarString(new)
-    return new
 
 
 def prepare(changes: list[tuple[Path, tuple, str, str]]) -> dict[Path, str]:

@@ -105,6 +105,63 @@ class Component:
     per_kind: int | None = None
 
 
+# --- boards, player aids and token sheets (model/printables.py loads them) ---------------------------
+
+@dataclass
+class Board:
+    id: str
+    name: Text
+    file: Path
+    size_mm: tuple[float, float]
+    copies: int
+    background: str
+    elements: list[dict]   # resolved: every =expression evaluated, for_each expanded
+    placeholder: bool = False
+
+
+@dataclass
+class Aid:
+    id: str
+    name: Text
+    file: Path
+    size: str | tuple[float, float]
+    copies: int
+    title: Text
+    colour: str
+    sections: list[dict]
+    placeholder: bool = False
+
+
+@dataclass
+class TokenSheet:
+    id: str
+    name: Text
+    file: Path
+    shape: str
+    size_mm: float
+    sides: int
+    bleed_mm: float
+    sets: int | None
+    tokens: list[dict]
+    placeholder: bool = False
+
+    @property
+    def pieces(self) -> int:
+        return (self.sets or 1) * sum(token["count"] for token in self.tokens)
+
+    @property
+    def counted(self) -> int:
+        """What the box contents count: sets when the sheet is a set, else pieces."""
+        return self.sets if self.sets else self.pieces
+
+
+@dataclass
+class Printables:
+    boards: dict[str, Board] = field(default_factory=dict)
+    aids: dict[str, Aid] = field(default_factory=dict)
+    tokens: dict[str, TokenSheet] = field(default_factory=dict)
+
+
 @dataclass
 class Game:
     id: str
@@ -122,7 +179,7 @@ class Game:
     setup: list[dict] = field(default_factory=list)    # deals, each with its `_line`
     checks: list[dict] = field(default_factory=list)   # declared invariants, each with its `_line`
     template_problems: list = field(default_factory=list)  # missing templates (when not required)
-    printables: Any = None  # model.printables.Printables: boards, aids and token sheets
+    printables: Printables | None = None  # boards, aids and token sheets
     labels: dict[str, Text] = field(default_factory=dict)  # template labels by key (labels.yaml)
 
     def cards(self):

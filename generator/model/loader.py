@@ -5,10 +5,11 @@ import re
 from pathlib import Path
 
 from generator.errors import InputError, Problem
+from generator.model.cards import BACK, PLACEHOLDER, card_schema
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Card, Component, Deck, Game, Text
-from generator.model.schema import (INVALID, Bool, Checker, Enum, Field, Id, Int, LanguageCode, ListOf, Localized,
+from generator.model.schema import (INVALID, Checker, Enum, Field, Id, Int, LanguageCode, ListOf, Localized,
                                     Object, OneOf, Str, Where, compile_field, start)
 from generator.paths import find_template, template_dirs
 from generator.yamlio import load_yaml
@@ -19,7 +20,6 @@ LANGUAGE_TAG = re.compile(r"^(?:[a-z]{2,3}(?:-[a-z]{3}){0,3}|[a-z]{4,8})(?:-[a-z
                           r"(?:-x(?:-[a-z\d]{1,8})+)?$", re.IGNORECASE)
 RESERVED_CARD_KEYS = ("id", "count", "name", "remove_at", "placeholder", "back")
 
-PLACEHOLDER = OneOf([Bool(), ListOf(Str())], expected="true, or a list of the invented fields")
 PLAYERS = Object({"min": Field(Int(1, 20), required=True), "max": Field(Int(1, 20), required=True)},
                  what="player range")
 
@@ -73,7 +73,6 @@ SIZE = OneOf([Enum(list(CARD_SIZES)),
               Object({"width": Field(Int(10, 600, whole=False), required=True),
                       "height": Field(Int(10, 600, whole=False), required=True)}, what="size")],
              expected=f"a card size ({', '.join(CARD_SIZES)}) or {{width: mm, height: mm}}")
-BACK = Object({"template": Field(Str(), required=True)}, what="back")
 
 DECK_SCHEMA = Object({
     "name": Field(Localized(), required=True),
@@ -86,19 +85,6 @@ DECK_SCHEMA = Object({
     "cards_from": Field(Str(), doc="a spreadsheet (.xlsx, .ods, .csv) beside the deck file holding the cards"),
     "placeholder": Field(PLACEHOLDER),
 }, what="deck")
-
-
-def card_schema(fields: dict[str, Field]) -> Object:
-    """The keys of a card: the built-in ones and the deck's declared fields."""
-    return Object({
-        "id": Field(Id(), required=True),
-        "name": Field(Localized(), required=True),
-        "count": Field(Int(0, 10000), default=1),
-        "remove_at": Field(ListOf(Int(1, 20))),
-        "placeholder": Field(PLACEHOLDER),
-        "back": Field(BACK),
-        **fields,
-    }, what="card")
 
 
 def load_game(game_dir: Path, require_templates: bool = True) -> Game:
@@ -311,7 +297,7 @@ def _card_sources(game_dir, path, document, root, deck, fields, languages, check
         checker.report(where, f"'{deck['cards_from']}' is outside the game's folder",
                        "keep the spreadsheet beside the deck file")
         return [], []
-    from generator.table.cards import read_deck_sheet
+    from generator.model.table.cards import read_deck_sheet
 
     try:
         rows = read_deck_sheet(sheet_file, path.stem, fields, languages)

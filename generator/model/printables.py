@@ -7,13 +7,13 @@ checks): `=card.price_min` inside a `for_each: goods` element, `=numbers.storage
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.checks.expr import ExpressionError, Namespace, evaluate
+from generator.model.expr import ExpressionError, Namespace, evaluate
 from generator.errors import InputError, Problem
-from generator.model.game import CARD_SIZES, Deck, Text
+from generator.model.game import CARD_SIZES, Aid, Board, Deck, Printables, Text, TokenSheet
 from generator.model.schema import (INVALID, Bool, Checker, Colour, Enum, Field, Id, Int, ListOf, Localized,
                                     Object, OneOf, Spec, Str, Where, is_colour, start, type_name)
 from generator.yamlio import item_line, load_yaml
@@ -194,63 +194,6 @@ TOKENS_SCHEMA = Object({
     "tokens": Field(ListOf(TOKEN), required=True),
     "placeholder": Field(PLACEHOLDER),
 }, what="token sheet")
-
-
-# --- the loaded objects --------------------------------------------------------------------------
-
-@dataclass
-class Board:
-    id: str
-    name: Text
-    file: Path
-    size_mm: tuple[float, float]
-    copies: int
-    background: str
-    elements: list[dict]   # resolved: every =expression evaluated, for_each expanded
-    placeholder: bool = False
-
-
-@dataclass
-class Aid:
-    id: str
-    name: Text
-    file: Path
-    size: str | tuple[float, float]
-    copies: int
-    title: Text
-    colour: str
-    sections: list[dict]
-    placeholder: bool = False
-
-
-@dataclass
-class TokenSheet:
-    id: str
-    name: Text
-    file: Path
-    shape: str
-    size_mm: float
-    sides: int
-    bleed_mm: float
-    sets: int | None
-    tokens: list[dict]
-    placeholder: bool = False
-
-    @property
-    def pieces(self) -> int:
-        return (self.sets or 1) * sum(token["count"] for token in self.tokens)
-
-    @property
-    def counted(self) -> int:
-        """What the box contents count: sets when the sheet is a set, else pieces."""
-        return self.sets if self.sets else self.pieces
-
-
-@dataclass
-class Printables:
-    boards: dict[str, Board] = field(default_factory=dict)
-    aids: dict[str, Aid] = field(default_factory=dict)
-    tokens: dict[str, TokenSheet] = field(default_factory=dict)
 
 
 # --- loading -------------------------------------------------------------------------------------

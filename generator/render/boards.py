@@ -11,7 +11,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from generator.checks.placeholders import data_names, resolve_all
+from generator.model.placeholders import data_names, resolve_all
 from generator.model.game import Game, Text
 from generator.model.printables import Board
 from generator.paths import find_template

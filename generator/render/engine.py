@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import hashlib
 import importlib.abc
+import importlib.metadata
 import importlib.util
 import io
 import os
@@ -30,6 +32,11 @@ from types import ModuleType
 from generator.fsutil import write_atomic
 
 FFI_MODULE = "weasyprint.text.ffi"
+
+
+@functools.lru_cache(maxsize=1)
+def weasyprint_version() -> str:
+    return importlib.metadata.version("weasyprint")  # without importing WeasyPrint (slow) on a cached build
 
 
 def load() -> ModuleType:

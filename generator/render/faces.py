@@ -6,18 +6,16 @@ whole document text plus the renderer and font versions, which is what the face 
 """
 from __future__ import annotations
 
-import functools
 import hashlib
-import importlib.metadata
 import re
 import unicodedata
 from dataclasses import dataclass, field
 
-
-from generator.checks.images import check_used_images
-from generator.checks.placeholders import data_names
+from generator.render.images import check_used_images
+from generator.model.placeholders import data_names
 from generator.model.game import Deck, Game, Text
 from generator.render import fonts, typeset_html
+from generator.render.engine import weasyprint_version
 from generator.render.fetch import Confinement
 from generator.render.fit import CHECK_VERSION, FitBox, render_measured
 from generator.render.templating import Templates, Untranslated, localize
@@ -177,11 +175,6 @@ def content_key(*parts: str) -> str:
         digest.update(part.encode("utf-8"))
         digest.update(b"\0")
     return digest.hexdigest()
-
-
-@functools.lru_cache(maxsize=1)
-def weasyprint_version() -> str:
-    return importlib.metadata.version("weasyprint")  # without importing WeasyPrint (slow) on a cached build
 
 
 def face_keys(renderer: "GameRenderer", faces: DeckFaces) -> list[str]:

@@ -172,24 +172,30 @@ class RenderedFaces:
     sources: list[pikepdf.Pdf]        # the open PDFs the pages belong to: keep them while the pages are used
 
 
-def face_request(renderer, faces) -> tuple[str, str, list[str], list[str]]:
+@dataclass
+class FaceRequest:
+    """What render_faces needs of a deck's distinct faces in one language."""
+
+    frame: str          # the deck's document with no pages: each batch is its pages put into it
+    base_url: str       # what the faces may read (the game's folder, see render/fetch.py)
+    keys: list[str]     # the content key of each face
+    pages: list[str]    # the HTML page of each face
+
+
+def face_request(renderer, faces) -> FaceRequest:
     """What render_faces needs to know of a deck's distinct faces in one language."""
-    return renderer.document(faces.deck, []), renderer.base_url(), face_keys(renderer, faces), faces.pages
+    return FaceRequest(renderer.document(faces.deck, []), renderer.base_url(), face_keys(renderer, faces), faces.pages)
 
 
-def render_faces(requests: list[tuple[str, str, list[str], list[str]]], cache: FaceCache, jobs: int = 1,
-                 on_done=None) -> RenderedFaces:
-    """The pages of the requested faces, rendering only those the cache does not hold.
-
-    Each request is (frame, base_url, face keys, face HTML): a deck's distinct faces in one language,
-    `frame` being the deck's document with no pages (see face_request).
-    """
+def render_faces(requests: list[FaceRequest], cache: FaceCache, jobs: int = 1, on_done=None) -> RenderedFaces:
+    """The pages of the requested faces (each request a deck's distinct faces in one language), rendering
+    only those the cache does not hold."""
     opened: dict[str, pikepdf.Pdf | None] = {}
     found: list[list] = []
     missing: list[tuple[int, int]] = []  # (request, face)
-    for r, (_, _, keys, _) in enumerate(requests):
+    for r, request in enumerate(requests):
         row = []
-        for f, key in enumerate(keys):
+        for f, key in enumerate(request.keys):
             where = cache.find_face(key)
             if where and where[0] not in opened:
                 opened[where[0]] = cache.open_batch(where[0])
@@ -201,12 +207,12 @@ def render_faces(requests: list[tuple[str, str, list[str], list[str]]], cache: F
                 missing.append((r, f))
         found.append(row)
     batches, members = _batches_for(requests, missing, jobs)
-    cache.hits += sum(len(keys) for _, _, keys, _ in requests) - len(missing)
+    cache.hits += sum(len(request.keys) for request in requests) - len(missing)
     cache.misses += len(missing)
     for batch, faces, rendered in zip(batches, members, render_fitted_batches(batches, jobs, on_done)):
         cache.put(batch.key, rendered.pdf)
         by_page = [[box for box in rendered.fits if box.page == page] for page in range(len(faces))]
-        cache.record_faces(batch.key, [requests[r][2][f] for r, f in faces], by_page)
+        cache.record_faces(batch.key, [requests[r].keys[f] for r, f in faces], by_page)
         pdf = pikepdf.open(io.BytesIO(rendered.pdf))
         opened[batch.key] = pdf
         for page, (r, f) in zip(pdf.pages, faces):
@@ -218,7 +224,7 @@ MAX_BATCH = 50  # faces; every batch subsets its fonts once (about 35 ms a Noto 
 # but a WeasyPrint document holds every page's layout until it is written: larger batches cost memory
 
 
-def _batches_for(requests, missing, jobs):
+def _batches_for(requests: list[FaceRequest], missing: list[tuple[int, int]], jobs: int):
     """Group the missing faces of each deck into batches of 4 to MAX_BATCH faces, as many as a multiple of
     the cores."""
     workers = max(1, jobs)
@@ -229,10 +235,10 @@ def _batches_for(requests, missing, jobs):
         by_request.setdefault(r, []).append(f)
     batches, members = [], []
     for r, faces in by_request.items():
-        frame, base_url, _, pages = requests[r]
+        request = requests[r]
         for start in range(0, len(faces), size):
             chunk = faces[start:start + size]
-            html = frame.replace("</body>", "\n".join(pages[f] for f in chunk) + "\n</body>")
-            batches.append(Batch(html, base_url))
+            html = request.frame.replace("</body>", "\n".join(request.pages[f] for f in chunk) + "\n</body>")
+            batches.append(Batch(html, request.base_url))
             members.append([(r, f) for f in chunk])
     return batches, members

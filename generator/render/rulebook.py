@@ -10,24 +10,20 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-from pathlib import Path
 
 import pikepdf
 from markupsafe import Markup, escape
 
-from generator.checks.components import component_rows, headings as component_headings
-from generator.checks.images import image_problem
-from generator.checks.placeholders import DataNames, PlaceholderError, resolve, resolve_one
+from generator.render.components import component_rows, headings as component_headings
+from generator.render.images import image_problem
+from generator.model.placeholders import DataNames, PlaceholderError, resolve, resolve_one
 from generator.errors import InputError, Problem, unique_problems
-from generator.fsutil import write_atomic
 from generator.model.game import Game, Text
 from generator.model.rules import Block, Rulebook, has_rules, load_rules
 from generator.paths import TEMPLATES_DIR
-from generator.progress import Progress
 from generator.render import fonts, typeset_html
 from generator.render.cardimage import face_images
-from generator.render.faces import Batch, CardFit, find_text
-from generator.render.fit import FitBox
+from generator.render.faces import Batch
 from generator.render.pipeline import FaceCache, render_batches
 from generator.render.typeset import spaced_plain
 
@@ -353,7 +349,7 @@ def render_editions(writer: RulebookWriter, wanted: list, cache: FaceCache, jobs
     return batches, pdfs
 
 
-def check_rules(game: Game) -> None:
+def require_valid_rules(game: Game) -> None:
     """Raise the located problems of the game's rules.yaml, if it has one."""
     if has_rules(game):
         RulebookWriter(game, load_rules(game)).check()

@@ -331,7 +331,8 @@ def fold_slot(grid: Grid, front: Rect) -> Rect:
 
 # --- drawing ---------------------------------------------------------------------------------------
 
-def _f(value: float) -> str:
+def pdf_number(value: float) -> str:
+    """A number as a PDF content stream writes it: at most 4 decimals, no trailing zeros."""
     return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
@@ -342,19 +343,20 @@ def place(name: str, bbox, at: Rect, rotate: bool = False, clip: Rect | None = N
     Where `at` is larger or smaller than the bbox, the form is scaled to fill it (a page map)."""
     x0, y0, x1, y1 = (float(v) for v in bbox)
     if clip is not None:
-        box = f"{_f(clip.x * MM)} {_f(clip.y * MM)} {_f(clip.w * MM)} {_f(clip.h * MM)} re W n "
+        box = f"{pdf_number(clip.x * MM)} {pdf_number(clip.y * MM)} {pdf_number(clip.w * MM)} {pdf_number(clip.h * MM)} re W n "
         return f"q {box}{place(name, bbox, at, rotate).strip()} Q\n"
     scale = at.w * MM / (x1 - x0)
     if abs(scale - 1) > 1e-3:
-        return (f"q {_f(scale)} 0 0 {_f(scale)} {_f(at.x * MM - x0 * scale)} {_f(at.y * MM - y0 * scale)} cm "
+        return (f"q {pdf_number(scale)} 0 0 {pdf_number(scale)} {pdf_number(at.x * MM - x0 * scale)} {pdf_number(at.y * MM - y0 * scale)} cm "
                 f"{name} Do Q\n")
     if rotate:
-        return (f"q -1 0 0 -1 {_f(at.x * MM + x1)} {_f(at.y * MM + y1)} cm {name} Do Q\n")
-    return f"q 1 0 0 1 {_f(at.x * MM - x0)} {_f(at.y * MM - y0)} cm {name} Do Q\n"
+        return (f"q -1 0 0 -1 {pdf_number(at.x * MM + x1)} {pdf_number(at.y * MM + y1)} cm {name} Do Q\n")
+    return f"q 1 0 0 1 {pdf_number(at.x * MM - x0)} {pdf_number(at.y * MM - y0)} cm {name} Do Q\n"
 
 
-def _line(x0, y0, x1, y1) -> str:
-    return f"{_f(x0 * MM)} {_f(y0 * MM)} m {_f(x1 * MM)} {_f(y1 * MM)} l S\n"
+def pdf_line(x0, y0, x1, y1) -> str:
+    """A stroked line from (x0, y0) to (x1, y1), in mm, as content stream operators."""
+    return f"{pdf_number(x0 * MM)} {pdf_number(y0 * MM)} m {pdf_number(x1 * MM)} {pdf_number(y1 * MM)} l S\n"
 
 
 def _edges(slots: list[Rect], trims: list[Rect]):
@@ -383,12 +385,12 @@ def block_marks(slots: list[Rect], trims: list[Rect], area: Rect) -> str:
     for start, edge, sign in ends:
         end = start + sign * min(MARK_LENGTH_MM, max(0.0, sign * (edge - start)))
         if abs(end - start) >= 0.5:
-            out += [_line(x, start, x, end) for x in xs]
+            out += [pdf_line(x, start, x, end) for x in xs]
     ends = ((block.right + MARK_OFFSET_MM, area.right, 1), (block.x - MARK_OFFSET_MM, area.x, -1))
     for start, edge, sign in ends:
         end = start + sign * min(MARK_LENGTH_MM, max(0.0, sign * (edge - start)))
         if abs(end - start) >= 0.5:
-            out += [_line(start, y, end, y) for y in ys]
+            out += [pdf_line(start, y, end, y) for y in ys]
     out.append("Q\n")
     return "".join(out)
 
@@ -399,22 +401,22 @@ def cut_lines(slots: list[Rect], trims: list[Rect]) -> str:
         return ""
     block, xs, ys = _edges(slots, trims)
     out = ["q 0.6 G 0.3 w [2 2] 0 d\n"]
-    out += [_line(x, block.y, x, block.top) for x in xs]
-    out += [_line(block.x, y, block.right, y) for y in ys]
+    out += [pdf_line(x, block.y, x, block.top) for x in xs]
+    out += [pdf_line(block.x, y, block.right, y) for y in ys]
     out.append("Q\n")
     return "".join(out)
 
 
 def scale_bar(x: float, y: float, length: float = 50.0) -> str:
     """A bar `length` mm long with end ticks: measure it to check the print is at 100%."""
-    return ("q 0 G 0.3 w\n" + _line(x, y, x + length, y) + _line(x, y - 1, x, y + 1)
-            + _line(x + length, y - 1, x + length, y + 1) + "Q\n")
+    return ("q 0 G 0.3 w\n" + pdf_line(x, y, x + length, y) + pdf_line(x, y - 1, x, y + 1)
+            + pdf_line(x + length, y - 1, x + length, y + 1) + "Q\n")
 
 
 def fold_line(grid: Grid, margin: float = MARGIN_MM) -> str:
     fold = grid.paper[1] / 2
     area = printable(grid.paper, margin)
-    return "q 0.4 G 0.4 w [4 3] 0 d\n" + _line(area.x, fold, area.right, fold) + "Q\n"
+    return "q 0.4 G 0.4 w [4 3] 0 d\n" + pdf_line(area.x, fold, area.right, fold) + "Q\n"
 
 
 class SheetWriter:

@@ -10,7 +10,7 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
-from generator.checks.placeholders import resolve_text
+from generator.model.placeholders import resolve_text
 from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Text
 from generator.model.labels import LABELS_FILE
@@ -54,7 +54,7 @@ class Untranslated(str):
 
 def localize(value, lang: str, fallback: str | None = None, data=None):
     """Replace every Text inside value by its string in lang (an Untranslated one, in the fallback language,
-    where lang has none); with the game's DataNames, its placeholders resolved (checks.placeholders.
+    where lang has none); with the game's DataNames, its placeholders resolved (model.placeholders.
     resolve_text: the same language as the rule sheets)."""
     if isinstance(value, Text):
         missing = bool(fallback) and not value.has(lang) and value.has(fallback)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from generator.render.sheets import MARGIN_MM, MM, PAPERS, Grid, Rect, SheetWriter, _f, _line, block_marks, printable, scale_bar
+from generator.render.sheets import MARGIN_MM, MM, PAPERS, Grid, Rect, SheetWriter, block_marks, pdf_line, pdf_number, printable, scale_bar
 
 OVERLAP_MM = 10.0
 BAND_MM = 5.0                 # between the printer's margin and the window: marks, caption, scale bar
@@ -152,10 +152,10 @@ def target(x: float, y: float) -> str:
     r = TARGET_RADIUS_MM
     k = 0.5523 * r   # Bezier circle
     def p(dx, dy):
-        return f"{_f((x + dx) * MM)} {_f((y + dy) * MM)}"
+        return f"{pdf_number((x + dx) * MM)} {pdf_number((y + dy) * MM)}"
     circle = (f"{p(r, 0)} m {p(r, k)} {p(k, r)} {p(0, r)} c {p(-k, r)} {p(-r, k)} {p(-r, 0)} c "
               f"{p(-r, -k)} {p(-k, -r)} {p(0, -r)} c {p(k, -r)} {p(r, -k)} {p(r, 0)} c S\n")
-    return circle + _line(x - 1.6 * r, y, x + 1.6 * r, y) + _line(x, y - 1.6 * r, x, y + 1.6 * r)
+    return circle + pdf_line(x - 1.6 * r, y, x + 1.6 * r, y) + pdf_line(x, y - 1.6 * r, x, y + 1.6 * r)
 
 
 def tile_marks(layout: TileLayout, col: int, row: int) -> str:
@@ -180,10 +180,10 @@ def overlap_ticks(layout: TileLayout, col: int, row: int) -> str:
     lines = []
     if col + 1 < layout.cols:
         x = left + sx
-        lines += [_line(x, top + 1, x, top + reach), _line(x, bottom - 1, x, bottom - reach)]
+        lines += [pdf_line(x, top + 1, x, top + reach), pdf_line(x, bottom - 1, x, bottom - reach)]
     if row + 1 < layout.rows:
         y = top - sy
-        lines += [_line(left - 1, y, left - reach, y), _line(right + 1, y, right + reach, y)]
+        lines += [pdf_line(left - 1, y, left - reach, y), pdf_line(right + 1, y, right + reach, y)]
     return "q 0.8 0 0 RG 0.5 w\n" + "".join(lines) + "Q\n" if lines else ""
 
 
@@ -198,7 +198,7 @@ def mini_map(layout: TileLayout, col: int, row: int, at: tuple[float, float], ce
     for c, r in layout.tiles():
         x, y = at[0] + c * cell, at[1] - (r + 1) * cell
         fill = "0.2 g" if (c, r) == (col, row) else "1 g"
-        out.append(f"{fill} {_f(x * MM)} {_f(y * MM)} {_f(cell * MM)} {_f(cell * MM)} re B\n")
+        out.append(f"{fill} {pdf_number(x * MM)} {pdf_number(y * MM)} {pdf_number(cell * MM)} {pdf_number(cell * MM)} re B\n")
     out.append("Q\n")
     return "".join(out)
 
@@ -231,7 +231,7 @@ def map_outlines(layout: TileLayout) -> str:
     for col, row in layout.tiles():
         window = layout.board_window(col, row)
         x, y = frame.x + window.x * scale, frame.y + window.y * scale
-        out.append(f"{_f(x * MM)} {_f(y * MM)} {_f(window.w * scale * MM)} {_f(window.h * scale * MM)} re S\n")
+        out.append(f"{pdf_number(x * MM)} {pdf_number(y * MM)} {pdf_number(window.w * scale * MM)} {pdf_number(window.h * scale * MM)} re S\n")
     out.append("Q\n")
     return "".join(out)
 

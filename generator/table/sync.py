@@ -1,7 +1,7 @@
 """`pnpgen table import`: a sheet's rows written into the deck's YAML, changing only what the sheet changed.
 
-The whole sheet is checked first (generator.table.cards); then each cell is compared with the card's value and
-only differing values are set, through the same round-trip writer as translation imports, so the file's
+The whole sheet is checked first (generator.model.table.cards); then each cell is compared with the card's
+value and only differing values are set, through the same round-trip writer as translation imports, so the file's
 order, comments and quoting stay. New ids become new cards (placed after the card of the row above); cards
 the sheet no longer has are listed, and removed only when asked.
 """
@@ -14,11 +14,11 @@ from ruamel.yaml.comments import CommentedMap
 from generator.errors import InputError, Problem, did_you_mean
 from generator.i18n.writeback import rewrite
 from generator.model.game import Deck, Game
-from generator.table.cards import SheetCard, card_values, is_language_column, read_cards, value_at
-from generator.table.columns import Column, deck_columns, whole_number
-from generator.table.formats import Sheet
+from generator.model.table.cards import SheetCard, card_values, is_language_column, read_cards, value_at
+from generator.model.table.columns import Column, deck_columns, whole_number
+from generator.model.table.formats import Sheet
 from generator.yamledit import MISSING, assign, delete_item, delete_key, fresh, get, same
-from generator.yamlio import _fast_load
+from generator.yamlio import fast_load
 
 
 @dataclass
@@ -170,7 +170,7 @@ def new_card(row: SheetCard, present: list[tuple[int, Column]]) -> CommentedMap:
 
 def check_read_back(deck: Deck, text: str, rows: list[SheetCard], present, plan: TablePlan) -> None:
     """The new YAML must read back as the sheet says, else nothing is written (a bug, not the user's)."""
-    document = _fast_load(text)
+    document = fast_load(text)
     by_id = {card.get("id"): card for card in document.get("cards") or [] if isinstance(card, dict)}
     for row in rows:
         written = by_id.get(row.id)

@@ -8,9 +8,10 @@ from pathlib import Path
 
 from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Card, Deck, Game, Text
+from generator.model.cards import card_schema
 from generator.model.schema import INVALID, Checker, Where, walk_refs
-from generator.table.columns import EMPTY, CellError, Column, deck_columns, from_cell, to_cell
-from generator.table.formats import Header, Sheet, read_sheet
+from generator.model.table.columns import EMPTY, CellError, Column, deck_columns, from_cell, to_cell
+from generator.model.table.formats import Header, Sheet, read_sheet
 
 
 # --- export ---------------------------------------------------------------------------------------
@@ -123,8 +124,6 @@ def read_cards(sheet: Sheet, columns: list[Column], languages: list[str], fields
     With `known_ids` (deck id -> card ids), references to cards that do not exist are problems too. With
     `existing` (card id -> values), a row is checked as the card it updates: its values where the sheet
     has no column."""
-    from generator.model.loader import card_schema
-
     present, problems = read_columns(sheet, columns)
     if problems:
         raise InputError(problems)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.errors import InputError, Problem
-from generator.table.columns import column_letters
+from generator.model.table.columns import column_letters
 
 FORMATS = ("csv", "xlsx", "ods")
 MAX_FILE_BYTES = 50 * 1024 * 1024

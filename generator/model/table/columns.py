@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import yaml as pyyaml
 
+from generator.model.cards import BACK, PLACEHOLDER
 from generator.model.schema import (Bool, Counts, Enum, Int, ListOf, Localized, Object, OneOf, Ref, Spec, Str)
 
 MAX_CELL_CHARS = 10_000   # a card text is far shorter; longer cells are a located error, not a slow build
@@ -69,8 +70,6 @@ def is_yaml_cell(spec: Spec) -> bool:
 def deck_columns(fields: dict, languages: list[str], ids_by_deck: dict[str, list[str]] | None = None,
                  with_back: bool = True) -> list[Column]:
     """The columns of a deck: built-in card keys, the name per language, then the declared fields."""
-    from generator.model.loader import BACK, PLACEHOLDER
-
     langs, ids_by_deck = list(languages), ids_by_deck or {}
     columns = [Column("id", ("id",), Str(), required=True, doc="the card's id: references and translations use it"),
                Column("count", ("count",), Int(0, 10000), default=1, doc="copies of the card (default 1)"),

@@ -1,0 +1,85 @@
+"""Running a `pnpgen` command line in this process: the parser of every command, errors as messages.
+
+`pnpgen` (generator/cli.py) calls run_here when no resident server takes the command; a server
+(generator/daemon.py) calls it in the fork that runs each command, after warm_up.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from typing import TYPE_CHECKING
+
+from generator import __version__
+
+if TYPE_CHECKING:
+    import argparse
+
+COMMANDS = ["build", "validate", "components", "list", "new", "i18n", "export", "rules", "serve", "watch", "table",
+            "daemon"]
+
+
+@functools.lru_cache(maxsize=1)
+def parser() -> "argparse.ArgumentParser":
+    """The command line parser, with every command's options (built once: a server's forks reuse it)."""
+    import argparse
+    import importlib
+
+    root = argparse.ArgumentParser(
+        prog="pnpgen", description="Print-and-play component generator: YAML card databases to print-ready PDFs.")
+    root.add_argument("--version", action="version", version=f"pnpgen {__version__}")
+    subparsers = root.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"generator.commands.{name}").register(subparsers)
+    return root
+
+
+def run_here(argv: list[str]) -> int:
+    import logging
+
+    from generator import interrupts
+    from generator.errors import InputError
+
+    args = parser().parse_args(argv)
+    if not getattr(args, "run", None):
+        parser().print_help()
+        return 2
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
+    try:
+        with interrupts.recorded():
+            code = args.run(args)
+            interrupts.raise_if_pending()
+        return code
+    except InputError as error:
+        for problem in error.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    finally:
+        pipeline = sys.modules.get("generator.render.pipeline")
+        if pipeline is not None:
+            pipeline.close_pool()
+
+
+def warm_up() -> None:
+    """Import every command and WeasyPrint, and lay out Japanese and English text once, so that fontconfig,
+    the fonts and the hyphenation dictionary are loaded before the first request forks."""
+    import gc
+
+    from generator.render import engine, fonts
+
+    parser()
+    weasyprint = engine.load()
+    sample = (f'<html lang="en"><head><style>{fonts.font_face_css()}</style></head>'
+              '<body style="font-family: Noto Sans CJK JP; hyphens: auto">'
+              '<p>Draw one card, then hyphenation.</p><p lang="ja">カードを1枚引く。</p>'
+              '<p style="font-weight: bold">報酬</p><p style="font-family: Noto Serif CJK JP">明朝</p></body></html>')
+    weasyprint.HTML(string=sample).write_pdf()
+    gc.collect()
+    gc.freeze()  # children share these pages instead of copying them when the collector visits them

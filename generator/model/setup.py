@@ -1,0 +1,109 @@
+"""The game at each player count: what is in play, what setup deals, and the names expressions see.
+
+validate's deal and declared checks and the `{deck.assets@3}` placeholders read these tables.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from generator.errors import Problem, did_you_mean
+from generator.model.expr import ExpressionError, Namespace
+from generator.model.game import Card, Game
+
+
+@dataclass
+class DeckRow:
+    in_box: int
+    removed: int
+    in_play: int
+    dealt: int = 0
+
+    @property
+    def left(self) -> int:
+        return self.in_play - self.dealt
+
+
+@dataclass
+class PlayerCount:
+    players: int
+    decks: dict[str, DeckRow] = field(default_factory=dict)
+    setup: dict[str, dict] = field(default_factory=dict)
+
+
+def matches(card: Card, where: dict) -> bool:
+    return all(card.fields.get(key) == value for key, value in where.items())
+
+
+def seat_cards(entry: dict, players: int) -> int:
+    if "seats" in entry and entry["seats"]:
+        seats = entry["seats"]
+        return sum(seats[min(i, len(seats) - 1)] for i in range(players))
+    return entry.get("per_player", 0) * players
+
+
+def deal(game: Game, players: int, problems: list[Problem]) -> PlayerCount:
+    result = PlayerCount(players)
+    for deck in game.decks.values():
+        in_play = deck.copies_at(players)
+        result.decks[deck.id] = DeckRow(deck.copies, deck.copies - in_play, in_play)
+    for entry in game.setup:
+        deck = game.decks.get(entry["deck"])
+        if deck is None:
+            problems.append(Problem(game.files["game"], entry["_line"], f"setup deals from deck '{entry['deck']}', "
+                                    "which does not exist", hint=did_you_mean(entry["deck"], game.decks)))
+            continue
+        where = entry.get("where", {})
+        pool = sum(c.copies(players) for c in deck.cards if matches(c, where))
+        wanted = seat_cards(entry, players)
+        row = result.decks[deck.id]
+        row.dealt += wanted
+        result.setup[deck.id] = {"dealt": row.dealt, "pool": pool, "left": row.left,
+                                 "rest": entry.get("rest", "deck")}
+        if wanted > pool:
+            which = f" matching {dict(where)}" if where else ""
+            problems.append(Problem(game.files["game"], entry["_line"],
+                                    f"with {players} players setup deals {wanted} cards from deck '{deck.id}', "
+                                    f"which has only {pool}{which} after removals"))
+    return result
+
+
+def functions_for(game: Game, players: int | None) -> dict:
+    def present(deck_id):
+        deck = game.decks.get(deck_id)
+        if deck is None:
+            raise ExpressionError(f"no deck '{deck_id}'")
+        return [(card, card.copies(players)) for card in deck.cards]
+
+    def per(deck_id, field_name):
+        totals = Counter()
+        for card, copies in present(deck_id):
+            if copies:
+                totals[card.fields.get(field_name)] += copies
+        return dict(totals)
+
+    return {
+        "max": max, "min": min, "sum": sum, "len": len, "abs": abs,
+        "count": lambda deck_id, field_name, value: sum(n for c, n in present(deck_id)
+                                                         if c.fields.get(field_name) == value),
+        "values": lambda deck_id, field_name: [c.fields.get(field_name) for c, n in present(deck_id)
+                                               for _ in range(n) if c.fields.get(field_name) is not None],
+        "per": per,
+        "values_of": lambda items, key: [item.get(key) for item in items or [] if isinstance(item, dict)],
+        "min_per": lambda deck_id, field_name: min(per(deck_id, field_name).values(), default=0),
+        "max_per": lambda deck_id, field_name: max(per(deck_id, field_name).values(), default=0),
+    }
+
+
+def names_for(game: Game, row: PlayerCount) -> dict:
+    return {
+        "players": row.players,
+        "deck": Namespace({d: r.in_play for d, r in row.decks.items()}),
+        "total": Namespace({d: r.in_box for d, r in row.decks.items()}),
+        "dealt": Namespace({d: r.dealt for d, r in row.decks.items()}),
+        "left": Namespace({d: r.left for d, r in row.decks.items()}),
+        "removed": Namespace({d: r.removed for d, r in row.decks.items()}),
+        "component": Namespace({c.id: c.count for c in game.components}),
+        "numbers": Namespace(game.numbers),
+        "min_players": game.players[0], "max_players": game.players[1],
+    }
