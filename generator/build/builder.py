@@ -11,7 +11,10 @@ if TYPE_CHECKING:
 
 
 class Builder(Protocol):
-    kind: str
+    @property
+    def kind(self) -> str:
+        """cards, boards, aids, tokens or rules: what build.json's entries of this builder say."""
+        ...
 
     def check(self, game: Game) -> None:
         """Raise InputError on the builder's own input (rules.yaml, ...): called for every game before

@@ -12,11 +12,11 @@ from generator.render.pipeline import FaceCache, FaceRequest, face_request, rend
 @dataclass
 class RenderedDeck:
     faces: DeckFaces
+    request: FaceRequest  # what render_faces needs to render the faces
     pages: list = field(default_factory=list)  # pikepdf pages, one per distinct face
     sources: list = field(default_factory=list)  # the open PDFs those pages belong to
     fits: list[CardFit] = field(default_factory=list)  # its measured text boxes
     keys: list[str] = field(default_factory=list)  # the face cache key of each distinct face
-    request: FaceRequest | None = None  # what render_faces needs to render the faces
 
 
 def prepare_game(game: Game, langs: list[str]) -> dict[str, list[RenderedDeck]]:
@@ -28,7 +28,7 @@ def prepare_game(game: Game, langs: list[str]) -> dict[str, list[RenderedDeck]]:
         for deck in game.decks_in_box_order():
             faces = renderer.deck_faces(deck)
             request = face_request(renderer, faces)
-            decks_by_lang[lang].append(RenderedDeck(faces, keys=request.keys, request=request))
+            decks_by_lang[lang].append(RenderedDeck(faces, request, keys=request.keys))
     return decks_by_lang
 
 

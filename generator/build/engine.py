@@ -7,7 +7,7 @@ from generator.build.context import BuildContext
 from generator.build.options import BuildOptions, select_languages
 from generator.build.problems import BuildProblems
 from generator.build.report import report_untranslated, write_report
-from generator.checks.build_problems import data_problems
+from generator.checks.validate import data_problems
 from generator.fsutil import OutputSet
 from generator.model import Game
 from generator.progress import Progress

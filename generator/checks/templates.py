@@ -13,10 +13,10 @@ from pathlib import Path
 import jinja2
 from jinja2 import meta, nodes
 
-from generator.render.images import image_problem
 from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Deck, Game
 from generator.paths import find_template
+from generator.render.images import image_problem
 
 CARD_KEYS = {"id", "name", "count", "remove_at", "placeholder"}  # what card_view adds to the declared fields
 

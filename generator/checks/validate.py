@@ -71,6 +71,12 @@ def validate(game: Game, only_players: int | None = None, templates: bool = True
     return Report(game, table, unique_problems(problems))
 
 
+def data_problems(game: Game, langs: list[str] | None = None) -> list[Problem]:
+    """validate's checks of the data (box contents, deals and declared checks at every player count, ids,
+    references, translations into `langs`, rules): fast, so every build runs them before rendering."""
+    return validate(game, templates=False, langs=langs).problems
+
+
 def rules_problems(game: Game) -> list[Problem]:
     """rules.yaml, if the game has one: its blocks, languages and every placeholder resolve."""
     try:

@@ -93,8 +93,8 @@ class GameSession:
         return self.version
 
     def build_state(self, game: Game) -> dict:
-        from generator.checks.build_problems import data_problems
         from generator.build import render_game
+        from generator.checks.validate import data_problems
 
         all_units = units(game)
         rendered, fits, note = {}, None, None
