@@ -28,8 +28,8 @@ def build(games: Game | list[Game], options: BuildOptions, progress: Progress | 
         for builder in BUILDERS:
             builder.check(game)  # a builder's own input (rules.yaml...) is checked before anything is written
     problems = BuildProblems(progress)
-    for game in games:
-        problems.extend(data_problems(game, select_languages(game, options.languages)), "data")  # before rendering: they are fast and say what is wrong
+    for game in games:  # before rendering: they are fast and say what is wrong
+        problems.extend(data_problems(game, select_languages(game, options.languages)), "data")
     with OutputSet(options.out):  # every file of the build replaced together, or none (build.json last)
         for game in games:
             build_game(game, options, progress, problems)

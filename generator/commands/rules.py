@@ -1,7 +1,7 @@
 """`pnpgen rules`: rule sheets in each language and side by side, from cards/<game>/rules.yaml.
 
-`pnpgen build` builds them too (generator/build/rules.py); this command builds only the rule sheets (no card templates
-needed), and `--sample` writes a page showing each piece of Japanese typesetting.
+`pnpgen build` builds them too (generator/build/rules.py); this command builds only the rule sheets (no card
+templates needed), and `--sample` writes a page showing each piece of Japanese typesetting.
 """
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ def register(subparsers) -> None:
         description="Build OUT/<game>/rules-<lang>-<paper>.pdf for each language, and rules-ja+en-<paper>.pdf "
                     "with the languages side by side, from the game's rules.yaml; build.json lists them.")
     add_games(parser)
-    add_lang(parser, "ja, en, ... or all: the single-language editions (side by side is built when two or "
-                             "more are chosen)")
+    add_lang(parser, "ja, en, ... or all: the single-language editions (side by side is built when two or more "
+                     "are chosen)")
     add_paper(parser)
     add_out(parser)
     add_jobs(parser)
