@@ -5,6 +5,9 @@ import pikepdf
 import pytest
 
 from conftest import fonts_of, is_embedded, page_size_mm, page_text, placements
+from generator.build import BuildOptions, build
+from generator.errors import InputError
+from generator.model import load_game
 from generator.render.sheets import PAPERS
 
 
@@ -26,6 +29,19 @@ def test_build_writes_a_pdf_per_language_and_paper_listed_in_build_json(built):
         pdf = pikepdf.open(built / entry["path"])
         assert len(pdf.pages) == entry["pages"]
         assert entry["faces"] == {"cards": 6}
+
+
+def test_the_command_drives_build_with_typed_options_and_writes_the_same_files(built, small_game, tmp_path):
+    """build(game, BuildOptions) is the engine `pnpgen build` drives (watch and tests call it too): with the
+    command's defaults it writes the same files, byte for byte, rendering into a cache of its own."""
+    out = tmp_path / "engine"
+    assert build(load_game(small_game), BuildOptions(out=out, jobs=1, quiet=True)) == 0
+    written = sorted(path.name for path in (out / "small").glob("*.pdf"))
+    assert written == sorted(path.name for path in built.glob("*.pdf")) and len(written) == 4
+    for name in written:
+        assert (out / "small" / name).read_bytes() == (built / name).read_bytes(), name
+    with pytest.raises(InputError, match="--margin 50"):
+        build(load_game(small_game), BuildOptions(out=out, margin=50, jobs=1, quiet=True))
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
