@@ -215,10 +215,10 @@ def warm_up() -> None:
     import gc
 
     from generator import cli
-    from generator.render import engine, fonts
+    from generator.render import fonts, weasy
 
     cli.parser()
-    weasyprint = engine.load()
+    weasyprint = weasy.load()
     sample = (f'<html lang="en"><head><style>{fonts.font_face_css()}</style></head>'
               '<body style="font-family: Noto Sans CJK JP; hyphens: auto">'
               '<p>Draw one card, then hyphenation.</p><p lang="ja">カードを1枚引く。</p>'

@@ -22,7 +22,7 @@ from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenS
 from generator.render import fonts, typeset_html
 from generator.render.boards import BOARD_BLEED_MM, board_batch, own_or_base, text_of
 from generator.render.faces import Batch, CardFit, GameRenderer, card_fits, find_text
-from generator.render.fit import FitBox
+from generator.render.weasy.fit import FitBox
 from generator.render.pipeline import face_request, render_batches, render_faces
 from generator.render.labels import write_labelled
 from generator.render.sheets import (MARGIN_MM, MARK_ROOM_MM, PAPERS, CopyGroup, SheetOptions, SheetWriter, first_sheet,

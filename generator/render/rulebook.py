@@ -27,7 +27,7 @@ from generator.progress import Progress
 from generator.render import fonts, typeset_html
 from generator.render.cardimage import face_images
 from generator.render.faces import Batch, CardFit, find_text
-from generator.render.fit import FitBox
+from generator.render.weasy.fit import FitBox
 from generator.render.pipeline import FaceCache, render_batches
 from generator.render.typeset import spaced_plain
 

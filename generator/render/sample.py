@@ -83,10 +83,10 @@ def sample_html() -> str:
 
 def render_sample():
     """The laid-out sample (a WeasyPrint document), with short last lines pulled down as in every output."""
-    from generator.render import engine
-    from generator.render.fit import render_measured
+    from generator.render import weasy
+    from generator.render.weasy.fit import render_measured
 
-    weasyprint = engine.load()
+    weasyprint = weasy.load()
     document, _fits = render_measured(weasyprint.HTML(string=sample_html(), base_url=str(TEMPLATES_DIR)))
     return document
 

@@ -15,7 +15,7 @@ from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Text
 from generator.model.labels import LABELS_FILE
 from generator.paths import find_template, template_dirs
-from generator.render.fit import SOURCE_ATTRIBUTE
+from generator.render.weasy.fit import SOURCE_ATTRIBUTE
 from generator.render.fonts import is_cjk
 from generator.render.typeset_html import typeset_page
 
@@ -92,7 +92,7 @@ START_TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)(?=[\s/>]|$)")
 
 def mark_sources(source: str, name: str) -> str:
     """Give every start tag of a template `data-src="NAME:LINE"`, so that text found overflowing on a face
-    names the template line it comes from (render/fit.py). Jinja's own parts are left as they are."""
+    names the template line it comes from (render/weasy/fit.py). Jinja's own parts are left as they are."""
     out, line = [], 1
     for index, part in enumerate(JINJA_PARTS.split(source)):
         if index % 2 == 0:
