@@ -210,11 +210,12 @@ class Templates:
         return Markup(f'<img class="icon icon-{name}" src="{url}" alt="{alt}" '
                       f'style="width:{size};height:{size}">')
 
-    def render(self, name: str, context: dict, subject: str) -> str:
-        """Render a template; any template mistake becomes a located InputError naming the subject."""
+    def render(self, name: str, context: dict, subject: str, phrases: bool = True) -> str:
+        """Render a template and typeset the result (`phrases`: whether text no element decides for breaks
+        Japanese between phrases); any template mistake becomes a located InputError naming the subject."""
         self.untranslated = {}
         try:
-            return typeset_page(self.env.get_template(name).render(**context), self.lang)
+            return typeset_page(self.env.get_template(name).render(**context), self.lang, phrases)
         except jinja2.TemplateSyntaxError as exc:
             raise InputError(Problem(_template_path(self.game_dir, exc.filename or name), exc.lineno,
                                      f"template syntax error: {exc.message}"))
