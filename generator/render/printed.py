@@ -13,13 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pikepdf
-from markupsafe import escape
 
 from generator.fsutil import write_atomic
 from generator.checks.placeholders import data_names, resolve_all
 from generator.model.game import CARD_SIZES, Card, Deck, Game
 from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenSheet
-from generator.render import fonts, typeset_html
 from generator.render.boards import BOARD_BLEED_MM, board_batch, own_or_base, text_of
 from generator.render.faces import Batch, CardFit, GameRenderer, card_fits, find_text
 from generator.render.weasy.fit import FitBox
@@ -28,24 +26,13 @@ from generator.render.labels import write_labelled
 from generator.render.sheets import (MARGIN_MM, MARK_ROOM_MM, PAPERS, CopyGroup, SheetOptions, SheetWriter, first_sheet,
                                      impose_deck, save_pdf_bytes)
 from generator.render.typeset import plain
-from generator.render.tiles import TileLayout, map_label_positions, scale_bar_at, tile_layout, write_tiles
+from generator.render.tiles import TileLayout, furniture_batch, tile_layout, write_tiles
 
 if TYPE_CHECKING:
     from generator.commands.build import BuildContext
 
-PRINTER_MARGIN_MM = 4.0   # a home printer prints nothing in the outer 4-5 mm of the paper
 HALF_PAGE_GAP_MM = 1.0   # slack around half-page aids, so that two always fit
 BILINGUAL_JOIN = "+"
-# Texts the generator prints around tiles, by language (other languages use English).
-TILE_TEXTS = {
-    "en": {"tile": "{board}: tile {name} ({index} of {count})", "ruler": "50 mm: print at 100% (no scaling)",
-           "map": "{board}: {count} tiles on {paper}", "overlap": "Trim each tile at its crop marks on the left and "
-           "top and lay it over its neighbour by {overlap} mm, its edge on the red ticks: it covers the round "
-           "targets, and a target left showing means it is short of its place."},
-    "ja": {"tile": "{board}：タイル {name}（{count}枚中{index}枚目）", "ruler": "50 mm：拡大縮小なし（100%）で印刷",
-           "map": "{board}：{paper}で{count}枚", "overlap": "各タイルの左と上をトンボで切り、赤い目印に端をそろえて"
-           "となりのタイルに{overlap} mm重ねます。丸い合わせマークはすべて隠れます。見えているマークがあれば、重ねる位置が足りません。"},
-}
 
 
 def save_pdf(writer: SheetWriter, path: Path, title: str, lang: str) -> None:
@@ -79,40 +66,6 @@ def fits_on(board: Board, paper: str, margin: float = MARGIN_MM) -> bool:
     except ValueError:
         return False
     return True
-
-
-def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, paper: str) -> Batch:
-    """Paper-size pages holding the texts around the tiles (and the page map's), in embedded fonts."""
-    words = TILE_TEXTS.get(lang, TILE_TEXTS["en"])
-    name = text_of(board.name, lang, game.source_language)
-    pw, ph = layout.paper
-    window = layout.paper_window()
-    pages = []
-    if layout.count > 1:
-        labels = "".join(f'<div class="map-label" style="left:{x - 10:.2f}mm;top:{y - 4:.2f}mm">{n}</div>'
-                         for n, (x, y) in map_label_positions(layout).items())
-        pages.append(f'<div class="page"><div class="head" style="left:10mm;top:10mm;width:{pw - 20}mm">'
-                     f'{escape(words["map"].format(board=name, count=layout.count, paper=paper.upper()))}</div>'
-                     f'<div class="note" style="left:10mm;top:20mm;width:{pw - 20}mm">'
-                     f'{escape(words["overlap"].format(overlap=f"{layout.overlap:g}"))}</div>{labels}</div>')
-    bar_x, bar_y = scale_bar_at(layout)
-    for index, (col, row) in enumerate(layout.tiles(), 1):
-        caption = words["tile"].format(board=name, name=layout.name(col, row), index=index, count=layout.count)
-        pages.append(f'<div class="page"><div class="tile" style="left:{window.x + 3}mm;'
-                     f'top:{layout.margin + 0.6:.2f}mm;width:{window.w - 30:.2f}mm">{escape(caption)}</div>'
-                     f'<div class="ruler" style="left:{bar_x + 52}mm;top:{ph - bar_y - 1.2:.2f}mm">'
-                     f'{escape(words["ruler"])}</div></div>')
-    css = (f"@page {{ size: {pw}mm {ph}mm; margin: 0; }} body {{ margin: 0; font-family: 'Noto Sans CJK JP'; }}"
-           ".page { position: relative; width: 100%; height: " f"{ph}mm; break-after: page; }}"
-           ".page div { position: absolute; } .head { font-size: 14pt; font-weight: bold; }"
-           ".note { font-size: 9pt; } .map-label { width: 20mm; text-align: center; font-size: 16pt;"
-           " font-weight: bold; color: #b00000; } .tile { font-size: 8pt; font-weight: bold; white-space: nowrap; }"
-           ".ruler { font-size: 6pt; white-space: nowrap; }")
-    html = (f'<!doctype html><html lang="{lang}" data-safe="{PRINTER_MARGIN_MM:g}"><head><meta charset="utf-8">'
-            f'<style>{fonts.font_face_css()}{typeset_html.stylesheet()}{fonts.for_language(css, lang)}'
-            f'</style></head><body>{"".join(pages)}</body></html>')
-    html = typeset_html.typeset_page(html, lang)
-    return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)
 
 
 def board_findings(context: "BuildContext", board: Board, lang: str, fits: list[FitBox],
