@@ -39,6 +39,33 @@ class Internal:
         return f"{self.module}.{self.name}" + (":source" if self.kind == "source" else "")
 
 
+def patched_names(source: str) -> set[tuple[str, str]]:
+    """(module, dotted name) of every WeasyPrint name a module of patches assigns: `fonts.Font.clean = ...` after
+    `from weasyprint.pdf import fonts`. Each must be listed in INTERNALS (tests/test_weasy_internals.py)."""
+    found = set()
+    for function in ast.walk(ast.parse(source)):
+        if not isinstance(function, (ast.FunctionDef, ast.Module)):
+            continue
+        aliases = {}
+        for node in ast.walk(function):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("weasyprint"):
+                aliases.update({alias.asname or alias.name: f"{node.module}.{alias.name}" for alias in node.names})
+            elif isinstance(node, ast.Import):
+                aliases.update({alias.asname: alias.name for alias in node.names
+                                if alias.name.startswith("weasyprint") and alias.asname})
+        for node in ast.walk(function):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                node, (ast.AugAssign, ast.AnnAssign)) else []
+            for target in targets:
+                chain = []
+                while isinstance(target, ast.Attribute):
+                    chain.insert(0, target.attr)
+                    target = target.value
+                if chain and isinstance(target, ast.Name) and target.id in aliases:
+                    found.add((aliases[target.id], ".".join(chain)))
+    return found
+
+
 BOXES = "weasyprint.formatting_structure.boxes"
 FONTS = "weasyprint.pdf.fonts"
 
@@ -64,6 +91,8 @@ INTERNALS: list[Internal] = [
              (r"setdefault\(font\.hash", r"if font\.bitmap", r"if subset and not font\.used_in_forms",
               r"file_font\.to_unicode", r"font\.clean\(to_unicode, options\['hinting'\]\)"),
              "patches.subset_fonts_in_parallel (repeats what the loop passes to clean())"),
+    Internal("weasyprint.pdf", "build_fonts_dictionary", "function", ("pdf", "fonts", "compress", "subset", "options"),
+             "patches.subset_fonts_in_parallel (the name weasyprint.pdf calls, replaced)"),
     Internal("weasyprint.pdf", "generate_pdf", "source", (r"= build_fonts_dictionary\(",),
              "patches.subset_fonts_in_parallel (replaces weasyprint.pdf.build_fonts_dictionary, which this calls)"),
     Internal("weasyprint", "DEFAULT_OPTIONS.hinting", "option", (), "patches.subset_fonts_in_parallel"),
