@@ -13,11 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pikepdf
+from markupsafe import Markup
 
 from generator.fsutil import write_atomic
 from generator.checks.placeholders import data_names, resolve_all
 from generator.model.game import CARD_SIZES, Card, Deck, Game
 from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenSheet
+from generator.paths import find_template
+from generator.render import fonts, typeset_html
 from generator.render.boards import BOARD_BLEED_MM, board_batch, own_or_base, text_of
 from generator.render.faces import Batch, CardFit, GameRenderer, card_fits, find_text
 from generator.render.weasy.fit import FitBox
@@ -26,13 +29,25 @@ from generator.render.labels import write_labelled
 from generator.render.sheets import (MARGIN_MM, MARK_ROOM_MM, PAPERS, CopyGroup, SheetOptions, SheetWriter, first_sheet,
                                      impose_deck, save_pdf_bytes)
 from generator.render.typeset import plain
-from generator.render.tiles import TileLayout, furniture_batch, tile_layout, write_tiles
+from generator.render.templating import Templates
+from generator.render.tiles import TileLayout, map_label_positions, scale_bar_at, tile_layout, write_tiles
 
 if TYPE_CHECKING:
     from generator.commands.build import BuildContext
 
+PRINTER_MARGIN_MM = 4.0   # a home printer prints nothing in the outer 4-5 mm of the paper
 HALF_PAGE_GAP_MM = 1.0   # slack around half-page aids, so that two always fit
 BILINGUAL_JOIN = "+"
+# Texts the generator prints around tiles, by language (other languages use English).
+TILE_TEXTS = {
+    "en": {"tile": "{board}: tile {name} ({index} of {count})", "ruler": "50 mm: print at 100% (no scaling)",
+           "map": "{board}: {count} tiles on {paper}", "overlap": "Trim each tile at its crop marks on the left and "
+           "top and lay it over its neighbour by {overlap} mm, its edge on the red ticks: it covers the round "
+           "targets, and a target left showing means it is short of its place."},
+    "ja": {"tile": "{board}：タイル {name}（{count}枚中{index}枚目）", "ruler": "50 mm：拡大縮小なし（100%）で印刷",
+           "map": "{board}：{paper}で{count}枚", "overlap": "各タイルの左と上をトンボで切り、赤い目印に端をそろえて"
+           "となりのタイルに{overlap} mm重ねます。丸い合わせマークはすべて隠れます。見えているマークがあれば、重ねる位置が足りません。"},
+}
 
 
 def save_pdf(writer: SheetWriter, path: Path, title: str, lang: str) -> None:
@@ -66,6 +81,29 @@ def fits_on(board: Board, paper: str, margin: float = MARGIN_MM) -> bool:
     except ValueError:
         return False
     return True
+
+
+def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, paper: str) -> Batch:
+    """Paper-size pages holding the texts around the tiles (and the page map's), in embedded fonts: drawn by
+    tile-captions.html (the game's own, else templates/base/)."""
+    words = TILE_TEXTS.get(lang, TILE_TEXTS["en"])
+    name = text_of(board.name, lang, game.source_language)
+    page_map = None
+    if layout.count > 1:
+        page_map = {"title": words["map"].format(board=name, count=layout.count, paper=paper.upper()),
+                    "note": words["overlap"].format(overlap=f"{layout.overlap:g}"),
+                    "labels": [{"name": n, "x": x, "y": y} for n, (x, y) in map_label_positions(layout).items()]}
+    captions = [words["tile"].format(board=name, name=layout.name(col, row), index=index, count=layout.count)
+                for index, (col, row) in enumerate(layout.tiles(), 1)]
+    bar_x, bar_y = scale_bar_at(layout)
+    css = find_template(game.dir, own_or_base(game, "tile-captions.css")).read_text(encoding="utf-8")
+    context = {"paper": {"width": layout.paper[0], "height": layout.paper[1]}, "window": layout.paper_window(),
+               "margin": layout.margin, "bar": {"x": bar_x, "y": bar_y}, "page_map": page_map, "captions": captions,
+               "ruler": words["ruler"], "safe_mm": PRINTER_MARGIN_MM,
+               "styles": Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{fonts.for_language(css, lang)}")}
+    templates = Templates(game.dir, lang, game.source_language, data_names(game), labels=game.labels)
+    html = templates.render(own_or_base(game, "tile-captions.html"), context, f"the tile captions of board '{board.id}'")
+    return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)
 
 
 def board_findings(context: "BuildContext", board: Board, lang: str, fits: list[FitBox],

@@ -13,17 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from markupsafe import Markup
-
-from generator.checks.placeholders import data_names
-from generator.model.game import Game
-from generator.model.printables import Board
-from generator.paths import find_template
-from generator.render import fonts, typeset_html
-from generator.render.boards import own_or_base, text_of
-from generator.render.faces import Batch
 from generator.render.sheets import MARGIN_MM, MM, PAPERS, Grid, Rect, SheetWriter, _f, _line, block_marks, printable, scale_bar
-from generator.render.templating import Templates
 
 OVERLAP_MM = 10.0
 BAND_MM = 5.0                 # between the printer's margin and the window: marks, caption, scale bar
@@ -32,17 +22,6 @@ TILE_MARGIN_MM = MARGIN_MM + SIDE_ROOM_MM
 TARGET_RADIUS_MM = 2.5
 BOARD_PAPERS = {"a3": (297.0, 420.0), "a2": (420.0, 594.0), "tabloid": (279.4, 431.8)}
 ALL_PAPERS = {**PAPERS, **BOARD_PAPERS}
-PRINTER_MARGIN_MM = 4.0   # a home printer prints nothing in the outer 4-5 mm of the paper
-# Texts the generator prints around tiles, by language (other languages use English).
-TILE_TEXTS = {
-    "en": {"tile": "{board}: tile {name} ({index} of {count})", "ruler": "50 mm: print at 100% (no scaling)",
-           "map": "{board}: {count} tiles on {paper}", "overlap": "Trim each tile at its crop marks on the left and "
-           "top and lay it over its neighbour by {overlap} mm, its edge on the red ticks: it covers the round "
-           "targets, and a target left showing means it is short of its place."},
-    "ja": {"tile": "{board}：タイル {name}（{count}枚中{index}枚目）", "ruler": "50 mm：拡大縮小なし（100%）で印刷",
-           "map": "{board}：{paper}で{count}枚", "overlap": "各タイルの左と上をトンボで切り、赤い目印に端をそろえて"
-           "となりのタイルに{overlap} mm重ねます。丸い合わせマークはすべて隠れます。見えているマークがあれば、重ねる位置が足りません。"},
-}
 
 
 @dataclass(frozen=True)
@@ -293,26 +272,3 @@ def write_tiles(writer: SheetWriter, layout: TileLayout, board_page, furniture: 
         writer.add_page(layout.paper, [(board_page, layout.board_origin(col, row).inset(-layout.bleed), False, shown),
                                        (next(pages), paper, False)], overlay, (window, shown))
     return len(writer.pdf.pages) - before
-
-
-def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, paper: str) -> Batch:
-    """Paper-size pages holding the texts around the tiles (and the page map's), in embedded fonts: drawn by
-    tile-captions.html (the game's own, else templates/base/)."""
-    words = TILE_TEXTS.get(lang, TILE_TEXTS["en"])
-    name = text_of(board.name, lang, game.source_language)
-    page_map = None
-    if layout.count > 1:
-        page_map = {"title": words["map"].format(board=name, count=layout.count, paper=paper.upper()),
-                    "note": words["overlap"].format(overlap=f"{layout.overlap:g}"),
-                    "labels": [{"name": n, "x": x, "y": y} for n, (x, y) in map_label_positions(layout).items()]}
-    captions = [words["tile"].format(board=name, name=layout.name(col, row), index=index, count=layout.count)
-                for index, (col, row) in enumerate(layout.tiles(), 1)]
-    bar_x, bar_y = scale_bar_at(layout)
-    css = find_template(game.dir, own_or_base(game, "tile-captions.css")).read_text(encoding="utf-8")
-    context = {"paper": {"width": layout.paper[0], "height": layout.paper[1]}, "window": layout.paper_window(),
-               "margin": layout.margin, "bar": {"x": bar_x, "y": bar_y}, "page_map": page_map, "captions": captions,
-               "ruler": words["ruler"], "safe_mm": PRINTER_MARGIN_MM,
-               "styles": Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{fonts.for_language(css, lang)}")}
-    templates = Templates(game.dir, lang, game.source_language, data_names(game), labels=game.labels)
-    html = templates.render(own_or_base(game, "tile-captions.html"), context, f"the tile captions of board '{board.id}'")
-    return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)
