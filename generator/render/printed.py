@@ -102,7 +102,8 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
                "ruler": words["ruler"], "safe_mm": PRINTER_MARGIN_MM,
                "styles": Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{fonts.for_language(css, lang)}")}
     templates = Templates(game.dir, lang, game.source_language, data_names(game), labels=game.labels)
-    html = templates.render(own_or_base(game, "tile-captions.html"), context, f"the tile captions of board '{board.id}'")
+    html = templates.render(own_or_base(game, "tile-captions.html"), context,
+                            f"the tile captions of board '{board.id}'")
     return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)
 
 

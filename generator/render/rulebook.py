@@ -204,9 +204,9 @@ class RulebookWriter:
         places = [(i * block.offset[0], i * block.offset[1]) for i in range(len(block.cards))]
         left, top = min(x for x, _ in places), min(y for _, y in places)
         x0, y0 = places[0][0] - left, places[0][1] - top
+        cards = [{"src": url, "x": x - left, "y": y - top} for url, (x, y) in zip(self.card_images[key], places)]
         return {"width": width + max(x for x, _ in places) - left, "height": height + max(y for _, y in places) - top,
-                "card_width": width,
-                "cards": [{"src": url, "x": x - left, "y": y - top} for url, (x, y) in zip(self.card_images[key], places)],
+                "card_width": width, "cards": cards,
                 "callouts": [{"x": x0 + x * scale, "y": y0 + y * scale} for x, y in block.callouts]}
 
     @staticmethod

@@ -145,7 +145,7 @@ class Templates:
 
     def __init__(self, game_dir: Path | None, lang: str, fallback: str | None = None, data=None,
                  labels: dict[str, Text] | None = None):
-        self.game_dir = game_dir  # None: pnpgen's own templates only (pages no game styles, like the typesetting sample)
+        self.game_dir = game_dir  # None: pnpgen's own templates only (pages no game styles: the typesetting sample)
         self.dirs = template_dirs(game_dir) if game_dir is not None else [TEMPLATES_DIR]
         self.lang = lang
         self.fallback = fallback
