@@ -9,9 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from generator.render.weasy.internals import INTERNALS, Internal, patched_names, problem
+from generator.render.weasy.internals import INTERNALS, Internal, patched_names, problem, sample_boxes
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module", autouse=True)
+def release_sample_layout():
+    """The sample layout (Pango objects) is let go with this module, not at the interpreter's exit."""
+    yield
+    sample_boxes.cache_clear()
 
 
 @pytest.mark.parametrize("internal", INTERNALS, ids=[internal.id for internal in INTERNALS])
