@@ -17,8 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from generator.build.decks import prepare_game  # noqa: E402
 from generator.model import load_game  # noqa: E402
 from generator.paths import CARDS_DIR  # noqa: E402
-from generator.render import engine  # noqa: E402
-from generator.render.fit import render_measured  # noqa: E402
+from generator.render import weasy  # noqa: E402
+from generator.render.weasy.fit import render_measured  # noqa: E402
 
 
 def documents():
@@ -41,7 +41,7 @@ def run(weasyprint, batches, check: bool) -> float:
 
 def check_share(weasyprint, batches) -> tuple[float, float]:
     """Seconds of layout and writing, and of the check alone, over the batches."""
-    from generator.render import fit
+    from generator.render.weasy import fit
 
     work = check = 0.0
     for html, base_url in batches:
@@ -58,7 +58,7 @@ def check_share(weasyprint, batches) -> tuple[float, float]:
 
 
 def main() -> None:
-    weasyprint = engine.load()
+    weasyprint = weasy.load()
     batches = list(documents())
     run(weasyprint, batches[:2], True)  # warm the fonts
     work, check = check_share(weasyprint, batches)

@@ -142,10 +142,10 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=120, help="seconds a run may take")
     args = parser.parse_args()
     from generator.commands import runner
-    from generator.render import engine
+    from generator.render import weasy
 
     runner.parser()
-    engine.load()  # loaded once here: every fork starts warm
+    weasy.load()  # loaded once here: every fork starts warm
     rng = random.Random(args.seed)
     work = Path(tempfile.mkdtemp(prefix="pnpgen-fuzz-"))
     out = work / "out"

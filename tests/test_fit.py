@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from generator.render.fit import render_measured
+from generator.render.weasy.fit import render_measured
 
 LONG_NAME = "Extraordinarily Overlong Honeycrisp Pear of the Northern Orchards"
 

@@ -88,7 +88,7 @@ def test_an_overlong_text_planted_in_every_piece_is_found_with_its_id(cli, tmp_p
 
 def test_text_past_a_round_cut_and_onto_other_text_is_found():
     import weasyprint
-    from generator.render.fit import render_measured
+    from generator.render.weasy.fit import render_measured
 
     html = ('<html data-cut="round" data-safe="1"><style>@page { size: 30mm 30mm; margin: 0 }'
             'body { margin: 0; font-size: 8pt } div { position: absolute; white-space: nowrap }</style>'
@@ -106,7 +106,7 @@ def test_text_past_a_round_cut_and_onto_other_text_is_found():
 
 def test_a_long_word_past_its_box_and_the_safe_area_of_a_card():
     import weasyprint
-    from generator.render.fit import render_measured
+    from generator.render.weasy.fit import render_measured
 
     html = ('<html data-safe="3" data-corner="3"><style>@page { size: 63mm 88mm; margin: 0 }'
             'body { margin: 0; font-size: 8pt } .n { position: absolute; left: 3mm; top: 3mm; width: 20mm }'
@@ -119,7 +119,7 @@ def test_a_long_word_past_its_box_and_the_safe_area_of_a_card():
 
 def test_the_check_can_be_measured_off(monkeypatch):
     import weasyprint
-    from generator.render.fit import render_measured
+    from generator.render.weasy.fit import render_measured
 
     html = '<html data-safe="3"><style>@page { size: 20mm 20mm; margin: 0 }</style><p>x</p></html>'
     assert render_measured(weasyprint.HTML(string=html))[1]   # body margin puts the text past the safe area
@@ -131,7 +131,7 @@ def test_a_face_running_onto_a_second_page_keeps_one_page_per_face():
     """WeasyPrint gives a face whose text runs past its page another page: it is taken out (the faces after
     it keep their pages) and its text reported past the trim on the face it belongs to."""
     import weasyprint
-    from generator.render.fit import render_measured
+    from generator.render.weasy.fit import render_measured
 
     faces = ['<div class="face"><p>short</p></div>', '<div class="face"><p>' + "many words " * 400 + "</p></div>",
              '<div class="face"><p>third</p></div>']

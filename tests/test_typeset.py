@@ -232,7 +232,7 @@ def test_sample_paragraph_ends_on_more_than_two_characters(sample_layout):
 def test_small_readings_are_enlarged_to_a_readable_size():
     import weasyprint
 
-    from generator.render.fit import render_measured
+    from generator.render.weasy.fit import render_measured
     from generator.render.typeset_html import stylesheet
 
     html = f"<style>{stylesheet()}</style><p lang='ja' style='font-size: 8pt'>{typeset('{主|あるじ}')}</p>"

@@ -28,6 +28,7 @@ def sheet_inputs(game: Game, lang: str, decks: list[RenderedDeck], option: Sheet
     digest = hashlib.sha256()
     for module in (sheets_module, labels_module, sys.modules[__name__]):
         digest.update(Path(module.__file__).read_bytes())
+    digest.update(labels_module.template_source().encode("utf-8"))  # the labels' markup
     parts = [game.title.get(lang, game.source_language), lang, asdict(option)]
     for deck in decks:
         parts.append([deck.faces.deck.id, deck_name(game, deck.faces.deck.id, lang), deck.faces.deck.size_mm, deck.faces.deck.bleed_mm, deck.keys,

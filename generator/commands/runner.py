@@ -72,10 +72,10 @@ def warm_up() -> None:
     the fonts and the hyphenation dictionary are loaded before the first request forks."""
     import gc
 
-    from generator.render import engine, fonts
+    from generator.render import fonts, weasy
 
     parser()
-    weasyprint = engine.load()
+    weasyprint = weasy.load()
     sample = (f'<html lang="en"><head><style>{fonts.font_face_css()}</style></head>'
               '<body style="font-family: Noto Sans CJK JP; hyphens: auto">'
               '<p>Draw one card, then hyphenation.</p><p lang="ja">カードを1枚引く。</p>'

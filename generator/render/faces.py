@@ -15,9 +15,9 @@ from generator.render.images import check_used_images
 from generator.model.placeholders import data_names
 from generator.model.game import Deck, Game, Text
 from generator.render import fonts, typeset_html
-from generator.render.engine import weasyprint_version
+from generator.render.weasy.patches import weasyprint_version
 from generator.render.fetch import Confinement
-from generator.render.fit import CHECK_VERSION, FitBox, render_measured
+from generator.render.weasy.fit import CHECK_VERSION, FitBox, render_measured
 from generator.render.templating import Templates, Untranslated, localize
 from generator.paths import TEMPLATES_DIR, find_template
 from generator.errors import InputError, Problem
@@ -195,9 +195,9 @@ class RenderedBatch:
 def render_fitted(batch: Batch) -> RenderedBatch:
     """Render one batch (a pure function of the batch: safe to cache and parallelize). The layout is
     measured between render() and write_pdf(), so the check costs no second rendering."""
-    from generator.render import engine
+    from generator.render import weasy
 
-    weasyprint = engine.load()
+    weasyprint = weasy.load()
 
     confinement = Confinement(batch.base_url, fonts.fetched_font_files())
     document, fits = render_measured(weasyprint.HTML(string=batch.html, base_url=batch.base_url,
@@ -223,7 +223,7 @@ FINDINGS = {"cutoff": "text is cut off: {other} characters are not printed, abou
 class CardFit:
     """A text box on a printed piece in one language, with the pieces that print it: a data-fit box
     (kind `fit`, measured whether it fits or not) or text found past its box, the safe area, the trim,
-    the cut or over other text (see render/fit.py)."""
+    the cut or over other text (see render/weasy/fit.py)."""
 
     lang: str
     deck: str

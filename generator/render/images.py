@@ -62,14 +62,15 @@ def _decode(path: Path) -> str | None:
 
 def _svg_render_problem(path: Path) -> str | None:
     """Render the SVG alone, as the cards will: what WeasyPrint logs about it, or None."""
-    from generator.render import engine
+    from generator.render import weasy
+    from generator.render.weasy.patches import weasyprint_version
 
-    digest = hashlib.sha256(path.read_bytes() + engine.weasyprint_version().encode()).hexdigest()
+    digest = hashlib.sha256(path.read_bytes() + weasyprint_version().encode()).hexdigest()
     known = _rendered_dir / "svg-ok" / digest if _rendered_dir else None
     if known is not None and known.exists():
         return None
 
-    weasyprint = engine.load()
+    weasyprint = weasy.load()
     caught: list[str] = []
 
     class Catch(logging.Handler):

@@ -11,13 +11,16 @@ import io
 from dataclasses import replace
 
 import pikepdf
-from markupsafe import escape
+from markupsafe import Markup
 
+from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
 from generator.render.faces import Batch
 from generator.render.pipeline import render_batches
 from generator.render.sheets import LABEL_BAND_MM, SheetPage, printable, scale_bar, sheet_pages, write_pages
+from generator.render.templating import Templates
 
+LABELS_TEMPLATE = "base/sheet-labels.html"
 SCALE_BAR_MM = 50.0
 FONT_PT = 6.5
 WORDS = {
@@ -64,35 +67,32 @@ def scale_overlay(page: SheetPage, margin: float) -> str:
     return scale_bar(_bar_x(page, margin), _bar_y(margin), SCALE_BAR_MM)
 
 
+def template_source() -> str:
+    """The labels' template, part of what an unchanged sheet is recognised by."""
+    return (TEMPLATES_DIR / LABELS_TEMPLATE).read_text(encoding="utf-8")
+
+
 def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: str) -> Batch:
-    """A paper-size page of texts for every sheet page: its label above, the 100% note below."""
+    """A paper-size page of texts for every sheet page: its label above, the 100% note below (drawn by
+    templates/base/sheet-labels.html)."""
     sizes = {page.paper for page in pages}
     named = {paper: f"p{index}" for index, paper in enumerate(sorted(sizes))}
-    css = "".join(f"@page {name} {{ size: {paper[0]}mm {paper[1]}mm; margin: 0; }}"
-                  f".{name} {{ page: {name}; height: {paper[1]}mm; }}" for paper, name in named.items())
     line = FONT_PT * 0.3528 * 1.3
-    body = []
+    views = []
     for page, label in zip(pages, labels):
-        if not page.labelled:
-            body.append(f'<div class="page {named[page.paper]}"></div>')
-            continue
-        area = printable(page.paper, margin)
-        top = page.paper[1] - area.top + (LABEL_BAND_MM - line) / 2
-        note_top = page.paper[1] - _bar_y(margin) - line / 2
-        note_right = page.paper[0] - _bar_x(page, margin) + 1.5
-        body.append(
-            f'<div class="page {named[page.paper]}">'
-            f'<div class="label" style="left:{area.x + 1:.2f}mm;top:{top:.2f}mm;width:{area.w - 2:.2f}mm">'
-            f'{escape(label)}</div>'
-            f'<div class="note" style="right:{note_right:.2f}mm;top:{note_top:.2f}mm">'
-            f'{escape(words(lang)["note"])}{escape(words(lang)["sep"])}{escape(words(lang)["bar"])}</div></div>')
-    style = (f"{fonts.font_face_css()}{typeset_html.stylesheet()}{css} body {{ margin: 0; font-family: '{fonts.FAMILY}'; }}"
-             f".page {{ position: relative; break-after: page; }} .page div {{ position: absolute; "
-             f"font-size: {FONT_PT}pt; line-height: {line:.3f}mm; white-space: nowrap; overflow: hidden; }}"
-             ".label { font-weight: bold; text-overflow: ellipsis; }")
-    html = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><style>{style}</style></head>'
-            f'<body>{"".join(body)}</body></html>')
-    return Batch(typeset_html.typeset_page(html, lang), "file:///")
+        view = {"paper": named[page.paper], "label": label if page.labelled else None}
+        if page.labelled:
+            area = printable(page.paper, margin)
+            view.update(label_x=area.x + 1, label_y=page.paper[1] - area.top + (LABEL_BAND_MM - line) / 2,
+                        label_width=area.w - 2, note_right=page.paper[0] - _bar_x(page, margin) + 1.5,
+                        note_y=page.paper[1] - _bar_y(margin) - line / 2)
+        views.append(view)
+    w = words(lang)
+    context = {"lang": lang, "pages": views, "note": w["note"] + w["sep"] + w["bar"], "family": fonts.FAMILY,
+               "font_pt": FONT_PT, "line_mm": line,
+               "papers": [{"name": name, "width": paper[0], "height": paper[1]} for paper, name in named.items()],
+               "styles": Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}")}
+    return Batch(Templates(None, lang).render(LABELS_TEMPLATE, context, "the sheet labels"), "file:///")
 
 
 def label_pages(pages: list[SheetPage], title: str, deck_names: dict[str, str], duplex: str, margin: float,

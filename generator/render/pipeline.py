@@ -18,7 +18,7 @@ import pikepdf
 from generator import interrupts, processes
 from generator.fsutil import write_atomic
 from generator.render.faces import Batch, RenderedBatch, face_keys, render_fitted
-from generator.render.fit import FitBox
+from generator.render.weasy.fit import FitBox
 
 
 class FaceCache:

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from markupsafe import escape
+from markupsafe import Markup
 
+from generator.checks.placeholders import data_names
 from generator.model.game import CARD_SIZES, Card, Deck, Game
 from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenSheet
+from generator.paths import find_template
 from generator.render import fonts, typeset_html
 from generator.render.boards import BOARD_BLEED_MM, own_or_base, text_of
 from generator.render.faces import Batch
 from generator.render.sheets import MARGIN_MM, MARK_ROOM_MM, PAPERS, SheetOptions, first_sheet
+from generator.render.templating import Templates
 from generator.render.tiles import TileLayout, map_label_positions, scale_bar_at
 
 
@@ -51,36 +54,26 @@ def fits_on(board: Board, paper: str, margin: float = MARGIN_MM) -> bool:
 
 
 def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, paper: str) -> Batch:
-    """Paper-size pages holding the texts around the tiles (and the page map's), in embedded fonts."""
+    """Paper-size pages holding the texts around the tiles (and the page map's), in embedded fonts: drawn by
+    tile-captions.html (the game's own, else templates/base/)."""
     words = TILE_TEXTS.get(lang, TILE_TEXTS["en"])
     name = text_of(board.name, lang, game.source_language)
-    pw, ph = layout.paper
-    window = layout.paper_window()
-    pages = []
+    page_map = None
     if layout.count > 1:
-        labels = "".join(f'<div class="map-label" style="left:{x - 10:.2f}mm;top:{y - 4:.2f}mm">{n}</div>'
-                         for n, (x, y) in map_label_positions(layout).items())
-        pages.append(f'<div class="page"><div class="head" style="left:10mm;top:10mm;width:{pw - 20}mm">'
-                     f'{escape(words["map"].format(board=name, count=layout.count, paper=paper.upper()))}</div>'
-                     f'<div class="note" style="left:10mm;top:20mm;width:{pw - 20}mm">'
-                     f'{escape(words["overlap"].format(overlap=f"{layout.overlap:g}"))}</div>{labels}</div>')
+        page_map = {"title": words["map"].format(board=name, count=layout.count, paper=paper.upper()),
+                    "note": words["overlap"].format(overlap=f"{layout.overlap:g}"),
+                    "labels": [{"name": n, "x": x, "y": y} for n, (x, y) in map_label_positions(layout).items()]}
+    captions = [words["tile"].format(board=name, name=layout.name(col, row), index=index, count=layout.count)
+                for index, (col, row) in enumerate(layout.tiles(), 1)]
     bar_x, bar_y = scale_bar_at(layout)
-    for index, (col, row) in enumerate(layout.tiles(), 1):
-        caption = words["tile"].format(board=name, name=layout.name(col, row), index=index, count=layout.count)
-        pages.append(f'<div class="page"><div class="tile" style="left:{window.x + 3}mm;'
-                     f'top:{layout.margin + 0.6:.2f}mm;width:{window.w - 30:.2f}mm">{escape(caption)}</div>'
-                     f'<div class="ruler" style="left:{bar_x + 52}mm;top:{ph - bar_y - 1.2:.2f}mm">'
-                     f'{escape(words["ruler"])}</div></div>')
-    css = (f"@page {{ size: {pw}mm {ph}mm; margin: 0; }} body {{ margin: 0; font-family: 'Noto Sans CJK JP'; }}"
-           ".page { position: relative; width: 100%; height: " f"{ph}mm; break-after: page; }}"
-           ".page div { position: absolute; } .head { font-size: 14pt; font-weight: bold; }"
-           ".note { font-size: 9pt; } .map-label { width: 20mm; text-align: center; font-size: 16pt;"
-           " font-weight: bold; color: #b00000; } .tile { font-size: 8pt; font-weight: bold; white-space: nowrap; }"
-           ".ruler { font-size: 6pt; white-space: nowrap; }")
-    html = (f'<!doctype html><html lang="{lang}" data-safe="{PRINTER_MARGIN_MM:g}"><head><meta charset="utf-8">'
-            f'<style>{fonts.font_face_css()}{typeset_html.stylesheet()}{fonts.for_language(css, lang)}'
-            f'</style></head><body>{"".join(pages)}</body></html>')
-    html = typeset_html.typeset_page(html, lang)
+    css = find_template(game.dir, own_or_base(game, "tile-captions.css")).read_text(encoding="utf-8")
+    context = {"paper": {"width": layout.paper[0], "height": layout.paper[1]}, "window": layout.paper_window(),
+               "margin": layout.margin, "bar": {"x": bar_x, "y": bar_y}, "page_map": page_map, "captions": captions,
+               "ruler": words["ruler"], "safe_mm": PRINTER_MARGIN_MM,
+               "styles": Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{fonts.for_language(css, lang)}")}
+    templates = Templates(game.dir, lang, game.source_language, data_names(game), labels=game.labels)
+    html = templates.render(own_or_base(game, "tile-captions.html"), context,
+                            f"the tile captions of board '{board.id}'")
     return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)
 
 

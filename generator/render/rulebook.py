@@ -25,6 +25,7 @@ from generator.render import fonts, typeset_html
 from generator.render.cardimage import face_images
 from generator.render.faces import Batch
 from generator.render.pipeline import FaceCache, render_batches
+from generator.render.templating import Templates
 from generator.render.typeset import spaced_plain
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
@@ -35,8 +36,8 @@ LABELS = {
            "players_range": "For {low}–{high} players", "page": "page"},
 }
 PRINTER_MARGIN_MM = 4.0   # a home printer prints nothing in the outer 4-5 mm of the paper
-LAST_PAGE_MIN = 'data-last-page-min="0.3"'  # a last page with under 30% of a page's lines is pulled back
-DISPLAY = 'data-typeset="phrases"'  # display text: Japanese breaks between phrases (BudouX)
+LAST_PAGE_MIN = "0.3"   # a last page with under 30% of a page's lines is pulled back (render/weasy/lastpage.py)
+DOCUMENT_TEMPLATE, BLOCKS_TEMPLATE = "base/rules.html", "base/rule-blocks.html"
 STRONG = re.compile(r"\*\*(.+?)\*\*")
 
 
@@ -65,6 +66,7 @@ class RulebookWriter:
         self.draw_cards = False   # card blocks render faces only when a sheet is written, not to check
         self.card_images: dict[tuple, list[str]] = {}
         self.fallbacks: dict[str, dict[str, Text]] = {}  # language -> string id -> Text printed in the source
+        self._templates: dict[str, Templates] = {}
 
     # --- text -----------------------------------------------------------------------------------
 
@@ -112,74 +114,84 @@ class RulebookWriter:
         """Resolve every text of every block in every language; raise the located problems found."""
         for lang in self.game.languages:
             for block in self.rulebook.blocks:
-                self.block_html(block, lang)
+                self.block_view(block, lang)
         if self.problems:
             problems, self.problems = self.problems, []
             raise InputError(unique_problems(problems))
 
     # --- blocks ---------------------------------------------------------------------------------
+    # Each block becomes a view: its texts resolved (Markup), its numbers computed; templates/base/
+    # rule-blocks.html draws it and templates/base/rules.html the whole edition.
+
+    def templates(self, lang: str) -> Templates:
+        if lang not in self._templates:
+            self._templates[lang] = Templates(self.game.dir, lang, self.game.source_language, self.data,
+                                              labels=self.game.labels)
+        return self._templates[lang]
 
     def block_html(self, block: Block, lang: str) -> str:
-        """One block in one language. Headings and table cells (narrow) break Japanese at phrases;
-        running text breaks anywhere Pango's kinsoku allows, as Japanese body text should."""
+        """One block in one language, as HTML (not yet typeset)."""
+        macros = self.templates(lang).env.get_template(BLOCKS_TEMPLATE).module
+        return str(macros.block(self.block_view(block, lang)))
+
+    def block_view(self, block: Block, lang: str) -> dict:
+        """What the template draws of one block in one language; the problems found are noted."""
         def t(value, key="text"):
             return self.text(value, lang, key, block)
 
         kind = block.type
-        if kind == "heading":
-            tag = f"h{block.level + 1}"
-            return f'<{tag} class="heading level{block.level}" {DISPLAY}>{t(block.text)}</{tag}>'
-        if kind == "paragraph":
-            return f"<p>{t(block.text)}</p>"
-        if kind in ("list", "steps"):
-            tag = "ol" if kind == "steps" else "ul"
-            items = "".join(f"<li>{t(item, f'items[{i}]')}</li>" for i, item in enumerate(block.items))
-            return f"<{tag}>{items}</{tag}>"
-        if kind in ("example", "note"):
-            return (f'<div class="{kind}"><span class="label">{escape(self.word(kind, lang))}</span>'
-                    f"{t(block.text)}</div>")
-        if kind == "table":
+        view: dict = {"type": kind}
+        if kind in ("heading", "paragraph"):
+            view.update(level=block.level, text=t(block.text))
+        elif kind in ("list", "steps"):
+            view["items"] = [t(item, f"items[{i}]") for i, item in enumerate(block.items)]
+        elif kind in ("example", "note"):
+            view.update(label=self.word(kind, lang), text=t(block.text))
+        elif kind == "table":
             head = [t(cell, f"head[{i}]") for i, cell in enumerate(block.head)]
-            rows = [[t(cell, f"rows[{r}][{c}]") for c, cell in enumerate(row)]
-                    for r, row in enumerate(block.rows)]
-            return self.caption(block, lang, t) + table_html(head, rows)
-        if kind == "figure":
-            src = (block.file.parent / block.src)
-            if not src.is_file():
-                self.problems.append(Problem(block.file, block.line, f"figure '{block.src}' not found beside "
-                                             f"{block.file.name}", f"blocks[{block.id}].src"))
-            elif why := image_problem(src):
-                self.problems.append(Problem(block.file, block.line, f"figure '{block.src}' {why}",
-                                             f"blocks[{block.id}].src",
-                                             hint="replace the file with a working PNG, JPEG or SVG"))
-            caption = f"<figcaption {DISPLAY}>{t(block.text)}</figcaption>" if block.text else ""
-            digest = hashlib.sha256(src.read_bytes()).hexdigest()[:16] if src.is_file() else ""
-            # the digest puts the image's content into the HTML, which is what the PDF cache keys on
-            return (f'<figure><img src="{src.resolve().as_uri()}" alt="" data-digest="{digest}">'
-                    f"{caption}</figure>")
-        if kind == "card":
-            return self.card_html(block, lang, t)
-        if kind == "components":
-            return self.caption(block, lang, t) + self.components_html(lang)
-        if kind == "players":
-            return self.caption(block, lang, t) + self.players_html(block, lang)
-        raise ValueError(kind)
+            rows = [[t(cell, f"rows[{r}][{c}]") for c, cell in enumerate(row)] for r, row in enumerate(block.rows)]
+            view.update(caption=self.caption(block, t), table=table_view(head, rows))
+        elif kind == "figure":
+            view.update(self.figure_view(block, t))
+        elif kind == "card":
+            view.update(pile=self.pile_view(block, lang), caption=self.caption(block, t))
+        elif kind == "components":
+            view.update(caption=self.caption(block, t), table=self.components_view(lang))
+        elif kind == "players":
+            view.update(caption=self.caption(block, t), table=self.players_view(block, lang))
+        else:
+            raise ValueError(kind)
+        return view
 
-    def card_html(self, block: Block, lang: str, t) -> str:
+    def figure_view(self, block: Block, t) -> dict:
+        src = (block.file.parent / block.src)
+        if not src.is_file():
+            self.problems.append(Problem(block.file, block.line, f"figure '{block.src}' not found beside "
+                                         f"{block.file.name}", f"blocks[{block.id}].src"))
+        elif why := image_problem(src):
+            self.problems.append(Problem(block.file, block.line, f"figure '{block.src}' {why}",
+                                         f"blocks[{block.id}].src",
+                                         hint="replace the file with a working PNG, JPEG or SVG"))
+        caption = self.caption(block, t)
+        # the digest puts the image's content into the HTML, which is what the PDF cache keys on
+        digest = hashlib.sha256(src.read_bytes()).hexdigest()[:16] if src.is_file() else ""
+        return {"src": src.resolve().as_uri(), "digest": digest, "caption": caption}
+
+    def pile_view(self, block: Block, lang: str) -> dict | None:
         """Real card faces (one, or a pile drawn from the first up) with numbered callouts on the first."""
         deck = self.game.decks.get(block.deck)
         if deck is None:
             self.problems.append(Problem(block.file, block.line, f"unknown deck '{block.deck}'",
                                          f"blocks[{block.id}].deck", hint="one of " + ", ".join(self.game.decks)))
-            return ""
+            return None
         known = {card.id for card in deck.cards}
         unknown = [card_id for card_id in block.cards if card_id not in known]
         if unknown:
             self.problems.append(Problem(block.file, block.line, f"no card '{unknown[0]}' in deck '{deck.id}'",
                                          f"blocks[{block.id}].cards"))
-            return ""
+            return None
         if not self.draw_cards:
-            return ""  # checking only: the faces are rendered when the sheet is written
+            return None  # checking only: the faces are rendered when the sheet is written
         key = (lang, deck.id, tuple(block.cards))
         if key not in self.card_images:
             self.card_images[key] = face_images(self.game, lang, deck.id, block.cards)
@@ -187,63 +199,57 @@ class RulebookWriter:
         width, height = block.width, deck.size_mm[1] * scale
         places = [(i * block.offset[0], i * block.offset[1]) for i in range(len(block.cards))]
         left, top = min(x for x, _ in places), min(y for _, y in places)
-        images = "".join(f'<img src="{url}" alt="" style="left:{x - left:.2f}mm;top:{y - top:.2f}mm;width:{width:.2f}mm">'
-                         for url, (x, y) in zip(self.card_images[key], places))
         x0, y0 = places[0][0] - left, places[0][1] - top
-        marks = "".join(f'<span class="callout" style="left:{x0 + x * scale:.2f}mm;top:{y0 + y * scale:.2f}mm">'
-                        f"{index + 1}</span>" for index, (x, y) in enumerate(block.callouts))
-        box_w = width + max(x for x, _ in places) - left
-        box_h = height + max(y for _, y in places) - top
-        caption = f"<figcaption {DISPLAY}>{t(block.text)}</figcaption>" if block.text else ""
-        return (f'<figure class="cards"><div class="pile" style="width:{box_w:.2f}mm;height:{box_h:.2f}mm">'
-                f"{images}{marks}</div>{caption}</figure>")
+        cards = [{"src": url, "x": x - left, "y": y - top} for url, (x, y) in zip(self.card_images[key], places)]
+        return {"width": width + max(x for x, _ in places) - left, "height": height + max(y for _, y in places) - top,
+                "card_width": width, "cards": cards,
+                "callouts": [{"x": x0 + x * scale, "y": y0 + y * scale} for x, y in block.callouts]}
 
     @staticmethod
-    def caption(block: Block, lang: str, t) -> str:
-        return f'<p class="caption" {DISPLAY}>{t(block.text)}</p>' if block.text else ""
+    def caption(block: Block, t) -> Markup | None:
+        return t(block.text) if block.text else None
 
-    def components_html(self, lang: str) -> str:
+    def components_view(self, lang: str) -> dict:
         """The box contents: the same rows `pnpgen components` prints."""
         for component in self.game.components:
             self.note_missing(component.name, lang, f"components[{component.id}].name")
             self.note_missing(component.note, lang, f"components[{component.id}].note")
         rows = component_rows(self.game, lang)
-        head = [escape(self.word(f"components_{key}", lang)) for key in ("name", "count", "note")]
-        return table_html(head,
-                          [[escape(row["name"]), escape(str(row["count"])), escape(row["note"] or "")]
-                           for row in rows], css="components", ids=[row["id"] for row in rows])
+        head = [self.word(f"components_{key}", lang) for key in ("name", "count", "note")]
+        return table_view(head, [[row["name"], str(row["count"]), row["note"] or ""] for row in rows],
+                          css="components", ids=[row["id"] for row in rows])
 
-    def players_html(self, block: Block, lang: str) -> str:
+    def players_view(self, block: Block, lang: str) -> dict:
         """One row per player count; each column an expression evaluated at that count."""
-        head = [escape(self.word("players", lang))] + [
+        head = [self.word("players", lang)] + [
             self.text(c["head"], lang, f"columns[{i}].head", block)
             for i, c in enumerate(block.columns)]
         rows = []
         low, high = self.game.players
         for players in range(low, high + 1):
-            cells = [escape(str(players))]
+            cells = [str(players)]
             for index, column in enumerate(block.columns):
                 try:
-                    cells.append(escape(resolve_one(column["value"], self.data, lang, players)))
+                    cells.append(resolve_one(column["value"], self.data, lang, players))
                 except PlaceholderError as error:
                     self.problems.append(Problem(block.file, block.line, f"`{column['value']}`: {error}",
                                                  f"blocks[{block.id}].columns[{index}].value"))
                     cells.append("?")
             rows.append(cells)
-        return table_html(head, rows, css="players numeric")
+        return table_view(head, rows, css="players numeric")
 
     # --- documents ------------------------------------------------------------------------------
 
     def html(self, langs: tuple[str, ...], paper: str, cover: bool = True) -> str:
         """The edition as HTML: with a cover and a contents page, or (short rules) a title above the text."""
-        pair = len(langs) > 1
-        body = [self.title_page(langs), self.contents(langs)] if cover else [self.title_head(langs)]
-        if pair:
-            rows = "".join(self.pair_row(block, langs) for block in self.rulebook.blocks)
-            body.append(f'<table class="pair"><colgroup><col><col></colgroup><tbody>{rows}</tbody></table>')
+        context: dict = {"langs": langs, "pair": len(langs) > 1, "cover": cover}
+        if cover:
+            context.update(cover_titles=self.cover_titles(langs), toc=self.contents(langs))
         else:
-            blocks = "".join(self.single_block(block, langs[0]) for block in self.rulebook.blocks)
-            body.append(f'<main class="columns">{blocks}</main>')
+            context["head_titles"] = self.head_titles(langs)
+        context["rows"] = [{"type": block.type, "id": block.id, "chapter": self.chapter(block, langs),
+                            "views": [(lang, self.block_view(block, lang)) for lang in langs]}
+                           for block in self.rulebook.blocks]
         if self.problems:
             problems, self.problems = self.problems, []
             raise InputError(unique_problems(problems))
@@ -251,66 +257,41 @@ class RulebookWriter:
                                          for lang in langs))
         css = fonts.for_languages((TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8"), langs[0],
                                   [*langs, self.game.source_language])
-        page = (f"@page {{ size: {PAGE_SIZES[paper]}; }}\n"
-                f'@page :left, :right {{ @top-left {{ content: "{_css_string(title)}"; }} }}\n')
-        document = (f'<!doctype html><html lang="{langs[0]}" class="{"pair" if pair else "single"}" '
-                    f'data-safe="{PRINTER_MARGIN_MM:g}" {LAST_PAGE_MIN}><head>'
-                    f'<meta charset="utf-8"><title>{escape(title)}</title>'
-                    f"<style>\n{fonts.font_face_css()}{typeset_html.stylesheet()}{css}\n{page}</style></head>"
-                    "<body>\n" + "\n".join(body) + "\n</body></html>")
+        context.update(title=title, running_title=Markup(_css_string(title)), page_size=PAGE_SIZES[paper],
+                       safe_mm=PRINTER_MARGIN_MM, last_page_min=LAST_PAGE_MIN,
+                       styles=Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{css}"))
         # Running text breaks anywhere kinsoku allows; headings, captions, cells and the cover at phrases.
-        return typeset_html.typeset_page(document, langs[0], phrases=False)
+        return self.templates(langs[0]).render(DOCUMENT_TEMPLATE, context, f"the rules ({edition_name(langs)})",
+                                               phrases=False)
 
-    def chapter(self, block: Block, langs: tuple[str, ...]) -> str:
+    def chapter(self, block: Block, langs: tuple[str, ...]) -> str | None:
+        """The running header's text for a chapter heading (both languages in a pair)."""
         if block.type != "heading" or block.level != 1:
-            return ""
-        name = " / ".join(spaced_plain(_plain_text(self.text(block.text, lang, "text", block)), lang)
+            return None
+        return " / ".join(spaced_plain(_plain_text(self.text(block.text, lang, "text", block)), lang)
                           for lang in langs)
-        return f' data-chapter="{escape(name)}"'
 
-    def single_block(self, block: Block, lang: str) -> str:
-        return (f'<div class="block {block.type}" id="b-{block.id}"{self.chapter(block, (lang,))}>'
-                f"{self.block_html(block, lang)}</div>")
-
-    def pair_row(self, block: Block, langs: tuple[str, ...]) -> str:
-        cells = "".join(f'<td lang="{lang}"><div class="block {block.type}" id="{lang}-{block.id}">'
-                        f"{self.block_html(block, lang)}</div></td>" for lang in langs)
-        return f'<tr class="{block.type}" id="b-{block.id}"{self.chapter(block, langs)}>{cells}</tr>'
-
-    def title(self, lang: str) -> str:
-        self.note_missing(self.game.title, lang, "title")
-        written = lang if self.game.title.has(lang) else self.game.source_language
-        html = escape(self.game.title.get(written))
-        return html if written == lang else f'<span lang="{written}">{html}</span>'
-
-    def title_page(self, langs: tuple[str, ...]) -> str:
+    def cover_titles(self, langs: tuple[str, ...]) -> list[dict]:
         low, high = self.game.players
-        parts = []
+        titles = []
         for lang in langs:
-            parts.append(f'<div class="title-block" lang="{lang}">'
-                         f'<h1 class="title" {DISPLAY}>{self.title(lang)}</h1>'
-                         f'<p class="subtitle">{escape(self.word("rules", lang))}</p>'
-                         f'<p class="players" {DISPLAY}>{escape(self.word("players_range", lang, low=low, high=high))}'
-                         f"</p></div>")
-        return f'<section class="title-page">{"".join(parts)}</section>'
+            self.note_missing(self.game.title, lang, "title")
+            written = lang if self.game.title.has(lang) else self.game.source_language
+            titles.append({"lang": lang, "title": self.game.title.get(written),
+                           "written": written if written != lang else None, "rules": self.word("rules", lang),
+                           "players": self.word("players_range", lang, low=low, high=high)})
+        return titles
 
-    def title_head(self, langs: tuple[str, ...]) -> str:
-        """The title, 'Rules' and the player count above the first page's text, for rules too short for a cover."""
+    def head_titles(self, langs: tuple[str, ...]) -> list[dict]:
         low, high = self.game.players
-        parts = "".join(
-            f'<div class="title-block" lang="{lang}" {DISPLAY}><h1 class="title">{escape(self.game.title.get(lang))}</h1>'
-            f'<p class="subtitle">{escape(labels(lang)["rules"])}<span class="players">'
-            f'{escape(labels(lang)["players_range"].format(low=low, high=high))}</span></p></div>' for lang in langs)
-        return f'<header class="title-head">{parts}</header>'
+        return [{"lang": lang, "title": self.game.title.get(lang), "rules": labels(lang)["rules"],
+                 "players": labels(lang)["players_range"].format(low=low, high=high)} for lang in langs]
 
-    def contents(self, langs: tuple[str, ...]) -> str:
-        entries = []
-        for block in self.rulebook.headings(max_level=2):
-            names = "".join(f'<span class="toc-name" lang="{lang}">'
-                            f"{self.text(block.text, lang, 'text', block)}</span>" for lang in langs)
-            entries.append(f'<li class="level{block.level}"><a href="#b-{block.id}">{names}</a></li>')
-        heading = " / ".join(self.word("contents", lang) for lang in langs)
-        return f'<nav class="toc" {DISPLAY}><h2 class="toc-title">{escape(heading)}</h2><ul>{"".join(entries)}</ul></nav>'
+    def contents(self, langs: tuple[str, ...]) -> dict:
+        entries = [{"level": block.level, "id": block.id,
+                    "names": [(lang, self.text(block.text, lang, "text", block)) for lang in langs]}
+                   for block in self.rulebook.headings(max_level=2)]
+        return {"heading": " / ".join(self.word("contents", lang) for lang in langs), "entries": entries}
 
     def batch(self, langs: tuple[str, ...], paper: str, cover: bool = True) -> Batch:
         """The edition as one WeasyPrint document, keyed by its content like a batch of card faces."""
@@ -355,14 +336,8 @@ def require_valid_rules(game: Game) -> None:
         RulebookWriter(game, load_rules(game)).check()
 
 
-def table_html(head: list, rows: list[list], css: str = "data", ids: list[str] | None = None) -> str:
-    head_html = "".join(f"<th>{cell}</th>" for cell in head)
-    body = "".join(
-        f'<tr{f" data-id={chr(34)}{ids[i]}{chr(34)}" if ids else ""}>' + "".join(f"<td>{c}</td>" for c in row)
-        + "</tr>" for i, row in enumerate(rows))
-    # the box contents' notes are running text in a narrow column: they break anywhere kinsoku allows
-    breaks = 'data-typeset="no-phrases"' if css == "components" else DISPLAY
-    return f'<table class="{css}" {breaks}><thead><tr>{head_html}</tr></thead><tbody>{body}</tbody></table>'
+def table_view(head: list, rows: list[list], css: str = "data", ids: list[str] | None = None) -> dict:
+    return {"css": css, "head": head, "rows": rows, "ids": ids}
 
 
 def _plain_text(html: str) -> str:

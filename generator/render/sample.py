@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from markupsafe import escape
+from markupsafe import Markup
 
 from generator.fsutil import write_atomic
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
+from generator.render.templating import Templates
 from generator.render.typeset import RUBY
+
+SAMPLE_TEMPLATE = "base/typesetting-sample.html"
 
 # (key, feature, how, source text, box width in mm, how pnpgen sets it: a data-typeset value)
 FEATURES = [
@@ -39,54 +42,35 @@ FEATURES = [
 ]
 
 
-def plain_html(text: str, key: str) -> str:
-    """What a template would get without pnpgen: <ruby> elements, text as written; for kinsoku, what a
-    tool breaking after any character does; for vertical text, the line turned a quarter."""
-    if key == "kinsoku":
-        return "\u200b".join(str(escape(text)))
-    if key == "vertical":
-        return f'<div class="turned">{escape(text)}</div>'
-    return RUBY.sub(r"<ruby>\1<rt>\2</rt></ruby>", str(escape(text)))
+def ruby_parts(text: str) -> list[tuple[str, str | None]]:
+    """The text as (base, reading) pairs: furigana `{漢字|かんじ}` with its reading, the rest with None."""
+    parts, at = [], 0
+    for match in RUBY.finditer(text):
+        if match.start() > at:
+            parts.append((text[at:match.start()], None))
+        parts.append((match[1], match[2]))
+        at = match.end()
+    if at < len(text):
+        parts.append((text[at:], None))
+    return parts
 
 
 def sample_html() -> str:
-    rows = []
-    for key, feature, how, text, width, rules in FEATURES:
-        box = f'style="width:{width}mm" data-feature="{key}"'
-        rows.append(
-            f'<tr><th><div class="feature">{escape(feature)}</div><div class="how" lang="en">{escape(how)}</div>'
-            + (f'<code lang="en">{escape(text)}</code>' if "(" in text else "") + '</th>'
-            f'<td><div class="box plain" {box} data-typeset="off">{plain_html(text, key)}</div></td>'
-            f'<td><div class="box set" {box} data-typeset="{rules}">{escape(text)}</div></td></tr>')
+    """The page, drawn by templates/base/typesetting-sample.html and typeset."""
+    features = [{"key": key, "feature": feature, "how": how, "text": text, "width": width, "rules": rules,
+                 "ruby": ruby_parts(text)} for key, feature, how, text, width, rules in FEATURES]
     css = (TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8")
-    page = (f'<!doctype html><html lang="ja" class="sample"><head><meta charset="utf-8"><style>\n'
-            f"{fonts.font_face_css()}{typeset_html.stylesheet()}{css}\n"
-            "@page { size: A4; margin: 10mm 12mm 12mm; }\n"
-            "table.sample { border-collapse: collapse; width: 100%; table-layout: fixed; }\n"
-            "table.sample col.feature { width: 30%; }\n"
-            "table.sample th, table.sample td { border: 0.4pt solid #b9c4c0; padding: 1.2mm 2.5mm; vertical-align: top;"
-            " text-align: left; }\n"
-            "table.sample thead th { background: #e3ebe8; }\n"
-            ".feature { font-family: 'Noto Sans CJK JP'; font-size: 10.5pt; } .how { font-weight: normal;"
-            " font-size: 7.5pt; color: #555; } code { font-size: 7pt; font-weight: normal; }\n"
-            "h2 { margin-top: 0; }\n"
-            ".box { font-size: 11pt; line-height: 1.75; outline: 0.4pt dashed #d39b2a; }\n"
-            ".box[data-feature=vertical] { font-family: 'Noto Sans CJK JP'; font-size: 10pt; line-height: 1;"
-            " height: 55mm; text-align: center; }\n"
-            ".turned { transform: rotate(-90deg) translate(-55mm, 0); transform-origin: 0 0; white-space: nowrap;"
-            " width: 55mm; }\n"
-            "</style></head><body><h2 class='heading level1'>和文組版テスト / Japanese typesetting test</h2>"
-            "<table class='sample'><colgroup><col class='feature'><col><col></colgroup><thead><tr><th>機能 / Feature</th><th>そのまま / As written</th>"
-            "<th>pnpgen</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></body></html>")
-    return typeset_html.typeset_page(page, "ja")
+    styles = Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{css}")
+    return Templates(None, "ja").render(SAMPLE_TEMPLATE, {"features": features, "styles": styles},
+                                        "the typesetting sample")
 
 
 def render_sample():
     """The laid-out sample (a WeasyPrint document), with short last lines pulled down as in every output."""
-    from generator.render import engine
-    from generator.render.fit import render_measured
+    from generator.render import weasy
+    from generator.render.weasy.fit import render_measured
 
-    weasyprint = engine.load()
+    weasyprint = weasy.load()
     document, _fits = render_measured(weasyprint.HTML(string=sample_html(), base_url=str(TEMPLATES_DIR)))
     return document
 

@@ -14,8 +14,8 @@ from generator.model.placeholders import resolve_text
 from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Text
 from generator.model.labels import LABELS_FILE
-from generator.paths import find_template, template_dirs
-from generator.render.fit import SOURCE_ATTRIBUTE
+from generator.paths import TEMPLATES_DIR, template_dirs
+from generator.render.weasy.fit import SOURCE_ATTRIBUTE
 from generator.render.fonts import is_cjk
 from generator.render.typeset_html import typeset_page
 
@@ -92,7 +92,7 @@ START_TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)(?=[\s/>]|$)")
 
 def mark_sources(source: str, name: str) -> str:
     """Give every start tag of a template `data-src="NAME:LINE"`, so that text found overflowing on a face
-    names the template line it comes from (render/fit.py). Jinja's own parts are left as they are."""
+    names the template line it comes from (render/weasy/fit.py). Jinja's own parts are left as they are."""
     out, line = [], 1
     for index, part in enumerate(JINJA_PARTS.split(source)):
         if index % 2 == 0:
@@ -143,16 +143,17 @@ class TemplateSandbox(SandboxedEnvironment):
 class Templates:
     """Loads a game's templates and renders them for one language."""
 
-    def __init__(self, game_dir: Path, lang: str, fallback: str | None = None, data=None,
+    def __init__(self, game_dir: Path | None, lang: str, fallback: str | None = None, data=None,
                  labels: dict[str, Text] | None = None):
-        self.game_dir = game_dir
+        self.game_dir = game_dir  # None: pnpgen's own templates only (pages no game styles: the typesetting sample)
+        self.dirs = template_dirs(game_dir) if game_dir is not None else [TEMPLATES_DIR]
         self.lang = lang
         self.fallback = fallback
         self.data = data  # the game's DataNames: placeholders in texts are resolved
         self.labels = labels or {}
         self.untranslated: dict[int, Untranslated] = {}  # what the last render printed in the fallback language
         self.env = TemplateSandbox(
-            loader=SourceMarkingLoader([str(d) for d in template_dirs(game_dir) if d.is_dir()]),
+            loader=SourceMarkingLoader([str(d) for d in self.dirs if d.is_dir()]),
             autoescape=jinja2.select_autoescape(["html", "svg"], default_for_string=True),
             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, bytecode_cache=COMPILED,
             finalize=self.printed,
@@ -195,7 +196,7 @@ class Templates:
     def asset(self, name: str) -> str:
         """file:// URL of an image or other file next to the templates; a missing one is an error."""
         if name not in self._assets:  # looked up once per build: a deck asks for the same icons many times
-            found = find_template(self.game_dir, name)
+            found = _find(self.dirs, name)
             self._assets[name] = found.resolve().as_uri() if found else None
             if found is not None:
                 file, line = _calling_template()
@@ -210,20 +211,21 @@ class Templates:
         return Markup(f'<img class="icon icon-{name}" src="{url}" alt="{alt}" '
                       f'style="width:{size};height:{size}">')
 
-    def render(self, name: str, context: dict, subject: str) -> str:
-        """Render a template; any template mistake becomes a located InputError naming the subject."""
+    def render(self, name: str, context: dict, subject: str, phrases: bool = True) -> str:
+        """Render a template and typeset the result (`phrases`: whether text no element decides for breaks
+        Japanese between phrases); any template mistake becomes a located InputError naming the subject."""
         self.untranslated = {}
         try:
-            return typeset_page(self.env.get_template(name).render(**context), self.lang)
+            return typeset_page(self.env.get_template(name).render(**context), self.lang, phrases)
         except jinja2.TemplateSyntaxError as exc:
-            raise InputError(Problem(_template_path(self.game_dir, exc.filename or name), exc.lineno,
+            raise InputError(Problem(_template_path(self.dirs, exc.filename or name), exc.lineno,
                                      f"template syntax error: {exc.message}"))
         except jinja2.TemplateNotFound as exc:
             raise InputError(Problem(None, None, f"template '{exc.name}' not found (used for {subject})",
-                                     hint="looked in " + ", ".join(str(d) for d in template_dirs(self.game_dir))))
+                                     hint="looked in " + ", ".join(str(d) for d in self.dirs)))
         except MissingAsset as exc:
             file, line = _template_frame(exc)
-            looked = ", ".join(str(d) for d in template_dirs(self.game_dir))
+            looked = ", ".join(str(d) for d in self.dirs)
             raise InputError(Problem(file, line, f"image or file '{exc}' not found while rendering {subject}",
                                      hint=f"looked in {looked}"))
         except SecurityError as exc:
@@ -241,9 +243,14 @@ class Templates:
                                      hint="check the field name against the deck's `fields:`"))
 
 
-def _template_path(game_dir: Path, filename: str) -> Path:
+def _template_path(dirs: list[Path], filename: str) -> Path:
     path = Path(filename)
-    return path if path.is_absolute() else (find_template(game_dir, filename) or path)
+    return path if path.is_absolute() else (_find(dirs, filename) or path)
+
+
+def _find(dirs: list[Path], name: str) -> Path | None:
+    """The first of the folders holding a file of that name (paths.find_template, for any list of folders)."""
+    return next((folder / name for folder in dirs if (folder / name).is_file()), None)
 
 
 def _calling_template():

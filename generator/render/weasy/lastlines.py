@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from generator.render.weasy.tree import descendants, kind, page_box
+
 JOINER = "\u2060"
 INVISIBLE = {JOINER, "\u200b", "\u00ad"}
 SHORT = 2           # a last line of this many characters (punctuation aside) or fewer is too short
@@ -35,7 +37,7 @@ def line_text(line) -> str:
         box = stack.pop()
         if _is_reading(getattr(box, "element", None)) and box is not line and box.element_tag == "span":
             continue
-        if type(box).__name__ == "TextBox":
+        if kind(box) == "TextBox":
             text.append(box.text)
         stack.extend(reversed(getattr(box, "children", None) or []))
     return "".join(text)
@@ -45,10 +47,9 @@ def paragraphs(document):
     """element -> (its line boxes in order over every page and column, font size, content width)."""
     found: dict[int, list] = {}
     for page in document.pages:
-        for box in page._page_box.descendants(placeholders=True):
-            box = getattr(box, "_box", box)
+        for box in descendants(page_box(page)):
             children = getattr(box, "children", None) or []
-            lines = [child for child in children if type(child).__name__ == "LineBox"]
+            lines = [child for child in children if kind(child) == "LineBox"]
             element = getattr(box, "element", None)
             if not lines or element is None or not str(box.style["lang"] or "").startswith("ja"):
                 continue

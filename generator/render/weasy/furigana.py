@@ -6,6 +6,8 @@ layout every reading smaller than MIN_READING_PT is given that size and the docu
 """
 from __future__ import annotations
 
+from generator.render.weasy.tree import descendants, page_box
+
 MIN_READING_PT = 5.5
 PX_PER_PT = 96 / 72
 
@@ -14,8 +16,7 @@ def enlarge_small_readings(document) -> bool:
     """Give each too-small reading the minimum size; True when the document must be laid out again."""
     changed = False
     for page in document.pages:
-        for box in page._page_box.descendants(placeholders=True):
-            box = getattr(box, "_box", box)
+        for box in descendants(page_box(page)):
             element = getattr(box, "element", None)
             if element is None or "rt" not in (element.get("class") or "").split():
                 continue

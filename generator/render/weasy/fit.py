@@ -20,9 +20,10 @@ A template can also give a fixed-size box `data-fit="FIELD"` (FIELD names what t
 `name`): its lines are compared with its content area, and with `data-shrink="80"` its font is made
 smaller in 5% steps, down to 80%, until the text fits; what was shrunk is reported.
 
-This walks WeasyPrint's private layout tree (`page._page_box`, its boxes' positions, `baseline`,
-`transformation_matrix`): the major version is pinned in pyproject.toml and tests/test_fit.py checks
-the measurements. No other module touches those internals.
+This walks WeasyPrint's internal layout tree (through tree.py: its boxes' positions, `baseline`,
+`transformation_matrix`): the major version is pinned in pyproject.toml, every internal name read is
+listed in internals.py (checked by tests/test_weasy_internals.py) and tests/test_fit.py checks the
+measurements. No module outside this package touches those internals.
 """
 from __future__ import annotations
 
@@ -31,9 +32,10 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from generator.render.furigana import enlarge_small_readings
-from generator.render.lastlines import pull_down_short_lines
-from generator.render.lastpage import tighten_for_last_page
+from generator.render.weasy.furigana import enlarge_small_readings
+from generator.render.weasy.lastlines import pull_down_short_lines
+from generator.render.weasy.lastpage import tighten_for_last_page
+from generator.render.weasy.tree import descendants, kind, page_box, unwrap
 
 FIT_ATTRIBUTE = "data-fit"
 SHRINK_ATTRIBUTE = "data-shrink"
@@ -82,16 +84,11 @@ class FitBox:
         return self.overflow_mm > 0
 
 
-def _unwrap(box):
-    return getattr(box, "_box", box)  # absolutely positioned boxes sit in the tree behind placeholders
-
-
 def marked_boxes(document):
     """(page index, element, box) for every box whose element carries data-fit, once per element."""
     for index, page in enumerate(document.pages):
         seen = set()
-        for item in page._page_box.descendants(placeholders=True):
-            box = _unwrap(item)
+        for box in descendants(page_box(page)):
             element = getattr(box, "element", None)
             if element is None or id(element) in seen or not element.get(FIT_ATTRIBUTE):
                 continue
@@ -102,11 +99,10 @@ def marked_boxes(document):
 def text_reach(box) -> tuple[float, float]:
     """The rightmost and lowest points reached by the text laid out inside box, in px."""
     right = bottom = float("-inf")
-    for item in box.descendants(placeholders=True):
-        inner = _unwrap(item)
+    for inner in descendants(box):
         if inner is box or not hasattr(inner, "position_y"):
             continue
-        if type(inner).__name__ == "LineBox":
+        if kind(inner) == "LineBox":
             bottom = max(bottom, inner.position_y + inner.height)
         elif not getattr(inner, "children", None):  # text and images: the leaves of a line
             right = max(right, inner.position_x + inner.margin_width())
@@ -206,10 +202,10 @@ def render_measured(html) -> tuple[object, list[FitBox]]:
 
 def _face_of(page):
     """The element of the face a page shows: the first box in its body."""
-    box = page._page_box
+    box = page_box(page)
     for _ in range(3):  # page -> html -> body -> the face
-        children = [_unwrap(child) for child in getattr(box, "children", ()) if hasattr(_unwrap(child), "element")]
-        children = [child for child in children if type(child).__name__ != "MarginBox"]
+        children = [unwrap(child) for child in getattr(box, "children", ()) if hasattr(unwrap(child), "element")]
+        children = [child for child in children if kind(child) != "MarginBox"]
         if not children:
             return None
         box = children[0]
@@ -272,8 +268,8 @@ def _drops_text(element, box) -> bool:
 def _laid_out_length(box) -> int:
     total = 0
     for item in getattr(box, "children", ()):
-        child = _unwrap(item)
-        total += _printed_length(child.text) if type(child).__name__ == "TextBox" else _laid_out_length(child)
+        child = unwrap(item)
+        total += _printed_length(child.text) if kind(child) == "TextBox" else _laid_out_length(child)
     return total
 
 
@@ -295,12 +291,12 @@ def _visible_text(element):
 
 
 def _face_root_element(page):
-    return _face_root_element_of_box(page._page_box)
+    return _face_root_element_of_box(page_box(page))
 
 
-def _face_root_element_of_box(page_box):
-    return next((_unwrap(child).element for child in page_box.children
-                 if getattr(_unwrap(child), "element_tag", "") == "html"), None)
+def _face_root_element_of_box(root):
+    return next((unwrap(child).element for child in root.children
+                 if getattr(unwrap(child), "element_tag", "") == "html"), None)
 
 
 # --- every text of every page ---------------------------------------------------------------------
@@ -411,7 +407,8 @@ def page_owners(page) -> dict[int, "Owner"]:
     owners = getattr(page, "_pnpgen_owners", None)
     if owners is None:
         owners = {}
-        _collect(page._page_box, [page._page_box], None, owners)
+        root = page_box(page)
+        _collect(root, [root], None, owners)
         page._pnpgen_owners = owners
     return owners
 
@@ -419,12 +416,12 @@ def page_owners(page) -> dict[int, "Owner"]:
 def _collect(box, chain, matrix, owners, line=None):
     """Walk the boxes below box; chain holds the block boxes around it (innermost last)."""
     for item in getattr(box, "children", ()):
-        child = _unwrap(item)
+        child = unwrap(item)
         element = getattr(child, "element", None)
         if element is not None and element.get(OVERFLOW_ATTRIBUTE) == "allow":
             continue
-        kind = type(child).__name__
-        if kind == "TextBox":
+        box_kind = kind(child)
+        if box_kind == "TextBox":
             if child.text.strip():
                 _add_run(child, chain, matrix, owners, line)
             continue
@@ -432,8 +429,8 @@ def _collect(box, chain, matrix, owners, line=None):
         transform = getattr(child, "transformation_matrix", None)
         if transform:
             inner = transform if matrix is None else transform @ matrix
-        is_block = kind not in ("LineBox", "InlineBox") and hasattr(child, "padding_box_x")
-        _collect(child, chain + [child] if is_block else chain, inner, owners, child if kind == "LineBox" else line)
+        is_block = box_kind not in ("LineBox", "InlineBox") and hasattr(child, "padding_box_x")
+        _collect(child, chain + [child] if is_block else chain, inner, owners, child if box_kind == "LineBox" else line)
 
 
 def ink_extent(text: str) -> tuple[float, float]:
@@ -478,8 +475,7 @@ def text_findings(document, skip_fit: set = frozenset()) -> list[FitBox]:
     """Every text of the document found past its box, the safe area, the trim or the cut, or on other text."""
     findings = []
     for index, page in enumerate(document.pages):
-        page_box = page._page_box
-        geometry = Geometry.of(page_box)
+        geometry = Geometry.of(page_box(page))
         owners = page_owners(page)
         runs = []
         for owner in owners.values():
@@ -560,11 +556,10 @@ def _mm(rect) -> tuple:
 def _element_text(box) -> str:
     """The text of a box as it reads: runs of a line joined, lines separated by a space."""
     lines: list[list[str]] = [[]]
-    for item in box.descendants(placeholders=True):
-        inner = _unwrap(item)
-        kind = type(inner).__name__
-        if kind == "LineBox" and lines[-1]:
+    for inner in descendants(box):
+        inner_kind = kind(inner)
+        if inner_kind == "LineBox" and lines[-1]:
             lines.append([])
-        elif kind == "TextBox":
+        elif inner_kind == "TextBox":
             lines[-1].append(inner.text)
     return " ".join(" ".join("".join(line).split()) for line in lines if line)[:200]

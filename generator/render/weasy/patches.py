@@ -102,6 +102,7 @@ def defer_font_copies() -> None:
             return _WholeFont(lambda: read_data(hb_object))
         return read_data(hb_object, ot_color, glyph)
 
+    pango_face.__wrapped__, object_data.__wrapped__ = read_face, read_data  # what internals.py checks
     pdf_fonts.get_pango_font_hb_face = pango_face
     pdf_fonts.get_hb_object_data = object_data
     pdf_fonts.Font.file_content = _FileContent()
@@ -242,6 +243,7 @@ def subset_fonts_in_parallel() -> None:
         return original_build(pdf, fonts, compress, subset, options)
 
     build.subsets_in_parallel = True
+    build.__wrapped__, clean.__wrapped__ = original_build, original_clean  # what internals.py checks
     pdf_fonts.Font.clean = clean
     pdf_module.build_fonts_dictionary = build
 

@@ -1,4 +1,4 @@
-"""generator.render.engine: WeasyPrint with prebuilt C declarations, deferred font copies and fonts subset in
+"""generator.render.weasy.patches: WeasyPrint with prebuilt C declarations, deferred font copies and fonts subset in
 parallel renders the same bytes as the plain import."""
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import os
 import subprocess
 import sys
 
-from generator.render import engine
+from generator.render.weasy import patches
 
 RENDER = """
 import json, sys
-from generator.render import engine
-weasyprint = engine.load()
+from generator.render.weasy import patches
+weasyprint = patches.load()
 html = ('<html lang="ja"><body style="font-family: Noto Sans CJK JP">'
         '<p>カードを1枚引く。Draw one card.</p><p style="font-weight: bold">報酬 Reward</p>'
         '<p style="font-family: Noto Serif CJK JP">明朝 serif</p></body></html>')
@@ -56,23 +56,23 @@ def test_a_damaged_declarations_module_is_built_again(tmp_path):
 
 def test_split_declarations_takes_the_single_cdef_only():
     source = "import cffi\nffi = cffi.FFI()\nffi.cdef('''int f(int);''')\nlib = ffi.dlopen('c')\n"
-    declarations, tree = engine.split_declarations(ast.parse(source))
+    declarations, tree = patches.split_declarations(ast.parse(source))
     assert declarations == "int f(int);"
     assert [type(node).__name__ for node in tree.body] == ["Import", "Assign"]
     twice = source + "ffi.cdef('int g(int);')\n"
-    assert engine.split_declarations(ast.parse(twice)) is None
+    assert patches.split_declarations(ast.parse(twice)) is None
     computed = "import cffi\nffi = cffi.FFI()\nffi.cdef(TEXT)\n"
-    assert engine.split_declarations(ast.parse(computed)) is None
+    assert patches.split_declarations(ast.parse(computed)) is None
 
 
 def test_whole_font_bytes_are_read_once_and_only_when_asked():
     reads = []
 
     class Font:
-        file_content = engine._FileContent()
+        file_content = patches._FileContent()
 
     font = Font()
-    font.file_content = engine._WholeFont(lambda: reads.append(1) or b"OTTO...")
+    font.file_content = patches._WholeFont(lambda: reads.append(1) or b"OTTO...")
     assert reads == []
     assert font.file_content[:4] == b"OTTO"
     assert font.file_content == b"OTTO..." and reads == [1]

@@ -8,14 +8,15 @@ the original size is kept: tightening is only worth it when it saves the page.
 """
 from __future__ import annotations
 
+from generator.render.weasy.tree import descendants, kind, page_box
+
 MIN_ATTRIBUTE = "data-last-page-min"
 SMALLEST = 0.9
 MARGIN = 0.97   # a little more than the estimate: the last lines of columns do not fill exactly
 
 
 def _lines(page) -> int:
-    return sum(1 for box in page._page_box.descendants(placeholders=True)
-               if type(getattr(box, "_box", box)).__name__ == "LineBox")
+    return sum(1 for box in descendants(page_box(page)) if kind(box) == "LineBox")
 
 
 def last_page_share(document) -> float:
@@ -31,7 +32,7 @@ def tighten_for_last_page(document, state: dict) -> bool:
     True when the document must be laid out again."""
     if state.get("done") or len(document.pages) < 2:
         return False
-    root_box = document.pages[0]._page_box.children[0]
+    root_box = page_box(document.pages[0]).children[0]
     root = root_box.element
     try:
         minimum = float(root.get(MIN_ATTRIBUTE) or "")

@@ -1,0 +1,21 @@
+"""WeasyPrint as pnpgen uses it: the only package that reaches into WeasyPrint's internals.
+
+- patches.py: WeasyPrint loaded with prebuilt C declarations, lazy font copies and fonts subset in
+  parallel (same bytes; PNPGEN_PLAIN_WEASYPRINT=1 turns them off). `load()` returns the module.
+- tree.py: the ways into the laid-out boxes of a rendered document.
+- fit.py (with furigana.py, lastlines.py, lastpage.py): the passes that read the layout tree between
+  `render()` and `write_pdf()`: text that does not fit, shrink and grow, readable furigana, no short
+  last lines, no near-empty last page.
+- internals.py: every private or internal name those touch, and a check of each
+  (tests/test_weasy_internals.py runs one test per name).
+
+Other modules use WeasyPrint's public API only (`HTML`, `render()`, `write_pdf()`, `URLFetcher`) and import
+what they need from here. Upgrading WeasyPrint: change the pin in pyproject.toml, run
+`pytest tests/test_weasy_internals.py tests/test_weasy_patches.py tests/test_fit.py tests/test_text_check.py`;
+a failing internals test names the one name that changed: adapt the code listed as its `used_by`.
+"""
+from __future__ import annotations
+
+from generator.render.weasy.patches import load
+
+__all__ = ["load"]

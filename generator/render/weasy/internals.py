@@ -1,0 +1,256 @@
+"""Every name of WeasyPrint's internals this package touches, what it is expected to be, and a check of each.
+
+WeasyPrint's public API is `HTML`, `CSS`, `Document.pages`, `render()`, `write_pdf()` and `URLFetcher`:
+everything else pnpgen uses (the patches in patches.py, the layout tree read by tree.py, fit.py, furigana.py,
+lastlines.py and lastpage.py) is listed in INTERNALS. tests/test_weasy_internals.py checks each entry, one
+test per entry, so that after an upgrade the failing test's id names the name that moved or changed.
+
+Kinds of entry (`expected` says what is checked):
+- function / method: a function with exactly these parameter names;
+- class: a class of that name;
+- set in class: an attribute the class's own code assigns (`self.NAME = ...`);
+- layout attribute: present on the laid-out boxes of a sample document (a number, or a method);
+- style key: `box.style[KEY]` readable on a laid-out box;
+- option: a key of `weasyprint.DEFAULT_OPTIONS`;
+- source: the module's or function's source still has the shape the code relies on;
+- behaviour: a property of WeasyPrint checked by running it.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import importlib
+import importlib.util
+import inspect
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Internal:
+    module: str          # where the name lives, e.g. "weasyprint.pdf.fonts"
+    name: str            # the dotted name inside the module, e.g. "Font.clean"
+    kind: str            # see the module docstring
+    expected: tuple = ()  # parameter names, a class name to look the attribute up on, a source pattern
+    used_by: str = ""    # the pnpgen code that relies on it
+
+    @property
+    def id(self) -> str:
+        return f"{self.module}.{self.name}" + (":source" if self.kind == "source" else "")
+
+
+def patched_names(source: str) -> set[tuple[str, str]]:
+    """(module, dotted name) of every WeasyPrint name a module of patches assigns: `fonts.Font.clean = ...` after
+    `from weasyprint.pdf import fonts`. Each must be listed in INTERNALS (tests/test_weasy_internals.py)."""
+    found = set()
+    for function in ast.walk(ast.parse(source)):
+        if not isinstance(function, (ast.FunctionDef, ast.Module)):
+            continue
+        aliases = {}
+        for node in ast.walk(function):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("weasyprint"):
+                aliases.update({alias.asname or alias.name: f"{node.module}.{alias.name}" for alias in node.names})
+            elif isinstance(node, ast.Import):
+                aliases.update({alias.asname: alias.name for alias in node.names
+                                if alias.name.startswith("weasyprint") and alias.asname})
+        for node in ast.walk(function):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                node, (ast.AugAssign, ast.AnnAssign)) else []
+            for target in targets:
+                chain = []
+                while isinstance(target, ast.Attribute):
+                    chain.insert(0, target.attr)
+                    target = target.value
+                if chain and isinstance(target, ast.Name) and target.id in aliases:
+                    found.add((aliases[target.id], ".".join(chain)))
+    return found
+
+
+BOXES = "weasyprint.formatting_structure.boxes"
+FONTS = "weasyprint.pdf.fonts"
+
+INTERNALS: list[Internal] = [
+    # patches.py: prebuilt C declarations
+    Internal("weasyprint.text.ffi", "ffi.cdef", "source", ("one `ffi = cffi.FFI()` and one `ffi.cdef(TEXT)`",),
+             "patches._install_finder / split_declarations"),
+    # patches.py: whole font files read lazily
+    Internal(FONTS, "Font", "class", (), "patches.defer_font_copies"),
+    Internal(FONTS, "Font.file_content", "set in class", (), "patches._FileContent"),
+    Internal(FONTS, "get_hb_object_data", "function", ("hb_object", "ot_color", "glyph"), "patches.defer_font_copies"),
+    Internal(FONTS, "get_pango_font_hb_face", "function", ("pango_font",), "patches.defer_font_copies"),
+    Internal(FONTS, "ffi", "attribute", ("cast",), "patches.defer_font_copies"),
+    # patches.py: fonts subset in parallel
+    Internal(FONTS, "Font.clean", "method", ("self", "to_unicode", "hinting"), "patches.subset_fonts_in_parallel"),
+    Internal(FONTS, "Font.bitmap", "set in class", (), "patches.subset_fonts_in_parallel"),
+    Internal(FONTS, "Font.used_in_forms", "set in class", (), "patches.subset_fonts_in_parallel"),
+    Internal(FONTS, "Font.to_unicode", "set in class", (), "patches.subset_fonts_in_parallel"),
+    Internal(FONTS, "Font.hash", "set in class", (), "patches._fonts_by_file"),
+    Internal(FONTS, "build_fonts_dictionary", "function", ("pdf", "fonts", "compress", "subset", "options"),
+             "patches.subset_fonts_in_parallel"),
+    Internal(FONTS, "build_fonts_dictionary", "source",
+             (r"setdefault\(font\.hash", r"if font\.bitmap", r"if subset and not font\.used_in_forms",
+              r"file_font\.to_unicode", r"font\.clean\(to_unicode, options\['hinting'\]\)"),
+             "patches.subset_fonts_in_parallel (repeats what the loop passes to clean())"),
+    Internal("weasyprint.pdf", "build_fonts_dictionary", "function", ("pdf", "fonts", "compress", "subset", "options"),
+             "patches.subset_fonts_in_parallel (the name weasyprint.pdf calls, replaced)"),
+    Internal("weasyprint.pdf", "generate_pdf", "source", (r"= build_fonts_dictionary\(",),
+             "patches.subset_fonts_in_parallel (replaces weasyprint.pdf.build_fonts_dictionary, which this calls)"),
+    Internal("weasyprint", "DEFAULT_OPTIONS.hinting", "option", (), "patches.subset_fonts_in_parallel"),
+    # tree.py: the ways into the layout tree
+    Internal("weasyprint.document", "Page._page_box", "set in class", (), "tree.page_box"),
+    Internal("weasyprint.layout.absolute", "AbsolutePlaceholder._box", "layout attribute", ("AbsolutePlaceholder",),
+             "tree.unwrap"),
+    Internal(BOXES, "Box.descendants", "method", ("self", "placeholders"), "tree.descendants"),
+    *[Internal(BOXES, name, "class", (), "tree.kind (compared by name)")
+      for name in ("LineBox", "TextBox", "InlineBox", "MarginBox")],
+    # fit.py, furigana.py, lastlines.py, lastpage.py: what they read from the boxes
+    *[Internal(BOXES, f"Box.{name}", "layout attribute", ("Box",), "fit.py, lastlines.py, furigana.py")
+      for name in ("element", "element_tag", "style", "children", "position_x", "position_y", "width", "height",
+                   "margin_width", "margin_height", "content_box_x", "content_box_y", "padding_box_x",
+                   "padding_box_y", "padding_width", "padding_height", "transformation_matrix")],
+    Internal(BOXES, "TextBox.text", "layout attribute", ("TextBox",), "fit.py, lastlines.py"),
+    Internal(BOXES, "TextBox.baseline", "layout attribute", ("TextBox",), "fit._add_run"),
+    *[Internal(BOXES, f"Box.style[{key}]", "style key", (key,), "fit.py, furigana.py, lastlines.py, lastpage.py")
+      for key in ("font_size", "position", "lang")],
+    Internal("weasyprint", "HTML.render", "behaviour", ("a style set on a box's element applies at the next render()",),
+             "fit.py (shrink, grow), furigana.py, lastlines.py, lastpage.py: change the tree, render again"),
+]
+
+
+def _resolve(module_name: str, dotted: str):
+    value = importlib.import_module(module_name)
+    for part in dotted.split("."):
+        value = getattr(value, part)
+    return value
+
+
+def _parameters(function) -> tuple[str, ...]:
+    return tuple(inspect.signature(function).parameters)
+
+
+SAMPLE = """<html lang="ja"><head><style>
+@page { size: 60mm 60mm; margin: 8mm; @top-left { content: "page" } }
+body { margin: 0; font-size: 8pt } .fixed { position: absolute; left: 2mm; top: 2mm; width: 20mm }
+.turned { transform: rotate(5deg) }
+</style></head><body><p id="p">カードを1枚引く。Draw one card.</p>
+<div class="fixed"><span>位置</span></div><div class="turned">turned</div></body></html>"""
+
+
+@functools.cache
+def sample_boxes() -> dict[str, list]:
+    """The boxes of a small laid-out document (absolute, transformed, margin box, Japanese), by class name."""
+    from generator.render.weasy import load
+
+    document = load().HTML(string=SAMPLE).render()
+    found: dict[str, list] = {}
+    stack = [document.pages[0]._page_box]
+    while stack:
+        box = stack.pop()
+        found.setdefault(type(box).__name__, []).append(box)
+        if type(box).__name__ != "AbsolutePlaceholder":
+            found.setdefault("Box", []).append(box)
+            stack.extend(getattr(box, "children", ()))
+        else:
+            stack.append(object.__getattribute__(box, "_box"))
+    return found
+
+
+def problem(internal: Internal) -> str | None:
+    """What is wrong with an internal name in the installed WeasyPrint; None when it is as expected."""
+    try:
+        return _CHECKS[internal.kind](internal)
+    except (ImportError, AttributeError, KeyError, OSError, TypeError) as error:
+        return f"{internal.id}: {type(error).__name__}: {error}"
+
+
+def _check_callable(internal: Internal) -> str | None:
+    function = _resolve(internal.module, internal.name)
+    if not callable(function):
+        return f"{internal.id} is not callable"
+    found = _parameters(function)
+    if found != tuple(internal.expected):
+        return f"{internal.id} takes {found}, expected {tuple(internal.expected)}"
+    return None
+
+
+def _check_class(internal: Internal) -> str | None:
+    return None if inspect.isclass(_resolve(internal.module, internal.name)) else f"{internal.id} is not a class"
+
+
+def _check_set_in_class(internal: Internal) -> str | None:
+    class_name, attribute = internal.name.rsplit(".", 1)
+    cls = _resolve(internal.module, class_name)
+    sources = "".join(inspect.getsource(base) for base in cls.__mro__ if base.__module__.startswith("weasyprint"))
+    if re.search(rf"self\.{re.escape(attribute)}\s*=(?!=)", sources):
+        return None
+    return f"{class_name}'s code no longer assigns self.{attribute}"
+
+
+def _check_attribute(internal: Internal) -> str | None:
+    value = _resolve(internal.module, internal.name)  # raises AttributeError when missing
+    missing = [name for name in internal.expected if not hasattr(value, name)]
+    return f"{internal.id} has no {', '.join(missing)}" if missing else None
+
+
+def _check_layout_attribute(internal: Internal) -> str | None:
+    (class_name,) = internal.expected
+    attribute = internal.name.rsplit(".", 1)[1]
+    boxes = sample_boxes().get(class_name)
+    if not boxes:
+        return f"the sample layout has no {class_name} any more"
+    if attribute == "_box":
+        has = [box for box in boxes if "_box" in object.__getattribute__(box, "__dict__")]
+    else:
+        has = [box for box in boxes if hasattr(box, attribute)]
+    if not has:
+        return f"no {class_name} of the sample layout has .{attribute}"
+    return None
+
+
+def _check_style_key(internal: Internal) -> str | None:
+    (key,) = internal.expected
+    box = sample_boxes()["TextBox"][0]
+    box.style[key]  # raises KeyError when WeasyPrint no longer computes it
+    return None
+
+
+def _check_option(internal: Internal) -> str | None:
+    options, key = internal.name.split(".")
+    return None if key in _resolve(internal.module, options) else f"{internal.module}.{options} has no '{key}'"
+
+
+def _check_source(internal: Internal) -> str | None:
+    if internal.module == "weasyprint.text.ffi":
+        from generator.render.weasy.patches import split_declarations
+
+        spec = importlib.util.find_spec(internal.module)
+        with open(spec.origin, encoding="utf-8") as file:
+            tree = ast.parse(file.read())
+        return None if split_declarations(tree) is not None else f"{internal.module} is no longer shaped as expected"
+    source = inspect.getsource(_resolve(internal.module, internal.name))
+    missing = [pattern for pattern in internal.expected if not re.search(pattern, source)]
+    return f"{internal.id}: source no longer matches {missing}" if missing else None
+
+
+def _check_behaviour(internal: Internal) -> str | None:
+    from generator.render.weasy import load
+    from generator.render.weasy.tree import descendants, page_box
+
+    html = load().HTML(string='<p id="p" style="width: 30mm">Draw one card</p>')
+
+    def width():
+        document = html.render()
+        return next(box for box in descendants(page_box(document.pages[0]))
+                    if box.element is not None and box.element.get("id") == "p" and box.element_tag == "p")
+
+    first = width()
+    first.element.set("style", "width: 40mm")
+    if abs(width().width - first.width) < 1:
+        return "render() no longer lays out again from the element tree: a style set on box.element is ignored"
+    return None
+
+
+_CHECKS = {"function": _check_callable, "method": _check_callable, "class": _check_class,
+           "set in class": _check_set_in_class, "attribute": _check_attribute,
+           "layout attribute": _check_layout_attribute, "style key": _check_style_key, "option": _check_option,
+           "source": _check_source, "behaviour": _check_behaviour}
