@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
+from generator import interrupts
 from generator.commands import build
 from generator.errors import InputError
 from generator.paths import resolve_game
@@ -14,7 +16,9 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "watch", help="rebuild a game's PDFs whenever its files change",
         description="Build the game, then watch its YAML, templates and images and build again after each "
-                    "change, as `pnpgen build` does. A failed build prints the error and keeps watching.")
+                    "change, as `pnpgen build` does. A failed build prints the error and keeps watching. Ctrl+C or "
+                    "SIGTERM stops it: between builds with exit status 0, during a build with 130 (the build's "
+                    "files are then left as they were).")
     parser.add_argument("game", metavar="GAME|PATH", help="a game name under cards/ or a path to a game directory")
     parser.add_argument("build_options", nargs="*", metavar="-- BUILD_OPTION",
                         help="options for `pnpgen build` after `--`, e.g. `-- --lang en --paper a4`")
@@ -25,29 +29,51 @@ def run(args) -> int:
     from generator.cli import parser
 
     game_dir = resolve_game(args.game)
-    build_args = parser().parse_args(["build", str(game_dir), *args.build_options])
+    builds = Rebuilds(parser().parse_args(["build", str(game_dir), *args.build_options]))
     watcher = FileWatcher(game_roots(game_dir))
-    rebuild(build_args, "first build")
-    print(f"watching {game_dir.name} for changes (Ctrl+C stops)", flush=True)
+    with interrupts.terminate_as_interrupt():  # `kill PID` stops it as Ctrl+C does
+        try:
+            builds.run("first build")
+            print(f"watching {game_dir.name} for changes (Ctrl+C stops)", flush=True)
+            while True:
+                names = sorted({path.name for path in wait_for_changes(watcher)})
+                builds.run(f"changed: {', '.join(names)}")
+        except KeyboardInterrupt:
+            if builds.building:
+                raise  # a build cut short: "interrupted", exit 130, its files left as they were
+            interrupts.clear()  # between builds: the usual way to stop
+            print("stopped watching", flush=True)
+            return 0
+
+
+def wait_for_changes(watcher: FileWatcher) -> list[Path]:
     while True:
         time.sleep(POLL_SECONDS)
         changed = watcher.changed()
         if changed:
             time.sleep(POLL_SECONDS)  # an editor saving several files: take them in one build
-            changed += watcher.changed()
-            names = sorted({path.name for path in changed})
-            rebuild(build_args, f"changed: {', '.join(names)}")
+            return changed + watcher.changed()
 
 
-def rebuild(build_args, reason: str) -> bool:
-    """Build as `pnpgen build` does; on bad input print the located errors and return False."""
-    print(f"{time.strftime('%H:%M:%S')} {reason}: building", flush=True)
-    try:
-        code = build.run(build_args)
-    except InputError as error:
-        for problem in error.problems:
-            print(f"error: {problem}", file=sys.stderr, flush=True)
-        print(f"{time.strftime('%H:%M:%S')} build failed; still watching", flush=True)
-        return False
-    print(f"{time.strftime('%H:%M:%S')} rebuilt" + (" (with --strict problems)" if code else ""), flush=True)
-    return code == 0
+class Rebuilds:
+    """Builds as `pnpgen build` does; `building` is true from the "building" line to the one that ends it."""
+
+    def __init__(self, build_args):
+        self.build_args = build_args
+        self.building = False
+
+    def run(self, reason: str) -> bool:
+        """One build; on bad input print the located errors and return False."""
+        self.building = True
+        print(f"{time.strftime('%H:%M:%S')} {reason}: building", flush=True)
+        try:
+            code = build.run(self.build_args)
+        except InputError as error:
+            self.building = False
+            for problem in error.problems:
+                print(f"error: {problem}", file=sys.stderr, flush=True)
+            print(f"{time.strftime('%H:%M:%S')} build failed; still watching", flush=True)
+            return False
+        self.building = False
+        print(f"{time.strftime('%H:%M:%S')} rebuilt" + (" (with --strict problems)" if code else ""), flush=True)
+        return code == 0
