@@ -120,7 +120,7 @@ def test_installed_pnpgen_makes_and_builds_a_game_outside_the_repository(install
     result = user.run("list", cwd=work)
     assert result.returncode == 0 and f"there is no cards/ folder in {work}" in result.stderr
     result = user.run("build", cwd=work)
-    assert result.returncode == 2  # TEMP-MERGE and f"no game given, and there is no cards/ folder in {work}" in result.stderr
+    assert result.returncode == 2 and f"no game given, and there is no cards/ folder in {work}" in result.stderr
     result = user.run("build", "my-game", cwd=work)
     assert result.returncode == 2 and f"there is no cards/ folder in {work}" in result.stderr
     assert "Traceback" not in result.stderr

@@ -6,8 +6,10 @@ import time
 from pathlib import Path
 
 from generator import interrupts
-from generator.commands import build
+from generator.build import BuildOptions, build
+from generator.commands.build import parse_options
 from generator.errors import InputError
+from generator.model import load_game
 from generator.paths import resolve_game
 from generator.watcher import POLL_SECONDS, FileWatcher, game_roots
 
@@ -26,10 +28,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from generator.cli import parser
-
     game_dir = resolve_game(args.game)
-    builds = Rebuilds(parser().parse_args(["build", str(game_dir), *args.build_options]))
+    builds = Rebuilds(game_dir, parse_options(args.build_options))
     watcher = FileWatcher(game_roots(game_dir))
     with interrupts.terminate_as_interrupt():  # `kill PID` stops it as Ctrl+C does
         try:
@@ -58,8 +58,8 @@ def wait_for_changes(watcher: FileWatcher) -> list[Path]:
 class Rebuilds:
     """Builds as `pnpgen build` does; `building` is true from the "building" line to the one that ends it."""
 
-    def __init__(self, build_args):
-        self.build_args = build_args
+    def __init__(self, game_dir: Path, options: BuildOptions):
+        self.game_dir, self.options = game_dir, options
         self.building = False
 
     def run(self, reason: str) -> bool:
@@ -67,7 +67,7 @@ class Rebuilds:
         self.building = True
         print(f"{time.strftime('%H:%M:%S')} {reason}: building", flush=True)
         try:
-            code = build.run(self.build_args)
+            code = build(load_game(self.game_dir), self.options)
         except InputError as error:
             self.building = False
             for problem in error.problems:
