@@ -52,7 +52,7 @@ def every_game() -> list[Path]:
     games = list_games()
     if not games:
         raise InputError(Problem(None, None, f"no game given, and {why_no_games()}",
-                                 hint="give a game directory (such as ~/games/my-game), or run pnpgen in a folder "
+                                 hint="give a game directory, such as ~/games/my-game, or run pnpgen in a folder "
                                       "whose cards/ holds games; `pnpgen new NAME` makes a game"))
     return games
 
