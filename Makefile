@@ -3,8 +3,8 @@ VENV   ?= .venv
 PYTHON ?= python3
 PY     := $(VENV)/bin/python
 PNPGEN := $(VENV)/bin/pnpgen
-# editable install as a plain path entry: every pnpgen process starts 10 ms sooner than with setuptools' finder
-EDITABLE := --config-settings editable_mode=compat -e
+# editable install: hatchling writes one plain path entry (see pyproject.toml), 10 ms faster to start than an import hook
+EDITABLE := -e
 
 .PHONY: all setup build test test-fast bench fuzz clean accept-look
 

@@ -5,6 +5,10 @@ OutputSet over its output folder. While it is open, every `write_atomic` below t
 to a temporary file beside its final place and renamed only when the whole set is committed, build.json last.
 A failure before the commit removes the staged files, so the previous set stays as it was, whole. The set
 also refuses any path that does not resolve inside its folder (an id like `x/../../escaped`).
+
+Cache entries (rendered faces, previews, the compiled ffi module) are no output: write_cache_entry writes
+each whole at once, never staged nor refused by an open set, wherever the cache is (the user's cache directory
+for a game outside the project).
 """
 from __future__ import annotations
 
@@ -45,6 +49,11 @@ def write_atomic(path: Path, data: bytes | str) -> None:
         outputs.stage(path, data)
         return
     os.replace(_write_beside(path, data), path)
+
+
+def write_cache_entry(path: Path, data: bytes | str) -> None:
+    """Write a cache entry whole (see the module's doc): a reader sees the old entry, the new one or none."""
+    os.replace(_write_beside(Path(path), data), path)
 
 
 def _write_beside(path: Path, data: bytes | str) -> str:

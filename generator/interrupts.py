@@ -34,6 +34,25 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+@contextlib.contextmanager
+def terminate_as_interrupt():
+    """Within: SIGTERM (`kill PID`, a service manager stopping the command) is taken as Ctrl-C, so the command
+    stops the same way: its render workers shut down, its output files left whole (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def clear() -> None:
+    """The interrupt was taken as the way to stop (watch between two builds): it is not raised again."""
+    _pending.clear()
+
+
 def raise_if_pending() -> None:
     """Raise KeyboardInterrupt if one was recorded (and perhaps swallowed) since recorded() began."""
     if _pending.is_set():

@@ -5,6 +5,10 @@ for nobody and, worse, keeps the command's inherited descriptors open: the calle
 the resident server the connection its client waits on for the exit code. So each worker asks the kernel to
 kill it when its parent dies (PR_SET_PDEATHSIG), leaves at once if the parent is already gone, and closes the
 descriptors the command registered as its caller's.
+
+Ctrl-C in a terminal signals the whole foreground process group, workers included. The command stops its
+workers itself (see generator.interrupts), so a worker told to stop leaves at once and says nothing: Python's
+default would print a KeyboardInterrupt traceback from each worker's queue.
 """
 from __future__ import annotations
 
@@ -35,6 +39,7 @@ def die_with_parent(parent: int) -> None:
 def start_worker(parent: int) -> None:
     """The initializer of every render worker (see the module's doc)."""
     die_with_parent(parent)
+    signal.signal(signal.SIGINT, _leave_quietly)
     for fd in _callers_fds:
         try:
             os.close(fd)
@@ -43,3 +48,7 @@ def start_worker(parent: int) -> None:
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)  # a worker reads nothing from the caller's terminal
     os.close(devnull)
+
+
+def _leave_quietly(signum, frame):
+    os._exit(128 + signum)

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.paths import TEMPLATES_DIR
+from generator.paths import GAME_TEMPLATES_DIR, TEMPLATES_DIR
 
 POLL_SECONDS = 0.3
 
 
 def game_roots(game_dir: Path) -> list[Path]:
-    """What a game's output depends on: its own folder, its templates under templates/, the base templates."""
-    return [game_dir, TEMPLATES_DIR / game_dir.name, TEMPLATES_DIR / "base"]
+    """What a game's output depends on: its own folder, its templates under the project's templates/, pnpgen's."""
+    return [game_dir, GAME_TEMPLATES_DIR / game_dir.name, TEMPLATES_DIR / "base"]
 
 
 def is_scratch(path: Path) -> bool:

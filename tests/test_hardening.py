@@ -1,6 +1,7 @@
 """Hostile and broken input: bounded, confined, located; outputs replaced whole or not at all."""
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -134,6 +135,26 @@ def test_an_output_path_outside_the_output_folder_is_refused(tmp_path):
     assert not (tmp_path / "escaped.pdf").exists()
     assert (out / "game" / "old.pdf").read_bytes() == b"old"
     assert sorted(p.name for p in (out / "game").iterdir()) == ["old.pdf"]
+
+
+def test_a_build_writes_the_face_cache_of_a_game_outside_the_project(tmp_path):
+    """A game outside the project keeps its faces in the user's cache directory, outside the output folder:
+    cache entries are not outputs, so the build's OutputSet neither stages nor refuses them."""
+    import pikepdf
+
+    from generator.fsutil import OutputSet
+    from generator.render.pipeline import FaceCache
+
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    face = io.BytesIO()
+    pdf.save(face)
+    cache = FaceCache(tmp_path / "home" / ".cache" / "pnpgen" / "faces")
+    with OutputSet(tmp_path / "out"):
+        cache.put("ab" * 32, face.getvalue())
+        cache.record_faces("ab" * 32, ["cd" * 32], [[]])
+    assert cache.get("ab" * 32) == face.getvalue()
+    assert FaceCache(cache.directory).find_face("cd" * 32) == ("ab" * 32, 0)
 
 
 # --- nothing leaves the game's folders ---------------------------------------------------------------------

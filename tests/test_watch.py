@@ -1,7 +1,9 @@
 """`pnpgen watch`: builds, rebuilds after a change, reports a bad edit with its location and keeps watching."""
 from __future__ import annotations
 
+import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -17,7 +19,8 @@ class Watching:
 
     def __init__(self, *args):
         self.process = subprocess.Popen([sys.executable, "-m", "generator", "watch", *map(str, args)], cwd=ROOT,
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                        start_new_session=True)  # a process group of its own, as in a terminal
         self.lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self.read, daemon=True).start()
 
@@ -39,9 +42,57 @@ class Watching:
                 return seen
         raise AssertionError(f"no '{text}' in {seen}")
 
-    def stop(self):
-        self.process.kill()
-        self.process.wait()
+    def stop(self, signum: int, whole_group: bool) -> tuple[int, list[str]]:
+        """Signal watch (and its workers too with `whole_group`, as Ctrl+C in a terminal does); its exit status
+        and last lines. Every process of its tree must be gone once it has exited."""
+        tree = descendants(self.process.pid)
+        if whole_group:
+            os.killpg(self.process.pid, signum)
+        else:
+            self.process.send_signal(signum)
+        code = self.process.wait(timeout=60)
+        time.sleep(0.2)  # the reader thread takes the last lines
+        lines = []
+        while not self.lines.empty():
+            lines.append(self.lines.get())
+        left = [pid for pid, started in tree if start_time(pid) == started]
+        assert not left, f"left behind by watch: {left}"
+        return code, lines
+
+    def kill(self):
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+def descendants(pid: int) -> list[tuple[int, str]]:
+    """Every process under pid, each with its start time (a pid may be reused once it is gone)."""
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as handle:
+                    children = [int(child) for child in handle.read().split()]
+            except OSError:
+                continue
+            for child in children:
+                found.append((child, start_time(child)))
+                todo.append(child)
+    return found
+
+
+def start_time(pid: int) -> str | None:
+    """The process' start time; None when no such process exists, not even unreaped."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[19]
+    except OSError:
+        return None
 
 
 def test_watch_rebuilds_after_a_change_and_survives_a_bad_edit(small_game, tmp_path):
@@ -68,5 +119,37 @@ def test_watch_rebuilds_after_a_change_and_survives_a_bad_edit(small_game, tmp_p
         components.write_text(components.read_text(encoding="utf-8").replace("count: 6", "count: 5"), encoding="utf-8")
         lines = watching.until("rebuilt")
         assert any(line.startswith("warning: ") and "components.yaml:3" in line for line in lines), lines
+
+        assert len(descendants(watching.process.pid)) == 2  # the render workers, kept between builds
+        code, lines = watching.stop(signal.SIGINT, whole_group=True)  # Ctrl+C in its terminal, between builds
+        assert code == 0 and lines == ["stopped watching"], lines
     finally:
-        watching.stop()
+        watching.kill()
+
+
+def test_watch_stops_on_sigterm_between_builds(small_game, tmp_path):
+    watching = Watching(small_game, "--", "--lang", "en", "--paper", "a4", "--jobs", "2", "--out", tmp_path)
+    try:
+        watching.until("watching small")
+        code, lines = watching.stop(signal.SIGTERM, whole_group=False)
+        assert code == 0 and lines == ["stopped watching"], lines
+    finally:
+        watching.kill()
+
+
+def test_ctrl_c_during_a_rebuild_stops_it_quietly_and_keeps_the_previous_files(small_game, tmp_path):
+    out = tmp_path / "out"
+    watching = Watching(small_game, "--", "--lang", "en", "--paper", "a4", "--jobs", "2", "--no-cache", "--out", out)
+    try:
+        watching.until("watching small")
+        pdf = out / "small" / "cards-en-a4.pdf"
+        before = pdf.read_bytes()
+        cards = small_game / CARDS
+        cards.write_text(cards.read_text(encoding="utf-8").replace("en: Apple}", "en: Red Apple}"), encoding="utf-8")
+        watching.until("changed: cards.yaml: building")
+        code, lines = watching.stop(signal.SIGINT, whole_group=True)  # workers and all, mid-build
+        assert code == 130 and lines[-1] == "interrupted", lines
+        assert not any("Traceback" in line or "rebuilt" in line for line in lines), lines
+        assert pdf.read_bytes() == before
+    finally:
+        watching.kill()

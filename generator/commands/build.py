@@ -17,9 +17,8 @@ from generator.commands.options import (
     add_quiet,
     chosen_papers,
 )
-from generator.errors import InputError, Problem
 from generator.model import load_game
-from generator.paths import list_games, resolve_game
+from generator.paths import every_game, resolve_game
 from generator.progress import Progress
 from generator.render.sheets import DUPLEX_MODES, LAYOUTS, MARGIN_MM, SHEET_MODES
 from generator.render.tiles import BOARD_PAPERS
@@ -67,9 +66,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     progress = Progress(args.quiet)  # its clock starts before the games are read
-    game_dirs = [resolve_game(name) for name in args.games] or list_games()
-    if not game_dirs:
-        raise InputError(Problem(None, None, "no games to build", hint="give a game directory or run `pnpgen new NAME`"))
+    game_dirs = [resolve_game(name) for name in args.games] or every_game()
     games = [load_game(d) for d in game_dirs]  # every game is read before anything is written
     return build(games, options_from(args), progress)
 

@@ -1,9 +1,11 @@
 """`pnpgen list`: the games under cards/."""
 from __future__ import annotations
 
+import sys
+
 from generator.errors import InputError
 from generator.model import load_game
-from generator.paths import list_games
+from generator.paths import list_games, why_no_games
 
 
 def register(subparsers) -> None:
@@ -13,7 +15,11 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    for game_dir in list_games():
+    games = list_games()
+    if not games:
+        print(f"no games: {why_no_games()}; `pnpgen new NAME` makes one, and every command also takes a "
+              "path to a game directory", file=sys.stderr)
+    for game_dir in games:
         try:
             game = load_game(game_dir)
         except InputError as error:

@@ -24,7 +24,7 @@ from generator.errors import InputError, Problem, display_path
 from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
 from generator.model.rules import has_rules
-from generator.paths import face_cache_dir, list_games, resolve_game
+from generator.paths import every_game, face_cache_dir, resolve_game
 from generator.progress import Progress
 
 
@@ -55,7 +55,7 @@ def run(args) -> int:
         write_sample(path)
         progress.say(f"wrote {path}")
         return 0
-    game_dirs = [resolve_game(name) for name in args.games] or list_games()
+    game_dirs = [resolve_game(name) for name in args.games] or every_game()
     games = [load_game(d, require_templates=False) for d in game_dirs]
     missing = [g for g in games if not has_rules(g)]
     if args.games and missing:

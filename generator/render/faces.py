@@ -19,7 +19,7 @@ from generator.render.weasy.patches import weasyprint_version
 from generator.render.fetch import Confinement
 from generator.render.weasy.fit import CHECK_VERSION, FitBox, render_measured
 from generator.render.templating import Templates, Untranslated, localize
-from generator.paths import TEMPLATES_DIR, find_template
+from generator.paths import TEMPLATES_DIR, find_template, template_dirs
 from generator.errors import InputError, Problem
 
 # What render_measured does between layout and PDF besides WeasyPrint (shrinking text, pulling down short
@@ -134,7 +134,7 @@ class GameRenderer:
                 + "\n".join(pages) + "\n</body></html>")
 
     def base_url(self) -> str:
-        for folder in (self.game.dir / "templates", TEMPLATES_DIR / self.game.id, TEMPLATES_DIR):
+        for folder in template_dirs(self.game.dir):
             if folder.is_dir():
                 return folder.resolve().as_uri() + "/"
         return TEMPLATES_DIR.resolve().as_uri() + "/"

@@ -10,7 +10,7 @@ import re
 import threading
 from pathlib import Path
 
-from generator.fsutil import write_atomic
+from generator.fsutil import write_cache_entry
 from generator.render.pipeline import FaceCache
 
 DPI = 150
@@ -40,7 +40,7 @@ class Previews:
         if batch is None:
             return None
         data = self.rasterize(batch, where[1])
-        write_atomic(path, data)
+        write_cache_entry(path, data)
         return data
 
     def rasterize(self, batch: bytes, index: int) -> bytes:

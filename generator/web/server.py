@@ -17,14 +17,13 @@ import json
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from generator.paths import PAGE_DIR
 from generator.watcher import POLL_SECONDS
 from generator.web.session import EditRefused, GameSession
 
 HOST = "127.0.0.1"
-PAGE_DIR = Path(__file__).resolve().parent
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"), "/app.js": ("app.js", "text/javascript; charset=utf-8"),
           "/style.css": ("style.css", "text/css; charset=utf-8")}
 KEEPALIVE_SECONDS = 15

@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from generator.fsutil import write_atomic
+from generator.fsutil import write_cache_entry
 
 FFI_MODULE = "weasyprint.text.ffi"
 
@@ -170,7 +170,7 @@ def prebuilt_ffi(declarations: str):
     path.parent.mkdir(parents=True, exist_ok=True)
     with contextlib.redirect_stdout(io.StringIO()):  # cffi prints "generating ..."
         builder.emit_python_code(str(scratch))
-    write_atomic(path, scratch.read_bytes())
+    write_cache_entry(path, scratch.read_bytes())
     scratch.unlink()
     return _load_module(name, path).ffi
 
