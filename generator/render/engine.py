@@ -129,7 +129,7 @@ def split_declarations(tree: ast.Module) -> tuple[str, ast.Module] | None:
             continue
         if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
                 and getattr(node.value.func, "attr", "") == "cdef"
-                and getattr(node.value.func.value, "id", "") == "ffi"):
+                and getattr(getattr(node.value.func, "value", None), "id", "") == "ffi"):
             if declarations is not None or len(node.value.args) != 1 or node.value.keywords:
                 return None
             argument = node.value.args[0]
@@ -169,6 +169,8 @@ def prebuilt_ffi(declarations: str):
 
 def _load_module(name: str, path: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -222,7 +224,7 @@ def subset_fonts_in_parallel() -> None:
             font = file_fonts[0]
             if font.bitmap:
                 continue
-            to_unicode = {}
+            to_unicode: dict = {}
             if subset and not font.used_in_forms:  # what WeasyPrint's loop passes to clean()
                 for file_font in file_fonts:
                     to_unicode = {**to_unicode, **file_font.to_unicode}
@@ -234,7 +236,7 @@ def subset_fonts_in_parallel() -> None:
                 font._cleaned_for = (to_unicode, hinting)
         return original_build(pdf, fonts, compress, subset, options)
 
-    build.subsets_in_parallel = True
+    build.subsets_in_parallel = True  # type: ignore[attr-defined]  # marks WeasyPrint's function as replaced
     pdf_fonts.Font.clean = clean
     pdf_module.build_fonts_dictionary = build
 

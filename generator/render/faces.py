@@ -11,6 +11,7 @@ import hashlib
 import importlib.metadata
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -142,12 +143,12 @@ class GameRenderer:
         return TEMPLATES_DIR.resolve().as_uri() + "/"
 
 
-def _wrap(html: str, kind: str, card_id: str, untranslated: list[Untranslated] = ()) -> str:
+def _wrap(html: str, kind: str, card_id: str, untranslated: Sequence[Untranslated] = ()) -> str:
     data = f' data-card="{card_id}"' if card_id else ""
     return f'<div class="face {kind}"{data}>{html}{untranslated_flag(untranslated)}</div>'
 
 
-def untranslated_flag(untranslated: list[Untranslated]) -> str:
+def untranslated_flag(untranslated: Sequence[Untranslated]) -> str:
     """A small triangle in the face's top right corner: some text on it is printed in the fallback
     language, so an incomplete edition is seen as one."""
     if not untranslated:
@@ -316,7 +317,7 @@ def located(card, lang: str, fit: FitBox) -> tuple[str, Text | None]:
 def find_text(values, lang: str, shown: str, path: str = "") -> tuple[str, Text | None]:
     """(key path, Text) of the text among values that the shown text is, contains or is a part of."""
     wanted = _comparable(shown)
-    best = ("", None, 0)
+    best: tuple[str, Text | None, int] = ("", None, 0)
     if not wanted:
         return "", None
     for key, text in _texts(values, path):
@@ -324,7 +325,8 @@ def find_text(values, lang: str, shown: str, path: str = "") -> tuple[str, Text 
         if not value:
             continue
         score = 3 if value == wanted else 2 if value in wanted else 1 if len(wanted) >= 4 and wanted in value else 0
-        if score > best[2] or (score == best[2] and score and len(value) > len(_comparable(best[1].get(lang)))):
+        if score > best[2] or (score == best[2] and best[1] is not None
+                               and len(value) > len(_comparable(best[1].get(lang)))):
             best = (key, text, score)
     return best[0], best[1]
 

@@ -26,7 +26,7 @@ def system_families() -> frozenset[str]:
     if not shutil.which("fc-list"):
         return frozenset()
     result = subprocess.run(["fc-list", ":lang=ja", "family"], capture_output=True, text=True)
-    names = set()
+    names: set[str] = set()
     for line in result.stdout.splitlines():
         names.update(part.strip() for part in line.split(","))
     return frozenset(names)
@@ -35,7 +35,7 @@ def system_families() -> frozenset[str]:
 @functools.lru_cache(maxsize=None)
 def pypi_font_file() -> Path | None:
     try:
-        import noto_cjk_sans_jp_regular  # type: ignore
+        import noto_cjk_sans_jp_regular
     except ImportError:
         return None
     found = sorted(Path(noto_cjk_sans_jp_regular.__file__).parent.glob("*.otf"))

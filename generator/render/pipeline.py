@@ -12,6 +12,7 @@ import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import cast
 
 import pikepdf
 
@@ -37,9 +38,11 @@ class FaceCache:
         self.fits: dict[str, list[FitBox]] = {}  # face key -> its text boxes, for every face seen this run
 
     def _path(self, key: str) -> Path:
+        assert self.directory is not None, "callers look for the directory first"
         return self.directory / key[:2] / f"{key}.pdf"
 
     def _face_path(self, face_key: str) -> Path:
+        assert self.directory is not None, "callers look for the directory first"
         return self.directory / "faces" / face_key[:2] / face_key
 
     def find_face(self, face_key: str) -> tuple[str, int] | None:
@@ -104,11 +107,11 @@ def render_batches(batches: list[Batch], cache: FaceCache, jobs: int = 1, on_don
     todo = [index for index, data in enumerate(results) if data is None]
     cache.hits += len(batches) - len(todo)
     cache.misses += len(todo)
-    for index, rendered in zip(todo, render_fitted_batches([batches[i] for i in todo], jobs, on_done)):
+    for index, rendered in zip(todo, render_fitted_batches([batches[i] for i in todo], jobs, on_done), strict=True):
         results[index] = rendered.pdf
         cache.put(batches[index].key, rendered.pdf)
         cache.record_faces(batches[index].key, [batches[index].key], [rendered.fits])
-    return results
+    return cast(list[bytes], results)  # every None was rendered above
 
 
 def render_fitted_batches(batches: list[Batch], jobs: int = 1, on_done=None) -> list[RenderedBatch]:
@@ -188,13 +191,13 @@ def render_faces(requests: list[tuple[str, str, list[str], list[str]]], cache: F
     found: list[list] = []
     missing: list[tuple[int, int]] = []  # (request, face)
     for r, (_, _, keys, _) in enumerate(requests):
-        row = []
+        row: list[pikepdf.Page | None] = []
         for f, key in enumerate(keys):
             where = cache.find_face(key)
             if where and where[0] not in opened:
                 opened[where[0]] = cache.open_batch(where[0])
             pdf = opened.get(where[0]) if where else None
-            if pdf is not None and where[1] < len(pdf.pages):
+            if pdf is not None and where is not None and where[1] < len(pdf.pages):
                 row.append(pdf.pages[where[1]])
             else:
                 row.append(None)

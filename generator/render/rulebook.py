@@ -148,7 +148,7 @@ class RulebookWriter:
                     for r, row in enumerate(block.rows)]
             return self.caption(block, lang, t) + table_html(head, rows)
         if kind == "figure":
-            src = (block.file.parent / block.src)
+            src = block.file.parent / (block.src or "")  # never empty: the model requires it
             if not src.is_file():
                 self.problems.append(Problem(block.file, block.line, f"figure '{block.src}' not found beside "
                                              f"{block.file.name}", f"blocks[{block.id}].src"))
@@ -171,9 +171,10 @@ class RulebookWriter:
 
     def card_html(self, block: Block, lang: str, t) -> str:
         """Real card faces (one, or a pile drawn from the first up) with numbered callouts on the first."""
-        deck = self.game.decks.get(block.deck)
+        deck = self.game.decks.get(block.deck) if block.deck else None
         if deck is None:
-            self.problems.append(Problem(block.file, block.line, f"unknown deck '{block.deck}'",
+            what = f"unknown deck '{block.deck}'" if block.deck else "a card block needs `deck:`"
+            self.problems.append(Problem(block.file, block.line, what,
                                          f"blocks[{block.id}].deck", hint="one of " + ", ".join(self.game.decks)))
             return ""
         known = {card.id for card in deck.cards}
@@ -225,7 +226,7 @@ class RulebookWriter:
         rows = []
         low, high = self.game.players
         for players in range(low, high + 1):
-            cells = [escape(str(players))]
+            cells: list[str] = [escape(str(players))]
             for index, column in enumerate(block.columns):
                 try:
                     cells.append(escape(resolve_one(column["value"], self.data, lang, players)))
@@ -366,7 +367,8 @@ def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Pa
 COVER_FROM_PAGES = 6  # `cover: auto`: rules whose text takes more pages than this get a cover and contents
 
 
-def render_editions(writer: RulebookWriter, wanted: list, cache: FaceCache, jobs: int) -> tuple[list, list[bytes]]:
+def render_editions(writer: RulebookWriter, wanted: list[tuple[tuple[str, ...], str]], cache: FaceCache,
+                    jobs: int) -> tuple[list, list[bytes]]:
     """Each edition's batch and PDF. `cover: auto` lays the text out without a cover first; an edition longer
     than COVER_FROM_PAGES is laid out again with a cover and a contents page (both layouts are cached)."""
     choice = writer.rulebook.cover

@@ -220,7 +220,9 @@ def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN
     copies still to place (a tie: portrait); with `shared`, the next group continues below the last
     group's block when a row of it fits there, so small decks share sheets."""
     sheets: list[Sheet] = []
-    current, free = None, 0.0
+    queued: list[list[tuple]] = []  # per sheet: its copies (front, back, deck), given their places by _settle
+    current: Sheet | None = None
+    free = 0.0
     for group in groups:
         queue = list(group.copies)
         if not shared:
@@ -230,9 +232,10 @@ def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN
             if current is not None:
                 area = card_area(current.paper, margin, labels)
                 block = best_block(group.card, group.bleed, len(queue), area.w, free)
-            if block is None:
+            if block is None or current is None:
                 current, block = _new_sheet(group, len(queue), paper_name, margin, labels)
                 sheets.append(current)
+                queued.append([])
                 free = card_area(current.paper, margin, labels).h
             placed, queue = queue[:block.count], queue[block.count:]
             height = block.size[1] + 2 * MARK_ROOM_MM
@@ -240,15 +243,15 @@ def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN
             top = area.top - (area.h - free) - MARK_ROOM_MM
             block = block.moved(area.x + (area.w - block.size[0]) / 2, top)
             current.blocks.append(block)
-            current.copies += [Placed(front, back, deck, None, None, None) for front, back, deck in placed]
+            queued[-1] += placed
             free -= height
-    for sheet in sheets:
-        _settle(sheet, card_area(sheet.paper, margin, labels))
+    for sheet, copies in zip(sheets, queued):
+        _settle(sheet, card_area(sheet.paper, margin, labels), copies)
     return sheets
 
 
-def _new_sheet(group: CopyGroup, copies: int, paper_name: str, margin: float, labels: bool):
-    best = None
+def _new_sheet(group: CopyGroup, copies: int, paper_name: str, margin: float, labels: bool) -> tuple[Sheet, Block]:
+    best: tuple[Sheet, Block] | None = None
     for paper in _orientations(paper_name):
         area = card_area(paper, margin, labels)
         block = best_block(group.card, group.bleed, copies, area.w, area.h)
@@ -260,19 +263,19 @@ def _new_sheet(group: CopyGroup, copies: int, paper_name: str, margin: float, la
     return best
 
 
-def _settle(sheet: Sheet, area: Rect) -> None:
-    """Centre the stack of blocks in the area, give each copy its place and each block its mark area."""
+def _settle(sheet: Sheet, area: Rect, queued: list[tuple]) -> None:
+    """Centre the stack of blocks in the area, place each queued copy and give each block its mark area."""
     used = sum(block.size[1] + 2 * MARK_ROOM_MM for block in sheet.blocks)
     shift = (area.h - used) / 2
     sheet.blocks = [block.moved(block.x, block.top - shift) for block in sheet.blocks]
-    copies = iter(sheet.copies)
+    copies = iter(queued)
     for number, block in enumerate(sheet.blocks):
         above = area.top if number == 0 else block.top + MARK_ROOM_MM
         below = area.y if number == len(sheet.blocks) - 1 else block.outline().y - MARK_ROOM_MM
         sheet.mark_areas.append(Rect(area.x, below, area.w, above - below))
         for index in range(block.count):
-            copy = next(copies)
-            copy.slot, copy.clip, copy.trim = block.slot(index), block.clip(index), block.trim(index)
+            front, back, deck = next(copies)
+            sheet.copies.append(Placed(front, back, deck, block.slot(index), block.clip(index), block.trim(index)))
 
 
 def first_sheet(paper_name: str, card: tuple[float, float], bleed: float, copies: int | None = None,
@@ -299,7 +302,7 @@ def gutterfold_grid(paper_name: str, card: tuple[float, float], bleed: float, ma
             if best_key is None or key > best_key:
                 best_key = key
                 best = (Grid(paper, cols, rows, cell, bleed, paper[1] / 2 + FOLD_GAP_MM + rows * cell[1]), labelled)
-    if best[0].per_page == 0:
+    if best is None or best[0].per_page == 0:
         raise ValueError(f"a {card[0]}x{card[1]} mm card does not fit half of {paper_name} for a gutter fold")
     return best
 
@@ -506,7 +509,11 @@ def sheet_pages(groups: list[CopyGroup], options: SheetOptions) -> list[SheetPag
         pages.append(SheetPage(sheet.paper, fronts, overlay, "front", number, sheet.decks, boxes))
         backs = [_back_placement(sheet.paper, c, options.duplex) for c in sheet.copies if c.back is not None]
         if options.duplex != "none" and backs:
-            back_boxes = tuple(back_slot(sheet.paper, r, options.duplex) for r in boxes) if boxes else None
+            back_boxes = None
+            if boxes:
+                trim, slot = boxes
+                back_boxes = (back_slot(sheet.paper, trim, options.duplex),
+                              back_slot(sheet.paper, slot, options.duplex))
             pages.append(SheetPage(sheet.paper, backs, "", "back", number, sheet.decks, back_boxes))
     return pages
 
@@ -519,7 +526,7 @@ def _back_placement(paper, copy: Placed, duplex: str) -> tuple:
 
 
 def _gutterfold_pages(groups: list[CopyGroup], options: SheetOptions) -> list[SheetPage]:
-    pages = []
+    pages: list[SheetPage] = []
     for group in groups:
         grid, labelled = gutterfold_grid(options.paper, group.card, group.bleed, options.margin, options.labels)
         for start in range(0, len(group.copies), grid.per_page):

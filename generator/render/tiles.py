@@ -108,15 +108,13 @@ def tile_layout(board: tuple[float, float], paper_name: str, overlap: float = OV
     """The fewest tiles for the board on this paper, portrait or landscape (portrait on a tie), each
     window (with its bleed) BAND_MM inside the printer's margin above and below, SIDE_ROOM_MM at the sides."""
     w, h = ALL_PAPERS[paper_name]
-    best = None
+    layouts = []
     side, edge = margin + bleed + SIDE_ROOM_MM, margin + BAND_MM + bleed
     for paper in ((w, h), (h, w)):
         window = (paper[0] - 2 * side, paper[1] - 2 * edge)
         cols, rows = _count(board[0], window[0], overlap), _count(board[1], window[1], overlap)
-        layout = TileLayout(paper, board, cols, rows, overlap, margin, bleed)
-        if best is None or layout.count < best.count:
-            best = layout
-    return best
+        layouts.append(TileLayout(paper, board, cols, rows, overlap, margin, bleed))
+    return min(layouts, key=lambda layout: layout.count)  # the first, portrait, on a tie
 
 
 # --- marks ---------------------------------------------------------------------------------------
