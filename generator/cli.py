@@ -4,15 +4,19 @@ from __future__ import annotations
 import functools
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from generator import __version__, daemon  # only these on the way to a server: it has the rest loaded
+
+if TYPE_CHECKING:
+    import argparse
 
 COMMANDS = ["build", "validate", "components", "list", "new", "i18n", "export", "rules", "serve", "watch", "table",
             "daemon"]
 
 
 @functools.lru_cache(maxsize=1)
-def parser() -> "argparse.ArgumentParser":
+def parser() -> argparse.ArgumentParser:
     """The command line parser, with every command's options (built once: a server's forks reuse it)."""
     import argparse
     import importlib

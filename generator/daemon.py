@@ -307,10 +307,11 @@ def _run_command(connection: socket.socket) -> None:
         os.environ.update(request["env"])
         os.umask(request["umask"])
         (out_encoding, out_errors), (err_encoding, err_errors) = request["encodings"]
-        sys.stdin = open(0, encoding=out_encoding, closefd=False)  # the server's own streams were /dev/null
-        sys.stdout = open(1, "w", encoding=out_encoding, errors=out_errors, closefd=False,
-                          buffering=1 if os.isatty(1) else -1)
-        sys.stderr = open(2, "w", encoding=err_encoding, errors=err_errors, closefd=False, buffering=1)
+        # the server's own streams were /dev/null; these stay open until the fork exits
+        sys.stdin = open(0, encoding=out_encoding, closefd=False)  # noqa: SIM115
+        buffering = 1 if os.isatty(1) else -1
+        sys.stdout = open(1, "w", encoding=out_encoding, errors=out_errors, closefd=False, buffering=buffering)  # noqa: SIM115
+        sys.stderr = open(2, "w", encoding=err_encoding, errors=err_errors, closefd=False, buffering=1)  # noqa: SIM115
         from generator import cli
 
         code = cli.run_here(request["argv"])

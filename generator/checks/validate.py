@@ -344,7 +344,7 @@ def matches(card: Card, where: dict) -> bool:
 
 
 def seat_cards(entry: dict, players: int) -> int:
-    if "seats" in entry and entry["seats"]:
+    if entry.get("seats"):
         seats = entry["seats"]
         return sum(seats[min(i, len(seats) - 1)] for i in range(players))
     return entry.get("per_player", 0) * players
@@ -452,7 +452,7 @@ def run_declared_checks(game: Game, table: dict[int, PlayerCount]) -> list[Probl
                         problems.append(Problem(file, line, problem + about))
         except ExpressionTooLarge as error:
             raise InputError(Problem(file, line, f"check cannot be evaluated: {error}",
-                                     hint="an expression computes counts and numbers of cards, nothing larger"))
+                                     hint="an expression computes counts and numbers of cards, nothing larger")) from None
         except ExpressionError as error:
             problems.append(Problem(file, line, f"check cannot be evaluated: {error}"))
     return problems
@@ -479,7 +479,7 @@ def check_each(game: Game, spec: dict, file: Path, line: int, about: str) -> lis
         return [Problem(file, line, f"each: no deck '{spec['deck']}'")]
     problems = []
     for card in deck.cards:
-        names = {name: None for name in deck.fields}
+        names = dict.fromkeys(deck.fields)
         names.update({k: v for k, v in card.fields.items()})
         names.update(id=card.id, count=card.count)
         if not evaluate(spec["expect"], names, functions_for(game, None)):

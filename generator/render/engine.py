@@ -38,7 +38,7 @@ def load() -> ModuleType:
     if "weasyprint" not in sys.modules and not plain:
         try:
             _install_finder()
-        except Exception:  # never worse than the plain import
+        except Exception:  # noqa: BLE001 - never worse than the plain import
             pass
     import weasyprint
 
@@ -153,7 +153,7 @@ def prebuilt_ffi(declarations: str):
     if path.is_file():
         try:
             return _load_module(name, path).ffi
-        except Exception:  # a damaged cache entry is built again, never trusted
+        except Exception:  # noqa: BLE001 - a damaged cache entry is built again, never trusted
             path.unlink(missing_ok=True)
     builder = cffi.FFI()
     builder.cdef(declarations)
@@ -188,7 +188,7 @@ class _PrebuiltFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self.used = True  # one module, once: a failed attempt is not retried
         try:
             self.ffi = prebuilt_ffi(self.declarations)
-        except Exception:
+        except Exception:  # noqa: BLE001 - any failure: the plain import takes over
             return None  # the normal finder takes over: the plain import
         return importlib.util.spec_from_file_location(fullname, self.source_path, loader=self)
 

@@ -58,7 +58,7 @@ class DeckFaces:
 def card_view(card, deck: Deck, lang: str, fallback: str, data=None) -> dict:
     """What a template sees as `card`: every field localized (placeholders resolved when the game's
     DataNames are given), declared fields present (None if unset)."""
-    view = {name: None for name in deck.fields}
+    view = dict.fromkeys(deck.fields)
     view.update(localize(card.fields, lang, fallback, data))
     view.update(id=card.id, name=localize(card.name, lang, fallback, data), count=card.count,
                 remove_at=card.remove_at, placeholder=card.placeholder)
@@ -185,7 +185,7 @@ def weasyprint_version() -> str:
     return importlib.metadata.version("weasyprint")  # without importing WeasyPrint (slow) on a cached build
 
 
-def face_keys(renderer: "GameRenderer", faces: DeckFaces) -> list[str]:
+def face_keys(renderer: GameRenderer, faces: DeckFaces) -> list[str]:
     """One key per distinct face: its HTML plus the document around it (stylesheets, page geometry)."""
     frame = renderer.document(faces.deck, [])
     base_url = renderer.base_url()

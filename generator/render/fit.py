@@ -250,7 +250,7 @@ def _one_page_per_face(document):
     return document, spilled
 
 
-def _cut_off(page: int, face, laid_out: int, last: "Owner") -> list[FitBox]:
+def _cut_off(page: int, face, laid_out: int, last: Owner) -> list[FitBox]:
     """WeasyPrint drops what an absolutely positioned box cannot fit above the page's bottom: text of the face
     that was never laid out is cut off. How far it would reach is estimated from the lowest text's lines."""
     written = sum(_printed_length(text) for text in _visible_text(face))
@@ -319,7 +319,7 @@ class Geometry:
     corner: float = 0.0    # radius of the trim's rounded corners
 
     @classmethod
-    def of(cls, page_box) -> "Geometry":
+    def of(cls, page_box) -> Geometry:
         root = _face_root_element_of_box(page_box)
 
         def mm(name):
@@ -409,7 +409,7 @@ def _apply(matrix, rect):
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def page_owners(page) -> dict[int, "Owner"]:
+def page_owners(page) -> dict[int, Owner]:
     """The text of a page by the box holding it; measured once per page (kept on the page object)."""
     owners = getattr(page, "_pnpgen_owners", None)
     if owners is None:

@@ -21,7 +21,7 @@ INSTALL_HINT = ("install a Japanese font: as root `apt-get install fonts-noto-cj
                 "or `pip install noto-cjk-sans-jp-regular` in the project's .venv")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def system_families() -> frozenset[str]:
     if not shutil.which("fc-list"):
         return frozenset()
@@ -32,7 +32,7 @@ def system_families() -> frozenset[str]:
     return frozenset(names)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def pypi_font_file() -> Path | None:
     try:
         import noto_cjk_sans_jp_regular
@@ -50,7 +50,7 @@ def fetched_font_files() -> tuple[str, ...]:
     return (str(fallback),) if fallback else ()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def font_face_css() -> str:
     """@font-face rules needed to reach the Japanese fonts (none when fontconfig has them)."""
     families = system_families()

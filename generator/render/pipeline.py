@@ -85,7 +85,7 @@ class FaceCache:
                     raise ValueError("empty")
         except FileNotFoundError:
             return None
-        except Exception:  # a damaged entry is never trusted
+        except Exception:  # noqa: BLE001 - a damaged entry is never trusted
             path.unlink(missing_ok=True)
             return None
         return data
@@ -116,7 +116,7 @@ def render_batches(batches: list[Batch], cache: FaceCache, jobs: int = 1, on_don
 
 def render_fitted_batches(batches: list[Batch], jobs: int = 1, on_done=None) -> list[RenderedBatch]:
     """Render every batch (on every core), each with its measured text boxes, in order."""
-    if jobs > 1 and (len(batches) > 1 or batches and "weasyprint" not in sys.modules):
+    if jobs > 1 and (len(batches) > 1 or (batches and "weasyprint" not in sys.modules)):
         rendering = render_pool(jobs).map(render_and_release, batches)
     else:  # one process, or one batch with WeasyPrint loaded here (a server's fork, watch): no worker to wake
         rendering = map(render_fitted, batches)

@@ -303,7 +303,8 @@ class RulebookWriter:
         """The title, 'Rules' and the player count above the first page's text, for rules too short for a cover."""
         low, high = self.game.players
         parts = "".join(
-            f'<div class="title-block" lang="{lang}" {DISPLAY}><h1 class="title">{escape(self.game.title.get(lang))}</h1>'
+            f'<div class="title-block" lang="{lang}" {DISPLAY}>'
+            f'<h1 class="title">{escape(self.game.title.get(lang))}</h1>'
             f'<p class="subtitle">{escape(labels(lang)["rules"])}<span class="players">'
             f'{escape(labels(lang)["players_range"].format(low=low, high=high))}</span></p></div>' for lang in langs)
         return f'<header class="title-head">{parts}</header>'
@@ -350,7 +351,7 @@ def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Pa
     if untranslated is not None:
         untranslated({lang: texts for lang, texts in writer.fallbacks.items() if lang in langs})
     if report is not None:
-        for (edition, paper), batch in zip(wanted, batches):
+        for (edition, _), batch in zip(wanted, batches):
             report(rule_findings(game, writer.rulebook, edition, cache.face_fits(batch.key)))
     files = []
     for (edition, paper), data in zip(wanted, pdfs):

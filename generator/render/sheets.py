@@ -31,7 +31,7 @@ class Rect:
     w: float
     h: float
 
-    def inset(self, d: float) -> "Rect":
+    def inset(self, d: float) -> Rect:
         return Rect(self.x + d, self.y + d, self.w - 2 * d, self.h - 2 * d)
 
     @property
@@ -149,7 +149,7 @@ class Block:
         below = b if index + self.cols >= self.count else 0.0
         return Rect(trim.x - left, trim.y - below, trim.w + left + right, trim.h + above + below)
 
-    def moved(self, x: float, top: float) -> "Block":
+    def moved(self, x: float, top: float) -> Block:
         return Block(self.card, self.bleed, self.cols, self.count, self.gang, x, top)
 
 
@@ -573,7 +573,7 @@ def needed_version(pdf: pikepdf.Pdf) -> str:
             return "1.6"
         group = obj.get("/Group")
         if (isinstance(group, pikepdf.Dictionary) and group.get("/S") == "/Transparency") \
-                or "/SMask" in obj and obj.get("/SMask") != "/None" \
+                or ("/SMask" in obj and obj.get("/SMask") != "/None") \
                 or any(key in obj and float(obj[key]) < 1 for key in ("/CA", "/ca")) \
                 or obj.get("/BM") not in (None, "/Normal", "/Compatible"):
             version = "1.4"

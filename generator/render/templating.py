@@ -47,7 +47,7 @@ class Untranslated(str):
         return made
 
     @classmethod
-    def like(cls, other: "Untranslated", shown: str) -> "Untranslated":
+    def like(cls, other: Untranslated, shown: str) -> Untranslated:
         return cls(other.text, other.lang, shown)
 
     def __reduce__(self):
@@ -222,28 +222,28 @@ class Templates:
             return typeset_page(self.env.get_template(name).render(**context), self.lang)
         except jinja2.TemplateSyntaxError as exc:
             raise InputError(Problem(_template_path(self.game_dir, exc.filename or name), exc.lineno,
-                                     f"template syntax error: {exc.message}"))
+                                     f"template syntax error: {exc.message}")) from None
         except jinja2.TemplateNotFound as exc:
             raise InputError(Problem(None, None, f"template '{exc.name}' not found (used for {subject})",
-                                     hint="looked in " + ", ".join(str(d) for d in template_dirs(self.game_dir))))
+                                     hint="looked in " + ", ".join(str(d) for d in template_dirs(self.game_dir)))) from None
         except MissingAsset as exc:
             file, line = _template_frame(exc)
             looked = ", ".join(str(d) for d in template_dirs(self.game_dir))
             raise InputError(Problem(file, line, f"image or file '{exc}' not found while rendering {subject}",
-                                     hint=f"looked in {looked}"))
+                                     hint=f"looked in {looked}")) from None
         except SecurityError as exc:
             file, line = _template_frame(exc)
             raise InputError(Problem(file, line, f"refused while rendering {subject}: {exc}",
-                                     hint="templates run in a sandbox: no Python internals, bounded repetition"))
+                                     hint="templates run in a sandbox: no Python internals, bounded repetition")) from None
         except UnknownLabel as exc:
             file, line = _template_frame(exc)
             raise InputError(Problem(file, line, f"no label '{exc.key}' in {LABELS_FILE} (asked for while "
                                      f"rendering {subject})", hint=did_you_mean(exc.key, exc.known)
-                                     or f"add `{exc.key}: {{...}}` under `labels:` in {LABELS_FILE}"))
+                                     or f"add `{exc.key}: {{...}}` under `labels:` in {LABELS_FILE}")) from None
         except jinja2.UndefinedError as exc:
             file, line = _template_frame(exc)
             raise InputError(Problem(file, line, f"{exc.message} while rendering {subject}",
-                                     hint="check the field name against the deck's `fields:`"))
+                                     hint="check the field name against the deck's `fields:`")) from None
 
 
 def _template_path(game_dir: Path, filename: str) -> Path:

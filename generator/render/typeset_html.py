@@ -44,7 +44,7 @@ class Rules:
     vertical: bool = False
     off: bool = False
 
-    def apply(self, words: str, lang: str | None) -> "Rules":
+    def apply(self, words: str, lang: str | None) -> Rules:
         rules = replace(self, lang=lang) if lang else self
         switch: dict[str, Any]  # one bool field by name (a dict of bools would be matched against `lang` too)
         for word in words.split():
