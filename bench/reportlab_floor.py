@@ -9,7 +9,7 @@ from reportlab.pdfgen import canvas
 from reportlab.lib.utils import simpleSplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from deck import COPIES, cards
+from deck import COPIES, cards  # noqa: E402
 
 W, H, BLEED = 63 * mm, 88 * mm, 3 * mm
 

@@ -12,10 +12,10 @@ import jinja2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generator.commands.build import prepare_game
-from generator.model import load_game
-from generator.paths import CARDS_DIR
-from generator.render import templating
+from generator.commands.build import prepare_game  # noqa: E402
+from generator.model import load_game  # noqa: E402
+from generator.paths import CARDS_DIR  # noqa: E402
+from generator.render import templating  # noqa: E402
 
 SANDBOX = templating.TemplateSandbox
 

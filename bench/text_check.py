@@ -14,17 +14,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generator.commands.build import prepare_game
-from generator.model import load_game
-from generator.paths import CARDS_DIR
-from generator.render import engine
-from generator.render.fit import render_measured
+from generator.commands.build import prepare_game  # noqa: E402
+from generator.model import load_game  # noqa: E402
+from generator.paths import CARDS_DIR  # noqa: E402
+from generator.render import engine  # noqa: E402
+from generator.render.fit import render_measured  # noqa: E402
 
 
 def documents():
     for name in ("greed-inc", "ikkin", "mint-rails"):
         game = load_game(CARDS_DIR / name)
-        for decks in prepare_game(game, list(game.languages)).values():
+        for lang, decks in prepare_game(game, list(game.languages)).items():
             for deck in decks:
                 frame, base_url, _, pages = deck.request
                 yield frame.replace("</body>", "\n".join(pages) + "\n</body>"), base_url

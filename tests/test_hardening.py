@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from conftest import run_subprocess
 from generator.commands import build as build_command
 from generator.errors import InputError, Problem
 
