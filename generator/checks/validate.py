@@ -115,9 +115,13 @@ PRODUCERS: dict = {"deck": deck_copies,
                    "tokens": printable("tokens", lambda sheet: sheet.counted),
                    "rules": rulebook_copies}
 # What each kind of source can name, to find printed things no component lists.
+def printed_files(folder: str):
+    """game -> {id: file} of its boards, aids or token sheets."""
+    return lambda game: {item.id: item.file for item in getattr(game.printables, folder, {}).values()}
+
+
 PRINTED: dict = {"deck": lambda game: {d.id: d.file for d in game.decks.values()},
-                 **{kind: (lambda folder: lambda game: {i.id: i.file for i in getattr(game.printables, folder,
-                                                                                   {}).values()})(folder)
+                 **{kind: printed_files(folder)
                     for kind, folder in (("board", "boards"), ("aid", "aids"), ("tokens", "tokens"))}}
 
 
@@ -480,7 +484,7 @@ def check_each(game: Game, spec: dict, file: Path, line: int, about: str) -> lis
     problems = []
     for card in deck.cards:
         names = dict.fromkeys(deck.fields)
-        names.update({k: v for k, v in card.fields.items()})
+        names.update(card.fields)
         names.update(id=card.id, count=card.count)
         if not evaluate(spec["expect"], names, functions_for(game, None)):
             problems.append(Problem(card.file, card.line, f"card '{card.id}': `{spec['expect']}` does not hold"
@@ -499,9 +503,9 @@ def check_distinct_pairs(game: Game, spec: dict, players: int) -> str | None:
             return True
         for i in range(index, len(combos)):
             need = Counter(combos[i])
-            if all(used[k] + n <= available[k] for k, n in need.items()):
-                if fits(i + 1, chosen + [combos[i]], used + need):
-                    return True
+            if all(used[k] + n <= available[k] for k, n in need.items()) and \
+                    fits(i + 1, chosen + [combos[i]], used + need):
+                return True
         return False
 
     if fits(0, [], Counter()):
