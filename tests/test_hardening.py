@@ -5,7 +5,6 @@ import json
 
 import pytest
 
-from conftest import run_subprocess
 from generator.build import engine
 from generator.build.builder import OutputBuilder
 from generator.errors import InputError, Problem

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable
 
 from generator.model import Game
 
@@ -11,7 +12,10 @@ if TYPE_CHECKING:
 
 
 class Builder(Protocol):
-    kind: str
+    @property
+    def kind(self) -> str:
+        """cards, boards, aids, tokens or rules: what build.json's entries of this builder say."""
+        ...
 
     def check(self, game: Game) -> None:
         """Raise InputError on the builder's own input (rules.yaml, ...): called for every game before

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from generator.build.builder import OutputBuilder
 from generator.build.context import BuildContext, report_fits
@@ -27,8 +29,8 @@ def sheet_inputs(game: Game, lang: str, decks: list[RenderedDeck], option: Sheet
     the code that imposes them. An output whose recorded hash matches is up to date and not written again."""
     digest = hashlib.sha256()
     for module in (sheets_module, labels_module, sys.modules[__name__]):
-        digest.update(Path(module.__file__).read_bytes())
-    parts = [game.title.get(lang, game.source_language), lang, asdict(option)]
+        digest.update(Path(inspect.getfile(module)).read_bytes())
+    parts: list[Any] = [game.title.get(lang, game.source_language), lang, asdict(option)]
     for deck in decks:
         parts.append([deck.faces.deck.id, deck_name(game, deck.faces.deck.id, lang), deck.faces.deck.size_mm, deck.faces.deck.bleed_mm, deck.keys,
                       deck.faces.front_of, deck.faces.back_of, [card.count for card in deck.faces.deck.cards]])
@@ -76,7 +78,7 @@ def build_cards(context: BuildContext) -> list[dict]:
         files.append({**entry, "kind": "cards", "inputs": inputs, "face_keys": card_keys(prepared[lang])})
     if len(files) > sum(1 for p in planned if p[4] is None):
         progress.say(f"{game.id}: {sum(1 for p in planned if p[4] is not None)} card sheet file(s) up to date")
-    if before is not None:
+    if since and before is not None:
         files += build_reprint(context, prepared, since, before)
     return files
 
@@ -132,7 +134,8 @@ def copy_groups(decks: list[RenderedDeck], option: SheetOptions, only: set[str] 
     for index, rendered in enumerate(decks):
         deck = rendered.faces.deck
         key = (tuple(deck.size_mm), deck.bleed_mm) if option.sheets == "shared" else index
-        group = groups.setdefault(key, CopyGroup(tuple(deck.size_mm), deck.bleed_mm, []))
+        width, height = deck.size_mm  # a tuple however the deck was given (a list in YAML)
+        group = groups.setdefault(key, CopyGroup((width, height), deck.bleed_mm, []))
         group.copies += [(front, back, deck.id) for front, back in deck_copies(rendered, only)]
     return [group for group in groups.values() if group.copies]
 

@@ -89,7 +89,7 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
 def pseudo_deck(id_: str, source, size: tuple[float, float], bleed: float, template: str, back: str | None,
                 cards: list[Card], fields: list[str]) -> Deck:
     return Deck(id=id_, name=source.name, file=source.file, size_mm=size, size_name=None, bleed_mm=bleed,
-                template=template, back_template=back, fields={name: None for name in fields}, cards=cards)
+                template=template, back_template=back, fields=dict.fromkeys(fields), cards=cards)
 
 
 # --- tokens ---------------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-from pathlib import Path
 
 import pikepdf
 from markupsafe import Markup, escape
@@ -19,15 +18,12 @@ from generator.checks.components import component_rows, headings as component_he
 from generator.checks.images import image_problem
 from generator.checks.placeholders import DataNames, PlaceholderError, resolve, resolve_one
 from generator.errors import InputError, Problem, unique_problems
-from generator.fsutil import write_atomic
 from generator.model.game import Game, Text
 from generator.model.rules import Block, Rulebook, has_rules, load_rules
 from generator.paths import TEMPLATES_DIR
-from generator.progress import Progress
 from generator.render import fonts, typeset_html
 from generator.render.cardimage import face_images
-from generator.render.faces import Batch, CardFit, find_text
-from generator.render.fit import FitBox
+from generator.render.faces import Batch
 from generator.render.pipeline import FaceCache, render_batches
 from generator.render.typeset import spaced_plain
 
