@@ -220,7 +220,6 @@ def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN
     copies still to place (a tie: portrait); with `shared`, the next group continues below the last
     group's block when a row of it fits there, so small decks share sheets."""
     sheets: list[Sheet] = []
-    queued: list[list[tuple]] = []  # per sheet: its copies (front, back, deck), given their places by _settle
     current: Sheet | None = None
     free = 0.0
     for group in groups:
@@ -235,7 +234,6 @@ def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN
             if block is None or current is None:
                 current, block = _new_sheet(group, len(queue), paper_name, margin, labels)
                 sheets.append(current)
-                queued.append([])
                 free = card_area(current.paper, margin, labels).h
             placed, queue = queue[:block.count], queue[block.count:]
             height = block.size[1] + 2 * MARK_ROOM_MM
@@ -243,10 +241,12 @@ def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN
             top = area.top - (area.h - free) - MARK_ROOM_MM
             block = block.moved(area.x + (area.w - block.size[0]) / 2, top)
             current.blocks.append(block)
-            queued[-1] += placed
+            # their places come from _settle, once the sheet's blocks are centred
+            unplaced = [Placed(front, back, deck, None, None, None) for front, back, deck in placed]  # type: ignore[arg-type]
+            current.copies += unplaced
             free -= height
-    for sheet, copies in zip(sheets, queued):
-        _settle(sheet, card_area(sheet.paper, margin, labels), copies)
+    for sheet in sheets:
+        _settle(sheet, card_area(sheet.paper, margin, labels))
     return sheets
 
 
@@ -263,19 +263,19 @@ def _new_sheet(group: CopyGroup, copies: int, paper_name: str, margin: float, la
     return best
 
 
-def _settle(sheet: Sheet, area: Rect, queued: list[tuple]) -> None:
-    """Centre the stack of blocks in the area, place each queued copy and give each block its mark area."""
+def _settle(sheet: Sheet, area: Rect) -> None:
+    """Centre the stack of blocks in the area, give each copy its place and each block its mark area."""
     used = sum(block.size[1] + 2 * MARK_ROOM_MM for block in sheet.blocks)
     shift = (area.h - used) / 2
     sheet.blocks = [block.moved(block.x, block.top - shift) for block in sheet.blocks]
-    copies = iter(queued)
+    copies = iter(sheet.copies)
     for number, block in enumerate(sheet.blocks):
         above = area.top if number == 0 else block.top + MARK_ROOM_MM
         below = area.y if number == len(sheet.blocks) - 1 else block.outline().y - MARK_ROOM_MM
         sheet.mark_areas.append(Rect(area.x, below, area.w, above - below))
         for index in range(block.count):
-            front, back, deck = next(copies)
-            sheet.copies.append(Placed(front, back, deck, block.slot(index), block.clip(index), block.trim(index)))
+            copy = next(copies)
+            copy.slot, copy.clip, copy.trim = block.slot(index), block.clip(index), block.trim(index)
 
 
 def first_sheet(paper_name: str, card: tuple[float, float], bleed: float, copies: int | None = None,
@@ -437,7 +437,7 @@ class SheetWriter:
         return self._forms[key]
 
     def add_page(self, paper: tuple[float, float], placements: list[tuple], overlay: str = "",
-                 boxes: tuple[Rect, Rect] | None = None) -> None:
+                 boxes: tuple[Rect, ...] | None = None) -> None:
         """Placements are (page, rect, rotated) or (page, rect, rotated, clip rect). `boxes` (trim, bleed)
         become the page's TrimBox and BleedBox: for a page that holds one trimmed item."""
         resources = pikepdf.Dictionary()
@@ -486,7 +486,7 @@ class SheetPage:
     side: str                   # front | back | gutterfold
     sheet: int                  # 1-based number of the sheet (a front and its back share it)
     decks: list[str]
-    boxes: tuple[Rect, Rect] | None = None
+    boxes: tuple[Rect, ...] | None = None   # a lone card's trim and slot boxes
     labelled: bool = True       # the bands for the label are free (see gutterfold_grid)
 
 
@@ -509,11 +509,7 @@ def sheet_pages(groups: list[CopyGroup], options: SheetOptions) -> list[SheetPag
         pages.append(SheetPage(sheet.paper, fronts, overlay, "front", number, sheet.decks, boxes))
         backs = [_back_placement(sheet.paper, c, options.duplex) for c in sheet.copies if c.back is not None]
         if options.duplex != "none" and backs:
-            back_boxes = None
-            if boxes:
-                trim, slot = boxes
-                back_boxes = (back_slot(sheet.paper, trim, options.duplex),
-                              back_slot(sheet.paper, slot, options.duplex))
+            back_boxes = tuple(back_slot(sheet.paper, r, options.duplex) for r in boxes) if boxes else None
             pages.append(SheetPage(sheet.paper, backs, "", "back", number, sheet.decks, back_boxes))
     return pages
 
