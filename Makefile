@@ -6,7 +6,7 @@ PNPGEN := $(VENV)/bin/pnpgen
 # editable install: hatchling writes one plain path entry (see pyproject.toml), 10 ms faster to start than an import hook
 EDITABLE := -e
 
-.PHONY: all setup build test test-fast bench fuzz clean accept-look
+.PHONY: all setup build test test-fast lint bench fuzz clean accept-look
 
 all: build
 
@@ -29,6 +29,17 @@ test: setup
 
 test-fast: setup
 	$(PY) -m pytest -q -m "not slow"
+
+$(VENV)/.lint-installed: $(VENV)/.installed pyproject.toml
+	$(PY) -m pip install -q $(EDITABLE) '.[lint]'
+	touch $@
+
+# the gate CI runs before the tests: ruff (rules and formatting), mypy on the typed packages, the import layers
+lint: setup $(VENV)/.lint-installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 # after a deliberate change of how pages look: record the kits' A4 pages again (tests/test_look.py compares them)
 accept-look: setup

@@ -1,7 +1,7 @@
 """How long `pnpgen serve` takes from an edit to the new card image, on a copy of Greed Inc.
 
-For each of the first asset cards: POST its English name changed to a new text (as the page does), then GET the PNG of its
-new front face; prints each time and the median. The faces of the unchanged cards come from output/.cache
+For each of the first asset cards: POST its English name changed to a new text (as the page does), then GET the PNG
+of its new front face; prints each time and the median. The faces of the unchanged cards come from output/.cache
 (the first run renders them all once). Run: .venv/bin/python bench/serve_edit.py
 """
 from __future__ import annotations

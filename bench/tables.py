@@ -157,7 +157,7 @@ def main() -> int:
     print(f"{'format':<6} {'library':<30} {'write s':>8} {'read s':>8} {'file KB':>8}")
     with tempfile.TemporaryDirectory() as folder:
         reference = {}
-        for fmt, name, module, write, _read in CANDIDATES:  # a file of each format to read, by the first writer
+        for fmt, _name, module, write, _read in CANDIDATES:  # a file of each format to read, by the first writer
             if write and fmt not in reference and importlib.util.find_spec(module):
                 reference[fmt] = Path(folder) / f"reference.{fmt}"
                 write(reference[fmt], data)

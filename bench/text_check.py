@@ -24,7 +24,7 @@ from generator.render.weasy.fit import render_measured  # noqa: E402
 def documents():
     for name in ("greed-inc", "ikkin", "mint-rails"):
         game = load_game(CARDS_DIR / name)
-        for lang, decks in prepare_game(game, list(game.languages)).items():
+        for decks in prepare_game(game, list(game.languages)).values():
             for deck in decks:
                 frame, base_url, pages = deck.request.frame, deck.request.base_url, deck.request.pages
                 yield frame.replace("</body>", "\n".join(pages) + "\n</body>"), base_url

@@ -89,7 +89,7 @@ def inside(path: Path, root: Path) -> bool:
     return resolved == root or root in resolved.parents
 
 
-_open_set: contextvars.ContextVar["OutputSet | None"] = contextvars.ContextVar("open_output_set", default=None)
+_open_set: contextvars.ContextVar[OutputSet | None] = contextvars.ContextVar("open_output_set", default=None)
 
 
 class OutputSet:
@@ -132,7 +132,7 @@ class OutputSet:
             Path(tmp).unlink(missing_ok=True)
         self.staged.clear()
 
-    def __enter__(self) -> "OutputSet":
+    def __enter__(self) -> OutputSet:
         self._token = _open_set.set(self)
         return self
 

@@ -88,9 +88,9 @@ def load_yaml(path: Path):
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise InputError(Problem(path, None, "file not found", hint="create it or check the path"))
+        raise InputError(Problem(path, None, "file not found", hint="create it or check the path")) from None
     except UnicodeDecodeError as exc:
-        raise InputError(Problem(path, None, f"not UTF-8 text ({exc.reason})", hint="save the file as UTF-8"))
+        raise InputError(Problem(path, None, f"not UTF-8 text ({exc.reason})", hint="save the file as UTF-8")) from None
     if len(text) > MAX_FILE_BYTES:
         raise InputError(Problem(path, None, f"the file is larger than {MAX_FILE_BYTES >> 20} MB",
                                  hint="split it, or check that it is the file you meant"))
@@ -103,22 +103,22 @@ def load_yaml_text(text: str, path: Path):
         return fast_load(text)
     except DuplicateKey as exc:
         raise InputError(Problem(path, exc.line, f"the key '{exc.key}' appears twice in this mapping",
-                                 str(exc.key), hint="remove or rename one of them"))
+                                 str(exc.key), hint="remove or rename one of them")) from None
     except BadValue as exc:
-        raise InputError(Problem(path, exc.line, exc.message, hint=exc.hint))
+        raise InputError(Problem(path, exc.line, exc.message, hint=exc.hint)) from None
     except pyyaml.reader.ReaderError as exc:  # a character YAML does not allow: say on which line
         line = text.count("\n", 0, exc.position) + 1
         column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
         raise InputError(Problem(path, line, f"a control character (U+{exc.character:04X}) in column {column}",
-                                 hint="remove it, or write it as an escape in double quotes, like \"\\t\""))
+                                 hint="remove it, or write it as an escape in double quotes, like \"\\t\"")) from None
     except pyyaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         what = exc.problem or exc.context or "malformed YAML"
         raise InputError(Problem(path, line, f"malformed YAML: {what}",
-                                 hint="check indentation, colons and quotes on this line or the one above"))
+                                 hint="check indentation, colons and quotes on this line or the one above")) from None
     except pyyaml.YAMLError as exc:
-        raise InputError(Problem(path, None, f"malformed YAML: {exc}"))
+        raise InputError(Problem(path, None, f"malformed YAML: {exc}")) from None
 
 
 def load_yaml_round_trip(path: Path):
@@ -132,9 +132,9 @@ def load_yaml_round_trip(path: Path):
         line = mark.line + 1 if mark else None
         what = exc.problem or exc.context or "malformed YAML"
         raise InputError(Problem(path, line, f"malformed YAML: {what}",
-                                 hint="check indentation, colons and quotes on this line or the one above"))
+                                 hint="check indentation, colons and quotes on this line or the one above")) from None
     except YAMLError as exc:
-        raise InputError(Problem(path, None, f"malformed YAML: {exc}"))
+        raise InputError(Problem(path, None, f"malformed YAML: {exc}")) from None
 
 
 def fast_load(text: str):
@@ -145,7 +145,7 @@ def fast_load(text: str):
     try:
         return _build(node, pyyaml.SafeLoader(""))
     except RecursionError:
-        raise BadValue(1, "the values are nested too deeply", "at most a few hundred levels")
+        raise BadValue(1, "the values are nested too deeply", "at most a few hundred levels") from None
 
 
 def _check_expanded_size(root) -> None:
@@ -181,7 +181,7 @@ def _scalar(node, constructor):
     except Exception as exc:  # noqa: BLE001 - PyYAML's tag constructors fail in many ways (`!!timestamp text`)
         detail = f": {str(exc).split(';')[0]}" if isinstance(exc, (ValueError, ArithmeticError)) else ""
         raise BadValue(line, f"cannot read the value '{node.value[:40]}' as {node.tag.rsplit(':', 1)[-1]}{detail}",
-                       "quote it to make it a text")
+                       "quote it to make it a text") from None
 
 
 def _build(node, constructor):

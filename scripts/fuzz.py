@@ -87,7 +87,7 @@ def mutate(text: str, rng: random.Random) -> tuple[str, str]:
 
 def run_forked(argv: list[str], timeout: float) -> tuple[str, int | None, str, float]:
     """(outcome, exit code, stderr, peak MB) of `pnpgen ARGV` in a fork with a time and memory limit."""
-    log = tempfile.TemporaryFile()
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - written by the forked child; closed when this returns
     pid = os.fork()
     if pid == 0:
         os.setpgid(0, 0)  # the child and its workers: one group to kill on a hang

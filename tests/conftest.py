@@ -74,7 +74,7 @@ def placements(page: pikepdf.Page, texts: bool = False):
         elif op == "Do":
             name = str(operands[0])
             x0, y0, x1, y1 = (float(v) for v in xobjects[name].BBox)
-            a, b, c, d, e, f = matrix
+            a, _, _, _, e, f = matrix
             if a > 0:
                 rect = (e + x0, f + y0)
             else:  # turned 180 degrees

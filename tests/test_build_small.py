@@ -71,7 +71,7 @@ def test_back_n_prints_behind_face_n(small_game, tmp_path, cli, duplex):
     # The sheet turns over about its long or its short edge: about a vertical axis x is mirrored, about a
     # horizontal one y. On portrait paper the long edge is vertical; on landscape paper it is horizontal.
     about_vertical_axis = (duplex == "long") == (height > width)
-    for (_, fx, fy, w, h, _), (_, bx, by, bw, bh, _) in zip(fronts, backs):
+    for (_, fx, fy, w, h, _), (_, bx, by, _, _, _) in zip(fronts, backs):
         if about_vertical_axis:
             assert (bx, by) == pytest.approx((width - fx - w, fy), abs=0.01)
         else:
@@ -109,12 +109,12 @@ def test_gutterfold_puts_turned_backs_below_the_fold(small_game, tmp_path, cli):
     out = tmp_path / "out"
     assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--layout", "gutterfold").code == 0
     pdf = pikepdf.open(out / "small" / "cards-en-a4-gutterfold.pdf")
-    width, height = page_size_mm(pdf.pages[0])
+    height = page_size_mm(pdf.pages[0])[1]
     drawn = placements(pdf.pages[0])
     fronts = [p for p in drawn if not p[5]]
     backs = [p for p in drawn if p[5]]
     assert fronts and len(fronts) == len(backs)
-    for (_, fx, fy, w, h, _), (_, bx, by, _, _, _) in zip(fronts, backs):
+    for (_, fx, fy, _, h, _), (_, bx, by, _, _, _) in zip(fronts, backs):
         assert fy >= height / 2 and by + h <= height / 2
         assert bx == pytest.approx(fx, abs=0.01)
         assert fy - height / 2 == pytest.approx(height / 2 - by - h, abs=0.01)
@@ -186,7 +186,7 @@ def test_a_damaged_cache_entry_is_rendered_again_not_trusted(small_game, tmp_pat
     out = tmp_path / "out"
     assert cli("build", small_game, "--out", out, "--paper", "a4").code == 0
     first = (out / "small" / "cards-ja-a4.pdf").read_bytes()
-    batches = [p for p in (out / ".cache" / "faces").rglob("*.pdf")]
+    batches = list((out / ".cache" / "faces").rglob("*.pdf"))
     assert batches
     for batch in batches:
         batch.write_bytes(batch.read_bytes()[:200])  # cut short, as by a full disk

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
@@ -117,7 +118,7 @@ def test_stop_ends_the_server_and_commands_still_run_without_it(server_env):
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and os.path.exists(f"/proc/{pid}"):
         time.sleep(0.05)
-    assert not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split()[2] == "Z"
+    assert not os.path.exists(f"/proc/{pid}") or Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
     result = pnpgen({**server_env, "CI": "1"}, "validate", "ikkin")  # no server, and CI starts none
     assert result.returncode == 0 and "no problems" in result.stdout
     assert server_pids(server_env) == []
@@ -194,7 +195,7 @@ def test_a_stopped_server_does_not_hold_the_clients_output(server_env, tmp_path)
         except subprocess.TimeoutExpired:
             os.killpg(pipeline.pid, signal.SIGKILL)
             pipeline.communicate()
-            raise AssertionError("the stopped server held the command's output open")
+            raise AssertionError("the stopped server held the command's output open") from None
         assert "no problems" in out
     finally:
         os.kill(server, signal.SIGCONT)

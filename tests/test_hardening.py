@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from conftest import run_subprocess
 from generator.build import engine
 from generator.build.builder import OutputBuilder
 from generator.errors import InputError, Problem
@@ -128,10 +127,9 @@ def test_an_output_path_outside_the_output_folder_is_refused(tmp_path):
     out = tmp_path / "out"
     (out / "game").mkdir(parents=True)
     (out / "game" / "old.pdf").write_bytes(b"old")
-    with pytest.raises(InputError, match="outside the output folder"):
-        with OutputSet(out):
-            write_atomic(out / "game" / "old.pdf", b"new")
-            write_atomic(out / "game" / "rules-x/../../../escaped.pdf", b"escaped")
+    with pytest.raises(InputError, match="outside the output folder"), OutputSet(out):
+        write_atomic(out / "game" / "old.pdf", b"new")
+        write_atomic(out / "game" / "rules-x/../../../escaped.pdf", b"escaped")
     assert not (tmp_path / "escaped.pdf").exists()
     assert (out / "game" / "old.pdf").read_bytes() == b"old"
     assert sorted(p.name for p in (out / "game").iterdir()) == ["old.pdf"]
@@ -185,12 +183,10 @@ def listener():
 
 
 def connected(server) -> bool:
-    import socket
-
     try:
         server.accept()[0].close()
         return True
-    except socket.timeout:
+    except TimeoutError:
         return False
 
 

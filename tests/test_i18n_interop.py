@@ -193,8 +193,8 @@ def test_duplicate_trans_unit_ids_and_short_csv_rows_are_located_errors(tmp_path
                      '</body></file></xliff>', encoding="utf-8")
     with pytest.raises(InputError) as caught:
         read(xliff)
-    assert [(p.line, p.message) for p in caught.value.problems] == [(3, "trans-unit id 'a' appears twice (first "
-                                                                       "at line 2)")]
+    message = "trans-unit id 'a' appears twice (first at line 2)"
+    assert [(p.line, p.message) for p in caught.value.problems] == [(3, message)]
     two_files = tmp_path / "two.xlf"
     body = ('<file original="g" source-language="ja" target-language="en" datatype="plaintext"><body>'
             f'{unit}</body></file>')

@@ -1,10 +1,11 @@
 """Exports by content: every exported image of the three kits is the card the card sheet prints.
 
 Each card is cut out of the rendered A4 card sheet (fronts and, on the following page, the backs) and
-compared, pixel by pixel at a low resolution (tile by tile: a wrong number shows), with the PNG export's image of that card and with its cell of
-the Tabletop Simulator deck sheet. A face taken from another deck or language differs by far more than
-the threshold; the same face rasterized twice differs by anti-aliasing only. Before the fix, every deck's
-export carried faces counted through all of the build's PDFs: another deck's, or the other language's.
+compared, pixel by pixel at a low resolution (tile by tile: a wrong number shows), with the PNG export's image
+of that card and with its cell of the Tabletop Simulator deck sheet. A face taken from another deck or
+language differs by far more than the threshold; the same face rasterized twice differs by anti-aliasing only.
+Before the fix, every deck's export carried faces counted through all of the build's PDFs: another deck's, or
+the other language's.
 """
 import csv
 import functools

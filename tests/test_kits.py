@@ -1,4 +1,5 @@
 """End to end: the three seed kits built as a user builds them, checked by opening the PDFs."""
+import itertools
 import json
 import re
 
@@ -32,7 +33,7 @@ def test_build_json_lists_ja_and_en_on_a4_and_letter_with_every_card(kits, game_
     game = load_game(CARDS_DIR / game_id)
     report = json.loads((kits / game_id / "build.json").read_text())
     cards = [f for f in report["files"] if f["kind"] == "cards"]
-    assert {(f["lang"], f["paper"]) for f in cards} == {(l, p) for l in ("ja", "en") for p in PAPERS}
+    assert {(f["lang"], f["paper"]) for f in cards} == {(lang, p) for lang in ("ja", "en") for p in PAPERS}
     expected = {deck.id: sum(card.count for card in deck.cards) for deck in game.decks.values()}
     for entry in cards:
         assert entry["faces"] == expected
@@ -263,4 +264,4 @@ def test_the_mint_rails_map_label_is_vertical_with_upright_characters(kits):
     centres = [(c.left + c.right) / 2 for c in column]
     assert max(centres) - min(centres) < 0.5 * column[0].height, "one column"
     tops = [c.top for c in column]
-    assert all(a > b + 0.5 * column[0].height for a, b in zip(tops, tops[1:])), "read top to bottom"
+    assert all(a > b + 0.5 * column[0].height for a, b in itertools.pairwise(tops)), "read top to bottom"

@@ -40,8 +40,8 @@ def fill_po(po: Path, translations: dict[str, str]) -> None:
     for index, block in enumerate(blocks):
         found = PO_ENTRY.search(block)
         if found and found.group(1) in translations:
-            blocks[index] = re.sub(r'^msgstr ""$', lambda _: "msgstr " + po_string(translations[found.group(1)]),
-                                   block, flags=re.M)
+            msgstr = "msgstr " + po_string(translations[found.group(1)])
+            blocks[index] = re.sub(r'^msgstr ""$', lambda _, msgstr=msgstr: msgstr, block, flags=re.M)
     po.write_text("\n\n".join(blocks), encoding="utf-8")
 
 

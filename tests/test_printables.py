@@ -94,7 +94,7 @@ def test_hexes_touch_their_six_neighbours():
 
 def test_every_target_lies_in_the_overlap_of_two_tiles():
     layout = tile_layout(MAIN_BOARD, "a4")
-    for x, y in target_points(layout):
+    for x, _ in target_points(layout):
         showing = [1 for c, r in layout.tiles() if layout.board_window(c, r).x <= x
                    <= layout.board_window(c, r).x + layout.board_window(c, r).w]
         assert len(showing) >= 2
@@ -159,7 +159,7 @@ def px(mm: float) -> int:
 
 
 def test_each_tile_shows_the_board_at_100_percent_and_neighbours_match_in_the_overlap(greed, tmp_path):
-    game, files, out = greed
+    game, _, out = greed
     path = out / "board-main-en-a4.pdf"
     board_pdf = tmp_path / "board.pdf"
     board_pdf.write_bytes(render_batch(board_batch(game, game.printables.boards["main"], "en")))
@@ -249,7 +249,7 @@ def test_the_company_placard_slots_take_the_cards_they_hold(greed):
 # --- aids and tokens -----------------------------------------------------------------------------
 
 def test_aids_in_each_language_and_bilingual_in_the_stated_number(greed):
-    game, files, out = greed
+    _, files, out = greed
     aids = {entry["lang"]: entry for entry in files.values() if entry["kind"] == "aid" and entry["paper"] == "a4"}
     assert set(aids) == {"ja", "en", "ja+en"}
     for entry in aids.values():
@@ -291,7 +291,7 @@ def test_two_sided_token_backs_print_behind_their_fronts(greed):
     front, back = placements(pdf.pages[0]), placements(pdf.pages[1])
     width = page_size_mm(pdf.pages[1])[0]
     assert len(front) == len(back) > 0
-    for (_, fx, fy, w, h, _), (_, bx, by, _, _, _) in zip(front, back):
+    for (_, fx, fy, w, _, _), (_, bx, by, _, _, _) in zip(front, back):
         assert (bx, by) == pytest.approx((width - fx - w, fy), abs=0.01)
 
 
@@ -434,7 +434,7 @@ def test_board_mistakes_name_file_line_and_key(small_printed, cli, old, new, nee
 
 
 def test_tile_pages_carry_crop_marks_targets_and_neighbour_ticks(greed):
-    _, files, out = greed
+    _, _, out = greed
     pdf = pikepdf.open(out / "board-main-en-a4.pdf")
     layout = tile_layout(MAIN_BOARD, "a4", bleed=BOARD_BLEED_MM)
     window = layout.paper_window()

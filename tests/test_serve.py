@@ -239,13 +239,13 @@ def raw_request(served, data: bytes, wait: float = 10) -> bytes:
         connection.sendall(data)
         answer = b""
         try:
-            while not answer.endswith(b"}") and b"\r\n\r\n" not in answer or not answer:
+            while (not answer.endswith(b"}") and b"\r\n\r\n" not in answer) or not answer:
                 chunk = connection.recv(65536)
                 if not chunk:
                     break
                 answer += chunk
             answer += connection.recv(65536)
-        except (socket.timeout, ConnectionResetError):
+        except (TimeoutError, ConnectionResetError):
             pass
         return answer
 

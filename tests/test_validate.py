@@ -28,11 +28,11 @@ def test_json_and_text_tables_agree(cli):
     data = json.loads(cli("validate", "ikkin", "--json").out)
     for players, row in data["players"].items():
         block = text.split(f"\n{players} players\n")[1].split("\n\n")[0]
-        line = next(l for l in block.splitlines() if l.strip().startswith("employees"))
+        line = next(text for text in block.splitlines() if text.strip().startswith("employees"))
         cells = line.split()
         assert int(cells[3]) == row["decks"]["employees"]
         assert int(cells[4]) == row["setup"]["employees"]["dealt"]
-    assert [3, 4, 5, 6] == sorted(int(n) for n in data["players"])
+    assert sorted(int(n) for n in data["players"]) == [3, 4, 5, 6]
     assert data["players"]["3"]["setup"]["employees"]["dealt"] == 2 + 3 + 4
     assert data["players"]["6"]["setup"]["employees"]["dealt"] == 2 + 3 + 4 * 4
 
@@ -65,7 +65,7 @@ def test_a_missing_card(tmp_path, cli):
 def test_an_extra_copy(tmp_path, cli):
     game = copy_game("greed-inc", tmp_path)
     goods = game / "decks" / "goods.yaml"
-    line = next(n for n, l in enumerate(goods.read_text().splitlines(), 1) if "count: 9" in l)
+    line = next(n for n, text in enumerate(goods.read_text().splitlines(), 1) if "count: 9" in text)
     lines = goods.read_text().splitlines(keepends=True)
     lines[line - 1] = lines[line - 1].replace("count: 9", "count: 10")
     goods.write_text("".join(lines))
@@ -108,8 +108,8 @@ def test_a_duplicate_id(tmp_path, cli):
     deck = game / "decks" / "assets.yaml"
     edit(deck, "id: oil-well", "id: sand-pit")
     problem = only(problems(cli, game), "duplicate id 'sand-pit'")
-    assert problem["line"] == [n for n, l in enumerate(deck.read_text().splitlines(), 1)
-                               if "id: sand-pit" in l][1]
+    assert problem["line"] == [n for n, text in enumerate(deck.read_text().splitlines(), 1)
+                               if "id: sand-pit" in text][1]
 
 
 def test_a_missing_translation(tmp_path, cli):
@@ -147,7 +147,7 @@ def test_a_repeated_sequence_letter(tmp_path, cli):
     deck = game / "decks" / "status-symbols.yaml"
     edit(deck, "letter: B", "letter: A")
     problem = only(problems(cli, game), "repeats metal=gold, letter=A")
-    assert problem["line"] == [n for n, l in enumerate(deck.read_text().splitlines(), 1) if "letter: A" in l][1]
+    assert problem["line"] == [n for n, text in enumerate(deck.read_text().splitlines(), 1) if "letter: A" in text][1]
 
 
 def test_a_deck_no_component_names(tmp_path, cli):

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from generator.build.builder import OutputBuilder
 from generator.build.context import BuildContext, report_fits

@@ -29,7 +29,8 @@ class BuildContext:
     progress: Progress
     options: BuildOptions = field(default_factory=BuildOptions)
     fits: list[CardFit] = field(default_factory=list)  # measured text boxes and text findings of every face built
-    problems: BuildProblems | None = None  # what the build reports without stopping (see --strict)
+    # what the build reports without stopping (see --strict); None given: __post_init__ makes one
+    problems: BuildProblems = None  # type: ignore[assignment]
     said: set = field(default_factory=set)
     untranslated: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> string id -> file:line
     flagged: dict[str, int] = field(default_factory=dict)  # lang -> faces carrying the untranslated flag
@@ -41,11 +42,12 @@ class BuildContext:
 
     @classmethod
     def for_game(cls, game: Game, options: BuildOptions, progress: Progress,
-                 problems: BuildProblems | None = None) -> "BuildContext":
+                 problems: BuildProblems | None = None) -> BuildContext:
         return cls(game=game, langs=select_languages(game, options.languages), out_dir=options.out / game.id,
                    sheets=options.sheet_options(),
                    cache=FaceCache(face_cache_dir(game.dir, options.out) if options.use_cache else None),
-                   jobs=options.jobs, progress=progress, options=options, problems=problems)
+                   jobs=options.jobs, progress=progress, options=options,
+                   problems=problems if problems is not None else BuildProblems(progress))
 
     def report(self, fits: list[CardFit]) -> None:
         report_fits(self, fits)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from generator.render.faces import CardFit
 SHOWN_UNTRANSLATED = 12  # strings listed on the terminal per language; build.json has them all
 
 
-def write_report(out_dir: Path, game: Game, files: list[dict], fits: list[CardFit] = (),
+def write_report(out_dir: Path, game: Game, files: list[dict], fits: Sequence[CardFit] = (),
                  untranslated: dict[str, dict[str, str]] | None = None) -> None:
     report = {"game": game.id, "files": files,
               "overflows": [asdict(fit) for fit in fits if fit.overflow_mm > 0],

@@ -33,7 +33,7 @@ def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Pa
     if untranslated is not None:
         untranslated({lang: texts for lang, texts in writer.fallbacks.items() if lang in langs})
     if report is not None:
-        for (edition, paper), batch in zip(wanted, batches):
+        for (edition, _), batch in zip(wanted, batches):
             report(rule_findings(game, writer.rulebook, edition, cache.face_fits(batch.key)))
     files = []
     for (edition, paper), data in zip(wanted, pdfs):

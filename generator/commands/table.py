@@ -86,8 +86,8 @@ def run_import(args) -> int:
     if plan.text is not None:
         write_atomic(deck.file, plan.text)
     values = sum(len(labels) for labels in plan.changed.values())
-    out = [f"{game.id}: deck '{deck.id}' from {display_path(args.file)}: {values} value(s) changed on "
-           f"{len(plan.changed)} card(s), {len(plan.added)} card(s) added, {len(plan.deleted)} removed"]
+    out = [(f"{game.id}: deck '{deck.id}' from {display_path(args.file)}: {values} value(s) changed on "
+            f"{len(plan.changed)} card(s), {len(plan.added)} card(s) added, {len(plan.deleted)} removed")]
     for card_id, labels in list(plan.changed.items())[:SHOWN_IDS]:
         out.append(f"  changed {card_id}: {', '.join(labels)}")
     if plan.added:

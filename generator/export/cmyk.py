@@ -132,12 +132,12 @@ class CmykConverter:
             raise ConversionError("a shading uses one function per RGB component, which is not converted")
         kind = int(function.get("/FunctionType", -1))
         if kind == 2:
-            copy = pikepdf.Dictionary({k: v for k, v in function.items()})
+            copy = pikepdf.Dictionary(dict(function.items()))
             copy.C0 = pikepdf.Array(self.colour(function.get("/C0", [0, 0, 0])))
             copy.C1 = pikepdf.Array(self.colour(function.get("/C1", [1, 1, 1])))
             return copy
         if kind == 3:
-            copy = pikepdf.Dictionary({k: v for k, v in function.items()})
+            copy = pikepdf.Dictionary(dict(function.items()))
             copy.Functions = pikepdf.Array([self._function(f) for f in function.Functions])
             return copy
         raise ConversionError(f"a shading uses an RGB function of type {kind}, which is not converted")

@@ -46,7 +46,7 @@ class DeckExport:
         return self.rendered.faces.deck
 
     @classmethod
-    def of(cls, rendered: RenderedDeck) -> "DeckExport":
+    def of(cls, rendered: RenderedDeck) -> DeckExport:
         export = cls(rendered)
         deck, faces = rendered.faces.deck, rendered.faces
         by_index: dict[int, Face] = {}

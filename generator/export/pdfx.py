@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import uuid
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 import pikepdf
@@ -68,7 +68,7 @@ def mark_pdfx(pdf: pikepdf.Pdf, profile: Path, title: str, identity: str) -> Non
     pdf.Root.OutputIntents = pikepdf.Array([pikepdf.Dictionary(
         Type=pikepdf.Name.OutputIntent, S=pikepdf.Name.GTS_PDFX, OutputConditionIdentifier="Custom",
         OutputCondition=description, Info=description, RegistryName="", DestOutputProfile=icc)])
-    now = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+    now = datetime.now(UTC).replace(microsecond=0).isoformat()
     document_id = f"uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'pnpgen:' + identity)}"
     with pdf.open_metadata(set_pikepdf_as_editor=False) as meta:
         meta["dc:title"] = title
@@ -107,7 +107,7 @@ def export_deck(deck: DeckExport, converter: CmykConverter, out_dir: Path, title
     try:
         converter.convert(writer.pdf)
     except ConversionError as error:
-        raise InputError(Problem(deck.deck.file, None, f"cannot convert a face to CMYK: {error}", "template"))
+        raise InputError(Problem(deck.deck.file, None, f"cannot convert a face to CMYK: {error}", "template")) from None
     name = f"{deck.deck.id}.pdf"
     mark_pdfx(writer.pdf, converter.profile_path, title, f"{title}/{name}")
     buffer = io.BytesIO()
@@ -128,7 +128,7 @@ def check_profile(profile: Path) -> Path:
     try:
         header = ImageCms.getOpenProfile(str(profile)).profile
     except (ImageCms.PyCMSError, OSError) as error:
-        raise InputError(Problem(profile, None, f"not an ICC profile ({error})"))
+        raise InputError(Problem(profile, None, f"not an ICC profile ({error})")) from None
     if header.xcolor_space.strip() != "CMYK" or header.device_class != "prtr":
         raise InputError(Problem(profile, None, f"not a CMYK output profile (a {header.xcolor_space.strip()} "
                                                 f"'{header.device_class}' profile)",
@@ -145,6 +145,6 @@ def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, 
                            progress)
         files.append(name)
         page_of = {face.index: number for number, face in enumerate(deck.faces, start=1)}
-        rows += manifest_rows(deck, lambda face, name=name: f"{name} p{page_of[face.index]}")
+        rows += manifest_rows(deck, lambda face, name=name, page_of=page_of: f"{name} p{page_of[face.index]}")
     write_manifest(out_dir / "manifest.csv", rows)
     return files + ["manifest.csv"]

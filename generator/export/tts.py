@@ -62,7 +62,7 @@ def sheet_grid(faces: int, card_mm: tuple[float, float]) -> SheetGrid:
 
 def trimmed(deck: DeckExport, face, size: tuple[int, int]) -> Image.Image:
     """The face without its bleed, exactly `size` pixels."""
-    w, h = deck.deck.size_mm
+    w = deck.deck.size_mm[0]
     scale = size[0] / w
     b = deck.deck.bleed_mm * scale
     full = deck.raster(face, scale, (round(size[0] + 2 * b), round(size[1] + 2 * b)))

@@ -89,19 +89,19 @@ def read(path: Path) -> Exchange:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise InputError(Problem(path, None, "file not found"))
+        raise InputError(Problem(path, None, "file not found")) from None
     except OSError as exc:
-        raise InputError(Problem(path, None, f"cannot read the file ({exc.strerror})"))
+        raise InputError(Problem(path, None, f"cannot read the file ({exc.strerror})")) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(Problem(path, line, f"not UTF-8 text ({exc.reason})", hint="save the file as UTF-8"))
+        raise InputError(Problem(path, line, f"not UTF-8 text ({exc.reason})", hint="save the file as UTF-8")) from None
     try:
         exchange = {"po": read_po, "xliff": read_xliff, "csv": read_csv}[fmt](text, path)
     except RecursionError:
         raise InputError(Problem(path, None, "elements nested too deeply", hint="a translation file is flat: "
-                                 "units in a body"))
+                                 "units in a body")) from None
     refuse_duplicates(exchange.entries, path, {"po": "msgctxt", "xliff": "trans-unit id", "csv": "context"}[fmt])
     exchange.path = path
     return exchange
@@ -365,7 +365,7 @@ def read_xliff(text: str, path: Path) -> Exchange:
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
-        raise InputError(Problem(path, exc.position[0], f"malformed XML: {exc}"))
+        raise InputError(Problem(path, exc.position[0], f"malformed XML: {exc}")) from None
     # XLIFF 1.1 (translate-toolkit's po2xliff writes it) has the same elements in its own namespace.
     ns = {"x": root.tag[1:].partition("}")[0] if root.tag.startswith("{") else ""}
     file = root.find("x:file", ns)
@@ -499,5 +499,5 @@ def _csv_rows(text: str, path: Path) -> list[tuple[int, list[str]]]:
             rows.append((line, row))
             line = reader.line_num + 1
     except csv.Error as exc:
-        raise InputError(Problem(path, line, f"malformed CSV: {exc}"))
+        raise InputError(Problem(path, line, f"malformed CSV: {exc}")) from None
     return rows

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import ast
 import operator
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
           ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
@@ -41,9 +42,9 @@ def parse(source: str) -> ast.Expression:
     try:
         tree = ast.parse(str(source), mode="eval")
     except SyntaxError as exc:
-        raise ExpressionError(f"cannot parse '{source}': {exc.msg}")
+        raise ExpressionError(f"cannot parse '{source}': {exc.msg}") from None
     except (RecursionError, MemoryError, ValueError):
-        raise ExpressionTooLarge(f"cannot parse '{source[:60]}...': nested too deeply")
+        raise ExpressionTooLarge(f"cannot parse '{source[:60]}...': nested too deeply") from None
     for node in ast.walk(tree):
         allowed = (ast.Expression, ast.Constant, ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.BoolOp,
                    ast.Compare, ast.IfExp, ast.Subscript, ast.Attribute, ast.Call, ast.Tuple, ast.List,
@@ -60,9 +61,9 @@ def evaluate(source: str, names: dict[str, Any], functions: dict[str, Callable] 
     try:
         return _eval(tree.body, names, functions or {}, source)
     except RecursionError:
-        raise ExpressionTooLarge(f"'{source[:60]}...' is nested too deeply")
+        raise ExpressionTooLarge(f"'{source[:60]}...' is nested too deeply") from None
     except (TypeError, ValueError, OverflowError, ArithmeticError) as exc:  # e.g. -'text', {[1]: 2}
-        raise ExpressionError(f"cannot compute '{source}': {exc}")
+        raise ExpressionError(f"cannot compute '{source}': {exc}") from None
 
 
 def bounded_product(left, right, source: str):
@@ -96,7 +97,7 @@ def _eval(node, names, functions, source):
         try:
             return base[key]
         except (KeyError, IndexError, TypeError):
-            raise ExpressionError(f"no entry {key!r} in '{source}'")
+            raise ExpressionError(f"no entry {key!r} in '{source}'") from None
     if isinstance(node, ast.BinOp):
         left, right = ev(node.left), ev(node.right)
         try:
@@ -104,7 +105,7 @@ def _eval(node, names, functions, source):
                 return bounded_product(left, right, source)
             return BINARY[type(node.op)](left, right)
         except (TypeError, ZeroDivisionError) as exc:
-            raise ExpressionError(f"cannot compute '{source}': {exc}")
+            raise ExpressionError(f"cannot compute '{source}': {exc}") from None
     if isinstance(node, ast.UnaryOp):
         return UNARY[type(node.op)](ev(node.operand))
     if isinstance(node, ast.BoolOp):
@@ -119,7 +120,7 @@ def _eval(node, names, functions, source):
                 if not COMPARE[type(op)](left, right):
                     return False
             except TypeError as exc:
-                raise ExpressionError(f"cannot compare in '{source}': {exc}")
+                raise ExpressionError(f"cannot compare in '{source}': {exc}") from None
             left = right
         return True
     if isinstance(node, ast.IfExp):
@@ -137,6 +138,6 @@ def _eval(node, names, functions, source):
             return functions[node.func.id](*[ev(a) for a in node.args])
         except ExpressionError:
             raise
-        except Exception as exc:  # a function given bad arguments by the YAML
-            raise ExpressionError(f"{node.func.id}(...) failed in '{source}': {exc}")
+        except Exception as exc:  # noqa: BLE001 - a function given bad arguments by the YAML
+            raise ExpressionError(f"{node.func.id}(...) failed in '{source}': {exc}") from None
     raise ExpressionError(f"cannot evaluate '{source}'")

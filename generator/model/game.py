@@ -57,7 +57,7 @@ class Card:
     remove_at: list[int] = field(default_factory=list)
     placeholder: bool | list[str] = False
     back: dict | None = None
-    lines: dict[str, int] = field(default_factory=dict)  # card key -> line
+    lines: dict[str, int | None] = field(default_factory=dict)  # card key -> line
 
     def line_of(self, key: str) -> int | None:
         return self.lines.get(key, self.line)
@@ -80,7 +80,7 @@ class Deck:
     back_template: str | None
     fields: dict  # name -> schema.Field
     cards: list[Card]
-    lines: dict[str, int] = field(default_factory=dict)  # deck-level key -> line
+    lines: dict[str, int | None] = field(default_factory=dict)  # deck-level key -> line
     placeholder: bool | list[str] = False  # true, or the deck-level keys that are invented (e.g. size)
     cut: str = "card"   # how its pieces are cut: card (rounded corners), round or square (tokens), sheet (aids)
 

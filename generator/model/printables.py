@@ -248,8 +248,9 @@ class Resolver:
 def load_printables(game_dir: Path, languages: list[str], decks: dict[str, Deck], numbers: dict,
                     players: tuple[int, int], problems: list[Problem]) -> Printables:
     found = Printables()
-    loaders = {"boards": (BOARD_SCHEMA, _board, found.boards), "aids": (AID_SCHEMA, _aid, found.aids),
-               "tokens": (TOKENS_SCHEMA, _tokens, found.tokens)}
+    loaders: dict[str, tuple[Object, Any, dict[str, Any]]] = {
+        "boards": (BOARD_SCHEMA, _board, found.boards), "aids": (AID_SCHEMA, _aid, found.aids),
+        "tokens": (TOKENS_SCHEMA, _tokens, found.tokens)}
     for folder, (schema, build, into) in loaders.items():
         for path in sorted((game_dir / folder).glob("*.yaml")) if (game_dir / folder).is_dir() else []:
             checker = Checker(languages)
@@ -340,7 +341,8 @@ def _counted(resolved: dict, where: Where, checker: Checker) -> list:
         checker.report(where, f"track from/to/step must be numbers and steps positive, found "
                               f"{', '.join(type_name(n) for n in numbers)}")
         return []
-    values, value = [], resolved["from"]
+    values: list[float] = []
+    value = resolved["from"]
     while value <= resolved["to"] and len(values) < 1000:
         values.append(value)
         value += [step for low, step in bands if low <= value][-1]

@@ -120,7 +120,8 @@ def load_rules(game: Game) -> Rulebook:
         raise InputError(problems)
     raw_blocks = document["blocks"]
     blocks = []
-    section, counter, seen = "intro", 0, {}
+    section, counter = "intro", 0
+    seen: dict[str, int | None] = {}  # block id -> its line
     for index, entry in enumerate(checked["blocks"]):
         where = root.child(document, "blocks").child(raw_blocks, index)
         if entry.get("type") == "heading" and "id" in entry:
@@ -137,11 +138,12 @@ def load_rules(game: Game) -> Rulebook:
 
 def _named_by_id(problem: Problem, raw_blocks) -> Problem:
     """`blocks[12].text` reads better as `blocks[setup-table].text` when the block has an id."""
-    match = re.match(r"blocks\[(\d+)\]", problem.key or "")
+    key = problem.key or ""
+    match = re.match(r"blocks\[(\d+)\]", key)
     if match and isinstance(raw_blocks, list) and int(match.group(1)) < len(raw_blocks):
         raw = raw_blocks[int(match.group(1))]
         if isinstance(raw, dict) and isinstance(raw.get("id"), str):
-            problem.key = f"blocks[{raw['id']}]" + problem.key[match.end():]
+            problem.key = f"blocks[{raw['id']}]" + key[match.end():]
     return problem
 
 

@@ -28,7 +28,7 @@ class Where:
     key: str
     path: tuple = ()
 
-    def child(self, container, key) -> "Where":
+    def child(self, container, key) -> Where:
         if isinstance(key, int):
             line = item_line(container, key)
             label = f"{self.key}[{key}]"
@@ -37,7 +37,7 @@ class Where:
             label = f"{self.key}.{key}" if self.key else str(key)
         return Where(self.file, line or self.line, label, self.path + (key,))
 
-    def relabel(self, key: str) -> "Where":
+    def relabel(self, key: str) -> Where:
         return Where(self.file, self.line, key, self.path)
 
 
@@ -72,7 +72,9 @@ def type_name(value) -> str:
 
 
 class Spec:
-    expected = "a value"
+    @property
+    def expected(self) -> str:  # a subclass overrides it with a text or a property
+        return "a value"
 
     def check(self, value, where: Where, checker: Checker):
         raise NotImplementedError

@@ -192,8 +192,9 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
     body = templates.render(own_or_base(game, "board.html"), {"board": board, "name": text_of(board.name, lang, fallback),
                                            "width": w, "height": h, "boxes": boxes, "hexes": shapes},
                             f"board '{board.id}' ({lang})")
-    css = fonts.for_language(find_template(game.dir, own_or_base(game, "board.css")).read_text(encoding="utf-8"),
-                             lang)
+    css_file = find_template(game.dir, own_or_base(game, "board.css"))
+    assert css_file is not None, "templates/base/board.css is part of pnpgen"
+    css = fonts.for_language(css_file.read_text(encoding="utf-8"), lang)
     html = (f'<!doctype html><html lang="{lang}" data-safe="{BOARD_SAFE_MM:g}"><head><meta charset="utf-8">'
             f'<style>\n{fonts.font_face_css()}{typeset_html.stylesheet()}'
             f"@page {{ size: {w}mm {h}mm; margin: 0; bleed: {BOARD_BLEED_MM}mm; }}\n"

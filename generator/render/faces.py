@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from generator.render.images import check_used_images
@@ -55,7 +56,7 @@ class DeckFaces:
 def card_view(card, deck: Deck, lang: str, fallback: str, data=None) -> dict:
     """What a template sees as `card`: every field localized (placeholders resolved when the game's
     DataNames are given), declared fields present (None if unset)."""
-    view = {name: None for name in deck.fields}
+    view = dict.fromkeys(deck.fields)
     view.update(localize(card.fields, lang, fallback, data))
     view.update(id=card.id, name=localize(card.name, lang, fallback, data), count=card.count,
                 remove_at=card.remove_at, placeholder=card.placeholder)
@@ -140,12 +141,12 @@ class GameRenderer:
         return TEMPLATES_DIR.resolve().as_uri() + "/"
 
 
-def _wrap(html: str, kind: str, card_id: str, untranslated: list[Untranslated] = ()) -> str:
+def _wrap(html: str, kind: str, card_id: str, untranslated: Sequence[Untranslated] = ()) -> str:
     data = f' data-card="{card_id}"' if card_id else ""
     return f'<div class="face {kind}"{data}>{html}{untranslated_flag(untranslated)}</div>'
 
 
-def untranslated_flag(untranslated: list[Untranslated]) -> str:
+def untranslated_flag(untranslated: Sequence[Untranslated]) -> str:
     """A small triangle in the face's top right corner: some text on it is printed in the fallback
     language, so an incomplete edition is seen as one."""
     if not untranslated:
@@ -309,7 +310,7 @@ def located(card, lang: str, fit: FitBox) -> tuple[str, Text | None]:
 def find_text(values, lang: str, shown: str, path: str = "") -> tuple[str, Text | None]:
     """(key path, Text) of the text among values that the shown text is, contains or is a part of."""
     wanted = _comparable(shown)
-    best = ("", None, 0)
+    best: tuple[str, Text | None, int] = ("", None, 0)
     if not wanted:
         return "", None
     for key, text in _texts(values, path):
@@ -317,7 +318,8 @@ def find_text(values, lang: str, shown: str, path: str = "") -> tuple[str, Text 
         if not value:
             continue
         score = 3 if value == wanted else 2 if value in wanted else 1 if len(wanted) >= 4 and wanted in value else 0
-        if score > best[2] or (score == best[2] and score and len(value) > len(_comparable(best[1].get(lang)))):
+        if score > best[2] or (score == best[2] and best[1] is not None
+                               and len(value) > len(_comparable(best[1].get(lang)))):
             best = (key, text, score)
     return best[0], best[1]
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from generator.errors import InputError, Problem

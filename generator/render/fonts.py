@@ -21,21 +21,21 @@ INSTALL_HINT = ("install a Japanese font: as root `apt-get install fonts-noto-cj
                 "or `pip install noto-cjk-sans-jp-regular` in the project's .venv")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def system_families() -> frozenset[str]:
     if not shutil.which("fc-list"):
         return frozenset()
     result = subprocess.run(["fc-list", ":lang=ja", "family"], capture_output=True, text=True)
-    names = set()
+    names: set[str] = set()
     for line in result.stdout.splitlines():
         names.update(part.strip() for part in line.split(","))
     return frozenset(names)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def pypi_font_file() -> Path | None:
     try:
-        import noto_cjk_sans_jp_regular  # type: ignore
+        import noto_cjk_sans_jp_regular
     except ImportError:
         return None
     found = sorted(Path(noto_cjk_sans_jp_regular.__file__).parent.glob("*.otf"))
@@ -50,7 +50,7 @@ def fetched_font_files() -> tuple[str, ...]:
     return (str(fallback),) if fallback else ()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def font_face_css() -> str:
     """@font-face rules needed to reach the Japanese fonts (none when fontconfig has them)."""
     families = system_families()

@@ -44,7 +44,7 @@ def _decode(path: Path) -> str | None:
         try:
             with Image.open(path) as image:
                 image.load()
-        except Exception as error:  # Pillow raises OSError, SyntaxError, ValueError... for a damaged file
+        except Exception as error:  # noqa: BLE001 - Pillow raises OSError, SyntaxError, ValueError... for a damaged file
             return f"cannot be decoded as an image ({error})"
         finally:
             ImageFile.LOAD_TRUNCATED_IMAGES = tolerant

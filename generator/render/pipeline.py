@@ -12,6 +12,7 @@ import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import cast
 
 import pikepdf
 
@@ -37,9 +38,11 @@ class FaceCache:
         self.fits: dict[str, list[FitBox]] = {}  # face key -> its text boxes, for every face seen this run
 
     def _path(self, key: str) -> Path:
+        assert self.directory is not None, "callers look for the directory first"
         return self.directory / key[:2] / f"{key}.pdf"
 
     def _face_path(self, face_key: str) -> Path:
+        assert self.directory is not None, "callers look for the directory first"
         return self.directory / "faces" / face_key[:2] / face_key
 
     def find_face(self, face_key: str) -> tuple[str, int] | None:
@@ -82,7 +85,7 @@ class FaceCache:
                     raise ValueError("empty")
         except FileNotFoundError:
             return None
-        except Exception:  # a damaged entry is never trusted
+        except Exception:  # noqa: BLE001 - a damaged entry is never trusted
             path.unlink(missing_ok=True)
             return None
         return data
@@ -104,16 +107,16 @@ def render_batches(batches: list[Batch], cache: FaceCache, jobs: int = 1, on_don
     todo = [index for index, data in enumerate(results) if data is None]
     cache.hits += len(batches) - len(todo)
     cache.misses += len(todo)
-    for index, rendered in zip(todo, render_fitted_batches([batches[i] for i in todo], jobs, on_done)):
+    for index, rendered in zip(todo, render_fitted_batches([batches[i] for i in todo], jobs, on_done), strict=True):
         results[index] = rendered.pdf
         cache.put(batches[index].key, rendered.pdf)
         cache.record_faces(batches[index].key, [batches[index].key], [rendered.fits])
-    return results
+    return cast(list[bytes], results)  # every None was rendered above
 
 
 def render_fitted_batches(batches: list[Batch], jobs: int = 1, on_done=None) -> list[RenderedBatch]:
     """Render every batch (on every core), each with its measured text boxes, in order."""
-    if jobs > 1 and (len(batches) > 1 or batches and "weasyprint" not in sys.modules):
+    if jobs > 1 and (len(batches) > 1 or (batches and "weasyprint" not in sys.modules)):
         rendering = render_pool(jobs).map(render_and_release, batches)
     else:  # one process, or one batch with WeasyPrint loaded here (a server's fork, watch): no worker to wake
         rendering = map(render_fitted, batches)
@@ -200,7 +203,7 @@ def render_faces(requests: list[FaceRequest], cache: FaceCache, jobs: int = 1, o
             if where and where[0] not in opened:
                 opened[where[0]] = cache.open_batch(where[0])
             pdf = opened.get(where[0]) if where else None
-            if pdf is not None and where[1] < len(pdf.pages):
+            if pdf is not None and where is not None and where[1] < len(pdf.pages):
                 row.append(pdf.pages[where[1]])
             else:
                 row.append(None)

@@ -35,7 +35,8 @@ TILE_TEXTS = {
            "targets, and a target left showing means it is short of its place."},
     "ja": {"tile": "{board}：タイル {name}（{count}枚中{index}枚目）", "ruler": "50 mm：拡大縮小なし（100%）で印刷",
            "map": "{board}：{paper}で{count}枚", "overlap": "各タイルの左と上をトンボで切り、赤い目印に端をそろえて"
-           "となりのタイルに{overlap} mm重ねます。丸い合わせマークはすべて隠れます。見えているマークがあれば、重ねる位置が足りません。"},
+           "となりのタイルに{overlap} mm重ねます。丸い合わせマークはすべて隠れます。"
+           "見えているマークがあれば、重ねる位置が足りません。"},
 }
 
 def single_sided(option: SheetOptions) -> SheetOptions:
@@ -82,7 +83,7 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
 def pseudo_deck(id_: str, source, size: tuple[float, float], bleed: float, template: str, back: str | None,
                 cards: list[Card], fields: list[str]) -> Deck:
     return Deck(id=id_, name=source.name, file=source.file, size_mm=size, size_name=None, bleed_mm=bleed,
-                template=template, back_template=back, fields={name: None for name in fields}, cards=cards)
+                template=template, back_template=back, fields=dict.fromkeys(fields), cards=cards)
 
 
 # --- tokens ---------------------------------------------------------------------------------------

@@ -179,9 +179,10 @@ class RulebookWriter:
 
     def pile_view(self, block: Block, lang: str) -> dict | None:
         """Real card faces (one, or a pile drawn from the first up) with numbered callouts on the first."""
-        deck = self.game.decks.get(block.deck)
+        deck = self.game.decks.get(block.deck) if block.deck else None
         if deck is None:
-            self.problems.append(Problem(block.file, block.line, f"unknown deck '{block.deck}'",
+            what = f"unknown deck '{block.deck}'" if block.deck else "a card block needs `deck:`"
+            self.problems.append(Problem(block.file, block.line, what,
                                          f"blocks[{block.id}].deck", hint="one of " + ", ".join(self.game.decks)))
             return None
         known = {card.id for card in deck.cards}
@@ -314,7 +315,8 @@ def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
 COVER_FROM_PAGES = 6  # `cover: auto`: rules whose text takes more pages than this get a cover and contents
 
 
-def render_editions(writer: RulebookWriter, wanted: list, cache: FaceCache, jobs: int) -> tuple[list, list[bytes]]:
+def render_editions(writer: RulebookWriter, wanted: list[tuple[tuple[str, ...], str]], cache: FaceCache,
+                    jobs: int) -> tuple[list, list[bytes]]:
     """Each edition's batch and PDF. `cover: auto` lays the text out without a cover first; an edition longer
     than COVER_FROM_PAGES is laid out again with a cover and a contents page (both layouts are cached)."""
     choice = writer.rulebook.cover

@@ -31,7 +31,7 @@ class Rect:
     w: float
     h: float
 
-    def inset(self, d: float) -> "Rect":
+    def inset(self, d: float) -> Rect:
         return Rect(self.x + d, self.y + d, self.w - 2 * d, self.h - 2 * d)
 
     @property
@@ -149,7 +149,7 @@ class Block:
         below = b if index + self.cols >= self.count else 0.0
         return Rect(trim.x - left, trim.y - below, trim.w + left + right, trim.h + above + below)
 
-    def moved(self, x: float, top: float) -> "Block":
+    def moved(self, x: float, top: float) -> Block:
         return Block(self.card, self.bleed, self.cols, self.count, self.gang, x, top)
 
 
@@ -220,7 +220,8 @@ def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN
     copies still to place (a tie: portrait); with `shared`, the next group continues below the last
     group's block when a row of it fits there, so small decks share sheets."""
     sheets: list[Sheet] = []
-    current, free = None, 0.0
+    current: Sheet | None = None
+    free = 0.0
     for group in groups:
         queue = list(group.copies)
         if not shared:
@@ -230,7 +231,7 @@ def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN
             if current is not None:
                 area = card_area(current.paper, margin, labels)
                 block = best_block(group.card, group.bleed, len(queue), area.w, free)
-            if block is None:
+            if block is None or current is None:
                 current, block = _new_sheet(group, len(queue), paper_name, margin, labels)
                 sheets.append(current)
                 free = card_area(current.paper, margin, labels).h
@@ -240,15 +241,17 @@ def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN
             top = area.top - (area.h - free) - MARK_ROOM_MM
             block = block.moved(area.x + (area.w - block.size[0]) / 2, top)
             current.blocks.append(block)
-            current.copies += [Placed(front, back, deck, None, None, None) for front, back, deck in placed]
+            # their places come from _settle, once the sheet's blocks are centred
+            unplaced = [Placed(front, back, deck, None, None, None) for front, back, deck in placed]  # type: ignore[arg-type]
+            current.copies += unplaced
             free -= height
     for sheet in sheets:
         _settle(sheet, card_area(sheet.paper, margin, labels))
     return sheets
 
 
-def _new_sheet(group: CopyGroup, copies: int, paper_name: str, margin: float, labels: bool):
-    best = None
+def _new_sheet(group: CopyGroup, copies: int, paper_name: str, margin: float, labels: bool) -> tuple[Sheet, Block]:
+    best: tuple[Sheet, Block] | None = None
     for paper in _orientations(paper_name):
         area = card_area(paper, margin, labels)
         block = best_block(group.card, group.bleed, copies, area.w, area.h)
@@ -299,7 +302,7 @@ def gutterfold_grid(paper_name: str, card: tuple[float, float], bleed: float, ma
             if best_key is None or key > best_key:
                 best_key = key
                 best = (Grid(paper, cols, rows, cell, bleed, paper[1] / 2 + FOLD_GAP_MM + rows * cell[1]), labelled)
-    if best[0].per_page == 0:
+    if best is None or best[0].per_page == 0:
         raise ValueError(f"a {card[0]}x{card[1]} mm card does not fit half of {paper_name} for a gutter fold")
     return best
 
@@ -436,7 +439,7 @@ class SheetWriter:
         return self._forms[key]
 
     def add_page(self, paper: tuple[float, float], placements: list[tuple], overlay: str = "",
-                 boxes: tuple[Rect, Rect] | None = None) -> None:
+                 boxes: tuple[Rect, ...] | None = None) -> None:
         """Placements are (page, rect, rotated) or (page, rect, rotated, clip rect). `boxes` (trim, bleed)
         become the page's TrimBox and BleedBox: for a page that holds one trimmed item."""
         resources = pikepdf.Dictionary()
@@ -485,7 +488,7 @@ class SheetPage:
     side: str                   # front | back | gutterfold
     sheet: int                  # 1-based number of the sheet (a front and its back share it)
     decks: list[str]
-    boxes: tuple[Rect, Rect] | None = None
+    boxes: tuple[Rect, ...] | None = None   # a lone card's trim and slot boxes
     labelled: bool = True       # the bands for the label are free (see gutterfold_grid)
 
 
@@ -521,7 +524,7 @@ def _back_placement(paper, copy: Placed, duplex: str) -> tuple:
 
 
 def _gutterfold_pages(groups: list[CopyGroup], options: SheetOptions) -> list[SheetPage]:
-    pages = []
+    pages: list[SheetPage] = []
     for group in groups:
         grid, labelled = gutterfold_grid(options.paper, group.card, group.bleed, options.margin, options.labels)
         for start in range(0, len(group.copies), grid.per_page):
@@ -568,7 +571,7 @@ def needed_version(pdf: pikepdf.Pdf) -> str:
             return "1.6"
         group = obj.get("/Group")
         if (isinstance(group, pikepdf.Dictionary) and group.get("/S") == "/Transparency") \
-                or "/SMask" in obj and obj.get("/SMask") != "/None" \
+                or ("/SMask" in obj and obj.get("/SMask") != "/None") \
                 or any(key in obj and float(obj[key]) < 1 for key in ("/CA", "/ca")) \
                 or obj.get("/BM") not in (None, "/Normal", "/Compatible"):
             version = "1.4"

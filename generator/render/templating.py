@@ -4,7 +4,9 @@ from __future__ import annotations
 import re
 import sys
 import traceback
+from functools import partial
 from pathlib import Path
+from types import FrameType
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
@@ -45,7 +47,7 @@ class Untranslated(str):
         return made
 
     @classmethod
-    def like(cls, other: "Untranslated", shown: str) -> "Untranslated":
+    def like(cls, other: Untranslated, shown: str) -> Untranslated:
         return cls(other.text, other.lang, shown)
 
     def __reduce__(self):
@@ -57,10 +59,9 @@ def localize(value, lang: str, fallback: str | None = None, data=None):
     where lang has none); with the game's DataNames, its placeholders resolved (model.placeholders.
     resolve_text: the same language as the rule sheets)."""
     if isinstance(value, Text):
-        missing = bool(fallback) and not value.has(lang) and value.has(fallback)
-        written = fallback if missing else lang
+        written = fallback if fallback and not value.has(lang) and value.has(fallback) else lang
         shown = resolve_text(value, written, fallback, data) if data is not None else value.get(written, fallback)
-        return Untranslated(value, fallback, shown) if missing else shown
+        return Untranslated(value, written, shown) if written != lang else shown
     if isinstance(value, dict):
         return {k: localize(v, lang, fallback, data) for k, v in value.items()}
     if isinstance(value, list):
@@ -90,6 +91,10 @@ JINJA_PARTS = re.compile(r"({{.*?}}|{%.*?%}|{#.*?#})", re.S)
 START_TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)(?=[\s/>]|$)")
 
 
+def _with_source(where: str, tag: re.Match[str]) -> str:
+    return f'<{tag[1]} {SOURCE_ATTRIBUTE}="{where}"'
+
+
 def mark_sources(source: str, name: str) -> str:
     """Give every start tag of a template `data-src="NAME:LINE"`, so that text found overflowing on a face
     names the template line it comes from (render/weasy/fit.py). Jinja's own parts are left as they are."""
@@ -98,8 +103,7 @@ def mark_sources(source: str, name: str) -> str:
         if index % 2 == 0:
             pieces = []
             for number, text in enumerate(part.split("\n")):
-                pieces.append(START_TAG.sub(lambda m, at=line + number: f'<{m[1]} {SOURCE_ATTRIBUTE}="{name}:{at}"',
-                                            text))
+                pieces.append(START_TAG.sub(partial(_with_source, f"{name}:{line + number}"), text))
             part = "\n".join(pieces)
         out.append(part)
         line += part.count("\n")
@@ -201,9 +205,10 @@ class Templates:
             if found is not None:
                 file, line = _calling_template()
                 self.used.setdefault(found.resolve(), (file, line, f"asset('{name}')"))
-        if self._assets[name] is None:
+        url = self._assets[name]
+        if url is None:
             raise MissingAsset(name)
-        return self._assets[name]
+        return url
 
     def icon(self, name: str, size: str = "4mm", title: str = "") -> Markup:
         url = self.asset(f"icons/{name}.svg")
@@ -227,20 +232,20 @@ class Templates:
             file, line = _template_frame(exc)
             looked = ", ".join(str(d) for d in self.dirs)
             raise InputError(Problem(file, line, f"image or file '{exc}' not found while rendering {subject}",
-                                     hint=f"looked in {looked}"))
+                                     hint=f"looked in {looked}")) from None
         except SecurityError as exc:
             file, line = _template_frame(exc)
             raise InputError(Problem(file, line, f"refused while rendering {subject}: {exc}",
-                                     hint="templates run in a sandbox: no Python internals, bounded repetition"))
+                                     hint="templates run in a sandbox: no Python internals, bounded repetition")) from None
         except UnknownLabel as exc:
             file, line = _template_frame(exc)
             raise InputError(Problem(file, line, f"no label '{exc.key}' in {LABELS_FILE} (asked for while "
                                      f"rendering {subject})", hint=did_you_mean(exc.key, exc.known)
-                                     or f"add `{exc.key}: {{...}}` under `labels:` in {LABELS_FILE}"))
+                                     or f"add `{exc.key}: {{...}}` under `labels:` in {LABELS_FILE}")) from None
         except jinja2.UndefinedError as exc:
             file, line = _template_frame(exc)
             raise InputError(Problem(file, line, f"{exc.message} while rendering {subject}",
-                                     hint="check the field name against the deck's `fields:`"))
+                                     hint="check the field name against the deck's `fields:`")) from None
 
 
 def _template_path(dirs: list[Path], filename: str) -> Path:
@@ -256,7 +261,7 @@ def _find(dirs: list[Path], name: str) -> Path | None:
 def _calling_template():
     """(file, line) of the template code running now: the innermost frame of a compiled template, its
     Python line mapped back to the template's."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None and template.filename:

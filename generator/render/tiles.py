@@ -5,8 +5,8 @@ Every tile shows an equal window of the board; neighbouring windows share an ove
 OVERLAP_MM. Each later tile (right or below) is trimmed at its window's left and top edges and laid over
 the earlier ones, its edges on the red ticks in their margins. Registration targets are drawn at fixed
 board positions inside the overlap strips, only on the tiles that a later tile covers there: a target
-left showing means the tile on top is short of its place, and none shows on the assembled board. Geometry is in mm; board coordinates start at the board's
-bottom-left corner (PDF convention) like the paper's.
+left showing means the tile on top is short of its place, and none shows on the assembled board. Geometry is
+in mm; board coordinates start at the board's bottom-left corner (PDF convention) like the paper's.
 """
 from __future__ import annotations
 
@@ -108,22 +108,20 @@ def tile_layout(board: tuple[float, float], paper_name: str, overlap: float = OV
     """The fewest tiles for the board on this paper, portrait or landscape (portrait on a tie), each
     window (with its bleed) BAND_MM inside the printer's margin above and below, SIDE_ROOM_MM at the sides."""
     w, h = ALL_PAPERS[paper_name]
-    best = None
+    layouts = []
     side, edge = margin + bleed + SIDE_ROOM_MM, margin + BAND_MM + bleed
     for paper in ((w, h), (h, w)):
         window = (paper[0] - 2 * side, paper[1] - 2 * edge)
         cols, rows = _count(board[0], window[0], overlap), _count(board[1], window[1], overlap)
-        layout = TileLayout(paper, board, cols, rows, overlap, margin, bleed)
-        if best is None or layout.count < best.count:
-            best = layout
-    return best
+        layouts.append(TileLayout(paper, board, cols, rows, overlap, margin, bleed))
+    return min(layouts, key=lambda layout: layout.count)  # the first, portrait, on a tie
 
 
 # --- marks ---------------------------------------------------------------------------------------
 
 def target_points(layout: TileLayout) -> list[tuple[float, float]]:
     """Registration targets in board coordinates: in every overlap strip, between the crossings."""
-    w, h = layout.board
+    h = layout.board[1]
     sx, sy = layout.step
     ww, wh = layout.window
     half = layout.overlap / 2
@@ -160,7 +158,6 @@ def target(x: float, y: float) -> str:
 
 def tile_marks(layout: TileLayout, col: int, row: int) -> str:
     """Crop marks at the window's edges, overlap ticks in the margin, and the targets this tile shows."""
-    window = layout.board_window(col, row)
     out = [block_marks([layout.shown(col, row)], [layout.paper_window()], printable(layout.paper, layout.margin))]
     out.append("q 0 G 0.25 w\n")
     for bx, by in covered_targets(layout, col, row):

@@ -148,7 +148,7 @@ def _join_counters(pieces: list[str]) -> list[str]:
     a lone demonstrative, which belongs to the noun after it (「その｜日まで」)."""
     joined: list[str] = []
     for piece in pieces:
-        if joined and (re.search("[0-9]$", plain(joined[-1])) and re.match(f"[{CJK}]", plain(piece))
+        if joined and ((re.search("[0-9]$", plain(joined[-1])) and re.match(f"[{CJK}]", plain(piece)))
                        or plain(joined[-1]) in ADNOMINALS):
             joined[-1] += piece
         else:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import html as html_lib
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from generator.paths import TEMPLATES_DIR
 from generator.render.typeset import CJK, GAP, LATIN, RUBY, typeset
@@ -43,18 +44,21 @@ class Rules:
     vertical: bool = False
     off: bool = False
 
-    def apply(self, words: str, lang: str | None) -> "Rules":
+    def apply(self, words: str, lang: str | None) -> Rules:
         rules = replace(self, lang=lang) if lang else self
+        switch: dict[str, Any]  # one bool field by name (a dict of bools would be matched against `lang` too)
         for word in words.split():
             if word == "off":
                 rules = replace(rules, off=True)
             elif word == "on":
                 rules = replace(rules, off=False)
             elif word in ("phrases", "vertical"):
-                rules = replace(rules, **{word: True})
+                switch = {word: True}
+                rules = replace(rules, **switch)
             elif word.startswith("no-") and word[3:] in ("phrases", "spacing", "punctuation", "counters",
                                                          "vertical"):
-                rules = replace(rules, **{word[3:]: False})
+                switch = {word[3:]: False}
+                rules = replace(rules, **switch)
         return rules
 
 

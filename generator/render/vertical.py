@@ -23,7 +23,7 @@ def cells(text: str) -> list[tuple[str, str]]:
         piece = match.group(0)
         if piece.isspace():
             found.append(("space", ""))
-        elif piece.isascii() and piece.isalnum() or len(piece) > 1:
+        elif (piece.isascii() and piece.isalnum()) or len(piece) > 1:
             found.append(("across" if len(piece) <= 2 else "across narrow", piece))
         else:
             found.append(("upright", piece))

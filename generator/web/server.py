@@ -180,7 +180,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             body = json.loads(data)
         except RecursionError:
-            raise Malformed("the JSON is nested too deeply")
+            raise Malformed("the JSON is nested too deeply") from None
         except (ValueError, UnicodeDecodeError):
             body = None
         if not isinstance(body, dict):

@@ -71,7 +71,7 @@ class GameSession:
                 state = self.build_state(self.load())
             except InputError as error:
                 state = {**self.state, "error": [str(problem) for problem in error.problems]}
-            except Exception as error:  # a bug must not stop the server: say it on the page and the terminal
+            except Exception as error:  # noqa: BLE001 - a bug must not stop the server: say it on the page and the terminal
                 traceback.print_exc()
                 state = {**self.state, "error": [f"pnpgen failed: {type(error).__name__}: {error}"]}
             self.version += 1

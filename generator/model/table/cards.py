@@ -67,7 +67,7 @@ def export_table(game: Game, deck: Deck, langs: list[str]) -> tuple[list[Header]
     for card in deck.cards:
         values = card_values(card)
         rows.append([to_cell(column, value_at(values, column.path)) for column in columns])
-    for index, column in enumerate(columns):  # wide enough for the longest value, within reason
+    for index in range(len(columns)):  # wide enough for the longest value, within reason
         longest = max((len(str(row[index])) for row in rows if row[index] is not None), default=0)
         headers[index].width = max(headers[index].width, min(40, longest + 2))
     return headers, rows

@@ -114,7 +114,7 @@ def to_cell(column: Column, value):
     if value is None:
         return None
     spec = column.spec
-    if isinstance(value, bool) or isinstance(value, (int, float)):
+    if isinstance(value, (bool, int, float)):
         return value
     if isinstance(value, str):
         return value

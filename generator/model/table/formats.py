@@ -283,7 +283,7 @@ def read_book(path: Path, preferred: str | None) -> Sheet:
         rows = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
     except InputError:
         raise
-    except Exception as error:  # calamine's errors have no common base class
+    except Exception as error:  # noqa: BLE001 - calamine's errors have no common base class
         raise InputError(Problem(path, None, f"cannot read the spreadsheet: {error}",
                                  hint="save it again as .xlsx or .ods")) from None
     return Sheet(path, name, [[None if value == "" else value for value in row] for row in rows])

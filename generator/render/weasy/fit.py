@@ -30,7 +30,9 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections.abc import Container
 from dataclasses import dataclass
+from typing import Any
 
 from generator.render.weasy.furigana import enlarge_small_readings
 from generator.render.weasy.lastlines import pull_down_short_lines
@@ -166,7 +168,7 @@ def grow_to_fill(html, document):
     return html.render()
 
 
-def render_measured(html) -> tuple[object, list[FitBox]]:
+def render_measured(html) -> tuple[Any, list[FitBox]]:
     """Lay out a weasyprint.HTML, shrinking what may shrink, growing what may grow, giving furigana a
     readable size (furigana.py) and pulling characters down to Japanese paragraphs' short last lines
     (lastlines.py); a near-empty last page is pulled back where the document asks for it (lastpage.py).
@@ -220,7 +222,8 @@ def _one_page_per_face(document):
     root = _face_root_element(pages[0]) if pages else None
     if root is None or root.get(CUT_ATTRIBUTE) is None:
         return document, []
-    kept, spilled, previous, laid_out = [], [], None, 0
+    kept: list[Any] = []  # WeasyPrint's pages
+    spilled, previous, laid_out = [], None, 0
     last: Owner | None = None
     check = check_enabled()
     for page in pages:
@@ -243,7 +246,7 @@ def _one_page_per_face(document):
     return document, spilled
 
 
-def _cut_off(page: int, face, laid_out: int, last: "Owner") -> list[FitBox]:
+def _cut_off(page: int, face, laid_out: int, last: Owner) -> list[FitBox]:
     """WeasyPrint drops what an absolutely positioned box cannot fit above the page's bottom: text of the face
     that was never laid out is cut off. How far it would reach is estimated from the lowest text's lines."""
     written = sum(_printed_length(text) for text in _visible_text(face))
@@ -312,7 +315,7 @@ class Geometry:
     corner: float = 0.0    # radius of the trim's rounded corners
 
     @classmethod
-    def of(cls, page_box) -> "Geometry":
+    def of(cls, page_box) -> Geometry:
         root = _face_root_element_of_box(page_box)
 
         def mm(name):
@@ -345,11 +348,11 @@ class Geometry:
             return straight
         past = straight
         lo, hi_x, hi_y = inset + radius, self.width - inset - radius, self.height - inset - radius
-        for x, y in corners:
-            cx = lo if x < lo else hi_x if x > hi_x else None
-            cy = lo if y < lo else hi_y if y > hi_y else None
-            if cx is not None and cy is not None:
-                past = max(past, ((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 - radius)
+        for x, y in corners:  # a corner of the rect in a rounded corner's square: its distance from the arc's centre
+            arc_x = lo if x < lo else hi_x if x > hi_x else None
+            arc_y = lo if y < lo else hi_y if y > hi_y else None
+            if arc_x is not None and arc_y is not None:
+                past = max(past, ((x - arc_x) ** 2 + (y - arc_y) ** 2) ** 0.5 - radius)
         return past
 
 
@@ -402,7 +405,7 @@ def _apply(matrix, rect):
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def page_owners(page) -> dict[int, "Owner"]:
+def page_owners(page) -> dict[int, Owner]:
     """The text of a page by the box holding it; measured once per page (kept on the page object)."""
     owners = getattr(page, "_pnpgen_owners", None)
     if owners is None:
@@ -471,7 +474,7 @@ def _add_run(text, chain, matrix, owners, line):
     owner.runs.append(Run(_apply(matrix, local), owner_box, box_past, text.text, fit_element))
 
 
-def text_findings(document, skip_fit: set = frozenset()) -> list[FitBox]:
+def text_findings(document, skip_fit: Container = frozenset()) -> list[FitBox]:
     """Every text of the document found past its box, the safe area, the trim or the cut, or on other text."""
     findings = []
     for index, page in enumerate(document.pages):

@@ -45,7 +45,7 @@ def load() -> ModuleType:
     if "weasyprint" not in sys.modules and not plain:
         try:
             _install_finder()
-        except Exception:  # never worse than the plain import
+        except Exception:  # noqa: BLE001 - never worse than the plain import
             pass
     import weasyprint
 
@@ -137,7 +137,7 @@ def split_declarations(tree: ast.Module) -> tuple[str, ast.Module] | None:
             continue
         if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
                 and getattr(node.value.func, "attr", "") == "cdef"
-                and getattr(node.value.func.value, "id", "") == "ffi"):
+                and getattr(getattr(node.value.func, "value", None), "id", "") == "ffi"):
             if declarations is not None or len(node.value.args) != 1 or node.value.keywords:
                 return None
             argument = node.value.args[0]
@@ -161,7 +161,7 @@ def prebuilt_ffi(declarations: str):
     if path.is_file():
         try:
             return _load_module(name, path).ffi
-        except Exception:  # a damaged cache entry is built again, never trusted
+        except Exception:  # noqa: BLE001 - a damaged cache entry is built again, never trusted
             path.unlink(missing_ok=True)
     builder = cffi.FFI()
     builder.cdef(declarations)
@@ -177,6 +177,8 @@ def prebuilt_ffi(declarations: str):
 
 def _load_module(name: str, path: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -194,7 +196,7 @@ class _PrebuiltFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self.used = True  # one module, once: a failed attempt is not retried
         try:
             self.ffi = prebuilt_ffi(self.declarations)
-        except Exception:
+        except Exception:  # noqa: BLE001 - any failure: the plain import takes over
             return None  # the normal finder takes over: the plain import
         return importlib.util.spec_from_file_location(fullname, self.source_path, loader=self)
 
@@ -230,7 +232,7 @@ def subset_fonts_in_parallel() -> None:
             font = file_fonts[0]
             if font.bitmap:
                 continue
-            to_unicode = {}
+            to_unicode: dict = {}
             if subset and not font.used_in_forms:  # what WeasyPrint's loop passes to clean()
                 for file_font in file_fonts:
                     to_unicode = {**to_unicode, **file_font.to_unicode}
