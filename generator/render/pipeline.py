@@ -59,7 +59,7 @@ class FaceCache:
             self.fits[face_key] = boxes
             if self.directory is not None:
                 measured = json.dumps([dataclasses.asdict(box) for box in boxes])
-                write_atomic(self._face_path(face_key), f"{batch_key} {index}\n{measured}\n")
+                write_atomic(self._face_path(face_key), f"{batch_key} {index}\n{measured}\n", durable=False)
 
     def face_fits(self, face_key: str) -> list[FitBox]:
         """The measured text boxes of a face rendered in this build or an earlier one."""
@@ -89,7 +89,7 @@ class FaceCache:
 
     def put(self, key: str, data: bytes) -> None:
         if self.directory is not None:
-            write_atomic(self._path(key), data)
+            write_atomic(self._path(key), data, durable=False)
 
 
 def default_jobs() -> int:
