@@ -270,21 +270,27 @@ def share_inline_styles() -> None:
 
 
 STYLE_ATTRIBUTE_SPECIFICITY = (1, 0, 0)  # what find_style_attributes yields for a style attribute, and only it
+NOT_MARGIN_BOXES = {"footnote", "note-area"}  # page areas WeasyPrint lists with the margin boxes, made elsewhere
 
 
 def skip_empty_margin_boxes() -> None:
-    """Make a page's margin boxes only when a rule styles one of them for its page type. Without one, each box
-    takes the page's anonymous style, whose `content` is `normal`: WeasyPrint would size all sixteen and
-    generate none."""
+    """Make a page's margin boxes only when one of them has content. WeasyPrint makes and sizes all sixteen
+    (resolving each one's margins, borders and padding) and then generates those whose `content` is not
+    `normal`, `inhibit` or `none`: its own stylesheet styles every margin box of every page, so each has a
+    style, but without a rule giving one content there is nothing to generate."""
     from weasyprint import css, layout
 
     original = layout.make_margin_boxes
     if getattr(original, "skips_empty_margin_boxes", False):
         return
-    keywords = [f"@{name}" for name in sorted(css.PAGE_MARGIN_BOXES)]
+    keywords = [f"@{name}" for name in sorted(css.PAGE_MARGIN_BOXES - NOT_MARGIN_BOXES)]
+
+    def has_content(context, page, keyword: str) -> bool:
+        style = context.style_for(page.page_type, keyword)  # None: the page's anonymous style, content normal
+        return style is not None and style["content"] not in ("normal", "inhibit", "none")
 
     def make_margin_boxes(context, page, state):
-        if any(context.style_for(page.page_type, keyword) is not None for keyword in keywords):
+        if any(has_content(context, page, keyword) for keyword in keywords):
             yield from original(context, page, state)
 
     make_margin_boxes.skips_empty_margin_boxes = True
