@@ -58,12 +58,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_here(argv: list[str]) -> int:
+    import gc
     import logging
 
     from generator import interrupts
     from generator.errors import InputError
 
     args = parser_for(argv).parse_args(argv)
+    gc.freeze()  # the modules just imported live as long as the command: its collections need not walk them
     if not getattr(args, "run", None):
         parser().print_help()
         return 2
