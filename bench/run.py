@@ -1,8 +1,8 @@
 """`make bench`: pnpgen against a WeasyPrint floor, protograf and a ReportLab anchor, and on a large game.
 
-    python bench/run.py [--only small|kits|large] [--cards N] [--runs N]
+    python bench/run.py [--only small,kits,large] [--cards N] [--runs N]
 
-Measures (wall seconds, median of --runs (3), and the peak memory of the whole process tree):
+Measures (wall seconds and CPU seconds, medians of --runs (3), and the peak memory of the whole process tree):
   small       the 300-card benchmark deck (100 distinct faces x 3), A4 with crop marks:
     cold        pnpgen with nothing built before and no server running (PNPGEN_DAEMON=0): imposition,
                 marks and labels included
@@ -21,8 +21,8 @@ Measures (wall seconds, median of --runs (3), and the peak memory of the whole p
               server, empty cache), then large_warm once after one card's English text changed (with the
               server, as warm); large_peak_mb is the peak of both
 The cold runs of the small deck, the floors and protograf take turns, so that a busy machine slows them alike.
-Prints every measure, the ratios with their targets, and writes output/bench.json (a run of one part with
---only writes output/bench-PART.json instead, leaving the full run's figures in place).
+Prints every measure, the ratios with their targets, and writes output/bench.json (a run of some parts with
+--only writes output/bench-PART[+PART].json instead, leaving the full run's figures in place).
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ import argparse
 import compileall
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -81,11 +82,13 @@ def server_pids(env: dict) -> list[int]:
     return [int(line.split()[1]) for line in status.splitlines() if line.startswith("pid ")]
 
 
-def timed(command: list[str], env: dict | None = None) -> tuple[float, float, float]:
+def timed(command: list[str], env: dict | None = None) -> tuple[float, float, float, float]:
     """Wall seconds, peak tree memory and peak anonymous memory (MB, sampled every 20 ms) of one command,
-    with the pnpgen server's process tree added when one is running."""
+    with the pnpgen server's process tree added when one is running, and the CPU seconds (user and system)
+    of the command and every process it waited for (not a server's: it is not the command's child)."""
     servers = server_pids(env) if env and env.get("PNPGEN_DAEMON") == "1" else []
     peak = [0.0, 0.0]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     done = threading.Event()
@@ -103,11 +106,13 @@ def timed(command: list[str], env: dict | None = None) -> tuple[float, float, fl
     sampler.start()
     _, err = process.communicate()
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     done.set()
     sampler.join()
     if process.returncode:
         raise SystemExit(f"failed: {' '.join(command)}\n{err.decode()}")
-    return elapsed, peak[0], peak[1]
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, peak[0], peak[1], cpu
 
 
 class Series:
@@ -115,16 +120,20 @@ class Series:
 
     def __init__(self, label: str):
         self.label = label
-        self.runs: list[tuple[float, float, float]] = []
+        self.runs: list[tuple[float, float, float, float]] = []
 
-    def add(self, elapsed: float, peak: float, anon: float) -> None:
-        self.runs.append((elapsed, peak, anon))
-        print(f"  {self.label} run {len(self.runs)}: {elapsed:.2f} s, {peak:.0f} MB ({anon:.0f} MB anonymous)",
-              file=sys.stderr, flush=True)
+    def add(self, elapsed: float, peak: float, anon: float, cpu: float) -> None:
+        self.runs.append((elapsed, peak, anon, cpu))
+        print(f"  {self.label} run {len(self.runs)}: {elapsed:.2f} s ({cpu:.2f} s CPU), {peak:.0f} MB "
+              f"({anon:.0f} MB anonymous)", file=sys.stderr, flush=True)
 
     @property
     def seconds(self) -> float:
         return statistics.median(run[0] for run in self.runs)
+
+    @property
+    def cpu(self) -> float:
+        return statistics.median(run[3] for run in self.runs)
 
     @property
     def peak(self) -> float:
@@ -155,13 +164,22 @@ def compile_bytecode() -> None:
     compileall.compile_dir(ROOT / "generator", quiet=1)
 
 
+def parts_of(text: str) -> list[str]:
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [part for part in parts if part not in PARTS]
+    if unknown or not parts:
+        raise argparse.ArgumentTypeError(f"choose among {', '.join(PARTS)}, separated by commas")
+    return [part for part in PARTS if part in parts]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=PARTS, help="measure one part (writes output/bench-PART.json)")
+    parser.add_argument("--only", type=parts_of, default=list(PARTS), metavar="PART[,PART]",
+                        help=f"measure these parts only ({', '.join(PARTS)}; writes output/bench-PART.json)")
     parser.add_argument("--cards", type=int, default=CARDS, help=f"cards of the large game (default {CARDS})")
     parser.add_argument("--runs", type=int, default=3, help="runs of each small-deck and kits measure (median)")
     args = parser.parse_args(argv)
-    parts = [args.only] if args.only else list(PARTS)
+    parts = args.only
     compile_bytecode()
     work = Path(tempfile.mkdtemp(prefix="pnpgen-bench-"))
     runtime = Path(tempfile.mkdtemp(prefix="pnb"))  # a private folder: only this run's server is measured
@@ -259,6 +277,9 @@ def targets(results: dict[str, Series], cards: int) -> list[tuple[str, str, str,
 
     if "cold" in s:
         at_most("small cold / WeasyPrint floor", s["cold"] / s["weasyprint"], 0.8)
+        rows.append(("the same in CPU time (both cores counted)",
+                     f"{results['cold'].cpu / results['weasyprint'].cpu:.2f} ({results['cold'].cpu:.2f} / "
+                     f"{results['weasyprint'].cpu:.2f} s)", "none: what a busy machine sees", None))
         at_most("small cold / protograf", s["cold"] / s["protograf"], 0.35)
         rows.append(("small cold / ReportLab anchor", f"{s['cold'] / s['reportlab']:.2f}", "none (the anchor)", None))
         at_most("warm (server) / cold", s["warm"] / s["cold"], 0.15)
@@ -285,9 +306,10 @@ def targets(results: dict[str, Series], cards: int) -> list[tuple[str, str, str,
 
 
 def report(results: dict[str, Series], parts: list[str], args, load: list[float]) -> None:
-    print(f"\n| measure | seconds (median of {args.runs}) | peak MB (PSS) | of it anonymous |\n|---|---|---|---|")
+    print(f"\n| measure | seconds (median of {args.runs}) | CPU seconds | peak MB (PSS) | of it anonymous |\n"
+          "|---|---|---|---|---|")
     for series in results.values():
-        print(f"| {series.label} | {series.seconds:.2f} | {series.peak:.0f} | {series.anon:.0f} |")
+        print(f"| {series.label} | {series.seconds:.2f} | {series.cpu:.2f} | {series.peak:.0f} | {series.anon:.0f} |")
     rows = targets(results, args.cards)
     print("\n| ratio or limit | value | target | met |\n|---|---|---|---|")
     for name, value, target, met in rows:
@@ -299,6 +321,7 @@ def report(results: dict[str, Series], parts: list[str], args, load: list[float]
              "kits_warm": "kits_warm_s", "kits_warm_alone": "kits_warm_alone_s", "large_cold": "large_cold_s",
              "large_warm": "large_warm_s"}
     data: dict = {names[key]: round(value, 3) for key, value in s.items()}
+    data["cpu_s"] = {names[key]: round(series.cpu, 3) for key, series in results.items()}
     ours = [results[key] for key in ("cold", "warm", "warm_alone", "kits_cold", "kits_warm", "kits_warm_alone")
             if key in results]
     if ours:
@@ -310,7 +333,7 @@ def report(results: dict[str, Series], parts: list[str], args, load: list[float]
     data.update(targets=[{"what": name, "value": value, "target": target, "met": met}
                          for name, value, target, met in rows],
                 runs=args.runs, parts=parts, load=load, cores=os.cpu_count(), date=time.strftime("%Y-%m-%d %H:%M"))
-    path = ROOT / "output" / ("bench.json" if len(parts) == len(PARTS) else f"bench-{parts[0]}.json")
+    path = ROOT / "output" / ("bench.json" if len(parts) == len(PARTS) else f"bench-{'+'.join(parts)}.json")
     path.parent.mkdir(exist_ok=True)
     path.write_text(json.dumps(data, indent=2) + "\n")
     print(f"wrote {path.relative_to(ROOT)}")
