@@ -51,6 +51,7 @@ fuzz: setup
 clean:
 	rm -rf output/*/ output/.cache
 
+# BENCH="--only small --runs 5": some parts only (see bench/run.py)
 bench: setup
 	$(PY) -m pip install -q $(EDITABLE) '.[bench]'
-	$(PY) bench/run.py
+	$(PY) bench/run.py $(BENCH)

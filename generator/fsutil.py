@@ -42,22 +42,25 @@ def file_mode() -> int:
     return 0o666 & ~current_umask()
 
 
-def write_atomic(path: Path, data: bytes | str) -> None:
+def write_atomic(path: Path, data: bytes | str, durable: bool = True) -> None:
+    """Replace path with data, whole. durable=False leaves out the wait for the disk (fsync): for entries of a
+    cache, which are checked when read and made again when damaged, and which a build writes by the hundred."""
     path = Path(path)
     outputs = _open_set.get()
     if outputs is not None and outputs.owns(path):
         outputs.stage(path, data)
         return
-    os.replace(_write_beside(path, data), path)
+    os.replace(_write_beside(path, data, durable), path)
 
 
 def write_cache_entry(path: Path, data: bytes | str) -> None:
-    """Write a cache entry whole (see the module's doc): a reader sees the old entry, the new one or none."""
-    os.replace(_write_beside(Path(path), data), path)
+    """Write a cache entry whole (see the module's doc): a reader sees the old entry, the new one or none. Not
+    flushed to disk first: a damaged entry is rendered again, never trusted."""
+    os.replace(_write_beside(Path(path), data, durable=False), path)
 
 
-def _write_beside(path: Path, data: bytes | str) -> str:
-    """A complete temporary copy of the file beside its final place; its name."""
+def _write_beside(path: Path, data: bytes | str, durable: bool = True) -> str:
+    """A complete temporary copy of the file beside its final place (on disk when durable); its name."""
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -65,8 +68,9 @@ def _write_beside(path: Path, data: bytes | str) -> str:
         os.fchmod(fd, file_mode())
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -1,5 +1,5 @@
-"""generator.render.weasy.patches: WeasyPrint with prebuilt C declarations, deferred font copies and fonts subset in
-parallel renders the same bytes as the plain import."""
+"""generator.render.weasy.patches: WeasyPrint with prebuilt C declarations, deferred font copies, fonts subset in
+parallel and inline styles shared renders the same bytes as the plain import."""
 from __future__ import annotations
 
 import ast
@@ -14,13 +14,19 @@ RENDER = """
 import json, sys
 from generator.render.weasy import patches
 weasyprint = patches.load()
-html = ('<html lang="ja"><body style="font-family: Noto Sans CJK JP">'
+html = ('<html lang="ja"><style>@page :first { @bottom-center { content: "1 / 2" } }</style>'
+        '<body style="font-family: Noto Sans CJK JP">'
         '<p>カードを1枚引く。Draw one card.</p><p style="font-weight: bold">報酬 Reward</p>'
-        '<p style="font-family: Noto Serif CJK JP">明朝 serif</p></body></html>')
+        '<p style="font-family: Noto Serif CJK JP">明朝 serif</p><p style="font-weight: bold">報酬 again</p>'
+        '<div style="position: absolute; left: 3mm; top: 9mm"><b style="font-weight: bold">絶対 Absolute</b></div>'
+        '<div style="position: absolute; left: 3mm; top: 9mm"><i>italic</i></div>'
+        '<p style="break-before: page">2</p></body></html>')
 sys.stdout.buffer.write(weasyprint.HTML(string=html).write_pdf())
 print(json.dumps({"pycparser": "pycparser" in sys.modules,
                   "parallel": getattr(weasyprint.pdf.build_fonts_dictionary, "subsets_in_parallel", False),
-                  "deferred": type(weasyprint.pdf.fonts.Font.__dict__.get("file_content")).__name__}),
+                  "deferred": type(weasyprint.pdf.fonts.Font.__dict__.get("file_content")).__name__,
+                  "shared": getattr(weasyprint.css.find_style_attributes, "shares_inline_styles", False),
+                  "margins": getattr(weasyprint.layout.make_margin_boxes, "skips_empty_margin_boxes", False)}),
       file=sys.stderr)
 """
 
@@ -33,12 +39,15 @@ def render(tmp_path, **env):
 
 def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path):
     plain, plain_state = render(tmp_path, PNPGEN_PLAIN_WEASYPRINT="1")
-    assert plain_state == {"pycparser": True, "deferred": "NoneType", "parallel": False}
+    assert plain_state == {"pycparser": True, "deferred": "NoneType", "parallel": False, "shared": False,
+                           "margins": False}
     render(tmp_path)  # builds the cached declarations module
     assert list((tmp_path / "pnpgen" / "ffi").glob("_pnpgen_ffi_*.py"))
     fast, fast_state = render(tmp_path)
-    # the C text not parsed again, whole font files not copied, the three fonts subset side by side
-    assert fast_state == {"pycparser": False, "deferred": "_FileContent", "parallel": True}
+    # the C text not parsed again, whole font files not copied, the three fonts subset side by side, the
+    # repeated style attributes computed once, margin boxes made on the first page only (its footer)
+    assert fast_state == {"pycparser": False, "deferred": "_FileContent", "parallel": True, "shared": True,
+                          "margins": True}
     assert fast == plain
     assert fast.startswith(b"%PDF") and len(fast) > 1000
 
@@ -78,3 +87,27 @@ def test_whole_font_bytes_are_read_once_and_only_when_asked():
     assert font.file_content == b"OTTO..." and reads == [1]
     font.file_content = b"subset"
     assert font.file_content == b"subset"
+
+
+def test_elements_with_the_same_style_attribute_share_their_declarations():
+    """The same parsed declarations: what lets WeasyPrint compute their style once."""
+    weasyprint = patches.load()
+    html = weasyprint.HTML(string='<body><p style="color: red">a</p><p style="color: red">b</p>'
+                                  '<p style="color: blue">c</p><p style="color:red">d</p><p lang="en">e</p></body>')
+    found = {element.text: declarations for specificity, element, declarations, _
+             in weasyprint.css.find_style_attributes(html.etree_element)
+             if specificity == patches.STYLE_ATTRIBUTE_SPECIFICITY}
+    assert found["a"] is found["b"]
+    assert found["c"] is not found["a"] and found["d"] is not found["a"]  # another text: parsed on its own
+    assert set(found) == {"a", "b", "c", "d"}
+
+
+def test_margin_boxes_are_made_where_a_rule_gives_them_content():
+    weasyprint = patches.load()
+    html = weasyprint.HTML(string='<style>@page { size: 60mm 60mm } @page :first { @bottom-right { content: "one" } }'
+                                  '@page :left { @top-center { content: "left" } }</style>'
+                                  '<p>a</p><p style="break-before: page">b</p><p style="break-before: page">c</p>')
+    pages = html.render().pages
+    margin = [[box.at_keyword for box in page._page_box.children if type(box).__name__ == "MarginBox"]
+              for page in pages]
+    assert margin == [["@bottom-right"], ["@top-center"], []]

@@ -19,9 +19,22 @@ COMMANDS = ["build", "validate", "components", "list", "new", "i18n", "export", 
             "daemon"]
 
 
-@functools.lru_cache(maxsize=1)
 def parser() -> "argparse.ArgumentParser":
     """The command line parser, with every command's options (built once: a server's forks reuse it)."""
+    return _parser(tuple(COMMANDS))
+
+
+def parser_for(argv: list[str]) -> "argparse.ArgumentParser":
+    """The parser for argv: when it starts with a command, one that knows that command only, so that
+    running it imports its own module, not every command's; otherwise (no command, --help, --version, a
+    mistyped command) the whole parser. A command's own options, help and errors are the same in both."""
+    if argv and argv[0] in COMMANDS and _parser.cache_info().currsize == 0:
+        return _parser((argv[0],))
+    return parser()
+
+
+@functools.lru_cache(maxsize=2)
+def _parser(commands: tuple[str, ...]) -> "argparse.ArgumentParser":
     import argparse
     import importlib
 
@@ -29,18 +42,20 @@ def parser() -> "argparse.ArgumentParser":
         prog="pnpgen", description="Print-and-play component generator: YAML card databases to print-ready PDFs.")
     root.add_argument("--version", action="version", version=f"pnpgen {__version__}")
     subparsers = root.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in commands:
         importlib.import_module(f"generator.commands.{name}").register(subparsers)
     return root
 
 
 def run_here(argv: list[str]) -> int:
+    import gc
     import logging
 
     from generator import interrupts
     from generator.errors import InputError
 
-    args = parser().parse_args(argv)
+    args = parser_for(argv).parse_args(argv)
+    gc.freeze()  # the modules just imported live as long as the command: its collections need not walk them
     if not getattr(args, "run", None):
         parser().print_help()
         return 2

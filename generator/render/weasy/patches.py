@@ -1,6 +1,6 @@
 """WeasyPrint, loaded faster and lighter, with the same output (the tests compare the bytes).
 
-Three changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEASYPRINT=1 turns them off.
+Four changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEASYPRINT=1 turns them off.
 
 - C declarations prebuilt: WeasyPrint declares the Pango, HarfBuzz and fontconfig functions it calls as one
   C text that cffi parses with pycparser at every import, about 0.2 s of every process that renders. cffi can
@@ -13,6 +13,13 @@ Three changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEA
 - Fonts subset side by side: a document's fonts are subset one after the other (about 35 ms each for Noto
   CJK) although HarfBuzz runs without Python's lock; they now run in threads, before WeasyPrint's own loop,
   which then finds them done (see subset_fonts_in_parallel).
+- Inline styles shared: WeasyPrint computes an element's style once for every element with the same parent
+  style, declarations and matching rules, but gives each `style` attribute its own parsed declarations, so
+  a template's inline styles, repeated on every face, were computed again for every element (see
+  share_inline_styles).
+- Margin boxes looked up before they are made: WeasyPrint makes and sizes all sixteen margin boxes of every
+  page (@top-left...) to find that none has content; a page whose stylesheets give it no margin-box rule
+  has none to make (see skip_empty_margin_boxes). A card face is a page: this was a fifth of its layout.
 """
 from __future__ import annotations
 
@@ -52,6 +59,8 @@ def load() -> ModuleType:
     if not plain:
         defer_font_copies()
         subset_fonts_in_parallel()
+        share_inline_styles()
+        skip_empty_margin_boxes()
     return weasyprint
 
 
@@ -248,6 +257,57 @@ def subset_fonts_in_parallel() -> None:
     build.__wrapped__, clean.__wrapped__ = original_build, original_clean  # what internals.py checks
     pdf_fonts.Font.clean = clean
     pdf_module.build_fonts_dictionary = build
+
+
+def share_inline_styles() -> None:
+    """Give the elements of a document whose `style` attributes are the same text the same parsed declarations:
+    WeasyPrint's cache of computed styles, keyed by the parent's style, the element's declarations and the
+    rules matching it, then computes their style once, as it does for elements styled by the same classes."""
+    from weasyprint import css
+
+    original = css.find_style_attributes
+    if getattr(original, "shares_inline_styles", False):
+        return
+
+    def find_style_attributes(tree, presentational_hints=False, base_url=None):
+        parsed: dict[str, list] = {}
+        for specificity, element, declarations, url in original(tree, presentational_hints, base_url):
+            if specificity == STYLE_ATTRIBUTE_SPECIFICITY:
+                declarations = parsed.setdefault(element.get("style"), declarations)
+            yield specificity, element, declarations, url
+
+    find_style_attributes.shares_inline_styles = True
+    find_style_attributes.__wrapped__ = original  # what internals.py checks
+    css.find_style_attributes = find_style_attributes
+
+
+STYLE_ATTRIBUTE_SPECIFICITY = (1, 0, 0)  # what find_style_attributes yields for a style attribute, and only it
+NOT_MARGIN_BOXES = {"footnote", "note-area"}  # page areas WeasyPrint lists with the margin boxes, made elsewhere
+
+
+def skip_empty_margin_boxes() -> None:
+    """Make a page's margin boxes only when one of them has content. WeasyPrint makes and sizes all sixteen
+    (resolving each one's margins, borders and padding) and then generates those whose `content` is not
+    `normal`, `inhibit` or `none`: its own stylesheet styles every margin box of every page, so each has a
+    style, but without a rule giving one content there is nothing to generate."""
+    from weasyprint import css, layout
+
+    original = layout.make_margin_boxes
+    if getattr(original, "skips_empty_margin_boxes", False):
+        return
+    keywords = [f"@{name}" for name in sorted(css.PAGE_MARGIN_BOXES - NOT_MARGIN_BOXES)]
+
+    def has_content(context, page, keyword: str) -> bool:
+        style = context.style_for(page.page_type, keyword)  # None: the page's anonymous style, content normal
+        return style is not None and style["content"] not in ("normal", "inhibit", "none")
+
+    def make_margin_boxes(context, page, state):
+        if any(has_content(context, page, keyword) for keyword in keywords):
+            yield from original(context, page, state)
+
+    make_margin_boxes.skips_empty_margin_boxes = True
+    make_margin_boxes.__wrapped__ = original  # what internals.py checks
+    layout.make_margin_boxes = make_margin_boxes
 
 
 def _fonts_by_file(fonts: dict) -> dict:
