@@ -18,6 +18,7 @@ from generator.paths import OUTPUT_DIR, face_cache_dir, list_games, resolve_game
 from generator.progress import Progress
 from generator.render.changes import card_keys, changed_cards, reference_keys
 from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits
+from generator.render.memo import FaceMemo
 from generator.render.pipeline import FaceCache, default_jobs, face_request, render_faces
 from generator.render.printed import build_aids, build_boards, build_tokens
 from generator.render.rulebook import build_rules
@@ -239,11 +240,12 @@ class RenderedDeck:
     request: tuple = ()  # what render_faces needs to render the faces (see face_request)
 
 
-def prepare_game(game: Game, langs: list[str]) -> dict[str, list[RenderedDeck]]:
-    """Every deck's distinct faces (HTML and cache keys) per language, nothing rendered yet."""
+def prepare_game(game: Game, langs: list[str], memo: FaceMemo | None = None) -> dict[str, list[RenderedDeck]]:
+    """Every deck's distinct faces (HTML and cache keys) per language, nothing rendered yet; with a memo,
+    the templates run only for the cards that changed since it was written."""
     decks_by_lang: dict[str, list[RenderedDeck]] = {}
     for lang in langs:
-        renderer = GameRenderer(game, lang)
+        renderer = GameRenderer(game, lang, memo)
         decks_by_lang[lang] = []
         for deck in game.decks_in_box_order():
             faces = renderer.deck_faces(deck)
@@ -310,7 +312,7 @@ def build_cards(context: BuildContext) -> list[dict]:
     """
     game, langs, options, out_dir, progress = (context.game, context.langs, context.sheets, context.out_dir,
                                                context.progress)
-    prepared = prepare_game(game, langs)
+    prepared = prepare_game(game, langs, FaceMemo(context.cache.directory))
     since = getattr(context.args, "changed_since", None)
     before = reference_keys(since, game, langs) if since else None   # a bad REF stops the build before any write
     previous = previous_entries(out_dir)

@@ -10,6 +10,7 @@ import json
 import multiprocessing
 import os
 import sys
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import pikepdf
 
 from generator import interrupts, processes
 from generator.fsutil import write_atomic
-from generator.render.faces import Batch, RenderedBatch, face_keys, render_fitted
+from generator.render.faces import Batch, FacePages, RenderedBatch, face_keys, render_fitted
 from generator.render.fit import FitBox
 
 
@@ -172,9 +173,10 @@ class RenderedFaces:
     sources: list[pikepdf.Pdf]        # the open PDFs the pages belong to: keep them while the pages are used
 
 
-def face_request(renderer, faces) -> tuple[str, str, list[str], list[str]]:
-    """What render_faces needs to know of a deck's distinct faces in one language."""
-    return renderer.document(faces.deck, []), renderer.base_url(), face_keys(renderer, faces), faces.pages
+def face_request(renderer, faces) -> tuple[str, str, list[str], Sequence[str]]:
+    """What render_faces needs to know of a deck's distinct faces in one language (the HTML of a face is
+    made only if it is rendered)."""
+    return renderer.document(faces.deck, []), renderer.base_url(), face_keys(renderer, faces), FacePages(faces)
 
 
 def render_faces(requests: list[tuple[str, str, list[str], list[str]]], cache: FaceCache, jobs: int = 1,
