@@ -77,14 +77,20 @@ def run(args) -> int:
     game_dirs = [resolve_game(name) for name in args.games] or list_games()
     if not game_dirs:
         raise InputError(Problem(None, None, "no games to build", hint="give a game directory or run `pnpgen new NAME`"))
-    games = [load_game(d) for d in game_dirs]  # every game is read before anything is written
+    with progress.task("loading", len(game_dirs), "game(s)") as task:
+        games = []
+        for game_dir in game_dirs:  # every game is read before anything is written
+            games.append(load_game(game_dir))
+            task.advance()
     images.remember_in(None if args.no_cache else args.out / ".cache")
     for game, builder in ((g, b) for g in games for b in BUILDERS if hasattr(b, "check")):
         builder.check(game)  # a builder's own input (rules.yaml...) is checked before anything is written
     papers = list(PAPERS) if args.paper == "all" else [args.paper]
     problems = BuildProblems(progress)
-    for game in games:
-        problems.extend(data_problems(game, select_languages(game, args.lang)), "data")  # before rendering: they are fast and say what is wrong
+    with progress.task("checking the data", len(games), "game(s)") as task:
+        for game in games:
+            problems.extend(data_problems(game, select_languages(game, args.lang)), "data")  # before rendering: they are fast and say what is wrong
+            task.advance()
     with OutputSet(args.out):  # every file of the build replaced together, or none (build.json last)
         for game in games:
             build_game(game, papers, progress, args, problems)
@@ -240,17 +246,20 @@ class RenderedDeck:
     request: tuple = ()  # what render_faces needs to render the faces (see face_request)
 
 
-def prepare_game(game: Game, langs: list[str], memo: FaceMemo | None = None) -> dict[str, list[RenderedDeck]]:
+def prepare_game(game: Game, langs: list[str], memo: FaceMemo | None = None,
+                 progress: Progress | None = None) -> dict[str, list[RenderedDeck]]:
     """Every deck's distinct faces (HTML and cache keys) per language, nothing rendered yet; with a memo,
     the templates run only for the cards that changed since it was written."""
     decks_by_lang: dict[str, list[RenderedDeck]] = {}
-    for lang in langs:
-        renderer = GameRenderer(game, lang, memo)
-        decks_by_lang[lang] = []
-        for deck in game.decks_in_box_order():
-            faces = renderer.deck_faces(deck)
-            request = face_request(renderer, faces)
-            decks_by_lang[lang].append(RenderedDeck(faces, keys=request[2], request=request))
+    cards = len(langs) * sum(len(deck.cards) for deck in game.decks.values())
+    with (progress or Progress(quiet=True)).task(f"{game.id}: preparing card faces", cards, "cards") as task:
+        for lang in langs:
+            renderer = GameRenderer(game, lang, memo)
+            decks_by_lang[lang] = []
+            for deck in game.decks_in_box_order():
+                faces = renderer.deck_faces(deck, task.advance)
+                request = face_request(renderer, faces)
+                decks_by_lang[lang].append(RenderedDeck(faces, keys=request[2], request=request))
     return decks_by_lang
 
 
@@ -269,13 +278,7 @@ def render_prepared(game: Game, decks_by_lang: dict[str, list[RenderedDeck]], ca
     requests = [deck.request for deck in decks]
     progress.say(f"{game.id}: {sum(len(deck.keys) for deck in decks)} distinct faces "
                  f"({', '.join(decks_by_lang)})")
-    done = [0]
-
-    def tick():
-        done[0] += 1
-        progress.say(f"{game.id}: rendered batch {done[0]} of the faces not in the cache")
-
-    result = render_faces(requests, cache, jobs, tick)
+    result = render_faces(requests, cache, jobs, progress)
     for deck, deck_pages in zip(decks, result.pages):
         deck.pages, deck.sources = deck_pages, result.sources
         deck.fits = card_fits(deck.faces, [cache.face_fits(key) for key in deck.keys])
@@ -312,7 +315,7 @@ def build_cards(context: BuildContext) -> list[dict]:
     """
     game, langs, options, out_dir, progress = (context.game, context.langs, context.sheets, context.out_dir,
                                                context.progress)
-    prepared = prepare_game(game, langs, FaceMemo(context.cache.directory))
+    prepared = prepare_game(game, langs, FaceMemo(context.cache.directory), progress)
     since = getattr(context.args, "changed_since", None)
     before = reference_keys(since, game, langs) if since else None   # a bad REF stops the build before any write
     previous = previous_entries(out_dir)
@@ -336,12 +339,14 @@ def build_cards(context: BuildContext) -> list[dict]:
         for deck in prepared[lang]:
             context.note_untranslated(deck.faces)
     files = []
-    for lang, option, name, inputs, kept in planned:
-        if kept is not None:
-            files.append(kept)
-            continue
-        entry = write_card_file(context, prepared[lang], option, lang, name)
-        files.append({**entry, "kind": "cards", "inputs": inputs, "face_keys": card_keys(prepared[lang])})
+    with progress.task(f"{game.id}: writing card sheets", sum(1 for p in planned if p[4] is None), "files") as task:
+        for lang, option, name, inputs, kept in planned:
+            if kept is not None:
+                files.append(kept)
+                continue
+            entry = write_card_file(context, prepared[lang], option, lang, name)
+            files.append({**entry, "kind": "cards", "inputs": inputs, "face_keys": card_keys(prepared[lang])})
+            task.advance()
     if len(files) > sum(1 for p in planned if p[4] is None):
         progress.say(f"{game.id}: {sum(1 for p in planned if p[4] is not None)} card sheet file(s) up to date")
     if before is not None:

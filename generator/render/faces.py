@@ -181,7 +181,7 @@ class GameRenderer:
                 "size": deck.size_name, "width": deck.size_mm[0], "height": deck.size_mm[1],
                 "placeholder": deck.placeholder}
 
-    def deck_faces(self, deck: Deck) -> DeckFaces:
+    def deck_faces(self, deck: Deck, on_card: Callable[[], None] | None = None) -> DeckFaces:
         shared = {**self.context(), "deck": self.deck_view(deck)}
         frame, base_url = self.document(deck, []), self.base_url()
         result = DeckFaces(deck, self.lang, remake=lambda card, side: self.card_faces(deck, deck.cards[card],
@@ -213,6 +213,8 @@ class GameRenderer:
                                                    if path not in used_before})
             if missing:
                 result.untranslated[card.id] = missing
+            if on_card is not None:
+                on_card()
         check_used_images(self.templates.used)  # a corrupt icon would print its alt text, silently
         memo.save()
         return result

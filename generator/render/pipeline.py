@@ -18,6 +18,7 @@ import pikepdf
 
 from generator import interrupts, processes
 from generator.fsutil import write_atomic
+from generator.progress import Progress
 from generator.render.faces import Batch, FacePages, RenderedBatch, face_keys, render_fitted
 from generator.render.fit import FitBox
 
@@ -180,7 +181,7 @@ def face_request(renderer, faces) -> tuple[str, str, list[str], Sequence[str]]:
 
 
 def render_faces(requests: list[tuple[str, str, list[str], list[str]]], cache: FaceCache, jobs: int = 1,
-                 on_done=None) -> RenderedFaces:
+                 progress: Progress | None = None) -> RenderedFaces:
     """The pages of the requested faces, rendering only those the cache does not hold.
 
     Each request is (frame, base_url, face keys, face HTML): a deck's distinct faces in one language,
@@ -205,14 +206,17 @@ def render_faces(requests: list[tuple[str, str, list[str], list[str]]], cache: F
     batches, members = _batches_for(requests, missing, jobs)
     cache.hits += sum(len(keys) for _, _, keys, _ in requests) - len(missing)
     cache.misses += len(missing)
-    for batch, faces, rendered in zip(batches, members, render_fitted_batches(batches, jobs, on_done)):
-        cache.put(batch.key, rendered.pdf)
-        by_page = [[box for box in rendered.fits if box.page == page] for page in range(len(faces))]
-        cache.record_faces(batch.key, [requests[r][2][f] for r, f in faces], by_page)
-        pdf = pikepdf.open(io.BytesIO(rendered.pdf))
-        opened[batch.key] = pdf
-        for page, (r, f) in zip(pdf.pages, faces):
-            found[r][f] = page
+    shown = progress if progress is not None and missing else Progress(quiet=True)
+    with shown.task("rendering faces", len(missing), "faces") as task:
+        for batch, faces, rendered in zip(batches, members, render_fitted_batches(batches, jobs)):
+            task.advance(len(faces))
+            cache.put(batch.key, rendered.pdf)
+            by_page = [[box for box in rendered.fits if box.page == page] for page in range(len(faces))]
+            cache.record_faces(batch.key, [requests[r][2][f] for r, f in faces], by_page)
+            pdf = pikepdf.open(io.BytesIO(rendered.pdf))
+            opened[batch.key] = pdf
+            for page, (r, f) in zip(pdf.pages, faces):
+                found[r][f] = page
     return RenderedFaces(found, [pdf for pdf in opened.values() if pdf is not None])
 
 
