@@ -116,7 +116,8 @@ class Task:
             return
         now = progress.clock()
         every = REDRAW_EVERY if progress.terminal else PLAIN_EVERY
-        if not force and self._shown_at is not None and now - self._shown_at < every:
+        if not force and (self._shown_at is not None and now - self._shown_at < every
+                          or not progress.terminal and self.done == self.total):  # the final line says it
             return
         self._shown_at = now
         if progress.terminal:

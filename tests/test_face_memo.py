@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from conftest import copy_game
 from generator.model import load_game
 from generator.render import faces as faces_module
 from generator.render.faces import FacePages, GameRenderer
@@ -136,3 +137,20 @@ def test_the_memo_is_not_used_without_a_directory(small_game, runs):
     faces_of(small_game, FaceMemo(None))
     assert len(runs) == 2 * len(load_game(small_game).decks["cards"].cards)
     assert faces_module.FaceMemo is FaceMemo
+
+
+@pytest.mark.parametrize("kit", ["greed-inc", "ikkin", "mint-rails"])
+def test_the_kits_rebuilt_from_the_memo_give_the_same_faces(kit, tmp_path):
+    game_dir = copy_game(kit, tmp_path)
+    memo = FaceMemo(tmp_path / "cache")
+    game = load_game(game_dir)
+    for lang in game.languages:
+        for deck in game.decks.values():
+            GameRenderer(game, lang, memo).deck_faces(deck)
+    game = load_game(game_dir)
+    for lang in game.languages:
+        for deck in game.decks.values():
+            remembered, fresh = GameRenderer(game, lang, memo), GameRenderer(game, lang)
+            found, made = remembered.deck_faces(deck), fresh.deck_faces(deck)
+            assert_same({lang: found}, {lang: made})
+            assert remembered.templates.used.keys() == fresh.templates.used.keys()

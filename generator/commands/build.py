@@ -8,13 +8,14 @@ import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from generator import yamlio
 from generator.checks import images
 from generator.checks.build_problems import BuildProblems, data_problems
 from generator.checks.validate import texts
 from generator.errors import InputError, Problem, display_path
 from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
-from generator.paths import OUTPUT_DIR, face_cache_dir, list_games, resolve_game
+from generator.paths import OUTPUT_DIR, cache_dir, face_cache_dir, list_games, resolve_game
 from generator.progress import Progress
 from generator.render.changes import card_keys, changed_cards, reference_keys
 from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits
@@ -80,6 +81,7 @@ def run(args) -> int:
     with progress.task("loading", len(game_dirs), "game(s)") as task:
         games = []
         for game_dir in game_dirs:  # every game is read before anything is written
+            yamlio.remember_in(None if args.no_cache else cache_dir(game_dir, args.out))
             games.append(load_game(game_dir))
             task.advance()
     images.remember_in(None if args.no_cache else args.out / ".cache")

@@ -285,7 +285,7 @@ class _MemoRun:
                 return None
             missing.append(Untranslated(text, lang, shown))
         self.kept[key] = entry
-        for path, (file, line, how) in used:
+        for path, file, line, how in used:
             self.used.setdefault(Path(path), (Path(file) if file else None, line, how))
         return (front, back), missing
 

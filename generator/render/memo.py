@@ -63,8 +63,17 @@ def context_key(game_dir: Path, parts: list) -> str:
 
 def card_key(context: str, card) -> str:
     """Hash of a card's own data (texts in every language, fields, count, back) within its deck's context."""
-    data = (card.id, card.name.values, card.count, card.remove_at, card.placeholder, card.back, card.fields)
-    return hashlib.sha256((context + repr(plain_value(data))).encode()).hexdigest()
+    digest = hashlib.sha256(context.encode())
+    digest.update(card_data(card))
+    return digest.hexdigest()
+
+
+def card_data(card) -> bytes:
+    """A card's own data as bytes, made once per loaded card (every language of a build uses it)."""
+    if "_data" not in card.__dict__:
+        data = (card.id, card.name.values, card.count, card.remove_at, card.placeholder, card.back, card.fields)
+        card.__dict__["_data"] = repr(plain_value(data)).encode()
+    return card.__dict__["_data"]
 
 
 def plain_value(value):
