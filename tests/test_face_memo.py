@@ -154,3 +154,23 @@ def test_the_kits_rebuilt_from_the_memo_give_the_same_faces(kit, tmp_path):
             found, made = remembered.deck_faces(deck), fresh.deck_faces(deck)
             assert_same({lang: found}, {lang: made})
             assert remembered.templates.used.keys() == fresh.templates.used.keys()
+
+
+def test_the_face_index_finds_the_faces_of_the_last_build_in_one_read(tmp_path):
+    from generator.render.fit import FitBox
+    from generator.render.pipeline import FaceCache
+
+    box = FitBox(page=0, field="text", width_mm=50.0, height_mm=20.0, overflow_mm=0.0, scale=1.0)
+    first = FaceCache(tmp_path / "faces", index="game")
+    first.record_faces("batch-a", ["face-1", "face-2"], [[box], []])
+    first.save_index()
+    for entry in (tmp_path / "faces" / "faces").rglob("face-*"):
+        entry.unlink()  # the index alone says where they are
+    again = FaceCache(tmp_path / "faces", index="game")
+    assert again.find_face("face-2") == ("batch-a", 1)
+    assert [(b.field, b.width_mm) for b in again.face_fits("face-1")] == [("text", 50.0)]
+    assert again.find_face("face-3") is None
+    again.save_index()  # this run used only these two: the index keeps them
+    assert FaceCache(tmp_path / "faces", index="game").find_face("face-1") == ("batch-a", 0)
+    (tmp_path / "faces" / "index" / "game.json").write_text("[not an index")
+    assert FaceCache(tmp_path / "faces", index="game").find_face("face-1") is None  # and nothing else to go by

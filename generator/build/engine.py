@@ -45,6 +45,7 @@ def build_game(game: Game, options: BuildOptions, progress: Progress, problems: 
     for builder in BUILDERS:
         files += builder.build(context)
     write_report(context.out_dir, game, files, context.fits, context.untranslated)
+    context.cache.save_index()
     report_untranslated(context)
     progress.say(f"{game.id}: {len(files)} files in {context.out_dir} "
                  f"({context.cache.hits} faces from the cache, {context.cache.misses} rendered)")

@@ -32,11 +32,16 @@ class FaceCache:
     An entry that cannot be read is deleted and rendered again, never trusted.
     """
 
-    def __init__(self, directory: Path | None):
+    def __init__(self, directory: Path | None, index: str | None = None):
         self.directory = directory
         self.hits = 0
         self.misses = 0
         self.fits: dict[str, list[FitBox]] = {}  # face key -> its text boxes, for every face seen this run
+        # An index (one file per game, see save_index) says where each face of the last build is without
+        # reading a file per face; the per-face entries stay what the cache is made of.
+        self._index_path = directory / "index" / f"{index}.json" if directory is not None and index else None
+        self._indexed: dict[str, list] | None = None
+        self._used: dict[str, list] = {}  # face key -> [batch key, page, text boxes] of the faces of this run
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.pdf"
@@ -48,20 +53,45 @@ class FaceCache:
         """(batch key, page index) of a face rendered before, if the cache knows it and its text boxes."""
         if self.directory is None:
             return None
+        entry = self._index().get(face_key)
+        if entry is None:
+            try:
+                where, boxes = self._face_path(face_key).read_text().split("\n", 1)
+                batch_key, index = where.split()
+                entry = [batch_key, int(index), json.loads(boxes)]
+            except (FileNotFoundError, ValueError, TypeError):  # an entry from before text boxes were measured
+                return None
         try:
-            where, boxes = self._face_path(face_key).read_text().split("\n", 1)
-            batch_key, index = where.split()
-            self.fits[face_key] = [FitBox(**box) for box in json.loads(boxes)]
-            return batch_key, int(index)
-        except (FileNotFoundError, ValueError, TypeError):  # an entry from before text boxes were measured
+            self.fits[face_key] = [FitBox(**box) for box in entry[2]]
+        except (TypeError, ValueError):
             return None
+        self._used[face_key] = entry
+        return entry[0], entry[1]
+
+    def _index(self) -> dict[str, list]:
+        if self._indexed is None:
+            self._indexed = {}
+            if self._index_path is not None:
+                try:
+                    loaded = json.loads(self._index_path.read_text(encoding="utf-8"))
+                    self._indexed = {key: entry for key, entry in loaded.items()
+                                     if isinstance(entry, list) and len(entry) == 3}
+                except (OSError, ValueError, AttributeError):
+                    pass  # none yet, or unreadable: the per-face entries are read
+        return self._indexed
+
+    def save_index(self) -> None:
+        """Write the index of the faces this run found or rendered (when it differs from the one read)."""
+        if self._index_path is not None and self._used != self._index():
+            write_atomic(self._index_path, json.dumps(self._used, separators=(",", ":")))
 
     def record_faces(self, batch_key: str, face_keys: list[str], fits: list[list[FitBox]]) -> None:
         for index, (face_key, boxes) in enumerate(zip(face_keys, fits)):
             self.fits[face_key] = boxes
             if self.directory is not None:
-                measured = json.dumps([dataclasses.asdict(box) for box in boxes])
-                write_atomic(self._face_path(face_key), f"{batch_key} {index}\n{measured}\n")
+                measured = [dataclasses.asdict(box) for box in boxes]
+                write_atomic(self._face_path(face_key), f"{batch_key} {index}\n{json.dumps(measured)}\n")
+                self._used[face_key] = [batch_key, index, measured]
 
     def face_fits(self, face_key: str) -> list[FitBox]:
         """The measured text boxes of a face rendered in this build or an earlier one."""
