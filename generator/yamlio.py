@@ -142,22 +142,27 @@ def _load_remembered(text: str, path: Path, directory: Path):
         old_text = old_document = None
     if old_text == text:
         return old_document
-    document = _reparsed(old_text, old_document, text) if old_text is not None else None
+    document, reparsed = _reparsed(old_text, old_document, text) if old_text is not None else (None, 0)
     if document is None:
         document = load_yaml_text(text, path)
+    elif reparsed < REWRITE_FROM_SHARE:
+        return document  # the next read parses the same few items again: cheaper than writing it all
     write_atomic(store, pickle.dumps((REMEMBERED_VERSION, text, document), protocol=pickle.HIGHEST_PROTOCOL))
     return document
 
 
+REWRITE_FROM_SHARE = 0.02  # of a list's items parsed again since the file was remembered: remember it anew
+
+
 def _reparsed(old_text: str, old, text: str):
     """The document of text, from the document of old_text, parsing again only the items of a block list that
-    changed (lines before them and after them are the same). None when the change is not inside the items
-    of one list, or the items do not parse on their own as items of that list: then the file is parsed in full.
+    changed (lines before them and after them are the same), and the share of the list's items that was. None when the change is not inside the items of one list, or the items do not parse on
+    their own as items of that list: then the file is parsed in full.
 
     The parser's state where an unchanged item starts is the same as before (the text before it is), and the
     changed items parsed alone at their own lines and column end where the next item starts, as they must."""
     if not isinstance(old, LocatedMap):
-        return None
+        return None, 0
     old_lines, lines = old_text.splitlines(keepends=True), text.splitlines(keepends=True)
     first, limit = 0, min(len(old_lines), len(lines))
     while first < limit and old_lines[first] == lines[first]:
@@ -179,17 +184,17 @@ def _reparsed(old_text: str, old, text: str):
         span_start, span_end = starts[i], (starts[j + 1] if j + 1 < len(starts) else after)
         column = items.lc.col
         if not all(_starts_item(old_lines, line, column) for line in (span_start, *starts[j + 1:j + 2])):
-            return None
+            return None, 0
         try:
             parsed = _fast_load("\n" * span_start + "".join(lines[span_start:span_end + delta]))
         except Exception:  # noqa: BLE001 - parsed in full, which says what is wrong
-            return None
+            return None, 0
         if parsed is None:
             parsed = LocatedList()
             parsed.lc = Positions(span_start, column)
         if not isinstance(parsed, LocatedList) or (parsed and parsed.lc.col != column) \
                 or len(items) - (j + 1 - i) + len(parsed) == 0:
-            return None
+            return None, 0
         positions = ([items.lc.data[k] for k in range(i)] + [parsed.lc.data[k] for k in range(len(parsed))]
                      + [(items.lc.data[k][0] + delta, items.lc.data[k][1]) for k in range(j + 1, len(items))])
         if delta:
@@ -201,8 +206,8 @@ def _reparsed(old_text: str, old, text: str):
                     _shift(old[other], delta)
         items[i:j + 1] = parsed
         items.lc.data = dict(enumerate(positions))
-        return old
-    return None
+        return old, max(j + 1 - i, len(parsed)) / len(items)
+    return None, 0
 
 
 def _starts_item(lines: list[str], line: int, column: int) -> bool:

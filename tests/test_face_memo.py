@@ -123,7 +123,7 @@ def test_an_unreadable_memo_renders_every_card(small_game, tmp_path, runs):
     memo = FaceMemo(tmp_path / "cache")
     faces_of(small_game, memo)
     for path in (tmp_path / "cache" / "memo").iterdir():
-        path.write_text("{not json")
+        path.write_bytes(b"{not marshal")
     runs.clear()
     _, found = faces_of(small_game, memo)
     assert len(runs) == 2 * len(load_game(small_game).decks["cards"].cards)

@@ -124,3 +124,22 @@ def test_only_the_edited_cards_are_parsed_again(tmp_path, monkeypatch):
         assert document["cards"][7]["body"]["en"] == "new 7" and item_line(document["cards"], 8) == 3 + 8 * 3 + 1
     finally:
         yamlio.remember_in(None)
+
+
+def test_edits_one_after_another_read_as_parsing_in_full(tmp_path, monkeypatch):
+    """After a small edit the remembered file stays the older one: the next edit is read against it."""
+    from generator import yamlio
+
+    monkeypatch.setattr(yamlio, "REMEMBER_FROM_BYTES", 0)
+    yamlio.remember_in(tmp_path / "cache")
+    try:
+        path = tmp_path / "deck.yaml"
+        cards = [card(i) for i in range(200)]
+        for edited in ([], [7], [7, 150], [7, 150, 151], [3]):
+            now = [card(i, "edit") if i in edited else text for i, text in enumerate(cards)]
+            if edited == [3]:
+                now = now[:3] + now[4:]  # and one removed
+            path.write_text(deck_text(now))
+            assert located(load_yaml(path)) == located(yamlio.load_yaml_text(path.read_text(), path)), edited
+    finally:
+        yamlio.remember_in(None)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from generator.heap import long_lived
 from generator.model import Game
 from generator.progress import Progress
 from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits
@@ -26,7 +27,8 @@ def prepare_game(game: Game, langs: list[str], memo: FaceMemo | None = None,
     the templates run only for the cards that changed since it was written."""
     decks_by_lang: dict[str, list[RenderedDeck]] = {}
     cards = len(langs) * sum(len(deck.cards) for deck in game.decks.values())
-    with (progress or Progress(quiet=True)).task(f"{game.id}: preparing card faces", cards, "cards") as task:
+    with (progress or Progress(quiet=True)).task(f"{game.id}: preparing card faces", cards, "cards") as task, \
+            long_lived():
         for lang in langs:
             renderer = GameRenderer(game, lang, memo)
             decks_by_lang[lang] = []

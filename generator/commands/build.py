@@ -10,6 +10,7 @@ from pathlib import Path
 from generator import yamlio
 from generator.build import BuildOptions, build
 from generator.errors import InputError, Problem
+from generator.heap import long_lived
 from generator.model import load_game
 from generator.paths import OUTPUT_DIR, cache_dir, list_games, resolve_game
 from generator.progress import Progress
@@ -64,7 +65,7 @@ def run(args) -> int:
     game_dirs = [resolve_game(name) for name in args.games] or list_games()
     if not game_dirs:
         raise InputError(Problem(None, None, "no games to build", hint="give a game directory or run `pnpgen new NAME`"))
-    with progress.task("loading", len(game_dirs), "game(s)") as task:
+    with progress.task("loading", len(game_dirs), "game(s)") as task, long_lived():
         games = []
         for game_dir in game_dirs:  # every game is read before anything is written
             yamlio.remember_in(None if args.no_cache else cache_dir(game_dir, args.out))

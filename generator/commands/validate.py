@@ -7,6 +7,7 @@ from generator import yamlio
 from generator.checks.components import display_width, pad
 from generator.checks.validate import Report, problem_json, validate
 from generator.errors import InputError, Problem
+from generator.heap import long_lived
 from generator.model import load_game
 from generator.paths import cache_dir, face_cache_dir, resolve_game
 from generator.progress import Progress
@@ -45,13 +46,14 @@ def check(args) -> int:
     game_dir = resolve_game(args.game)
     progress = Progress(getattr(args, "quiet", False))
     yamlio.remember_in(cache_dir(game_dir))  # a large deck file edited: only its changed cards are parsed again
-    with progress.task("loading", 1, "game(s)") as task:
+    with progress.task("loading", 1, "game(s)") as task, long_lived():
         game = load_game(game_dir, require_templates=False)
         task.advance()
     if args.players is not None and not game.players[0] <= args.players <= game.players[1]:
         raise InputError(Problem(game.files["game"], None, f"{args.players} players is outside the game's "
                                  f"range {game.players[0]}-{game.players[1]}", "players"))
-    report = validate(game, args.players, memo=FaceMemo(face_cache_dir(game_dir)), progress=progress)
+    with long_lived():
+        report = validate(game, args.players, memo=FaceMemo(face_cache_dir(game_dir)), progress=progress)
     if args.json:
         print(json.dumps(report.as_json(), ensure_ascii=False, indent=2))
     else:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import marshal
+import sys
 from pathlib import Path
 
 from generator.fsutil import write_atomic
@@ -22,6 +24,7 @@ from generator.model.game import Text
 from generator.paths import template_dirs
 
 MEMO_VERSION = "1"
+STORED_AS = f"pnpgen face memo {MEMO_VERSION}, Python {sys.version_info[:2]}"  # marshal's format is Python's own
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -33,21 +36,20 @@ class FaceMemo:
 
     def _path(self, game_dir: Path, deck_id: str, lang: str) -> Path:
         name = hashlib.sha256(f"{game_dir}\0{deck_id}\0{lang}".encode()).hexdigest()[:24]
-        return self.directory / "memo" / f"{name}.json"
+        return self.directory / "memo" / f"{name}.marshal"
 
     def load(self, game_dir: Path, deck_id: str, lang: str) -> dict[str, list]:
         if self.directory is None:
             return {}
-        try:
-            stored = json.loads(self._path(game_dir, deck_id, lang).read_text(encoding="utf-8"))
-            return stored["cards"] if stored.get("version") == MEMO_VERSION else {}
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        try:  # marshal: builtin values only, and several times faster to read than JSON (20,000 cards a deck)
+            stored = marshal.loads(self._path(game_dir, deck_id, lang).read_bytes())
+            return stored[1] if stored[0] == STORED_AS and isinstance(stored[1], dict) else {}
+        except (OSError, ValueError, EOFError, TypeError, IndexError, KeyError):
             return {}  # none yet, or unreadable: every card is rendered
 
     def save(self, game_dir: Path, deck_id: str, lang: str, cards: dict[str, list]) -> None:
         if self.directory is not None:
-            text = json.dumps({"version": MEMO_VERSION, "cards": cards}, ensure_ascii=False, separators=(",", ":"))
-            write_atomic(self._path(game_dir, deck_id, lang), text)
+            write_atomic(self._path(game_dir, deck_id, lang), marshal.dumps((STORED_AS, cards)))
 
 
 def context_key(game_dir: Path, parts: list) -> str:
