@@ -174,3 +174,15 @@ def test_the_face_index_finds_the_faces_of_the_last_build_in_one_read(tmp_path):
     assert FaceCache(tmp_path / "faces", index="game").find_face("face-1") == ("batch-a", 0)
     (tmp_path / "faces" / "index" / "game.json").write_text("[not an index")
     assert FaceCache(tmp_path / "faces", index="game").find_face("face-1") is None  # and nothing else to go by
+
+
+def test_new_fonts_or_renderer_run_every_card(small_game, tmp_path, runs, monkeypatch):
+    """The memo gives face keys, which hash the fonts and WeasyPrint's version: a change to them is a new key."""
+    memo = FaceMemo(tmp_path / "cache")
+    faces_of(small_game, memo)
+    monkeypatch.setattr(faces_module, "weasyprint_version", lambda: "999.0")
+    runs.clear()
+    _, found = faces_of(small_game, memo)
+    assert len(runs) == 2 * len(load_game(small_game).decks["cards"].cards)
+    _, fresh = faces_of(small_game)
+    assert_same(found, fresh)

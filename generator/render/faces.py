@@ -189,7 +189,8 @@ class GameRenderer:
         around = {"title": self.game.title, "deck": deck.name,
                   **{f"label:{key}": text for key, text in self.game.labels.items()}}
         memo = _MemoRun(self.memo, self.game.dir, deck, self.lang, around,
-                        [self.lang, self.game.source_language, shared["game"], shared["deck"], list(deck.fields),
+                        [_key_start().hexdigest(),  # the renderer and fonts: the face keys the memo gives hash them
+                         self.lang, self.game.source_language, shared["game"], shared["deck"], list(deck.fields),
                          deck.template, deck.back_template, base_url, frame, self.game.labels],
                         self.templates.used)
         start = _digest_of(_key_start(), (base_url, frame))
