@@ -45,10 +45,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_here(argv: list[str]) -> int:
-    import gc
     import logging
 
-    from generator import interrupts
+    from generator import heap, interrupts
     from generator.errors import InputError
 
     args = parser().parse_args(argv)
@@ -76,4 +75,4 @@ def run_here(argv: list[str]) -> int:
         pipeline = sys.modules.get("generator.render.pipeline")
         if pipeline is not None:
             pipeline.close_pool()
-        gc.unfreeze()  # what a command froze (generator/heap.py) is collectable again in a process that goes on
+        heap.thaw()  # what a command froze (generator/heap.py) is collectable again in a process that goes on

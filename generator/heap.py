@@ -4,7 +4,9 @@ A 20,000-card game is millions of Python objects (its YAML with positions, the m
 Each full collection walks all of them again while they are being made: that doubled the time to load such
 a game. The objects a phase makes are kept for the whole command, so it pauses the collector and then
 freezes them (gc.freeze): later collections, and those of render workers forked afterwards, leave them
-alone, which also keeps the workers from copying the parent's memory page by page.
+alone, which also keeps the workers from copying the parent's memory page by page. The entry points that
+run such phases (build(), render_game(), a command) thaw them when they end, so that a process that goes on
+(watch, serve, the tests) can collect them once they are garbage.
 """
 from __future__ import annotations
 
@@ -24,3 +26,8 @@ def long_lived() -> Iterator[None]:
         gc.freeze()
         if enabled:
             gc.enable()
+
+
+def thaw() -> None:
+    """Make what long_lived froze collectable again (at the end of the work that needed it)."""
+    gc.unfreeze()

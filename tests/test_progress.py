@@ -107,3 +107,16 @@ def test_a_build_into_a_pipe_prints_plain_counts_from_the_start(small_game, tmp_
 def test_quiet_build_prints_nothing(small_game, tmp_path, cli):
     result = cli("build", small_game, "--lang", "en", "--paper", "a4", "--out", tmp_path / "out", "--quiet")
     assert result.code == 0 and result.err == "", result
+
+
+def test_a_build_leaves_nothing_frozen(small_game, tmp_path, cli):
+    """Builds freeze the objects they load (generator/heap.py); a process that goes on can collect them after."""
+    import gc
+
+    from generator.build import BuildOptions, build
+    from generator.model import load_game
+
+    build(load_game(small_game), BuildOptions(out=tmp_path / "out", languages="en", papers=("a4",), quiet=True))
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    assert cli("validate", small_game, "--quiet").code == 0
+    assert gc.get_freeze_count() == 0 and gc.isenabled()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.heap import long_lived
+from generator.heap import long_lived, thaw
 from generator.model import Game
 from generator.progress import Progress
 from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits
@@ -42,8 +42,11 @@ def prepare_game(game: Game, langs: list[str], memo: FaceMemo | None = None,
 def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
                 progress: Progress) -> dict[str, list[RenderedDeck]]:
     """Every distinct face of every deck, for each language; the uncached ones rendered in one pool."""
-    decks_by_lang = prepare_game(game, langs)
-    render_prepared(game, decks_by_lang, cache, jobs, progress)
+    try:
+        decks_by_lang = prepare_game(game, langs)
+        render_prepared(game, decks_by_lang, cache, jobs, progress)
+    finally:
+        thaw()
     return decks_by_lang
 
 

@@ -10,6 +10,7 @@ from generator.build.report import report_untranslated, write_report
 from generator.checks import images
 from generator.checks.build_problems import data_problems
 from generator.fsutil import OutputSet
+from generator.heap import thaw
 from generator.model import Game
 from generator.progress import Progress
 
@@ -32,9 +33,12 @@ def build(games: Game | list[Game], options: BuildOptions, progress: Progress | 
         for game in games:
             problems.extend(data_problems(game, select_languages(game, options.languages)), "data")  # before rendering: they are fast and say what is wrong
             task.advance()
-    with OutputSet(options.out):  # every file of the build replaced together, or none (build.json last)
-        for game in games:
-            build_game(game, options, progress, problems)
+    try:
+        with OutputSet(options.out):  # every file of the build replaced together, or none (build.json last)
+            for game in games:
+                build_game(game, options, progress, problems)
+    finally:
+        thaw()
     return problems.finish(options.strict)
 
 
