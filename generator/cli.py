@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
 from generator import daemon  # only this on the way to a server: it has the rest loaded
 

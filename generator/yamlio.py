@@ -7,6 +7,9 @@ which keeps comments and formatting.
 """
 from __future__ import annotations
 
+import bisect
+import hashlib
+import pickle
 import re
 from pathlib import Path
 
@@ -15,6 +18,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from generator.errors import InputError, Problem
+from generator.fsutil import write_atomic
 
 _BASE_LOADER = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
 BOOL_TAG = "tag:yaml.org,2002:bool"
@@ -22,6 +26,21 @@ BOOL_TAG = "tag:yaml.org,2002:bool"
 
 class FAST_LOADER(_BASE_LOADER):  # noqa: N801
     """libyaml with YAML 1.2 booleans, as ruamel reads them: `no`, `yes`, `on`, `off` stay text."""
+
+    def resolve(self, kind, value, implicit):
+        """The tag of a node; a plain scalar's is remembered by its text (keys repeat on every card)."""
+        if kind is not pyyaml.ScalarNode or not implicit[0]:
+            return super().resolve(kind, value, implicit)
+        key = (value, implicit[1])
+        tag = _RESOLVED.get(key)
+        if tag is None:
+            tag = super().resolve(kind, value, implicit)
+            if len(_RESOLVED) < 50_000:
+                _RESOLVED[key] = tag
+        return tag
+
+
+_RESOLVED: dict[tuple[str, bool], str] = {}
 
 
 FAST_LOADER.yaml_implicit_resolvers = {
@@ -69,7 +88,8 @@ class BadValue(Exception):
 
 
 # Bounds on what one file may hold. Aliases share a node, so a file of a few lines can name 9^9 values
-# (an "alias bomb"); the values counted are those after expanding every alias.
+# (an "alias bomb"); the values counted are those the aliases repeat, on top of those written out (a
+# 20,000-card deck file writes about 340,000, which its size bounds).
 MAX_VALUES = 200_000     # the largest kit file holds about 2,000
 MAX_TEXT = 100_000        # characters in one text
 MAX_FILE_BYTES = 20 << 20
@@ -94,7 +114,118 @@ def load_yaml(path: Path):
     if len(text) > MAX_FILE_BYTES:
         raise InputError(Problem(path, None, f"the file is larger than {MAX_FILE_BYTES >> 20} MB",
                                  hint="split it, or check that it is the file you meant"))
+    if _remembered_dir is not None and len(text) >= REMEMBER_FROM_BYTES and "&" not in text:
+        return _load_remembered(text, path, _remembered_dir)
     return load_yaml_text(text, path)
+
+
+# A large file (a deck of thousands of cards) is remembered parsed, with its text: read again unchanged it
+# costs an unpickling, and with a few cards edited only those cards are parsed again (see _reparsed).
+REMEMBER_FROM_BYTES = 256 << 10
+REMEMBERED_VERSION = 1
+_remembered_dir: Path | None = None
+
+
+def remember_in(directory: Path | None) -> None:
+    """Remember large parsed files in directory (a build's cache); None: parse every file in full."""
+    global _remembered_dir
+    _remembered_dir = directory
+
+
+def _load_remembered(text: str, path: Path, directory: Path):
+    store = directory / "yaml" / f"{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:24]}.pickle"
+    try:
+        version, old_text, old_document = pickle.loads(store.read_bytes())
+        if version != REMEMBERED_VERSION:
+            raise ValueError(version)
+    except Exception:  # noqa: BLE001 - none yet, or unreadable: parsed in full
+        old_text = old_document = None
+    if old_text == text:
+        return old_document
+    document, reparsed = _reparsed(old_text, old_document, text) if old_text is not None else (None, 0)
+    if document is None:
+        document = load_yaml_text(text, path)
+    elif reparsed < REWRITE_FROM_SHARE:
+        return document  # the next read parses the same few items again: cheaper than writing it all
+    write_atomic(store, pickle.dumps((REMEMBERED_VERSION, text, document), protocol=pickle.HIGHEST_PROTOCOL))
+    return document
+
+
+REWRITE_FROM_SHARE = 0.02  # of a list's items parsed again since the file was remembered: remember it anew
+
+
+def _reparsed(old_text: str, old, text: str):
+    """The document of text, from the document of old_text, parsing again only the items of a block list that
+    changed (lines before them and after them are the same), and the share of the list's items that was. None when the change is not inside the items of one list, or the items do not parse on
+    their own as items of that list: then the file is parsed in full.
+
+    The parser's state where an unchanged item starts is the same as before (the text before it is), and the
+    changed items parsed alone at their own lines and column end where the next item starts, as they must."""
+    if not isinstance(old, LocatedMap):
+        return None, 0
+    old_lines, lines = old_text.splitlines(keepends=True), text.splitlines(keepends=True)
+    first, limit = 0, min(len(old_lines), len(lines))
+    while first < limit and old_lines[first] == lines[first]:
+        first += 1
+    same_tail = 0
+    while same_tail < limit - first and old_lines[-1 - same_tail] == lines[-1 - same_tail]:
+        same_tail += 1
+    old_end, delta = len(old_lines) - same_tail, len(lines) - len(old_lines)
+    key_lines = sorted(old.lc.data[key][0] for key in old)
+    for key, items in old.items():
+        if not isinstance(items, LocatedList) or not items or not hasattr(items, "lc"):
+            continue
+        starts = [items.lc.data[index][0] for index in range(len(items))]
+        after = next((line for line in key_lines if line > starts[-1]), len(old_lines))
+        if not starts[0] <= first <= after or old_end > after:
+            continue
+        i = bisect.bisect_right(starts, first) - 1
+        j = bisect.bisect_right(starts, max(first, old_end - 1)) - 1
+        span_start, span_end = starts[i], (starts[j + 1] if j + 1 < len(starts) else after)
+        column = items.lc.col
+        if not all(_starts_item(old_lines, line, column) for line in (span_start, *starts[j + 1:j + 2])):
+            return None, 0
+        try:
+            parsed = fast_load("\n" * span_start + "".join(lines[span_start:span_end + delta]))
+        except Exception:  # noqa: BLE001 - parsed in full, which says what is wrong
+            return None, 0
+        if parsed is None:
+            parsed = LocatedList()
+            parsed.lc = Positions(span_start, column)
+        if not isinstance(parsed, LocatedList) or (parsed and parsed.lc.col != column) \
+                or len(items) - (j + 1 - i) + len(parsed) == 0:
+            return None, 0
+        positions = ([items.lc.data[k] for k in range(i)] + [parsed.lc.data[k] for k in range(len(parsed))]
+                     + [(items.lc.data[k][0] + delta, items.lc.data[k][1]) for k in range(j + 1, len(items))])
+        if delta:
+            for item in items[j + 1:]:
+                _shift(item, delta)
+            for other in old:
+                if old.lc.data[other][0] >= span_end:
+                    old.lc.data[other] = (old.lc.data[other][0] + delta, old.lc.data[other][1])
+                    _shift(old[other], delta)
+        items[i:j + 1] = parsed
+        items.lc.data = dict(enumerate(positions))
+        return old, max(j + 1 - i, len(parsed)) / len(items)
+    return None, 0
+
+
+def _starts_item(lines: list[str], line: int, column: int) -> bool:
+    """Whether the line starts a block list item (`- `) at column."""
+    text = lines[line] if line < len(lines) else ""
+    return text[:column].strip(" ") == "" and len(text) > column and text[column] == "-" \
+        and text[column + 1:column + 2] in (" ", "\n", "\r", "")
+
+
+def _shift(node, delta: int) -> None:
+    """Move a parsed value's recorded lines by delta."""
+    lc = getattr(node, "lc", None)
+    if lc is None:
+        return
+    lc.line += delta
+    lc.data = {key: (line + delta, col) for key, (line, col) in lc.data.items()}
+    for child in (node.values() if isinstance(node, dict) else node):
+        _shift(child, delta)
 
 
 def load_yaml_text(text: str, path: Path):
@@ -141,7 +272,8 @@ def fast_load(text: str):
     node = pyyaml.compose(text, Loader=FAST_LOADER)
     if node is None:
         return None
-    _check_expanded_size(node)
+    if "&" in text:  # an alias needs an anchor: without one, every value is written out in the file
+        _check_expanded_size(node)
     try:
         return _build(node, pyyaml.SafeLoader(""))
     except RecursionError:
@@ -149,7 +281,7 @@ def fast_load(text: str):
 
 
 def _check_expanded_size(root) -> None:
-    """Refuse a document whose aliases expand to more than MAX_VALUES values, naming the node that crosses it."""
+    """Refuse a document whose aliases repeat more than MAX_VALUES values, naming the node that crosses it."""
     sizes: dict[int, int] = {}
     stack = [(root, False)]
     while stack:
@@ -163,17 +295,22 @@ def _check_expanded_size(root) -> None:
             stack.extend((child, False) for child in children if id(child) not in sizes)
             continue
         size = 1 + sum(sizes[id(child)] for child in children)
-        if size > MAX_VALUES:
+        if size - len(sizes) > MAX_VALUES:  # every node below is among the sizes: the rest are repeats
             raise BadValue(node.start_mark.line + 1, f"the aliases (*name) here expand to more than {MAX_VALUES:,} "
                            "values", "an alias repeats its anchor's whole value: use fewer or smaller ones")
         sizes[id(node)] = size
 
 
+STR_TAG = "tag:yaml.org,2002:str"
+
+
 def _scalar(node, constructor):
     """A scalar's value; a text too long or a value its tag cannot read is a BadValue at its line."""
+    if len(node.value) > MAX_TEXT:
+        raise BadValue(node.start_mark.line + 1, f"a text of {len(node.value):,} characters (at most {MAX_TEXT:,})")
+    if node.tag == STR_TAG:
+        return node.value  # what the constructor makes of a text, without its bookkeeping (most values are texts)
     line = node.start_mark.line + 1
-    if isinstance(node.value, str) and len(node.value) > MAX_TEXT:
-        raise BadValue(line, f"a text of {len(node.value):,} characters (at most {MAX_TEXT:,})")
     try:
         return constructor.construct_object(node, deep=True)
     except pyyaml.MarkedYAMLError:

@@ -2,12 +2,10 @@
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 from generator.build.builder import OutputBuilder
 from generator.build.context import BuildContext, report_fits
@@ -20,6 +18,7 @@ from generator.render import sheets as sheets_module
 from generator.render.changes import card_keys, changed_cards, reference_keys
 from generator.render.faces import card_fits
 from generator.render.labels import write_labelled
+from generator.render.memo import FaceMemo
 from generator.render.sheets import CopyGroup, SheetOptions, SheetWriter, save_pdf_bytes
 from generator.render.typeset import plain
 
@@ -62,7 +61,7 @@ def build_cards(context: BuildContext) -> list[dict]:
     """
     game, langs, options, out_dir, progress = (context.game, context.langs, context.sheets, context.out_dir,
                                                context.progress)
-    prepared = prepare_game(game, langs)
+    prepared = prepare_game(game, langs, FaceMemo(context.cache.directory), progress)
     since = context.options.changed_since
     before = reference_keys(since, game, langs) if since else None   # a bad REF stops the build before any write
     previous = previous_entries(out_dir)
@@ -86,12 +85,15 @@ def build_cards(context: BuildContext) -> list[dict]:
         for deck in prepared[lang]:
             context.note_untranslated(deck.faces)
     files = []
-    for plan in planned:
-        if plan.kept is not None:
-            files.append(plan.kept)
-            continue
-        entry = write_card_file(context, prepared[plan.lang], plan.option, plan.lang, plan.name)
-        files.append({**entry, "kind": "cards", "inputs": plan.inputs, "face_keys": card_keys(prepared[plan.lang])})
+    with progress.task(f"{game.id}: writing card sheets", sum(1 for p in planned if p.kept is None), "files") as task:
+        for plan in planned:
+            if plan.kept is not None:
+                files.append(plan.kept)
+                continue
+            entry = write_card_file(context, prepared[plan.lang], plan.option, plan.lang, plan.name)
+            files.append({**entry, "kind": "cards", "inputs": plan.inputs,
+                          "face_keys": card_keys(prepared[plan.lang])})
+            task.advance()
     if len(files) > sum(1 for p in planned if p.stale):
         progress.say(f"{game.id}: {sum(1 for p in planned if not p.stale)} card sheet file(s) up to date")
     if before is not None:

@@ -1,6 +1,8 @@
 """What every builder of a game gets (BuildContext), and how it reports what it measured and found."""
 from __future__ import annotations
 
+import hashlib
+
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,7 +47,8 @@ class BuildContext:
                  problems: BuildProblems | None = None) -> BuildContext:
         return cls(game=game, langs=select_languages(game, options.languages), out_dir=options.out / game.id,
                    sheets=options.sheet_options(),
-                   cache=FaceCache(face_cache_dir(game.dir, options.out) if options.use_cache else None),
+                   cache=FaceCache(face_cache_dir(game.dir, options.out) if options.use_cache else None,
+                                   index=cache_index_name(game)),
                    jobs=options.jobs, progress=progress, options=options,
                    problems=problems if problems is not None else BuildProblems(progress))
 
@@ -111,3 +114,8 @@ def report_fits(context: BuildContext, fits: list[CardFit]) -> None:
             context.problems.add(overflow_problem(context.game, fit), "overflow")
         elif fit.scale < 1:
             context.progress.say(f"{context.game.id}: {fit.describe()}: font shrunk to {fit.scale:.0%} to fit")
+
+
+def cache_index_name(game: Game) -> str:
+    """The name of a game's index in a face cache several games may share."""
+    return f"{game.id}-{hashlib.sha256(str(game.dir).encode()).hexdigest()[:12]}"

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from generator.heap import long_lived, thaw
 from generator.model import Game
 from generator.progress import Progress
 from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits
+from generator.render.memo import FaceMemo
 from generator.render.pipeline import FaceCache, FaceRequest, face_request, render_faces
 
 
@@ -19,24 +21,32 @@ class RenderedDeck:
     keys: list[str] = field(default_factory=list)  # the face cache key of each distinct face
 
 
-def prepare_game(game: Game, langs: list[str]) -> dict[str, list[RenderedDeck]]:
-    """Every deck's distinct faces (HTML and cache keys) per language, nothing rendered yet."""
+def prepare_game(game: Game, langs: list[str], memo: FaceMemo | None = None,
+                 progress: Progress | None = None) -> dict[str, list[RenderedDeck]]:
+    """Every deck's distinct faces (HTML and cache keys) per language, nothing rendered yet; with a memo,
+    the templates run only for the cards that changed since it was written."""
     decks_by_lang: dict[str, list[RenderedDeck]] = {}
-    for lang in langs:
-        renderer = GameRenderer(game, lang)
-        decks_by_lang[lang] = []
-        for deck in game.decks_in_box_order():
-            faces = renderer.deck_faces(deck)
-            request = face_request(renderer, faces)
-            decks_by_lang[lang].append(RenderedDeck(faces, request, keys=request.keys))
+    cards = len(langs) * sum(len(deck.cards) for deck in game.decks.values())
+    with (progress or Progress(quiet=True)).task(f"{game.id}: preparing card faces", cards, "cards") as task, \
+            long_lived():
+        for lang in langs:
+            renderer = GameRenderer(game, lang, memo)
+            decks_by_lang[lang] = []
+            for deck in game.decks_in_box_order():
+                faces = renderer.deck_faces(deck, task.advance)
+                request = face_request(renderer, faces)
+                decks_by_lang[lang].append(RenderedDeck(faces, request, keys=request.keys))
     return decks_by_lang
 
 
 def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
                 progress: Progress) -> dict[str, list[RenderedDeck]]:
     """Every distinct face of every deck, for each language; the uncached ones rendered in one pool."""
-    decks_by_lang = prepare_game(game, langs)
-    render_prepared(game, decks_by_lang, cache, jobs, progress)
+    try:
+        decks_by_lang = prepare_game(game, langs)
+        render_prepared(game, decks_by_lang, cache, jobs, progress)
+    finally:
+        thaw()
     return decks_by_lang
 
 
@@ -47,13 +57,7 @@ def render_prepared(game: Game, decks_by_lang: dict[str, list[RenderedDeck]], ca
     requests = [deck.request for deck in decks]
     progress.say(f"{game.id}: {sum(len(deck.keys) for deck in decks)} distinct faces "
                  f"({', '.join(decks_by_lang)})")
-    done = [0]
-
-    def tick():
-        done[0] += 1
-        progress.say(f"{game.id}: rendered batch {done[0]} of the faces not in the cache")
-
-    result = render_faces(requests, cache, jobs, tick)
+    result = render_faces(requests, cache, jobs, progress)
     for deck, deck_pages in zip(decks, result.pages):
         deck.pages, deck.sources = deck_pages, result.sources
         deck.fits = card_fits(deck.faces, [cache.face_fits(key) for key in deck.keys])

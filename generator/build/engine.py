@@ -9,6 +9,7 @@ from generator.build.problems import BuildProblems
 from generator.build.report import report_untranslated, write_report
 from generator.checks.validate import data_problems
 from generator.fsutil import OutputSet
+from generator.heap import thaw
 from generator.model import Game
 from generator.progress import Progress
 from generator.render import images
@@ -28,11 +29,16 @@ def build(games: Game | list[Game], options: BuildOptions, progress: Progress | 
         for builder in BUILDERS:
             builder.check(game)  # a builder's own input (rules.yaml...) is checked before anything is written
     problems = BuildProblems(progress)
-    for game in games:  # before rendering: they are fast and say what is wrong
-        problems.extend(data_problems(game, select_languages(game, options.languages)), "data")
-    with OutputSet(options.out):  # every file of the build replaced together, or none (build.json last)
+    with progress.task("checking the data", len(games), "game(s)") as task:
         for game in games:
-            build_game(game, options, progress, problems)
+            problems.extend(data_problems(game, select_languages(game, options.languages)), "data")  # before rendering: they are fast and say what is wrong
+            task.advance()
+    try:
+        with OutputSet(options.out):  # every file of the build replaced together, or none (build.json last)
+            for game in games:
+                build_game(game, options, progress, problems)
+    finally:
+        thaw()
     return problems.finish(options.strict)
 
 
@@ -43,6 +49,7 @@ def build_game(game: Game, options: BuildOptions, progress: Progress, problems: 
     for builder in BUILDERS:
         files += builder.build(context)
     write_report(context.out_dir, game, files, context.fits, context.untranslated)
+    context.cache.save_index()
     report_untranslated(context)
     progress.say(f"{game.id}: {len(files)} files in {context.out_dir} "
                  f"({context.cache.hits} faces from the cache, {context.cache.misses} rendered)")

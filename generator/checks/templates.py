@@ -21,7 +21,9 @@ from generator.render.images import image_problem
 CARD_KEYS = {"id", "name", "count", "remove_at", "placeholder"}  # what card_view adds to the declared fields
 
 
-def check_templates(game: Game) -> list[Problem]:
+def check_templates(game: Game, memo=None, progress=None) -> list[Problem]:
+    """The template checks; with a FaceMemo (render/memo.py), the dry run runs only the cards whose inputs
+    changed since a build or validate last ran them without a problem."""
     if game.template_problems:
         return []  # a missing template is reported already
     problems: list[Problem] = []
@@ -36,7 +38,7 @@ def check_templates(game: Game) -> list[Problem]:
         if found:
             problems += literal_assets(game, *found)
     if not problems:
-        problems += dry_run(game)
+        problems += dry_run(game, memo, progress)
     return problems
 
 
@@ -97,15 +99,18 @@ def literal_assets(game: Game, path: Path, tree: nodes.Template) -> list[Problem
     return problems
 
 
-def dry_run(game: Game) -> list[Problem]:
+def dry_run(game: Game, memo=None, progress=None) -> list[Problem]:
     """Every card of every deck through its templates in every language (Jinja only: no layout)."""
+    from generator.progress import Progress
     from generator.render.faces import GameRenderer
 
+    cards = len(game.languages) * sum(len(deck.cards) for deck in game.decks.values())
     try:
-        for lang in game.languages:
-            renderer = GameRenderer(game, lang)
-            for deck in game.decks.values():
-                renderer.deck_faces(deck)
+        with (progress or Progress(quiet=True)).task("running the templates", cards, "cards") as task:
+            for lang in game.languages:
+                renderer = GameRenderer(game, lang, memo)
+                for deck in game.decks.values():
+                    renderer.deck_faces(deck, task.advance)
     except InputError as error:
         return error.problems
     return []

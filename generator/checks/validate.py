@@ -49,14 +49,15 @@ def problem_json(problem: Problem, game_dir: Path | None) -> dict:
 
 
 def validate(game: Game, only_players: int | None = None, templates: bool = True,
-             langs: list[str] | None = None) -> Report:
+             langs: list[str] | None = None, memo=None, progress=None) -> Report:
     """Every check; `templates=False` leaves out the template checks (a build finds those as errors itself);
-    `langs` limits the missing translations looked for to those languages (a build of some of them)."""
+    `langs` limits the missing translations looked for to those languages (a build of some of them); `memo`
+    (a FaceMemo) spares the template dry run the cards run before with the same inputs; `progress` counts them."""
     problems: list[Problem] = []
     low, high = game.players
     counts = [only_players] if only_players else list(range(low, high + 1))
     problems += game.template_problems
-    problems += check_templates(game) if templates else []
+    problems += check_templates(game, memo, progress) if templates else []
     problems += check_box_contents(game)
     problems += check_ids(game)
     problems += check_references(game)

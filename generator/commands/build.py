@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 
+from generator import yamlio
 from generator.build import BuildOptions, build
 from generator.commands.options import (
     add_games,
@@ -17,8 +18,9 @@ from generator.commands.options import (
     add_quiet,
     chosen_papers,
 )
+from generator.heap import long_lived
 from generator.model import load_game
-from generator.paths import every_game, resolve_game
+from generator.paths import cache_dir, every_game, resolve_game
 from generator.progress import Progress
 from generator.render.sheets import DUPLEX_MODES, LAYOUTS, MARGIN_MM, SHEET_MODES
 from generator.render.tiles import BOARD_PAPERS
@@ -67,7 +69,12 @@ def register(subparsers) -> None:
 def run(args) -> int:
     progress = Progress(args.quiet)  # its clock starts before the games are read
     game_dirs = [resolve_game(name) for name in args.games] or every_game()
-    games = [load_game(d) for d in game_dirs]  # every game is read before anything is written
+    with progress.task("loading", len(game_dirs), "game(s)") as task, long_lived():
+        games = []
+        for game_dir in game_dirs:  # every game is read before anything is written
+            yamlio.remember_in(None if args.no_cache else cache_dir(game_dir, args.out))
+            games.append(load_game(game_dir))
+            task.advance()
     return build(games, options_from(args), progress)
 
 

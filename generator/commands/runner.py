@@ -51,7 +51,7 @@ def run_here(argv: list[str]) -> int:
     import gc
     import logging
 
-    from generator import interrupts
+    from generator import heap, interrupts
     from generator.errors import InputError
 
     args = parser_for(argv).parse_args(argv)
@@ -80,6 +80,7 @@ def run_here(argv: list[str]) -> int:
         pipeline = sys.modules.get("generator.render.pipeline")
         if pipeline is not None:
             pipeline.close_pool()
+        heap.thaw()  # what a command froze (generator/heap.py) is collectable again in a process that goes on
 
 
 def warm_up() -> None:

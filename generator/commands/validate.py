@@ -3,12 +3,16 @@ from __future__ import annotations
 
 import json
 
+from generator import yamlio
 from generator.checks.validate import Report, problem_json, validate
 from generator.commands.options import add_game
 from generator.errors import InputError, Problem
+from generator.heap import long_lived
 from generator.model import load_game
-from generator.paths import resolve_game
+from generator.paths import cache_dir, face_cache_dir, resolve_game
+from generator.progress import Progress
 from generator.render.components import display_width, pad
+from generator.render.memo import FaceMemo
 
 
 def register(subparsers) -> None:
@@ -19,6 +23,7 @@ def register(subparsers) -> None:
     add_game(parser)
     parser.add_argument("--players", type=int, help="check only this player count")
     parser.add_argument("--json", action="store_true", help="print the tables and problems as JSON")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr while checking")
     parser.set_defaults(run=run)
 
 
@@ -39,11 +44,17 @@ def run(args) -> int:
 
 
 def check(args) -> int:
-    game = load_game(resolve_game(args.game), require_templates=False)
+    game_dir = resolve_game(args.game)
+    progress = Progress(getattr(args, "quiet", False))
+    yamlio.remember_in(cache_dir(game_dir))  # a large deck file edited: only its changed cards are parsed again
+    with progress.task("loading", 1, "game(s)") as task, long_lived():
+        game = load_game(game_dir, require_templates=False)
+        task.advance()
     if args.players is not None and not game.players[0] <= args.players <= game.players[1]:
         raise InputError(Problem(game.files["game"], None, f"{args.players} players is outside the game's "
                                  f"range {game.players[0]}-{game.players[1]}", "players"))
-    report = validate(game, args.players)
+    with long_lived():
+        report = validate(game, args.players, memo=FaceMemo(face_cache_dir(game_dir)), progress=progress)
     if args.json:
         print(json.dumps(report.as_json(), ensure_ascii=False, indent=2))
     else:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from generator.render.images import check_used_images
 from generator.model.placeholders import data_names
@@ -19,6 +20,7 @@ from generator.render import fonts, typeset_html
 from generator.render.weasy.patches import weasyprint_version
 from generator.render.fetch import Confinement
 from generator.render.weasy.fit import CHECK_VERSION, FitBox, render_measured
+from generator.render.memo import FaceMemo, card_key, context_key, text_at, text_paths
 from generator.render.templating import Templates, Untranslated, localize
 from generator.paths import TEMPLATES_DIR, find_template, template_dirs
 from generator.errors import InputError, Problem
@@ -36,21 +38,98 @@ CUTS = {"card": (SAFE_INSET_MM, "rect", CARD_CORNER_MM), "round": (TOKEN_SAFE_MM
 
 @dataclass
 class DeckFaces:
-    """The distinct faces of one deck in one language, and which face each card uses."""
+    """The distinct faces of one deck in one language, and which face each card uses.
+
+    Each distinct face has its cache key; its HTML is there unless the face memo gave the key without
+    running the templates (`page` runs them again for it)."""
 
     deck: Deck
     lang: str
-    pages: list[str] = field(default_factory=list)        # distinct face HTML, in first-use order
+    pages: list[str | None] = field(default_factory=list)  # distinct face HTML, in first-use order
     front_of: list[int] = field(default_factory=list)     # card index -> page index
     back_of: list[int | None] = field(default_factory=list)
     untranslated: dict[str, list[Untranslated]] = field(default_factory=dict)  # card id -> printed in fallback
+    keys: list[str] = field(default_factory=list)          # the face cache key of each page
+    remake: Callable[[int, str], str] | None = field(default=None, repr=False, compare=False)  # (card, side) -> HTML
+    _index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)  # face key -> page index
+    _made_by: list[tuple[int, str]] = field(default_factory=list, repr=False, compare=False)
 
-    def add(self, html: str) -> int:
-        try:
-            return self.pages.index(html)
-        except ValueError:
+    def add(self, key: str, html: str | None, card: int = -1, side: str = "front") -> int:
+        """The page index of the face with this key, a new page if the deck has none yet."""
+        if key not in self._index:
+            self._index[key] = len(self.pages)
             self.pages.append(html)
-            return len(self.pages) - 1
+            self.keys.append(key)
+            self._made_by.append((card, side))
+        elif html is not None and self.pages[self._index[key]] is None:
+            self.pages[self._index[key]] = html
+        return self._index[key]
+
+    def page(self, index: int) -> str:
+        """A face's HTML, running its card's template again when the memo gave only its key."""
+        if self.pages[index] is None:
+            self.pages[index] = self.remake(*self._made_by[index])
+        return self.pages[index]
+
+    def cards_of(self) -> list[tuple[list, list]]:
+        """For each distinct face, the cards printing it as their front and those printing it as their back."""
+        printing: list[tuple[list, list]] = [([], []) for _ in self.pages]
+        for card, front, back in zip(self.deck.cards, self.front_of, self.back_of):
+            printing[front][0].append(card)
+            if back is not None:
+                printing[back][1].append(card)
+        return printing
+
+
+class FacePages(Sequence):
+    """A deck's face HTML as a sequence, each made when asked for (see DeckFaces.page)."""
+
+    def __init__(self, faces: DeckFaces):
+        self.faces = faces
+
+    def __len__(self) -> int:
+        return len(self.faces.pages)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self.faces.page(i) for i in range(len(self))[index]]
+        return self.faces.page(index)
+
+
+class DeckViews(Mapping):
+    """`decks` as templates see it (every card of every deck), made only if a template reads it."""
+
+    def __init__(self, make: Callable[[], dict]):
+        self._make, self._views = make, None
+
+    @property
+    def views(self) -> dict:
+        if self._views is None:
+            self._views = self._make()
+        return self._views
+
+    def __getitem__(self, key):
+        return self.views[key]
+
+    def __iter__(self):
+        return iter(self.views)
+
+    def __len__(self) -> int:
+        return len(self.views)
+
+    def __repr__(self) -> str:
+        return repr(self.views)
+
+
+class _WatchedData:
+    """The game's DataNames, noting whether a placeholder read them (a face that did is not memoized)."""
+
+    def __init__(self, data):
+        self._data, self.read = data, False
+
+    def __getattr__(self, name):
+        self.read = True
+        return getattr(self._data, name)
 
 
 def card_view(card, deck: Deck, lang: str, fallback: str, data=None) -> dict:
@@ -64,14 +143,16 @@ def card_view(card, deck: Deck, lang: str, fallback: str, data=None) -> dict:
 
 
 class GameRenderer:
-    """Turns a game's decks into distinct face pages for one language."""
+    """Turns a game's decks into distinct face pages for one language; with a FaceMemo, only the cards
+    whose inputs changed since the memo was written run through their templates."""
 
-    def __init__(self, game: Game, lang: str):
+    def __init__(self, game: Game, lang: str, memo: FaceMemo | None = None):
         self.game = game
         self.lang = lang
-        self.data = data_names(game)
+        self.data = _WatchedData(data_names(game))
         self.templates = Templates(game.dir, lang, game.source_language, self.data, labels=game.labels)
         self.stylesheet = self._stylesheet()
+        self.memo = memo
 
     def _stylesheet(self) -> str:
         css = [(TEMPLATES_DIR / "base" / "card.css").read_text(encoding="utf-8")]
@@ -87,36 +168,70 @@ class GameRenderer:
     def context(self) -> dict:
         game, lang = self.game, self.lang
         fallback = game.source_language
-        decks = {d.id: {c.id: card_view(c, d, lang, fallback, self.data) for c in d.cards}
-                 for d in game.decks.values()}
+        decks = DeckViews(lambda: {d.id: {c.id: card_view(c, d, lang, fallback, self.data) for c in d.cards}
+                                   for d in game.decks.values()})
         return {"game": {"id": game.id, "title": localize(game.title, lang, fallback),
                          "titles": dict(game.title.values)},
                 "decks": decks}
 
-    def deck_faces(self, deck: Deck) -> DeckFaces:
-        shared = self.context()
-        result = DeckFaces(deck, self.lang)
-        fallback = self.game.source_language
-        deck_view = {"id": deck.id, "name": localize(deck.name, self.lang, fallback), "size": deck.size_name,
-                     "width": deck.size_mm[0], "height": deck.size_mm[1], "placeholder": deck.placeholder}
-        for card in deck.cards:
-            ctx = {**shared, "deck": deck_view, "card": card_view(card, deck, self.lang, fallback, self.data)}
-            subject = f"card '{card.id}' of deck '{deck.id}' ({self.lang})"
-            front = self.templates.render(deck.template, ctx, subject)
-            missing = list(self.templates.untranslated.values())
-            result.front_of.append(result.add(_wrap(front, "front", card.id, missing)))
-            back_name = (card.back or {}).get("template") or deck.back_template
-            if back_name:
-                back = self.templates.render(back_name, ctx, f"the back of {subject}")
-                on_back = list(self.templates.untranslated.values())
-                result.back_of.append(result.add(_wrap(back, "back", "", on_back)))
-                missing += [text for text in on_back if all(text.text is not m.text for m in missing)]
+    def deck_view(self, deck: Deck) -> dict:
+        return {"id": deck.id, "name": localize(deck.name, self.lang, self.game.source_language),
+                "size": deck.size_name, "width": deck.size_mm[0], "height": deck.size_mm[1],
+                "placeholder": deck.placeholder}
+
+    def deck_faces(self, deck: Deck, on_card: Callable[[], None] | None = None) -> DeckFaces:
+        shared = {**self.context(), "deck": self.deck_view(deck)}
+        frame, base_url = self.document(deck, []), self.base_url()
+        result = DeckFaces(deck, self.lang, remake=lambda card, side: self.card_faces(deck, deck.cards[card],
+                                                                                      shared)[side][0])
+        around = {"title": self.game.title, "deck": deck.name,
+                  **{f"label:{key}": text for key, text in self.game.labels.items()}}
+        memo = _MemoRun(self.memo, self.game.dir, deck, self.lang, around,
+                        [_key_start().hexdigest(),  # the renderer and fonts: the face keys the memo gives hash them
+                         self.lang, self.game.source_language, shared["game"], shared["deck"], list(deck.fields),
+                         deck.template, deck.back_template, base_url, frame, self.game.labels],
+                        self.templates.used)
+        start = _digest_of(_key_start(), (base_url, frame))
+        for index, card in enumerate(deck.cards):
+            known = memo.get(card)
+            if known is not None:
+                (front, back), missing = known
+                result.front_of.append(result.add(front, None, index, "front"))
+                result.back_of.append(result.add(back, None, index, "back") if back is not None else None)
             else:
-                result.back_of.append(None)
+                self.data.read, used_before = False, set(self.templates.used)
+                faces = self.card_faces(deck, card, shared)
+                keys = {side: _digest_of(start.copy(), (html,)).hexdigest() for side, (html, _) in faces.items()}
+                result.front_of.append(result.add(keys["front"], faces["front"][0], index, "front"))
+                result.back_of.append(result.add(keys["back"], faces["back"][0], index, "back") if "back" in faces
+                                      else None)
+                missing = faces["front"][1] + [text for text in faces.get("back", ("", []))[1]
+                                               if all(text.text is not m.text for m in faces["front"][1])]
+                if not self.data.read and "decks" not in self.templates.env.resolved:
+                    memo.put(card, keys, missing, {path: self.templates.used[path] for path in self.templates.used
+                                                   if path not in used_before})
             if missing:
                 result.untranslated[card.id] = missing
+            if on_card is not None:
+                on_card()
         check_used_images(self.templates.used)  # a corrupt icon would print its alt text, silently
+        memo.save()
         return result
+
+    def card_faces(self, deck: Deck, card, shared: dict) -> dict[str, tuple[str, list[Untranslated]]]:
+        """A card's front (and back, if it has one) as face HTML, each with the texts it prints untranslated."""
+        ctx = {**shared, "card": card_view(card, deck, self.lang, self.game.source_language, self.data)}
+        subject = f"card '{card.id}' of deck '{deck.id}' ({self.lang})"
+        self.templates.env.resolved.clear()
+        front = self.templates.render(deck.template, ctx, subject)
+        missing = list(self.templates.untranslated.values())
+        faces = {"front": (_wrap(front, "front", card.id, missing), missing)}
+        back_name = (card.back or {}).get("template") or deck.back_template
+        if back_name:
+            back = self.templates.render(back_name, ctx, f"the back of {subject}")
+            on_back = list(self.templates.untranslated.values())
+            faces["back"] = (_wrap(back, "back", "", on_back), on_back)
+        return faces
 
     def document(self, deck: Deck, pages: list[str]) -> str:
         """A WeasyPrint document whose pages are the given faces, at the deck's size with bleed."""
@@ -139,6 +254,54 @@ class GameRenderer:
             if folder.is_dir():
                 return folder.resolve().as_uri() + "/"
         return TEMPLATES_DIR.resolve().as_uri() + "/"
+
+
+class _MemoRun:
+    """A deck's memo in one language during deck_faces: the entries read, and those to write back."""
+
+    def __init__(self, memo: FaceMemo | None, game_dir, deck: Deck, lang: str, around: dict, context_parts: list,
+                 used: dict):
+        self.memo, self.game_dir, self.deck_id, self.lang, self.around = memo, game_dir, deck.id, lang, around
+        self.used = used  # the renderer's files used by templates (checked after the deck)
+        self.known = memo.load(game_dir, deck.id, lang) if memo else {}
+        self.context = context_key(game_dir, context_parts) if memo else ""
+        self.kept: dict[str, list] = {}
+        self.changed = False
+
+    def get(self, card) -> tuple[tuple[str, str | None], list[Untranslated]] | None:
+        """The keys of the card's front and back faces and its untranslated texts, if its inputs are known."""
+        if self.memo is None:
+            return None
+        key = card_key(self.context, card)
+        entry = self.known.get(key)
+        if entry is None:
+            return None
+        front, back, printed, used = entry
+        missing = []
+        for path, lang, shown in printed:
+            text = text_at(card, self.around, path)
+            if text is None:
+                return None
+            missing.append(Untranslated(text, lang, shown))
+        self.kept[key] = entry
+        for path, file, line, how in used:
+            self.used.setdefault(Path(path), (Path(file) if file else None, line, how))
+        return (front, back), missing
+
+    def put(self, card, keys: dict[str, str], missing: list[Untranslated], used: dict) -> None:
+        if self.memo is None:
+            return
+        paths = text_paths(card, self.around)
+        if any(id(text.text) not in paths for text in missing):
+            return  # it printed a text the next build could not find again: render it each time
+        self.changed = True
+        self.kept[card_key(self.context, card)] = [
+            keys["front"], keys.get("back"), [[paths[id(text.text)], text.lang, str(text)] for text in missing],
+            [[str(path), str(file) if file else None, line, how] for path, (file, line, how) in used.items()]]
+
+    def save(self) -> None:
+        if self.memo is not None and (self.changed or len(self.kept) != len(self.known)):
+            self.memo.save(self.game_dir, self.deck_id, self.lang, self.kept)
 
 
 def _wrap(html: str, kind: str, card_id: str, untranslated: Sequence[Untranslated] = ()) -> str:
@@ -171,18 +334,30 @@ class Batch:
 
 def content_key(*parts: str) -> str:
     """Hash of everything that determines a rendering: the texts given, WeasyPrint's version, the fonts."""
-    digest = hashlib.sha256()
-    for part in (weasyprint_version(), fonts.fingerprint(), CHECK_VERSION, LAYOUT_PASSES, *parts):
+    return _digest_of(_key_start(), parts).hexdigest()
+
+
+def _key_start():
+    return _digest_of(hashlib.sha256(), (weasyprint_version(), fonts.fingerprint(), CHECK_VERSION, LAYOUT_PASSES))
+
+
+def _digest_of(digest, parts):
+    for part in parts:
         digest.update(part.encode("utf-8"))
         digest.update(b"\0")
-    return digest.hexdigest()
+    return digest
+
+
+def content_keys(common: tuple[str, ...], lasts: list[str]) -> list[str]:
+    """content_key(*common, last) for each of lasts: the common parts (a deck's document around its faces,
+    tens of kilobytes) are hashed once."""
+    start = _digest_of(_key_start(), common)
+    return [_digest_of(start.copy(), (last,)).hexdigest() for last in lasts]
 
 
 def face_keys(renderer: "GameRenderer", faces: DeckFaces) -> list[str]:
     """One key per distinct face: its HTML plus the document around it (stylesheets, page geometry)."""
-    frame = renderer.document(faces.deck, [])
-    base_url = renderer.base_url()
-    return [content_key(base_url, frame, html) for html in faces.pages]
+    return faces.keys
 
 
 @dataclass
@@ -277,12 +452,9 @@ class CardFit:
 def card_fits(faces: DeckFaces, face_fits: list[list[FitBox]]) -> list[CardFit]:
     """The measured text boxes of a deck's distinct faces (one list per face), named by the cards
     that print them and located in the YAML."""
-    cards = faces.deck.cards
     piece = PIECES.get(faces.deck.cut, "card")
     found = []
-    for face, fits in enumerate(face_fits):
-        fronts = [card for card, used in zip(cards, faces.front_of) if used == face]
-        backs = [card for card, used in zip(cards, faces.back_of) if used == face]
+    for (fronts, backs), fits in zip(faces.cards_of(), face_fits):
         printing = fronts or backs
         for fit in fits:
             key, text = located(printing[0], faces.lang, fit) if printing else ("", None)

@@ -10,6 +10,7 @@ import json
 import multiprocessing
 import os
 import sys
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import cast
@@ -18,7 +19,8 @@ import pikepdf
 
 from generator import interrupts, processes
 from generator.fsutil import write_cache_entry
-from generator.render.faces import Batch, RenderedBatch, face_keys, render_fitted
+from generator.progress import Progress
+from generator.render.faces import Batch, FacePages, RenderedBatch, face_keys, render_fitted
 from generator.render.weasy.fit import FitBox
 
 
@@ -31,11 +33,16 @@ class FaceCache:
     An entry that cannot be read is deleted and rendered again, never trusted.
     """
 
-    def __init__(self, directory: Path | None):
+    def __init__(self, directory: Path | None, index: str | None = None):
         self.directory = directory
         self.hits = 0
         self.misses = 0
         self.fits: dict[str, list[FitBox]] = {}  # face key -> its text boxes, for every face seen this run
+        # An index (one file per game, see save_index) says where each face of the last build is without
+        # reading a file per face; the per-face entries stay what the cache is made of.
+        self._index_path = directory / "index" / f"{index}.json" if directory is not None and index else None
+        self._indexed: dict[str, list] | None = None
+        self._used: dict[str, list] = {}  # face key -> [batch key, page, text boxes] of the faces of this run
 
     def _path(self, key: str) -> Path:
         assert self.directory is not None, "callers look for the directory first"
@@ -49,20 +56,45 @@ class FaceCache:
         """(batch key, page index) of a face rendered before, if the cache knows it and its text boxes."""
         if self.directory is None:
             return None
+        entry = self._index().get(face_key)
+        if entry is None:
+            try:
+                where, boxes = self._face_path(face_key).read_text().split("\n", 1)
+                batch_key, index = where.split()
+                entry = [batch_key, int(index), json.loads(boxes)]
+            except (FileNotFoundError, ValueError, TypeError):  # an entry from before text boxes were measured
+                return None
         try:
-            where, boxes = self._face_path(face_key).read_text().split("\n", 1)
-            batch_key, index = where.split()
-            self.fits[face_key] = [FitBox(**box) for box in json.loads(boxes)]
-            return batch_key, int(index)
-        except (FileNotFoundError, ValueError, TypeError):  # an entry from before text boxes were measured
+            self.fits[face_key] = [FitBox(**box) for box in entry[2]]
+        except (TypeError, ValueError):
             return None
+        self._used[face_key] = entry
+        return entry[0], entry[1]
+
+    def _index(self) -> dict[str, list]:
+        if self._indexed is None:
+            self._indexed = {}
+            if self._index_path is not None:
+                try:
+                    loaded = json.loads(self._index_path.read_text(encoding="utf-8"))
+                    self._indexed = {key: entry for key, entry in loaded.items()
+                                     if isinstance(entry, list) and len(entry) == 3}
+                except (OSError, ValueError, AttributeError):
+                    pass  # none yet, or unreadable: the per-face entries are read
+        return self._indexed
+
+    def save_index(self) -> None:
+        """Write the index of the faces this run found or rendered (when it differs from the one read)."""
+        if self._index_path is not None and self._used != self._index():
+            write_cache_entry(self._index_path, json.dumps(self._used, separators=(",", ":")))
 
     def record_faces(self, batch_key: str, face_keys: list[str], fits: list[list[FitBox]]) -> None:
         for index, (face_key, boxes) in enumerate(zip(face_keys, fits)):
             self.fits[face_key] = boxes
             if self.directory is not None:
-                measured = json.dumps([dataclasses.asdict(box) for box in boxes])
-                write_cache_entry(self._face_path(face_key), f"{batch_key} {index}\n{measured}\n")
+                measured = [dataclasses.asdict(box) for box in boxes]
+                write_cache_entry(self._face_path(face_key), f"{batch_key} {index}\n{json.dumps(measured)}\n")
+                self._used[face_key] = [batch_key, index, measured]
 
     def face_fits(self, face_key: str) -> list[FitBox]:
         """The measured text boxes of a face rendered in this build or an earlier one."""
@@ -188,18 +220,20 @@ class RenderedFaces:
 class FaceRequest:
     """What render_faces needs of a deck's distinct faces in one language."""
 
-    frame: str          # the deck's document with no pages: each batch is its pages put into it
-    base_url: str       # what the faces may read (the game's folder, see render/fetch.py)
-    keys: list[str]     # the content key of each face
-    pages: list[str]    # the HTML page of each face
+    frame: str             # the deck's document with no pages: each batch is its pages put into it
+    base_url: str          # what the faces may read (the game's folder, see render/fetch.py)
+    keys: list[str]        # the content key of each face
+    pages: Sequence[str]   # the HTML page of each face (made only if the face is rendered: FacePages)
 
 
 def face_request(renderer, faces) -> FaceRequest:
     """What render_faces needs to know of a deck's distinct faces in one language."""
-    return FaceRequest(renderer.document(faces.deck, []), renderer.base_url(), face_keys(renderer, faces), faces.pages)
+    return FaceRequest(renderer.document(faces.deck, []), renderer.base_url(), face_keys(renderer, faces),
+                       FacePages(faces))
 
 
-def render_faces(requests: list[FaceRequest], cache: FaceCache, jobs: int = 1, on_done=None) -> RenderedFaces:
+def render_faces(requests: list[FaceRequest], cache: FaceCache, jobs: int = 1,
+                 progress: Progress | None = None) -> RenderedFaces:
     """The pages of the requested faces (each request a deck's distinct faces in one language), rendering
     only those the cache does not hold."""
     opened: dict[str, pikepdf.Pdf | None] = {}
@@ -221,14 +255,17 @@ def render_faces(requests: list[FaceRequest], cache: FaceCache, jobs: int = 1, o
     batches, members = _batches_for(requests, missing, jobs)
     cache.hits += sum(len(request.keys) for request in requests) - len(missing)
     cache.misses += len(missing)
-    for batch, faces, rendered in zip(batches, members, render_fitted_batches(batches, jobs, on_done)):
-        cache.put(batch.key, rendered.pdf)
-        by_page = [[box for box in rendered.fits if box.page == page] for page in range(len(faces))]
-        cache.record_faces(batch.key, [requests[r].keys[f] for r, f in faces], by_page)
-        pdf = pikepdf.open(io.BytesIO(rendered.pdf))
-        opened[batch.key] = pdf
-        for page, (r, f) in zip(pdf.pages, faces):
-            found[r][f] = page
+    shown = progress if progress is not None and missing else Progress(quiet=True)
+    with shown.task("rendering faces", len(missing), "faces") as task:
+        for batch, faces, rendered in zip(batches, members, render_fitted_batches(batches, jobs)):
+            task.advance(len(faces))
+            cache.put(batch.key, rendered.pdf)
+            by_page = [[box for box in rendered.fits if box.page == page] for page in range(len(faces))]
+            cache.record_faces(batch.key, [requests[r].keys[f] for r, f in faces], by_page)
+            pdf = pikepdf.open(io.BytesIO(rendered.pdf))
+            opened[batch.key] = pdf
+            for page, (r, f) in zip(pdf.pages, faces):
+                found[r][f] = page
     return RenderedFaces(found, [pdf for pdf in opened.values() if pdf is not None])
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from types import FrameType
 
 import jinja2
+from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
@@ -144,6 +145,15 @@ class TemplateSandbox(SandboxedEnvironment):
         return left * right
 
 
+class RecordingContext(Context):
+    """A template context noting every name a template looks up (`environment.resolved`): a face that read
+    `decks` depends on other cards than its own."""
+
+    def resolve_or_missing(self, key: str):
+        self.environment.resolved.add(key)
+        return super().resolve_or_missing(key)
+
+
 class Templates:
     """Loads a game's templates and renders them for one language."""
 
@@ -162,6 +172,8 @@ class Templates:
             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, bytecode_cache=COMPILED,
             finalize=self.printed,
         )
+        self.env.context_class = RecordingContext
+        self.env.resolved = set()
         self.env.filters["tx"] = self.typeset
         self.env.filters["t"] = lambda value: localize(value, lang, fallback, data)
         self.env.globals.update(icon=self.icon, asset=self.asset, lang=lang, label=self.label, cjk=is_cjk(lang))

@@ -1,0 +1,33 @@
+"""Phases that make a large game's long-lived objects run without the cyclic garbage collector.
+
+A 20,000-card game is millions of Python objects (its YAML with positions, the model, every face's key).
+Each full collection walks all of them again while they are being made: that doubled the time to load such
+a game. The objects a phase makes are kept for the whole command, so it pauses the collector and then
+freezes them (gc.freeze): later collections, and those of render workers forked afterwards, leave them
+alone, which also keeps the workers from copying the parent's memory page by page. The entry points that
+run such phases (build(), render_game(), a command) thaw them when they end, so that a process that goes on
+(watch, serve, the tests) can collect them once they are garbage.
+"""
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def long_lived() -> Iterator[None]:
+    """Run the block without the cyclic collector, then freeze what exists (see the module's doc)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+def thaw() -> None:
+    """Make what long_lived froze collectable again (at the end of the work that needed it)."""
+    gc.unfreeze()
