@@ -157,7 +157,7 @@ def test_the_kits_rebuilt_from_the_memo_give_the_same_faces(kit, tmp_path):
 
 
 def test_the_face_index_finds_the_faces_of_the_last_build_in_one_read(tmp_path):
-    from generator.render.fit import FitBox
+    from generator.render.weasy.fit import FitBox
     from generator.render.pipeline import FaceCache
 
     box = FitBox(page=0, field="text", width_mm=50.0, height_mm=20.0, overflow_mm=0.0, scale=1.0)

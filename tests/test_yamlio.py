@@ -110,8 +110,8 @@ def test_only_the_edited_cards_are_parsed_again(tmp_path, monkeypatch):
     monkeypatch.setattr(yamlio, "REMEMBER_FROM_BYTES", 0)
     yamlio.remember_in(tmp_path / "cache")
     parsed = []
-    real = yamlio._fast_load
-    monkeypatch.setattr(yamlio, "_fast_load", lambda text: parsed.append(text.lstrip("\n")) or real(text))
+    real = yamlio.fast_load
+    monkeypatch.setattr(yamlio, "fast_load", lambda text: parsed.append(text.lstrip("\n")) or real(text))
     try:
         path = tmp_path / "deck.yaml"
         cards = [card(i) for i in range(40)]

@@ -172,9 +172,9 @@ def render_pool(jobs: int) -> ProcessPoolExecutor:
     global _pool, _pool_jobs
     if _pool is None or _pool_jobs != jobs:
         close_pool()
-        from generator.render import engine
+        from generator.render import weasy
 
-        engine.load()  # imported once, here, by the process the workers are forked from: not once in each
+        weasy.load()  # imported once, here, by the process the workers are forked from: not once in each
         _pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
                                     initializer=processes.start_worker, initargs=(os.getpid(),))
         _pool_jobs = jobs
