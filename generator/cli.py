@@ -8,7 +8,7 @@ import sys
 from generator import __version__, daemon  # only these on the way to a server: it has the rest loaded
 
 COMMANDS = ["build", "validate", "components", "list", "new", "i18n", "export", "rules", "serve", "watch", "table",
-            "daemon"]
+            "schema", "daemon"]
 
 
 @functools.lru_cache(maxsize=1)

@@ -21,7 +21,7 @@ from generator.checks.placeholders import DataNames, PlaceholderError, resolve, 
 from generator.errors import InputError, Problem, unique_problems
 from generator.fsutil import write_atomic
 from generator.model.game import Game, Text
-from generator.model.rules import Block, Rulebook, has_rules, load_rules
+from generator.model.rules import COVER_FROM_PAGES, Block, Rulebook, has_rules, load_rules
 from generator.paths import TEMPLATES_DIR
 from generator.progress import Progress
 from generator.render import fonts, typeset_html
@@ -361,9 +361,6 @@ def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Pa
     progress.say(f"{game.id}: wrote {len(files)} rule sheets ({cache.hits} from the cache, "
                  f"{cache.misses} rendered)")
     return files
-
-
-COVER_FROM_PAGES = 6  # `cover: auto`: rules whose text takes more pages than this get a cover and contents
 
 
 def render_editions(writer: RulebookWriter, wanted: list, cache: FaceCache, jobs: int) -> tuple[list, list[bytes]]:
