@@ -183,3 +183,33 @@ def test_quoted_and_block_style_texts_read_back(small_game, cli):
          'text:\n      ja: "{手札|てふだ}を1枚引く。"\n      en: Draw 1 card, then discard 1.')
     result = cli("validate", small_game)
     assert result.code == 0, result
+
+
+# --- files read through the schemas docs/schema.md shows --------------------------------------------
+
+def test_a_bad_label_key_and_an_empty_label_are_located(small_game, cli):
+    (small_game / "labels.yaml").write_text("labels:\n  ok: {ja: よし, en: OK}\n  '1st': {ja: 一, en: one}\n"
+                                            "  empty:\n", encoding="utf-8")
+    result = cli("validate", small_game)
+    assert result.code == 2 and "Traceback" not in result.err
+    messages = [line for line in result.err.splitlines() if line.startswith("error:")]
+    assert any("labels.yaml:3: labels.1st: expected a label key" in m for m in messages), messages
+    assert any("labels.yaml:4: labels.empty: expected a mapping of languages to text" in m for m in messages)
+
+
+def test_a_glossary_term_of_the_wrong_shape_is_located(small_game, cli):
+    edit(small_game / "glossary.yaml", "  - {ja: 点, en: point}", "  - {ja: 点, en: {one: point}}")
+    result = cli("i18n", "status", small_game)
+    assert result.code == 2 and "Traceback" not in result.err
+    assert "glossary.yaml:4: terms[1].en: expected a word or a list of words, found a mapping" in result.err
+
+
+def test_a_broken_lock_file_is_located_and_says_what_to_do(small_game, cli):
+    lock = small_game / "i18n.lock.yaml"
+    lock.write_text(re.sub(r'(?m)^  "cards\[apple\]\.text": .*$', '  "cards[apple].text": [en]',
+                           lock.read_text(encoding="utf-8"), count=1), encoding="utf-8")
+    line = next(n for n, text in enumerate(lock.read_text(encoding="utf-8").splitlines(), 1) if "[en]" in text)
+    result = cli("i18n", "status", small_game)
+    assert result.code == 2 and "Traceback" not in result.err
+    assert f"i18n.lock.yaml:{line}: made_from.cards[apple].text: expected a mapping of" in result.err
+    assert "delete it and confirm again" in result.err

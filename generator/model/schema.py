@@ -409,7 +409,7 @@ class FileKind:
     """A kind of YAML file in a game's folder, as `pnpgen schema` documents it."""
 
     path: str     # where it lives in the game's folder, like `decks/<deck>.yaml`
-    schema: Spec
+    schema: Object
     doc: str      # what the file is for (Markdown, a paragraph)
     required: bool = False
 

@@ -28,12 +28,14 @@ class Row:
 @dataclass
 class Section:
     path: str     # the mapping's place in the file: "" for the file's own keys, `setup[]`, `cards[]`...
-    title: str
-    doc: str
+    spec: Object = field(repr=False, compare=False)
     anchor: str
     rows: list[Row] = field(default_factory=list)
-    open: bool = False  # it also takes keys of the author's choosing (a card's declared fields)
-    spec: Object | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def open(self) -> bool:
+        """Whether it also takes keys of the author's choosing."""
+        return self.spec.extra
 
 
 @dataclass
@@ -56,7 +58,7 @@ def document(kind: FileKind) -> FileDoc:
         if id(obj) in anchors:
             continue
         anchors[id(obj)] = f"{stem}-{slug(path)}" if path else stem
-        sections.append(Section(path, obj.what, obj.doc, anchors[id(obj)], open=obj.extra, spec=obj))
+        sections.append(Section(path, obj, anchors[id(obj)]))
         for key, item in obj.fields.items():
             pending += objects_in(item.spec, f"{path}.{key}" if path else key)
     for section in sections:
@@ -158,8 +160,8 @@ def markdown(doc: FileDoc, level: int = 2) -> str:
     for section in doc.sections:
         if section.path:
             out += [f'{"#" * (level + 1)} <a id="{section.anchor}"></a>`{kind.path}`: `{section.path}`', ""]
-            if section.doc:
-                out += [section.doc, ""]
+            if section.spec.doc:
+                out += [section.spec.doc, ""]
         out += ["| key | type | required | default | meaning |", "|---|---|---|---|---|"]
         out += [f"| `{row.key}` | {cell(row.type)} | {'yes' if row.required else ''} | {cell(row.default)} | "
                 f"{cell(row.doc)} |" for row in section.rows]
