@@ -33,7 +33,7 @@ DEAL = Object({
     "where": Field(Object({}, what="card filter", extra=True),
                    doc="deal only cards with these field values, like `{starting: true}`"),
     "rest": Field(Enum(["deck", "box", "reserve"]), default="deck", doc="where the cards not dealt go"),
-    "label": Field(Localized(), doc="what the deal is called in rule tables and `{setup...}` texts"),
+    "label": Field(Localized(), doc="the deal's name, a translation string; `{setup.<deck>.label}` prints it"),
 }, what="setup deal", doc="One deal at setup, checked by validate at every player count against the cards in play; "
                           "rules name its values as `{setup.<deck>.per_player}`.")
 CHECK = Object({
