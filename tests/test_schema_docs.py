@@ -45,6 +45,14 @@ def test_every_file_kind_and_syntax_is_documented():
         assert needle in text, needle
 
 
+def test_every_key_has_a_meaning_and_every_mapping_a_title():
+    for kind in file_kinds():
+        for section in document(kind).sections:
+            assert section.anchor and (not section.path or section.spec.what), (kind.path, section.path)
+            undocumented = [row.key for row in section.rows if not row.doc.strip()]
+            assert not undocumented, f"{kind.path} {section.path}: give these Fields a doc: {undocumented}"
+
+
 def kind_of(relative: str):
     return next((kind for kind in file_kinds() if fnmatch.fnmatch(relative, re.sub(r"<[^>]+>", "*", kind.path))),
                 None)
