@@ -82,6 +82,12 @@ class Tagged(Spec):
 
     options: dict[str, Object]
     what: str = "element"
+    common: dict[str, Field] = field(default_factory=dict)  # the Fields every option holds, documented once
+    every: Object = field(init=False, repr=False)
+
+    def __post_init__(self):
+        self.every = Object(self.common, what=f"every {self.what}", doc=f"The keys every {self.what} has, "
+                                                                        "whatever its `kind:`.")
 
     @property
     def expected(self):
@@ -102,17 +108,19 @@ PLACEHOLDER = OneOf([Bool(), ListOf(Str())], expected="true, or a list of the in
 PLACEHOLDER_DOC = "values invented for want of the real ones: `true`, or the list of the invented keys"
 
 
+ELEMENT_KEYS = {
+    "at": Field(Pair(), required=True, doc="top-left corner, mm from the board's top-left"),
+    "for_each": Field(Str(), doc="repeat once per card of this deck (`card` in expressions)"),
+    "spacing": Field(Pair("[dx, dy]"), default=(0.0, 14.0), doc="offset between repeats"),
+    "label": Field(TEXT, doc="a caption printed beside the element"),
+    "colour": Field(ColourValue(), doc="the element's colour"),
+    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+}
+
+
 def element(kind: str, fields: dict, doc: str) -> Object:
-    common = {
-        "kind": Field(Enum([kind]), required=True, doc="what the element is"),
-        "at": Field(Pair(), required=True, doc="top-left corner, mm from the board's top-left"),
-        "for_each": Field(Str(), doc="repeat once per card of this deck (`card` in expressions)"),
-        "spacing": Field(Pair("[dx, dy]"), default=(0.0, 14.0), doc="offset between repeats"),
-        "label": Field(TEXT, doc="a caption printed beside the element"),
-        "colour": Field(ColourValue(), doc="the element's colour"),
-        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
-    }
-    return Object({**common, **fields}, what=f"{kind} ({doc})", doc=f"`kind: {kind}`: {doc}.")
+    own_kind = {"kind": Field(Enum([kind]), required=True, doc="what the element is")}
+    return Object({**own_kind, **ELEMENT_KEYS, **fields}, what=f"{kind} ({doc})", doc=f"`kind: {kind}`: {doc}.")
 
 
 STEP = Object({"from": Field(NUMBER, required=True, doc="the first value the step applies from"),
@@ -159,7 +167,7 @@ ELEMENT = Tagged({
         "size": Field(Int(4, 200, whole=False), default=12, doc="points"),
         "align": Field(Enum(["left", "center", "right"]), default="left", doc="alignment inside the width"),
     }, "a text"),
-})
+}, common=ELEMENT_KEYS)
 
 BOARD_SCHEMA = Object({
     "name": Field(Localized(), required=True, doc="the board's name"),

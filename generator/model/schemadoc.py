@@ -31,6 +31,11 @@ class Section:
     spec: Object = field(repr=False, compare=False)
     anchor: str
     rows: list[Row] = field(default_factory=list)
+    shared: Section | None = None  # a tagged element's kind: the keys every kind has are documented there
+
+    def keys(self) -> set[str]:
+        """Every key documented for this mapping, here or in its shared section."""
+        return {row.key for row in self.rows} | (self.shared.keys() if self.shared else set())
 
     @property
     def open(self) -> bool:
@@ -52,28 +57,32 @@ def document(kind: FileKind) -> FileDoc:
     stem = slug(kind.path)
     sections: list[Section] = []
     anchors: dict[int, str] = {}
-    pending: list[tuple[str, Object]] = [("", kind.schema)]
+    by_spec: dict[int, Section] = {}
+    pending: list[tuple[str, Object, Object | None]] = [("", kind.schema, None)]
     while pending:
-        path, obj = pending.pop(0)
+        path, obj, shared = pending.pop(0)
         if id(obj) in anchors:
             continue
         anchors[id(obj)] = f"{stem}-{slug(path)}" if path else stem
-        sections.append(Section(path, obj, anchors[id(obj)]))
+        by_spec[id(obj)] = Section(path, obj, anchors[id(obj)], shared=by_spec.get(id(shared)))
+        sections.append(by_spec[id(obj)])
         for key, item in obj.fields.items():
             pending += objects_in(item.spec, f"{path}.{key}" if path else key)
     for section in sections:
+        inherited = section.shared.spec.fields if section.shared else {}
         section.rows = [Row(key, describe(item.spec, anchors), item.required, format_default(item.default), item.doc)
-                        for key, item in section.spec.fields.items()]
+                        for key, item in section.spec.fields.items() if inherited.get(key) is not item]
     return FileDoc(kind, sections)
 
 
 def objects_in(spec: Spec, path: str):
-    """(path, Object) for each mapping with keys of its own that a value of this spec may be."""
+    """(path, Object, the Object holding the keys it shares) for each mapping with keys of its own that a value of
+    this spec may be."""
     if isinstance(spec, Described):
         yield from objects_in(spec.shape, path)
     elif isinstance(spec, Object):
         if spec.fields:
-            yield path, spec
+            yield path, spec, None
     elif isinstance(spec, ListOf):
         yield from objects_in(spec.of, f"{path}[]")
     elif isinstance(spec, MapOf):
@@ -82,8 +91,10 @@ def objects_in(spec: Spec, path: str):
         for option in spec.options:
             yield from objects_in(option, path)
     elif isinstance(spec, Tagged):
+        if spec.common:
+            yield f"{path} (every kind)", spec.every, None
         for kind, option in spec.options.items():
-            yield f"{path} (kind: {kind})", option
+            yield f"{path} (kind: {kind})", option, spec.every if spec.common else None
 
 
 def describe(spec: Spec, anchors: dict[int, str]) -> str:
@@ -162,6 +173,9 @@ def markdown(doc: FileDoc, level: int = 2) -> str:
             out += [f'{"#" * (level + 1)} <a id="{section.anchor}"></a>`{kind.path}`: `{section.path}`', ""]
             if section.spec.doc:
                 out += [section.spec.doc, ""]
+        if section.shared:
+            keys = ", ".join(f"`{row.key}`" for row in section.shared.rows)
+            out += [f"Besides [the keys every kind has](#{section.shared.anchor}) ({keys}):", ""]
         out += ["| key | type | required | default | meaning |", "|---|---|---|---|---|"]
         out += [f"| `{row.key}` | {cell(row.type)} | {'yes' if row.required else ''} | {cell(row.default)} | "
                 f"{cell(row.doc)} |" for row in section.rows]
