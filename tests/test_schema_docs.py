@@ -169,20 +169,14 @@ def test_a_comma_in_a_flow_mapping_says_to_quote_it(small_game):
     assert not (small_game / "out").exists()
 
 
-def test_furigana_opening_a_block_style_text_says_to_quote_it(small_game):
-    game = small_game / "game.yaml"
-    edit(game, "title: {ja: small, en: small}", "title:\n  ja: {小|ちい}さな\n  en: small")
+@pytest.mark.parametrize("title, located, hint", [
+    ("{小|ちい}さな", "game.yaml:3: malformed YAML", "read as a mapping or a list: quote it"),    # a parse error
+    ("{小|ちい}", "game.yaml:3: title.ja: expected text, found a mapping", "quote it"),  # parses, as a mapping
+])
+def test_furigana_opening_a_block_style_text_says_to_quote_it(small_game, title, located, hint):
+    edit(small_game / "game.yaml", "title: {ja: small, en: small}", f"title:\n  ja: {title}\n  en: small")
     message = only_error(run_subprocess("validate", small_game))
-    assert "game.yaml:3: malformed YAML" in message
-    assert "read as a mapping or a list: quote it" in message
-
-
-def test_a_text_that_is_only_furigana_says_to_quote_it(small_game, cli):
-    game = small_game / "game.yaml"
-    edit(game, "title: {ja: small, en: small}", "title:\n  ja: {小|ちい}\n  en: small")
-    message = only_error(cli("validate", small_game))
-    assert "game.yaml:3: title.ja: expected text, found a mapping" in message
-    assert "quote it" in message
+    assert located in message and hint in message
 
 
 def test_quoted_and_block_style_texts_read_back(small_game, cli):
