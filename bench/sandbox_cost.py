@@ -12,7 +12,7 @@ import jinja2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generator.commands.build import prepare_game  # noqa: E402
+from generator.build.decks import prepare_game  # noqa: E402
 from generator.model import load_game  # noqa: E402
 from generator.paths import CARDS_DIR  # noqa: E402
 from generator.render import templating  # noqa: E402

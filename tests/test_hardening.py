@@ -6,7 +6,8 @@ import json
 import pytest
 
 from conftest import run_subprocess
-from generator.commands import build as build_command
+from generator.build import engine
+from generator.build.builder import OutputBuilder
 from generator.errors import InputError, Problem
 
 
@@ -33,7 +34,7 @@ def test_a_failed_build_leaves_the_previous_output_set_untouched(small_game, cli
     def failing(context):
         raise InputError(Problem(context.game.dir / "tokens" / "x.yaml", 3, "a token sheet fails"))
 
-    monkeypatch.setattr(build_command, "BUILDERS", [*build_command.BUILDERS[:-1], failing])
+    monkeypatch.setattr(engine, "BUILDERS", [*engine.BUILDERS[:-1], OutputBuilder("tokens", failing)])
     result = cli("build", small_game, "--out", out, "--lang", "en", "--paper", "a4")
     assert result.code == 2 and "a token sheet fails" in result.err
     after = {p.name: p.read_bytes() for p in folder.iterdir()}

@@ -3,7 +3,6 @@
 The seed games' boards, aids and tokens are built by their builders directly (their card templates
 are not needed for that); the whole `pnpgen build` path is run on the small game.
 """
-import argparse
 import json
 import math
 
@@ -11,14 +10,17 @@ import pikepdf
 import pytest
 
 from conftest import ROOT, fonts_of, is_embedded, page_size_mm, page_text, placements
-from generator.commands.build import BuildContext
+from generator.build import BuildOptions
+from generator.build.aids import build_aids
+from generator.build.boards import build_boards
+from generator.build.context import BuildContext
+from generator.build.tokens import build_tokens
 from generator.model import load_game
 from generator.progress import Progress
 from generator.render.boards import board_batch, hex_centre
 from generator.render.faces import render_batch
 from generator.render.boards import BOARD_BLEED_MM
 from generator.render.pipeline import FaceCache
-from generator.render.printed import build_aids, build_boards, build_tokens
 from generator.render.sheets import MM, PAPERS, SheetOptions
 from generator.render.tiles import OVERLAP_MM, TILE_MARGIN_MM, target_points, tile_layout
 from test_input_errors import edit, errors, line_of
@@ -31,7 +33,7 @@ def build_printed(game_id, out, papers=("a4", "letter"), board_paper=None):
     game = load_game(ROOT / "cards" / game_id, require_templates=False)
     context = BuildContext(game=game, langs=list(game.languages), out_dir=out / game_id,
                            sheets=[SheetOptions(paper) for paper in papers], cache=FaceCache(None), jobs=1,
-                           progress=Progress(quiet=True), args=argparse.Namespace(board_paper=board_paper))
+                           progress=Progress(quiet=True), options=BuildOptions(board_paper=board_paper))
     files = build_boards(context) + build_aids(context) + build_tokens(context)
     return game, {entry["path"]: entry for entry in files}
 

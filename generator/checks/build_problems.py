@@ -1,67 +1,7 @@
-"""What a build finds wrong without stopping: located problems, each of a kind, summed up in one line.
-
-Every check that runs while building (validate's data checks before rendering, text overflow after the
-layout, ...) adds its problems to one BuildProblems. Each is printed as a located warning when found;
-the build ends with one summary line, and `--strict` makes any problem exit status 1. A new check only
-adds problems of its own kind (and a phrase for the summary in KIND_PHRASES).
-"""
+"""validate's checks of the data that every build runs before rendering (see build/problems.py)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from generator.errors import Problem
-from generator.progress import Progress
-
-# kind -> how the summary counts it
-KIND_PHRASES = {
-    "data": "data problem(s) (`pnpgen validate` lists them)",
-    "overflow": "text box(es) overflow",
-    "untranslated": "edition(s) with text printed in the source language for want of a translation",
-}
-
-
-@dataclass
-class BuildProblem:
-    problem: Problem
-    kind: str                  # what found it: a key of KIND_PHRASES
-    severity: str = "warning"  # warning: the output is written anyway
-
-    def __str__(self) -> str:
-        return str(self.problem)
-
-
-@dataclass
-class BuildProblems:
-    progress: Progress
-    found: list[BuildProblem] = field(default_factory=list)
-
-    def add(self, problem: Problem, kind: str, severity: str = "warning") -> None:
-        self.found.append(BuildProblem(problem, kind, severity))
-        self.progress.warn(str(problem))
-
-    def extend(self, problems: list[Problem], kind: str) -> None:
-        for problem in problems:
-            self.add(problem, kind)
-
-    def __len__(self) -> int:
-        return len(self.found)
-
-    def summary(self) -> str:
-        """One line: how many problems of each kind, e.g. `2 data problem(s) (...); 1 text box(es) overflow`."""
-        counts: dict[str, int] = {}
-        for problem in self.found:
-            counts[problem.kind] = counts.get(problem.kind, 0) + 1
-        return "; ".join(f"{count} {KIND_PHRASES.get(kind, kind + ' problem(s)')}" for kind, count in counts.items())
-
-    def finish(self, strict: bool) -> int:
-        """Print the summary line; the exit status: 1 with --strict when anything was found."""
-        if not self.found:
-            return 0
-        if strict:
-            print(f"error: --strict: {self.summary()}", file=self.progress.stream, flush=True)
-            return 1
-        self.progress.warn(f"{self.summary()} (the files were written; --strict makes this an error)")
-        return 0
 
 
 def data_problems(game, langs: list[str] | None = None) -> list[Problem]:

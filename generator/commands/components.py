@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from generator.checks.components import component_rows, format_rows
-from generator.commands.build import select_languages
+from generator.build import select_languages
 from generator.model import load_game
 from generator.paths import resolve_game
 

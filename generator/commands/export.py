@@ -4,7 +4,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from generator.commands.build import render_game, select_languages
+from generator.build import render_game, select_languages
 from generator.export import pdfx, png, services, tts
 from generator.export.faces import DeckExport, ExportOptions
 from generator.fsutil import OutputSet

@@ -100,7 +100,7 @@ def chosen_langs(game: Game, lang: str | None) -> list[str]:
 
 def layout_fits(game: Game, langs: list[str], args) -> tuple[list[CardFit] | None, str | None]:
     """The measured text boxes of every card face, or why they were not measured."""
-    from generator.commands.build import render_game
+    from generator.build import render_game
 
     if args.no_layout:
         return None, "not checked (--no-layout)"

@@ -1,6 +1,6 @@
 """`pnpgen rules`: rule sheets in each language and side by side, from cards/<game>/rules.yaml.
 
-`pnpgen build` calls build_rules() too; this command builds only the rule sheets (no card templates
+`pnpgen build` builds them too (generator/build/rules.py); this command builds only the rule sheets (no card templates
 needed), and `--sample` writes a page showing each piece of Japanese typesetting.
 """
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.commands.build import select_languages
+from generator.build import select_languages
 from generator.errors import InputError, Problem, display_path
 from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
@@ -16,7 +16,7 @@ from generator.model.rules import has_rules
 from generator.paths import OUTPUT_DIR, face_cache_dir, list_games, resolve_game
 from generator.progress import Progress
 from generator.render.pipeline import default_jobs
-from generator.render.rulebook import write_rulebooks
+from generator.build.rules import write_rulebooks
 from generator.render.sheets import PAPERS
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 import sys
 import time
 
-from generator.commands import build
+from generator.build import BuildOptions, build
+from generator.commands.build import parse_options
 from generator.errors import InputError
+from generator.model import load_game
 from generator.paths import resolve_game
 from generator.watcher import POLL_SECONDS, FileWatcher, game_roots
 
@@ -22,12 +24,10 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from generator.cli import parser
-
     game_dir = resolve_game(args.game)
-    build_args = parser().parse_args(["build", str(game_dir), *args.build_options])
+    options = parse_options(args.build_options)
     watcher = FileWatcher(game_roots(game_dir))
-    rebuild(build_args, "first build")
+    rebuild(game_dir, options, "first build")
     print(f"watching {game_dir.name} for changes (Ctrl+C stops)", flush=True)
     while True:
         time.sleep(POLL_SECONDS)
@@ -36,14 +36,14 @@ def run(args) -> int:
             time.sleep(POLL_SECONDS)  # an editor saving several files: take them in one build
             changed += watcher.changed()
             names = sorted({path.name for path in changed})
-            rebuild(build_args, f"changed: {', '.join(names)}")
+            rebuild(game_dir, options, f"changed: {', '.join(names)}")
 
 
-def rebuild(build_args, reason: str) -> bool:
+def rebuild(game_dir, options: BuildOptions, reason: str) -> bool:
     """Build as `pnpgen build` does; on bad input print the located errors and return False."""
     print(f"{time.strftime('%H:%M:%S')} {reason}: building", flush=True)
     try:
-        code = build.run(build_args)
+        code = build(load_game(game_dir), options)
     except InputError as error:
         for problem in error.problems:
             print(f"error: {problem}", file=sys.stderr, flush=True)

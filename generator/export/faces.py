@@ -15,7 +15,7 @@ import pikepdf
 import pypdfium2 as pdfium
 from PIL import Image
 
-from generator.commands.build import RenderedDeck
+from generator.build import RenderedDeck
 from generator.errors import InputError, Problem
 from generator.fsutil import write_atomic
 from generator.model.game import Deck

@@ -334,35 +334,6 @@ def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
     return singles + pairs
 
 
-def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Path, progress: Progress,
-                    cache_dir: Path | None = None, jobs: int = 1, report=None, untranslated=None) -> list[dict]:
-    """Every edition on every paper, rendered on `jobs` cores; unchanged ones come from the cache.
-    `report` is given the text found overflowing (see rule_findings); untranslated(fallbacks) is told which
-    texts were printed in the source language, by language."""
-    if not has_rules(game):
-        return []
-    writer = RulebookWriter(game, load_rules(game))
-    writer.check()
-    wanted = [(edition, paper) for edition in editions(game, langs) for paper in papers]
-    cache = FaceCache(cache_dir)
-    batches, pdfs = render_editions(writer, wanted, cache, jobs)
-    if untranslated is not None:
-        untranslated({lang: texts for lang, texts in writer.fallbacks.items() if lang in langs})
-    if report is not None:
-        for (edition, paper), batch in zip(wanted, batches):
-            report(rule_findings(game, writer.rulebook, edition, cache.face_fits(batch.key)))
-    files = []
-    for (edition, paper), data in zip(wanted, pdfs):
-        name = f"rules-{edition_name(edition)}-{paper}.pdf"
-        write_atomic(out_dir / name, data)
-        pages = len(pikepdf.open(io.BytesIO(data)).pages)
-        files.append({"path": name, "kind": "rules", "lang": edition_name(edition), "paper": paper,
-                      "pages": pages})
-    progress.say(f"{game.id}: wrote {len(files)} rule sheets ({cache.hits} from the cache, "
-                 f"{cache.misses} rendered)")
-    return files
-
-
 def render_editions(writer: RulebookWriter, wanted: list, cache: FaceCache, jobs: int) -> tuple[list, list[bytes]]:
     """Each edition's batch and PDF. `cover: auto` lays the text out without a cover first; an edition longer
     than COVER_FROM_PAGES is laid out again with a cover and a contents page (both layouts are cached)."""
@@ -379,39 +350,11 @@ def render_editions(writer: RulebookWriter, wanted: list, cache: FaceCache, jobs
     return batches, pdfs
 
 
-def build_rules(context) -> list[dict]:
-    """The build's rule sheets: every language asked for, alone and side by side, on every paper."""
-    return write_rulebooks(context.game, context.langs, context.papers, context.out_dir, context.progress,
-                           context.cache.directory, context.jobs, context.report, context.note_rules)
-
-
-def rule_findings(game: Game, rulebook: Rulebook, edition: tuple[str, ...], fits: list[FitBox]) -> list[CardFit]:
-    """The text found overflowing in one edition, each named by its block and located in rules.yaml."""
-    blocks = {block.id: block for block in rulebook.blocks}
-    found = []
-    for fit in fits:
-        if not fit.overflows:
-            continue
-        lang, _, block_id = fit.anchor.partition("-")
-        if lang == "b" or lang not in edition:  # single editions name their blocks b-ID, pairs LANG-ID
-            lang = edition[0]
-        block = blocks.get(block_id)
-        texts = {name: getattr(block, name) for name in vars(block)} if block else {}
-        key, text = find_text(texts, lang, fit.text)
-        line = (text.line_of(lang) if text is not None else None) or (block.line if block else None)
-        found.append(CardFit(lang, "rules", "front", [block_id or "(page)"], key, fit.width_mm, fit.height_mm,
-                             fit.overflow_mm, fit.scale, fit.kind, "", tuple(fit.area), fit.other,
-                             str(block.file if block else game.dir / "rules.yaml"), line, "rules"))
-    return found
-
-
 def check_rules(game: Game) -> None:
     """Raise the located problems of the game's rules.yaml, if it has one."""
     if has_rules(game):
         RulebookWriter(game, load_rules(game)).check()
 
-
-build_rules.check = check_rules
 
 def table_html(head: list, rows: list[list], css: str = "data", ids: list[str] | None = None) -> str:
     head_html = "".join(f"<th>{cell}</th>" for cell in head)

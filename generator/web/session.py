@@ -94,7 +94,7 @@ class GameSession:
 
     def build_state(self, game: Game) -> dict:
         from generator.checks.build_problems import data_problems
-        from generator.commands.build import render_game
+        from generator.build import render_game
 
         all_units = units(game)
         rendered, fits, note = {}, None, None

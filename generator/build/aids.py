@@ -1,0 +1,53 @@
+"""Player aids: every aid in each language and bilingual, in the number it states, for each paper."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from generator.build.builder import OutputBuilder
+from generator.build.context import BuildContext
+from generator.build.pieces import faces_copies, save_pdf
+from generator.checks.placeholders import data_names, resolve_all
+from generator.render.boards import own_or_base, text_of
+from generator.render.faces import GameRenderer
+from generator.render.printed import BILINGUAL_JOIN, aid_card, aid_size, pseudo_deck, single_sided
+from generator.render.sheets import SheetWriter, impose_deck
+
+
+def aid_variants(context: BuildContext) -> list[tuple[str, list[str]]]:
+    """Each language alone, then all of them together (bilingual) when there are two or more."""
+    variants = [(lang, [lang]) for lang in context.langs]
+    if len(context.langs) > 1:
+        variants.append((BILINGUAL_JOIN.join(context.langs), list(context.langs)))
+    return variants
+
+
+def build_aids(context: BuildContext) -> list[dict]:
+    """Every aid in each language and bilingual, in the number it states, for each paper."""
+    game = context.game
+    aids = list(game.printables.aids.values()) if game.printables else []
+    files = []
+    for variant, langs in aid_variants(context):
+        renderer = GameRenderer(game, langs[0])
+        for aid in aids:
+            data = data_names(game)
+            resolved = replace(aid, title=resolve_all(aid.title, data, [*langs, game.source_language]),
+                              sections=resolve_all(aid.sections, data, [*langs, game.source_language]))
+            card = aid_card(resolved, langs, game.source_language)
+            for option in context.sheets:
+                size = aid_size(aid, option.paper, option.margin)
+                deck = pseudo_deck(f"aid-{aid.id}", aid, size, 0.0, own_or_base(game, "aid.html"), None, [card],
+                                   ["langs", "title", "colour", "sections", "written"])
+                deck.cut = "sheet"
+                writer = SheetWriter()
+                _open, copies = faces_copies(renderer, deck, context)
+                impose_deck(writer, size, 0.0, copies, single_sided(option))
+                name = f"aid-{aid.id}-{variant.replace(BILINGUAL_JOIN, '-')}-{option.paper}.pdf"
+                save_pdf(writer, context.out_dir / name, f"{text_of(aid.name, langs[0], game.source_language)} ({variant})", variant)
+                files.append({"path": name, "kind": "aid", "aid": aid.id, "lang": variant, "paper": option.paper,
+                              "pages": len(writer.pdf.pages), "copies": aid.copies,
+                              "size_mm": [round(v, 2) for v in size]})
+                context.progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+    return files
+
+
+BUILDER = OutputBuilder("aids", build_aids)

@@ -1,0 +1,83 @@
+"""Boards: one PDF per board, language and paper; copies imposed when the board fits, else tiles."""
+from __future__ import annotations
+
+from generator.build.builder import OutputBuilder
+from generator.build.context import BuildContext
+from generator.build.pieces import rendered_pages, save_pdf
+from generator.model.printables import Board
+from generator.render.boards import BOARD_BLEED_MM, board_batch, text_of
+from generator.render.faces import CardFit, find_text
+from generator.render.fit import FitBox
+from generator.render.printed import fits_on, furniture_batch, single_sided
+from generator.render.sheets import MARGIN_MM, SheetWriter, impose_deck
+from generator.render.tiles import TileLayout, tile_layout, write_tiles
+
+
+def board_papers(context: BuildContext, board: Board) -> list[str]:
+    """The home papers, and the larger --board-paper for a board that needs tiles on them."""
+    extra = context.options.board_paper
+    tiled = not all(fits_on(board, option.paper, option.margin) for option in context.sheets)
+    return context.papers + ([extra] if extra and tiled else [])
+
+
+def board_findings(context: BuildContext, board: Board, lang: str, fits: list[FitBox],
+                   source: str = "") -> list[CardFit]:
+    """The text findings of a board (or of the captions around its tiles), located in the board's file."""
+    found = []
+    for fit in fits:
+        if not fit.overflows:
+            continue
+        key, text = find_text(board.elements, lang, fit.text, "elements")
+        found.append(CardFit(lang, f"board-{board.id}", "front", [board.id], key, fit.width_mm, fit.height_mm,
+                             fit.overflow_mm, fit.scale, fit.kind, source or fit.source, tuple(fit.area), fit.other,
+                             str(text.file if text is not None and text.file else board.file),
+                             text.line_of(lang) if text is not None else None, "board"))
+    return found
+
+
+def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tiles: TileLayout | None) -> dict:
+    entry = {"path": path, "kind": "board", "board": board.id, "lang": lang, "paper": paper, "pages": pages,
+             "copies": board.copies, "size_mm": list(board.size_mm)}
+    if tiles is not None:
+        entry.update(tiles=tiles.count, grid=f"{tiles.cols}x{tiles.rows}", overlap_mm=tiles.overlap,
+                     paper_mm=list(tiles.paper))
+    return entry
+
+
+def build_boards(context: BuildContext) -> list[dict]:
+    """One PDF per board, language and paper: imposed copies when the board fits, else tiles."""
+    game = context.game
+    boards = list(game.printables.boards.values()) if game.printables else []
+    files = []
+    for lang in context.langs:
+        batches = [board_batch(game, board, lang) for board in boards]
+        _open, faces = rendered_pages(context, batches)
+        for board, batch in zip(boards, batches):
+            context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key)))
+        for board, (page,) in zip(boards, faces):
+            for paper in board_papers(context, board):
+                files.append(write_board(context, board, page, lang, paper))
+    return files
+
+
+def write_board(context: BuildContext, board: Board, page, lang: str, paper: str) -> dict:
+    writer = SheetWriter()
+    name = f"board-{board.id}-{lang}-{paper}.pdf"
+    layout = None
+    options = next((option for option in context.sheets if option.paper == paper), None)
+    if options is not None and fits_on(board, paper, options.margin):
+        impose_deck(writer, board.size_mm, BOARD_BLEED_MM, [(page, None)] * board.copies, single_sided(options))
+    else:
+        layout = tile_layout(board.size_mm, paper, margin=options.margin if options else MARGIN_MM, bleed=BOARD_BLEED_MM)
+        batch = furniture_batch(context.game, board, layout, lang, paper)
+        _open, (furniture,) = rendered_pages(context, [batch])
+        context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key), "tile captions"))
+        for _ in range(board.copies):
+            write_tiles(writer, layout, page, furniture)
+    save_pdf(writer, context.out_dir / name, f"{text_of(board.name, lang, context.game.source_language)} ({lang})", lang)
+    context.progress.say(f"{context.game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+    return board_entry(board, name, lang, paper, len(writer.pdf.pages), layout)
+
+
+
+BUILDER = OutputBuilder("boards", build_boards)

@@ -1,0 +1,111 @@
+"""What every builder of a game gets (BuildContext), and how it reports what it measured and found."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.build.options import BuildOptions, select_languages
+from generator.build.problems import BuildProblems
+from generator.checks.validate import texts
+from generator.errors import Problem, display_path
+from generator.model import Game
+from generator.paths import face_cache_dir
+from generator.progress import Progress
+from generator.render.faces import CardFit, DeckFaces
+from generator.render.pipeline import FaceCache
+from generator.render.sheets import SheetOptions
+
+
+@dataclass
+class BuildContext:
+    """What every builder of a game gets: the game, the languages and papers asked for, where to write."""
+
+    game: Game
+    langs: list[str]
+    out_dir: Path
+    sheets: list[SheetOptions]   # one per paper size, with the duplex/layout/marks options
+    cache: FaceCache
+    jobs: int
+    progress: Progress
+    options: BuildOptions = field(default_factory=BuildOptions)
+    fits: list[CardFit] = field(default_factory=list)  # measured text boxes and text findings of every face built
+    problems: BuildProblems | None = None  # what the build reports without stopping (see --strict)
+    said: set = field(default_factory=set)
+    untranslated: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> string id -> file:line
+    flagged: dict[str, int] = field(default_factory=dict)  # lang -> faces carrying the untranslated flag
+    _ids: dict | None = None
+
+    def __post_init__(self):
+        if self.problems is None:
+            self.problems = BuildProblems(self.progress)
+
+    @classmethod
+    def for_game(cls, game: Game, options: BuildOptions, progress: Progress,
+                 problems: BuildProblems | None = None) -> "BuildContext":
+        return cls(game=game, langs=select_languages(game, options.languages), out_dir=options.out / game.id,
+                   sheets=options.sheet_options(),
+                   cache=FaceCache(face_cache_dir(game.dir, options.out) if options.use_cache else None),
+                   jobs=options.jobs, progress=progress, options=options, problems=problems)
+
+    def report(self, fits: list[CardFit]) -> None:
+        report_fits(self, fits)
+
+    def note_untranslated(self, faces: DeckFaces) -> None:
+        """Record the strings a deck's faces print in the fallback language, and the flagged faces."""
+        ids = self.string_ids()
+        found = self.untranslated.setdefault(faces.lang, {})
+        for card_id, printed in faces.untranslated.items():
+            self.flagged[faces.lang] = self.flagged.get(faces.lang, 0) + 1
+            for value in printed:
+                string_id = ids.get(id(value.text), f"deck '{faces.deck.id}', card '{card_id}'")
+                found.setdefault(string_id, location(value.text))
+
+    def note_rules(self, fallbacks: dict[str, dict]) -> None:
+        for lang, printed in fallbacks.items():
+            found = self.untranslated.setdefault(lang, {})
+            for string_id, text in printed.items():
+                found.setdefault(string_id, location(text))
+
+    def string_ids(self) -> dict[int, str]:
+        if self._ids is None:
+            self._ids = {id(text): label for label, text in texts(self.game)}
+        return self._ids
+
+    @property
+    def papers(self) -> list[str]:
+        return [option.paper for option in self.sheets]
+
+
+def location(text) -> str:
+    return f"{display_path(text.file)}:{text.line}" if text.file and text.line else (
+        display_path(text.file) if text.file else "?")
+
+
+def overflow_problem(game: Game, fit: CardFit) -> Problem:
+    """A text box that overflows, located at the card field it shows (at the card when it shows none)."""
+    file, line = fit_location(game, fit)
+    return Problem(file, line, f"{fit.describe()}: {fit.overflow_text()}")
+
+
+def fit_location(game: Game, fit: CardFit) -> tuple[Path, int | None]:
+    """File and line of the text a box shows (of the piece when the text was not found in the YAML)."""
+    if not fit.file:
+        return game.decks[fit.deck].file, None
+    return Path(fit.file), fit.line or None
+
+
+def report_fits(context: BuildContext, fits: list[CardFit]) -> None:
+    """Keep the measured text boxes for build.json; report what overflowed, say what shrank. A finding
+    made again (the same aid on another paper measures the same) is said once."""
+    fresh = []
+    for fit in fits:
+        said = (fit.kind, str(fit_location(context.game, fit)), fit.describe(), fit.overflow_text(), fit.scale)
+        if said not in context.said:
+            context.said.add(said)
+            fresh.append(fit)
+    context.fits += fresh
+    for fit in fresh:
+        if fit.overflow_mm > 0:
+            context.problems.add(overflow_problem(context.game, fit), "overflow")
+        elif fit.scale < 1:
+            context.progress.say(f"{context.game.id}: {fit.describe()}: font shrunk to {fit.scale:.0%} to fit")

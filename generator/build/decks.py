@@ -1,0 +1,59 @@
+"""Every deck's distinct faces, rendered once per language: what card sheets, exports and previews start from."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from generator.model import Game
+from generator.progress import Progress
+from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits
+from generator.render.pipeline import FaceCache, face_request, render_faces
+
+
+@dataclass
+class RenderedDeck:
+    faces: DeckFaces
+    pages: list = field(default_factory=list)  # pikepdf pages, one per distinct face
+    sources: list = field(default_factory=list)  # the open PDFs those pages belong to
+    fits: list[CardFit] = field(default_factory=list)  # its measured text boxes
+    keys: list[str] = field(default_factory=list)  # the face cache key of each distinct face
+    request: tuple = ()  # what render_faces needs to render the faces (see face_request)
+
+
+def prepare_game(game: Game, langs: list[str]) -> dict[str, list[RenderedDeck]]:
+    """Every deck's distinct faces (HTML and cache keys) per language, nothing rendered yet."""
+    decks_by_lang: dict[str, list[RenderedDeck]] = {}
+    for lang in langs:
+        renderer = GameRenderer(game, lang)
+        decks_by_lang[lang] = []
+        for deck in game.decks_in_box_order():
+            faces = renderer.deck_faces(deck)
+            request = face_request(renderer, faces)
+            decks_by_lang[lang].append(RenderedDeck(faces, keys=request[2], request=request))
+    return decks_by_lang
+
+
+def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
+                progress: Progress) -> dict[str, list[RenderedDeck]]:
+    """Every distinct face of every deck, for each language; the uncached ones rendered in one pool."""
+    decks_by_lang = prepare_game(game, langs)
+    render_prepared(game, decks_by_lang, cache, jobs, progress)
+    return decks_by_lang
+
+
+def render_prepared(game: Game, decks_by_lang: dict[str, list[RenderedDeck]], cache: FaceCache, jobs: int,
+                    progress: Progress) -> None:
+    """Give prepared decks their pages (from the cache, or rendered in one pool) and measured text boxes."""
+    decks = [deck for lang_decks in decks_by_lang.values() for deck in lang_decks]
+    requests = [deck.request for deck in decks]
+    progress.say(f"{game.id}: {sum(len(deck.keys) for deck in decks)} distinct faces "
+                 f"({', '.join(decks_by_lang)})")
+    done = [0]
+
+    def tick():
+        done[0] += 1
+        progress.say(f"{game.id}: rendered batch {done[0]} of the faces not in the cache")
+
+    result = render_faces(requests, cache, jobs, tick)
+    for deck, deck_pages in zip(decks, result.pages):
+        deck.pages, deck.sources = deck_pages, result.sources
+        deck.fits = card_fits(deck.faces, [cache.face_fits(key) for key in deck.keys])

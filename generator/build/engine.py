@@ -1,0 +1,48 @@
+"""build(): every output of the games asked for, staged together, with one report of what was found."""
+from __future__ import annotations
+
+from generator.build import aids, boards, cards, rules, tokens
+from generator.build.builder import Builder
+from generator.build.context import BuildContext
+from generator.build.options import BuildOptions, select_languages
+from generator.build.problems import BuildProblems
+from generator.build.report import report_untranslated, write_report
+from generator.checks import images
+from generator.checks.build_problems import data_problems
+from generator.fsutil import OutputSet
+from generator.model import Game
+from generator.progress import Progress
+
+# Each builder makes one kind of output for a game and returns its build.json entries, in this order.
+BUILDERS: list[Builder] = [cards.BUILDER, boards.BUILDER, aids.BUILDER, tokens.BUILDER, rules.BUILDER]
+
+
+def build(games: Game | list[Game], options: BuildOptions, progress: Progress | None = None) -> int:
+    """Build every output of the games into options.out/<game>/: every file of the build replaced together, or
+    none. The problems found on the way are warned about; the result is the exit status (1: --strict and
+    problems). Bad input raises InputError before anything is written."""
+    games = [games] if isinstance(games, Game) else list(games)
+    progress = progress or Progress(options.quiet)
+    images.remember_in(options.cache_root)
+    for game in games:
+        for builder in BUILDERS:
+            builder.check(game)  # a builder's own input (rules.yaml...) is checked before anything is written
+    problems = BuildProblems(progress)
+    for game in games:
+        problems.extend(data_problems(game, select_languages(game, options.languages)), "data")  # before rendering: they are fast and say what is wrong
+    with OutputSet(options.out):  # every file of the build replaced together, or none (build.json last)
+        for game in games:
+            build_game(game, options, progress, problems)
+    return problems.finish(options.strict)
+
+
+def build_game(game: Game, options: BuildOptions, progress: Progress, problems: BuildProblems) -> None:
+    """Every output of one game (staged in the build's OutputSet); what it finds goes to `problems`."""
+    context = BuildContext.for_game(game, options, progress, problems)
+    files = []
+    for builder in BUILDERS:
+        files += builder.build(context)
+    write_report(context.out_dir, game, files, context.fits, context.untranslated)
+    report_untranslated(context)
+    progress.say(f"{game.id}: {len(files)} files in {context.out_dir} "
+                 f"({context.cache.hits} faces from the cache, {context.cache.misses} rendered)")

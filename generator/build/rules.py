@@ -1,0 +1,76 @@
+"""Rule sheets: every edition (each language alone, and side by side) on every paper, from rules.yaml."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pikepdf
+
+from generator.build.builder import OutputBuilder
+from generator.build.context import BuildContext
+from generator.fsutil import write_atomic
+from generator.model.game import Game
+from generator.model.rules import Rulebook, has_rules, load_rules
+from generator.progress import Progress
+from generator.render.faces import CardFit, find_text
+from generator.render.fit import FitBox
+from generator.render.pipeline import FaceCache
+from generator.render.rulebook import RulebookWriter, check_rules, edition_name, editions, render_editions
+
+
+def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Path, progress: Progress,
+                    cache_dir: Path | None = None, jobs: int = 1, report=None, untranslated=None) -> list[dict]:
+    """Every edition on every paper, rendered on `jobs` cores; unchanged ones come from the cache.
+    `report` is given the text found overflowing (see rule_findings); untranslated(fallbacks) is told which
+    texts were printed in the source language, by language."""
+    if not has_rules(game):
+        return []
+    writer = RulebookWriter(game, load_rules(game))
+    writer.check()
+    wanted = [(edition, paper) for edition in editions(game, langs) for paper in papers]
+    cache = FaceCache(cache_dir)
+    batches, pdfs = render_editions(writer, wanted, cache, jobs)
+    if untranslated is not None:
+        untranslated({lang: texts for lang, texts in writer.fallbacks.items() if lang in langs})
+    if report is not None:
+        for (edition, paper), batch in zip(wanted, batches):
+            report(rule_findings(game, writer.rulebook, edition, cache.face_fits(batch.key)))
+    files = []
+    for (edition, paper), data in zip(wanted, pdfs):
+        name = f"rules-{edition_name(edition)}-{paper}.pdf"
+        write_atomic(out_dir / name, data)
+        pages = len(pikepdf.open(io.BytesIO(data)).pages)
+        files.append({"path": name, "kind": "rules", "lang": edition_name(edition), "paper": paper,
+                      "pages": pages})
+    progress.say(f"{game.id}: wrote {len(files)} rule sheets ({cache.hits} from the cache, "
+                 f"{cache.misses} rendered)")
+    return files
+
+
+def rule_findings(game: Game, rulebook: Rulebook, edition: tuple[str, ...], fits: list[FitBox]) -> list[CardFit]:
+    """The text found overflowing in one edition, each named by its block and located in rules.yaml."""
+    blocks = {block.id: block for block in rulebook.blocks}
+    found = []
+    for fit in fits:
+        if not fit.overflows:
+            continue
+        lang, _, block_id = fit.anchor.partition("-")
+        if lang == "b" or lang not in edition:  # single editions name their blocks b-ID, pairs LANG-ID
+            lang = edition[0]
+        block = blocks.get(block_id)
+        texts = {name: getattr(block, name) for name in vars(block)} if block else {}
+        key, text = find_text(texts, lang, fit.text)
+        line = (text.line_of(lang) if text is not None else None) or (block.line if block else None)
+        found.append(CardFit(lang, "rules", "front", [block_id or "(page)"], key, fit.width_mm, fit.height_mm,
+                             fit.overflow_mm, fit.scale, fit.kind, "", tuple(fit.area), fit.other,
+                             str(block.file if block else game.dir / "rules.yaml"), line, "rules"))
+    return found
+
+
+def build_rules(context: BuildContext) -> list[dict]:
+    """The build's rule sheets: every language asked for, alone and side by side, on every paper."""
+    return write_rulebooks(context.game, context.langs, context.papers, context.out_dir, context.progress,
+                           context.cache.directory, context.jobs, context.report, context.note_rules)
+
+
+BUILDER = OutputBuilder("rules", build_rules, check_rules)
