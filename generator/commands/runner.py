@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import argparse
 
 COMMANDS = ["build", "validate", "components", "list", "new", "i18n", "export", "rules", "serve", "watch", "table",
-            "daemon"]
+            "schema", "daemon"]
 
 
 def parser() -> "argparse.ArgumentParser":

@@ -20,9 +20,20 @@ from pathlib import Path
 
 from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Game
+from generator.model.schema import (Checker, Field, FileKind, LanguageCode, ListOf, MapOf, Object, OneOf, Str,
+                                    start)
 from generator.yamlio import item_line, key_line, load_yaml
 
 GLOSSARY_NAME = "glossary.yaml"
+TERM = MapOf(LanguageCode(), OneOf([Str(), ListOf(Str())], expected="a word or a list of words"), key="language")
+GLOSSARY_SCHEMA = Object({"terms": Field(ListOf(TERM), required=True, doc=(
+    "each term as its words by language, like `{ja: 内部留保, en: retained earnings}`; a list gives every form a "
+    "translation may use (`{ja: [石油, 油], en: oil}`), and a term the same in every language (a name) is kept "
+    "as it is"))}, what="glossary.yaml")
+GLOSSARY_FILE_KIND = FileKind(GLOSSARY_NAME, GLOSSARY_SCHEMA, doc=(
+    "Terms translated the same way everywhere: a string whose source names a term must use one of the term's "
+    "forms in each translation (`pnpgen i18n status` and validate check it). Latin terms match whole words in "
+    "any case, with an ending (s, es, d, ed, ing); a Japanese term is found where a word can start."))
 LATIN_WORD = re.compile(r"[A-Za-z]")
 SCRIPTS = (("kanji", re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005]")),
            ("hiragana", re.compile("[\u3040-\u309f]")), ("katakana", re.compile("[\u30a0-\u30ff\uff66-\uff9f]")))
@@ -103,10 +114,11 @@ def read_glossary(game: Game) -> Glossary:
     if not path.is_file():
         return Glossary(None, [])
     document = load_yaml(path)
-    entries = document.get("terms") if isinstance(document, dict) else None
-    if not isinstance(entries, list):
-        raise InputError(Problem(path, 1, "expected `terms:`, a list like {ja: 内部留保, en: retained earnings}",
-                                 "terms"))
+    checker = Checker()
+    GLOSSARY_SCHEMA.check(document, start(path, document), checker)
+    if checker.problems:
+        raise InputError(checker.problems)
+    entries = document["terms"]
     problems, terms = [], []
     for index, entry in enumerate(entries):
         line = item_line(entries, index)

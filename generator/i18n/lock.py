@@ -19,12 +19,29 @@ from pathlib import Path
 
 from generator.errors import InputError, Problem
 from generator.fsutil import write_atomic
+from generator.i18n.checks import CHECKS
 from generator.i18n.strings import Unit, source_hash
 from generator.model.game import Game
+from generator.model.schema import Checker, Enum, Field, FileKind, LanguageCode, ListOf, MapOf, Object, Str, start
 from generator.yamlio import load_yaml
 
 LOCK_NAME = "i18n.lock.yaml"
 CONFIRMED, STALE, UNCONFIRMED = "confirmed", "stale", "unconfirmed"
+LOCK_HINT = "the file is written by `pnpgen i18n confirm`; delete it and confirm again"
+LANGS_TO = MapOf(LanguageCode(), Str(), key="language")
+LOCK_SCHEMA = Object({
+    "made_from": Field(MapOf(Str(), LANGS_TO, key="string id"),
+                       doc="string id -> language -> a hash of the source text the translation was made from"),
+    "sources": Field(MapOf(Str(), Str(), key="hash"),
+                     doc="hash -> that source text, to show what a stale translation's source used to say"),
+    "ignore": Field(MapOf(Str(), MapOf(LanguageCode(), ListOf(Enum(list(CHECKS))), key="language"), key="string id"),
+                    doc="string id -> language -> the checks silenced for it (" + ", ".join(CHECKS) + "); delete "
+                        "a line to check the string again"),
+}, what="i18n.lock.yaml")
+LOCK_FILE_KIND = FileKind(LOCK_NAME, LOCK_SCHEMA, doc=(
+    "Written by `pnpgen i18n confirm`, `i18n import` and the confirm button of `pnpgen serve`; commit it with the "
+    "card data. For each translation it records the source text it was made from, which is what makes a "
+    "translation confirmed (the source is unchanged) or stale (the source changed since)."))
 HEADER = """\
 # Written by `pnpgen i18n confirm` and `pnpgen i18n import`; commit it with the card data.
 # made_from: for each string and translation, a hash of the source text the translation was made from.
@@ -96,20 +113,12 @@ def read_lock(game: Game) -> Lock:
     if not path.is_file():
         return Lock(path)
     document = load_yaml(path) or {}
-    if not isinstance(document, dict):
-        raise InputError(Problem(path, 1, "expected `made_from:` (string id -> {lang: hash}) and `sources:`",
-                                 hint="the file is written by `pnpgen i18n confirm`; delete it and confirm again"))
+    checker = Checker()
+    LOCK_SCHEMA.check(document, start(path, document), checker)
+    if checker.problems:
+        raise InputError([Problem(p.file, p.line, p.message, p.key, p.hint or LOCK_HINT) for p in checker.problems])
     made_from, sources = document.get("made_from") or {}, document.get("sources") or {}
     ignored = document.get("ignore") or {}
-    if not isinstance(made_from, dict) or not isinstance(sources, dict) or \
-            not all(isinstance(langs, dict) for langs in made_from.values()):
-        raise InputError(Problem(path, 1, "expected `made_from:` (string id -> {lang: hash}) and `sources:`",
-                                 hint="the file is written by `pnpgen i18n confirm`; delete it and confirm again"))
-    if not isinstance(ignored, dict) or not all(
-            isinstance(langs, dict) and all(isinstance(checks, list) for checks in langs.values())
-            for langs in ignored.values()):
-        raise InputError(Problem(path, None, "expected `ignore:` as string id -> {lang: [check, ...]}", "ignore",
-                                 "e.g. \"cards[coal].text\": {en: [numbers]}"))
     return Lock(path, {str(k): {str(lang): str(h) for lang, h in v.items()} for k, v in made_from.items()},
                 {str(k): str(v) for k, v in sources.items()},
                 {str(k): {str(lang): sorted(str(c) for c in checks) for lang, checks in v.items()}

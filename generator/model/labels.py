@@ -8,16 +8,23 @@ Templates print one with `label('trend_announce')`. Each label is a translation 
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from generator.errors import InputError, Problem
 from generator.model.game import Text
-from generator.model.schema import INVALID, Checker, Field, Localized, Object, start
+from generator.model.schema import INVALID, Checker, Field, FileKind, Localized, MapOf, Name, Object, start
 from generator.yamlio import load_yaml
 
 LABELS_FILE = "labels.yaml"
-KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+LABEL_KEY = Name(r"[A-Za-z][A-Za-z0-9_-]*", "a label key (letters, digits, _ and -, starting with a letter)",
+                 "like trend_announce")
+LABELS_SCHEMA = Object({"labels": Field(MapOf(LABEL_KEY, Localized(), key="label key"), required=True,
+                                        doc="the words, by key: `trend_announce: {ja: ..., en: ...}`")},
+                       what="labels.yaml")
+LABELS_FILE_KIND = FileKind(LABELS_FILE, LABELS_SCHEMA, doc=(
+    "The words templates print that are not card data, each with a text per language; a template prints one "
+    "with `{{ label('trend_announce') | tx }}`, and `{name}` in a label is filled in by the template "
+    "(`label('cubes', n=4)`). Each is a translation string (`labels[<key>].text`)."))
 
 
 def load_labels(game_dir: Path, languages: list[str], problems: list[Problem]) -> dict[str, Text]:
@@ -30,20 +37,9 @@ def load_labels(game_dir: Path, languages: list[str], problems: list[Problem]) -
     except InputError as error:
         problems.extend(error.problems)
         return {}
-    root = start(path, document)
-    if not isinstance(document, dict) or not isinstance(document.get("labels"), dict):
-        problems.append(Problem(path, 1, "expected `labels:`, a mapping of keys to texts like "
-                                         "{ja: ..., en: ...}"))
-        return {}
-    raw = document["labels"]
     checker = Checker(languages)
-    where = root.child(document, "labels")
-    for key in raw:
-        if not isinstance(key, str) or not KEY.match(key):
-            checker.report(where.child(raw, key), f"'{key}' is not a label key",
-                           "letters, digits, _ and -, starting with a letter")
-    checked = Object({str(key): Field(Localized()) for key in raw}, what="labels").check(raw, where, checker)
+    checked = LABELS_SCHEMA.check(document, start(path, document), checker)
     problems += checker.problems
-    if checked is INVALID:
+    if checked is INVALID or "labels" not in checked:
         return {}
-    return {key: text for key, text in checked.items() if isinstance(text, Text)}
+    return {key: text for key, text in checked["labels"].items() if isinstance(text, Text)}

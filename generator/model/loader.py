@@ -4,13 +4,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from generator.errors import InputError, Problem
-from generator.model.cards import BACK, PLACEHOLDER, card_schema
+from generator.errors import InputError, Problem, unique_problems
+from generator.model.cards import BACK, PLACEHOLDER, PLACEHOLDER_DOC, card_schema
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Card, Component, Deck, Game, Text
-from generator.model.schema import (INVALID, Checker, Enum, Field, Id, Int, LanguageCode, ListOf, Localized,
-                                    Object, OneOf, Str, Where, compile_field, start)
+from generator.model.schema import (FIELD_DECLARATION, INVALID, Checker, Described, Enum, Field, FileKind, Id,
+                                    Int, LanguageCode, ListOf, Localized, MapOf, Object, OneOf, Str, Where,
+                                    compile_field, start)
 from generator.paths import find_template, template_dirs
 from generator.yamlio import load_yaml
 
@@ -20,71 +21,115 @@ LANGUAGE_TAG = re.compile(r"^(?:[a-z]{2,3}(?:-[a-z]{3}){0,3}|[a-z]{4,8})(?:-[a-z
                           r"(?:-x(?:-[a-z\d]{1,8})+)?$", re.IGNORECASE)
 RESERVED_CARD_KEYS = ("id", "count", "name", "remove_at", "placeholder", "back")
 
-PLAYERS = Object({"min": Field(Int(1, 20), required=True), "max": Field(Int(1, 20), required=True)},
-                 what="player range")
+PLAYERS = Object({"min": Field(Int(1, 20), required=True, doc="the fewest players"),
+                  "max": Field(Int(1, 20), required=True, doc="the most players")},
+                 what="player range", doc="How many can play: `{min: 3, max: 5}`.")
 
 DEAL = Object({
-    "deck": Field(Str(), required=True),
+    "deck": Field(Str(), required=True, doc="the id of the deck dealt from"),
     "per_player": Field(Int(0, 100), doc="cards each player gets"),
     "seats": Field(ListOf(Int(0, 100)), doc="cards for the 1st, 2nd, ... seat; the last number repeats"),
-    "where": Field(Object({}, what="card filter", extra=True), doc="deal only cards with these field values"),
-    "rest": Field(Enum(["deck", "box", "reserve"]), doc="where the cards not dealt go"),
-    "label": Field(Localized()),
-}, what="setup deal")
+    "where": Field(Object({}, what="card filter", extra=True),
+                   doc="deal only cards with these field values, like `{starting: true}`"),
+    "rest": Field(Enum(["deck", "box", "reserve"]), default="deck", doc="where the cards not dealt go"),
+    "label": Field(Localized(), doc="the deal's name, a translation string; `{setup.<deck>.label}` prints it"),
+}, what="setup deal", doc="One deal at setup, checked by validate at every player count against the cards in play; "
+                          "rules name its values as `{setup.<deck>.per_player}`.")
 CHECK = Object({
     "about": Field(Str(), doc="what the check means, shown when it fails"),
     "expect": Field(Str(), doc="an expression true at every player count"),
     "same": Field(Str(), doc="an expression with the same value at every player count"),
     "players": Field(ListOf(Int(1, 20)), doc="only at these player counts"),
-    "unique": Field(Object({"deck": Field(Str(), required=True),
-                            "fields": Field(ListOf(Str()), required=True)}, what="unique check")),
-    "each": Field(Object({"deck": Field(Str(), required=True),
-                          "expect": Field(Str(), required=True)}, what="each-card check")),
-    "distinct_pairs": Field(Object({"deck": Field(Str(), required=True), "by": Field(Str(), required=True),
-                                    "take": Field(Int(1, 10), default=2)}, what="distinct pairs check")),
-}, what="check")
+    "unique": Field(Object({"deck": Field(Str(), required=True, doc="the deck whose cards are compared"),
+                            "fields": Field(ListOf(Str()), required=True,
+                                            doc="fields whose values together differ from card to card")},
+                           what="unique check", doc="No two cards of a deck share the values of these fields."),
+                    doc="no two cards of a deck share these fields' values"),
+    "each": Field(Object({"deck": Field(Str(), required=True, doc="the deck whose cards are checked"),
+                          "expect": Field(Str(), required=True,
+                                          doc="an expression over one card's fields, true for every card")},
+                         what="each-card check", doc="An expression true for every card of a deck."),
+                  doc="an expression true for every card of a deck"),
+    "distinct_pairs": Field(Object({"deck": Field(Str(), required=True, doc="the deck drafted from"),
+                                    "by": Field(Str(), required=True, doc="the field that must differ"),
+                                    "take": Field(Int(1, 10), default=2, doc="cards taken together")},
+                                   what="distinct pairs check",
+                                   doc="Cards taken together never share the value of a field."),
+                            doc="cards taken together never share the value of a field"),
+}, what="check", doc="An invariant `pnpgen validate` evaluates at every player count; give one of `expect`, "
+                     "`same`, `unique`, `each`, `distinct_pairs`.")
 
 GAME_SCHEMA = {
-    "title": Field(Localized(), required=True),
-    "players": Field(PLAYERS, required=True),
-    "languages": Field(ListOf(LanguageCode()), required=True),
-    "source_language": Field(LanguageCode(), required=True),
+    "title": Field(Localized(), required=True, doc="the game's name"),
+    "players": Field(PLAYERS, required=True, doc="how many can play"),
+    "languages": Field(ListOf(LanguageCode()), required=True, doc="the languages the game is printed in (BCP 47)"),
+    "source_language": Field(LanguageCode(), required=True,
+                             doc="the language translations are made from; one of `languages`"),
     "style": Field(Str(), doc="stylesheet for every template of the game"),
-    "placeholder": Field(PLACEHOLDER),
-    "numbers": Field(Object({}, what="numbers", extra=True), doc="named numbers for checks and rules"),
+    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+    "numbers": Field(Object({}, what="numbers", extra=True),
+                     doc="named numbers (a number, a list or a mapping each) for checks, rules and `=` values"),
     "setup": Field(ListOf(DEAL), doc="what is dealt at setup"),
     "checks": Field(ListOf(CHECK), doc="invariants `pnpgen validate` checks"),
 }
 # Later stages (validate, rules, boards) register their own game.yaml keys here.
 EXTRA_GAME_KEYS: dict[str, Field] = {}
 
+
+def game_schema() -> Object:
+    return Object({**GAME_SCHEMA, **EXTRA_GAME_KEYS}, what="game.yaml")
+
+
 COMPONENT_SOURCES = ("deck", "board", "aid", "tokens", "rules")
 COMPONENT = Object({
-    "id": Field(Id(), required=True),
-    "name": Field(Localized(), required=True),
-    "count": Field(Int(0), required=True),
-    **{kind: Field(Str()) for kind in COMPONENT_SOURCES},
-    "note": Field(Localized()),
+    "id": Field(Id(), required=True, doc="names the component in checks (`component[id]`) and translations"),
+    "name": Field(Localized(), required=True, doc="as the rule sheet's component list prints it"),
+    "count": Field(Int(0), required=True, doc="how many the box holds; checked against its source"),
+    "deck": Field(Str(), doc="the deck (`decks/<id>.yaml`) these cards are; validate checks the count"),
+    "board": Field(Str(), doc="the board (`boards/<id>.yaml`) it is"),
+    "aid": Field(Str(), doc="the player aid (`aids/<id>.yaml`) it is"),
+    "tokens": Field(Str(), doc="the token sheet (`tokens/<id>.yaml`) it is"),
+    "rules": Field(Str(), doc="`rules`: the rule sheet (rules.yaml), a checked component"),
+    "note": Field(Localized(), doc="a note printed beside it in the component list"),
     "per_kind": Field(Int(1), doc="copies of each distinct card, e.g. 9 of each good"),
-    "placeholder": Field(PLACEHOLDER),
-}, what="component")
+    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+}, what="component", doc="One thing in the box; at most one of `deck`, `board`, `aid`, `tokens`, `rules` says "
+                         "which file prints it.")
+assert set(COMPONENT_SOURCES) <= set(COMPONENT.fields)
 
 SIZE = OneOf([Enum(list(CARD_SIZES)),
-              Object({"width": Field(Int(10, 600, whole=False), required=True),
-                      "height": Field(Int(10, 600, whole=False), required=True)}, what="size")],
+              Object({"width": Field(Int(10, 600, whole=False), required=True, doc="mm, across the trim"),
+                      "height": Field(Int(10, 600, whole=False), required=True, doc="mm, down the trim")},
+                     what="size", doc="A card size of the deck's own: `{width: 88, height: 63}`.")],
              expected=f"a card size ({', '.join(CARD_SIZES)}) or {{width: mm, height: mm}}")
-
 DECK_SCHEMA = Object({
-    "name": Field(Localized(), required=True),
-    "size": Field(SIZE, required=True),
-    "bleed": Field(Int(0, 10, whole=False)),
-    "template": Field(Str(), required=True),
-    "back": Field(BACK),
-    "fields": Field(Object({}, what="fields", extra=True)),
-    "cards": Field(ListOf(Object({}, what="card", extra=True))),
-    "cards_from": Field(Str(), doc="a spreadsheet (.xlsx, .ods, .csv) beside the deck file holding the cards"),
-    "placeholder": Field(PLACEHOLDER),
+    "name": Field(Localized(), required=True, doc="the deck's name (`{deck:<id>}` in texts)"),
+    "size": Field(SIZE, required=True, doc="card size: " + ", ".join(
+        f"{name} {w:g} x {h:g}" for name, (w, h) in CARD_SIZES.items()) + " mm, or `{width: mm, height: mm}`"),
+    "bleed": Field(Int(0, 10, whole=False), default=DEFAULT_BLEED_MM, doc="mm printed past the trim on each side"),
+    "template": Field(Str(), required=True, doc="the front's Jinja2 HTML template, in the game's templates/"),
+    "back": Field(BACK, doc="the back; without it the cards have none"),
+    "fields": Field(Described(Object({}, what="fields", extra=True),
+                              MapOf(Str(), FIELD_DECLARATION, key="field")),
+                    doc="the cards' own keys, each declared by name (see below)"),
+    "cards": Field(Described(ListOf(Object({}, what="card", extra=True)), ListOf(card_schema({}))),
+                   doc="the cards (a deck has `cards:` or `cards_from:`, not both)"),
+    "cards_from": Field(Str(), doc="a spreadsheet (.xlsx, .ods, .csv) beside the deck file holding the cards, one "
+                                   "row a card: the sheet named after the deck, else the first"),
+    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
 }, what="deck")
+
+GAME_FILE = FileKind("game.yaml", game_schema(), required=True, doc=(
+    "The game: its title, player range, languages, named numbers, what is dealt at setup and the checks "
+    "`pnpgen validate` runs at every player count."))
+COMPONENTS_FILE = FileKind("components.yaml", Object({"components": Field(
+    ListOf(COMPONENT), required=True, doc="the box contents, in the rule sheet's order")}, what="components.yaml"),
+    required=True, doc=(
+        "The box contents. Validate counts each printed component against its deck, board, aid or token sheet; "
+        "`pnpgen components` and the rule sheet's `components` block list them."))
+DECK_FILE = FileKind("decks/<deck>.yaml", DECK_SCHEMA, doc=(
+    "One deck of cards; the file name is the deck's id. Its cards are listed under `cards:` or read from a "
+    "spreadsheet (`cards_from:`, one row per card and one column per key, as `pnpgen table export` writes it)."))
 
 
 def load_game(game_dir: Path, require_templates: bool = True) -> Game:
@@ -101,7 +146,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
     if document is None:
         raise InputError(problems)
     checker = Checker()
-    info = Object({**GAME_SCHEMA, **EXTRA_GAME_KEYS}, what="game.yaml").check(
+    info = game_schema().check(
         document, start(game_file, document), checker)
     problems += checker.problems
     if info is INVALID or "languages" not in info or "title" not in info or "players" not in info:
@@ -124,7 +169,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
     if require_templates:
         problems += template_problems
     if problems:
-        raise InputError(problems)
+        raise InputError(unique_problems(problems))  # game.yaml texts are checked twice
     return Game(
         id=game_dir.name, dir=game_dir, title=info["title"], players=(players["min"], players["max"]),
         languages=languages, source_language=str(info["source_language"]), components=components,

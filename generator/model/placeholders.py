@@ -1,16 +1,6 @@
 """Numbers and names in the rules come from the data: `{...}` placeholders resolved from the model.
 
-Syntax (inside a text, in every language):
-  {numbers.storage_costs[1]}   a value of game.yaml's `numbers:` (keys with `.`, list items with `[i]`)
-  {deck.assets}                copies of a deck in the box; {component.dice} a component's count
-  {deck.assets@3}              copies in play with 3 players; also removed, dealt and left @N
-  {deck.assets / players @3}   any expression `pnpgen validate` checks understand
-  {setup.assets.per_player}    a value of a `setup:` deal, named by its deck
-  {card:coal-mine}             a card's name in the language being written; {card:coal-mine.number} a field
-                               ({card:coal.count}: its copies)
-  {field('a', 'power') + field('b', 'power')}   numbers of several cards in one expression
-  {deck:goods}                 a deck's name
-Furigana `{漢字|かんじ}` has a `|` and is left alone. An unknown placeholder is a located error.
+Syntax: PLACEHOLDER_SYNTAX below (docs/schema.md prints it). Furigana `{漢字|かんじ}` has a `|` and is left alone. An unknown placeholder is a located error.
 """
 from __future__ import annotations
 
@@ -23,6 +13,17 @@ from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Game, Text
 
 PLACEHOLDER = re.compile(r"\{([^{}|]+)\}")
+PLACEHOLDER_SYNTAX = (  # (example, what it prints), inside a text in every language; docs/schema.md prints it
+    ("{numbers.storage_costs[1]}", "a value of game.yaml's `numbers:` (keys with `.`, list items with `[i]`)"),
+    ("{deck.assets}", "copies of a deck in the box; `{component.dice}` a component's count"),
+    ("{deck.assets@3}", "copies in play with 3 players; also `removed`, `dealt` and `left` @N"),
+    ("{deck.assets // players @3}", "any expression `checks:` understand, at a player count"),
+    ("{setup.assets.per_player}", "a value of a `setup:` deal, named by its deck"),
+    ("{card:coal-mine}", "a card's name in the language being written"),
+    ("{card:coal-mine.number}", "a field of a card (`{card:coal.count}`: its copies)"),
+    ("{field('a', 'power') + field('b', 'power')}", "numbers of several cards in one expression"),
+    ("{deck:goods}", "a deck's name"),
+)
 AT_PLAYERS = re.compile(r"^(.*?)\s*@\s*(\d+)\s*$")
 NAMED = re.compile(r"^(card|deck):([\w-]+)(?:\.(\w+))?$")
 LIST_SEPARATOR = {"ja": "、", "en": ", "}

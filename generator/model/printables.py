@@ -7,14 +7,14 @@ checks): `=card.price_min` inside a `for_each: goods` element, `=numbers.storage
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator.model.expr import ExpressionError, Namespace, evaluate
 from generator.errors import InputError, Problem
 from generator.model.game import CARD_SIZES, Aid, Board, Deck, Printables, Text, TokenSheet
-from generator.model.schema import (INVALID, Bool, Checker, Colour, Enum, Field, Id, Int, ListOf, Localized,
+from generator.model.schema import (INVALID, Bool, Checker, Colour, Enum, Field, FileKind, Id, Int, ListOf, Localized,
                                     Object, OneOf, Spec, Str, Where, is_colour, start, type_name)
 from generator.yamlio import item_line, load_yaml
 
@@ -82,6 +82,12 @@ class Tagged(Spec):
 
     options: dict[str, Object]
     what: str = "element"
+    common: dict[str, Field] = field(default_factory=dict)  # the Fields every option holds, documented once
+    every: Object = field(init=False, repr=False)
+
+    def __post_init__(self):
+        self.every = Object(self.common, what=f"every {self.what}", doc=f"The keys every {self.what} has, "
+                                                                        "whatever its `kind:`.")
 
     @property
     def expected(self):
@@ -99,101 +105,136 @@ class Tagged(Spec):
 TEXT = OneOf([Localized(), Value()], expected="a text {ja: ..., en: ...}, a plain text or an =expression")
 NUMBER = Value()
 PLACEHOLDER = OneOf([Bool(), ListOf(Str())], expected="true, or a list of the invented fields")
+PLACEHOLDER_DOC = "values invented for want of the real ones: `true`, or the list of the invented keys"
+
+
+ELEMENT_KEYS = {
+    "at": Field(Pair(), required=True, doc="top-left corner, mm from the board's top-left"),
+    "for_each": Field(Str(), doc="repeat once per card of this deck (`card` in expressions)"),
+    "spacing": Field(Pair("[dx, dy]"), default=(0.0, 14.0), doc="offset between repeats"),
+    "label": Field(TEXT, doc="a caption printed beside the element"),
+    "colour": Field(ColourValue(), doc="the element's colour"),
+    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+}
 
 
 def element(kind: str, fields: dict, doc: str) -> Object:
-    common = {
-        "kind": Field(Enum([kind]), required=True),
-        "at": Field(Pair(), required=True, doc="top-left corner, mm from the board's top-left"),
-        "for_each": Field(Str(), doc="repeat once per card of this deck (`card` in expressions)"),
-        "spacing": Field(Pair("[dx, dy]"), default=(0.0, 14.0), doc="offset between repeats"),
-        "label": Field(TEXT),
-        "colour": Field(ColourValue()),
-        "placeholder": Field(PLACEHOLDER),
-    }
-    return Object({**common, **fields}, what=f"{kind} ({doc})")
+    own_kind = {"kind": Field(Enum([kind]), required=True, doc="what the element is")}
+    return Object({**own_kind, **ELEMENT_KEYS, **fields}, what=f"{kind} ({doc})", doc=f"`kind: {kind}`: {doc}.")
 
 
-STEP = Object({"from": Field(NUMBER, required=True), "step": Field(NUMBER, required=True)}, what="step band")
+STEP = Object({"from": Field(NUMBER, required=True, doc="the first value the step applies from"),
+               "step": Field(NUMBER, required=True, doc="the difference between neighbouring spaces")},
+              what="step band", doc="A band of a counted track: from a value on, spaces go up by `step`.")
 ELEMENT = Tagged({
     "track": element("track", {
-        "values": Field(OneOf([ListOf(Value()), Value()], expected="a list of values or an =expression")),
-        "from": Field(NUMBER), "to": Field(NUMBER), "step": Field(NUMBER),
+        "values": Field(OneOf([ListOf(Value()), Value()], expected="a list of values or an =expression"),
+                        doc="the spaces, listed; or count them with `from`, `to` and `step`"),
+        "from": Field(NUMBER, doc="the first space of a counted track"),
+        "to": Field(NUMBER, doc="the last space of a counted track"),
+        "step": Field(NUMBER, doc="the difference between neighbouring spaces"),
         "steps": Field(ListOf(STEP), doc="a different step from a value on: [{from: 50, step: 10}]"),
         "start": Field(Value(), doc="the starting space"),
-        "cell": Field(Pair("[width, height]"), default=(9.0, 9.0)),
-        "label_width": Field(Int(0, 300, whole=False), default=30),
+        "cell": Field(Pair("[width, height]"), default=(9.0, 9.0), doc="size of a space, mm"),
+        "label_width": Field(Int(0, 300, whole=False), default=30, doc="mm left of the spaces for the label"),
         "sign": Field(Bool(), default=False, doc="print +1 rather than 1"),
     }, "a row of spaces"),
     "slots": element("slots", {
         "slots": Field(OneOf([ListOf(TEXT), Value()], expected="a list of labels or an =expression"),
-                       required=True),
+                       required=True, doc="the places: their labels, or an =expression giving the values"),
         "format": Field(Localized(), doc="each slot's label, with {value} and {n} (1, 2, ...)"),
-        "slot": Field(Pair("[width, height]"), default=(30.0, 20.0)),
-        "columns": Field(Int(1, 50)),
-        "gap": Field(Int(0, 100, whole=False), default=3),
+        "slot": Field(Pair("[width, height]"), default=(30.0, 20.0), doc="size of a place, mm"),
+        "columns": Field(Int(1, 50), doc="places in a row (all in one row when left out)"),
+        "gap": Field(Int(0, 100, whole=False), default=3, doc="mm between places"),
     }, "an area of labelled places"),
     "grid": element("grid", {
-        "columns": Field(Int(1, 100), required=True), "rows": Field(Int(1, 100), required=True),
-        "cell": Field(Pair("[width, height]"), default=(10.0, 10.0)),
+        "columns": Field(Int(1, 100), required=True, doc="cells across"),
+        "rows": Field(Int(1, 100), required=True, doc="cells down"),
+        "cell": Field(Pair("[width, height]"), default=(10.0, 10.0), doc="size of a cell, mm"),
     }, "a square grid"),
     "hexgrid": element("hexgrid", {
-        "columns": Field(Int(1, 100), required=True), "rows": Field(Int(1, 100), required=True),
+        "columns": Field(Int(1, 100), required=True, doc="hexes across"),
+        "rows": Field(Int(1, 100), required=True, doc="hexes down"),
         "size": Field(Int(2, 200, whole=False), default=20, doc="width of a hex (pointy top), mm"),
-        "cells": Field(ListOf(Object({"at": Field(Pair("[column, row]"), required=True), "label": Field(TEXT),
-                                      "colour": Field(ColourValue())}, what="hex"))),
+        "cells": Field(ListOf(Object({"at": Field(Pair("[column, row]"), required=True, doc="which hex, from 0"),
+                                      "label": Field(TEXT, doc="text printed in the hex"),
+                                      "colour": Field(ColourValue(), doc="the hex's fill")},
+                                     what="hex", doc="One hex of a hex grid given a label or a colour.")),
+                       doc="hexes given a label or a colour"),
     }, "a grid of pointy-top hexes"),
     "text": element("text", {
-        "width": Field(Int(1, 2000, whole=False), default=100),
+        "width": Field(Int(1, 2000, whole=False), default=100, doc="mm; the text wraps inside it"),
         "size": Field(Int(4, 200, whole=False), default=12, doc="points"),
-        "align": Field(Enum(["left", "center", "right"]), default="left"),
+        "align": Field(Enum(["left", "center", "right"]), default="left", doc="alignment inside the width"),
     }, "a text"),
-})
+}, common=ELEMENT_KEYS)
 
 BOARD_SCHEMA = Object({
-    "name": Field(Localized(), required=True),
-    "size": Field(Pair("[width, height]"), required=True),
-    "copies": Field(NUMBER, default=1),
-    "background": Field(Colour(), default="#ffffff"),
-    "elements": Field(ListOf(ELEMENT), required=True),
-    "placeholder": Field(PLACEHOLDER),
+    "name": Field(Localized(), required=True, doc="the board's name"),
+    "size": Field(Pair("[width, height]"), required=True, doc="mm; larger than the paper prints in tiles"),
+    "copies": Field(NUMBER, default=1, doc="how many are printed (a number or =expression)"),
+    "background": Field(Colour(), default="#ffffff", doc="the board's background colour"),
+    "elements": Field(ListOf(ELEMENT), required=True, doc="what is drawn, each with its `kind:` (see below)"),
+    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
 }, what="board")
 
 SIZE_NAMES = [*CARD_SIZES, HALF_PAGE]
 AID_SECTION = Object({
-    "heading": Field(Localized(), required=True),
+    "heading": Field(Localized(), required=True, doc="the section's heading"),
     "mark": Field(Str(), doc="a short mark before the heading, like a phase number"),
-    "text": Field(Localized()),
-    "items": Field(ListOf(Localized())),
-    "numbers": Field(ListOf(Object({"label": Field(Localized(), required=True),
-                                    "value": Field(Value(), required=True),
-                                    "unit": Field(TEXT)}, what="number"))),
-}, what="section")
+    "text": Field(Localized(), doc="a paragraph"),
+    "items": Field(ListOf(Localized()), doc="a bulleted list"),
+    "numbers": Field(ListOf(Object({"label": Field(Localized(), required=True, doc="what the number is"),
+                                    "value": Field(Value(), required=True, doc="the number, or an =expression"),
+                                    "unit": Field(TEXT, doc="printed after the value")},
+                                   what="number", doc="A labelled number in an aid's table.")),
+                     doc="a table of labelled numbers"),
+}, what="section", doc="One section of a player aid: a heading and a text, a list or numbers.")
 AID_SCHEMA = Object({
-    "name": Field(Localized(), required=True),
+    "name": Field(Localized(), required=True, doc="the aid's name (box contents, file labels)"),
     "size": Field(OneOf([Enum(SIZE_NAMES), Pair("[width, height]")],
-                        expected=f"one of {', '.join(SIZE_NAMES)} or [width, height]"), required=True),
+                        expected=f"one of {', '.join(SIZE_NAMES)} or [width, height]"), required=True,
+                  doc=f"a card size ({', '.join(CARD_SIZES)}), {HALF_PAGE}, or [width, height] in mm"),
     "copies": Field(NUMBER, required=True, doc="how many are printed, e.g. =max_players"),
-    "title": Field(Localized(), required=True),
-    "colour": Field(Colour(), default="#2f5d62"),
-    "sections": Field(ListOf(AID_SECTION), required=True),
-    "placeholder": Field(PLACEHOLDER),
+    "title": Field(Localized(), required=True, doc="printed at the top of the aid"),
+    "colour": Field(Colour(), default="#2f5d62", doc="the colour of the title band and headings"),
+    "sections": Field(ListOf(AID_SECTION), required=True, doc="the aid's sections, top to bottom"),
+    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
 }, what="player aid")
 
-TOKEN_SIDE = {"label": Field(TEXT), "value": Field(Value()), "colour": Field(ColourValue()),
-              "text_colour": Field(Colour())}
-TOKEN = Object({"id": Field(Id(), required=True), "count": Field(Int(1, 1000), required=True), **TOKEN_SIDE,
-                "back": Field(Object(TOKEN_SIDE, what="token back"))}, what="token")
+TOKEN_SIDE = {"label": Field(TEXT, doc="text printed on the token"),
+              "value": Field(Value(), doc="a number printed large (a coin's value)"),
+              "colour": Field(ColourValue(), doc="the token's fill"),
+              "text_colour": Field(Colour(), doc="the colour of its text")}
+TOKEN = Object({"id": Field(Id(), required=True, doc="names the token in errors and translations"),
+                "count": Field(Int(1, 1000), required=True, doc="copies on the sheet (in each set)"),
+                **TOKEN_SIDE,
+                "back": Field(Object(TOKEN_SIDE, what="token back", doc="The other side of a two-sided token."),
+                              doc="the other side, for `sides: 2`")},
+               what="token", doc="One kind of token and how many of it.")
 TOKENS_SCHEMA = Object({
-    "name": Field(Localized(), required=True),
-    "shape": Field(Enum(["round", "square"]), required=True),
+    "name": Field(Localized(), required=True, doc="the sheet's name"),
+    "shape": Field(Enum(["round", "square"]), required=True, doc="how the tokens are cut"),
     "size": Field(Int(8, 150, whole=False), required=True, doc="diameter or side, mm"),
-    "sides": Field(Int(1, 2), default=1),
-    "bleed": Field(Int(0, 5, whole=False), default=1.5),
+    "sides": Field(Int(1, 2), default=1, doc="2: a back printed behind each token"),
+    "bleed": Field(Int(0, 5, whole=False), default=1.5, doc="mm printed past the cut"),
     "sets": Field(Int(1, 100), doc="the box counts sets (like 1 set of money), each set all the tokens"),
-    "tokens": Field(ListOf(TOKEN), required=True),
-    "placeholder": Field(PLACEHOLDER),
+    "tokens": Field(ListOf(TOKEN), required=True, doc="the tokens of the sheet"),
+    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
 }, what="token sheet")
+
+VALUES_DOC = ("Numbers and texts can come from the game's data: a value `=expression` is evaluated as game.yaml's "
+              "checks are, with `numbers`, `min_players`, `max_players` and, inside `for_each: <deck>`, `card` "
+              "(`=card.price_min`).")
+BOARD_FILE = FileKind("boards/<board>.yaml", BOARD_SCHEMA, doc=(
+    "A board, drawn from its elements; the file name is its id (components name it with `board:`). "
+    "A board larger than the paper is printed at 100% in tiles. " + VALUES_DOC))
+AID_FILE = FileKind("aids/<aid>.yaml", AID_SCHEMA, doc=(
+    "A player aid: a titled sheet of sections, its text set as large as fits; the file name is its id "
+    "(components name it with `aid:`). " + VALUES_DOC))
+TOKENS_FILE = FileKind("tokens/<sheet>.yaml", TOKENS_SCHEMA, doc=(
+    "A sheet of round or square tokens with their counts; the file name is its id (components name it with "
+    "`tokens:`). " + VALUES_DOC))
 
 
 # --- loading -------------------------------------------------------------------------------------

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from generator.errors import InputError, Problem
 from generator.model.game import Game, Text
-from generator.model.schema import (INVALID, Checker, Enum, Field, Int, ListOf, Localized, Object, OneOf, Str,
-                                    Where, start)
+from generator.model.schema import (INVALID, Checker, Enum, Field, FileKind, Int, ListOf, Localized, Object, OneOf,
+                                    Str, Where, start)
 from generator.yamlio import load_yaml
 
 RULES_FILE = "rules.yaml"
@@ -22,13 +22,13 @@ BLOCK_TYPES = ["heading", "paragraph", "list", "steps", "table", "example", "not
 POINT = ListOf(Int(whole=False))
 CELL = OneOf([Localized(), Str()], expected="a text {ja: ..., en: ...} or a plain value")
 COLUMN = Object({
-    "head": Field(Localized(), required=True),
+    "head": Field(Localized(), required=True, doc="the column's heading"),
     "value": Field(Str(), required=True, doc="an expression evaluated at each player count, like deck.assets"),
-}, what="players column")
+}, what="players column", doc="A column of a `players` table: one row per player count.")
 BLOCK = Object({
     "id": Field(Str(), doc="a name for the block; made from the section heading when left out"),
-    "type": Field(Enum(BLOCK_TYPES), default="paragraph"),
-    "level": Field(Int(1, 3), doc="headings: 1 chapter, 2 section, 3 subsection"),
+    "type": Field(Enum(BLOCK_TYPES), default="paragraph", doc="what the block is (see the block types below)"),
+    "level": Field(Int(1, 3), default=1, doc="headings: 1 chapter, 2 section, 3 subsection"),
     "text": Field(Localized(), doc="the block's text; a caption for figures and tables"),
     "items": Field(ListOf(Localized()), doc="list and steps items"),
     "head": Field(ListOf(CELL), doc="table header cells"),
@@ -38,9 +38,23 @@ BLOCK = Object({
     "deck": Field(Str(), doc="card blocks: the deck of the cards shown"),
     "cards": Field(ListOf(Str()), doc="card blocks: ids of the cards shown, the first at the bottom of a pile"),
     "callouts": Field(ListOf(POINT), doc="card blocks: [x, y] in mm from the card's top left, numbered ① ② ..."),
-    "offset": Field(POINT, doc="card blocks: [x, y] in mm from one card of a pile to the next"),
-    "width": Field(Int(10, 200, whole=False), doc="card blocks: printed width of a card in mm"),
-}, what="block")
+    "offset": Field(POINT, default=[0.0, 0.0], doc="card blocks: [x, y] in mm from one card of a pile to the next"),
+    "width": Field(Int(10, 200, whole=False), default=40.0, doc="card blocks: printed width of a card in mm"),
+}, what="block", doc="One block of the rules, holding its text in every language.")
+BLOCK_TYPE_DOCS = {
+    "heading": "a heading (`text`, `level`); level 1 and 2 headings make the contents page",
+    "paragraph": "running text (`text`)",
+    "list": "a bulleted list (`items`)",
+    "steps": "a numbered list (`items`)",
+    "table": "a table (`head`, `rows`; `text` is its caption)",
+    "example": "an example, set apart (`text`)",
+    "note": "a note, set apart (`text`)",
+    "figure": "an image (`src`, `text` its caption)",
+    "components": "the box contents, the rows `pnpgen components` prints",
+    "players": "a table with one row per player count (`columns`)",
+    "card": "real card faces rendered by the game's templates (`deck`, `cards`, `width`, `offset`, `callouts`)",
+}
+assert list(BLOCK_TYPE_DOCS) == BLOCK_TYPES
 NEEDS = {"heading": "text", "paragraph": "text", "example": "text", "note": "text", "list": "items",
          "steps": "items", "table": "rows", "figure": "src", "players": "columns", "card": "cards"}
 
@@ -82,6 +96,17 @@ class Block:
 
 
 COVER_CHOICES = ["auto", "always", "never"]
+COVER_FROM_PAGES = 6  # `cover: auto`: rules whose text takes more pages than this get a cover and contents
+RULES_SCHEMA = Object({
+    "cover": Field(Enum(COVER_CHOICES), default="auto",
+                   doc="a cover and a contents page: `always`, `never`, or `auto` (only when the text takes more "
+                       f"than {COVER_FROM_PAGES} pages); `never` leaves both out"),
+    "blocks": Field(ListOf(BLOCK), required=True, doc="the rules, block by block, in reading order"),
+}, what="rules.yaml")
+RULES_FILE_KIND = FileKind(RULES_FILE, RULES_SCHEMA, doc=(
+    "The rule sheet, printed by `pnpgen rules` and `pnpgen build` in each language and side by side. Every "
+    "block holds its text in every language, so the editions stay aligned block by block; numbers and names "
+    "come from the data through `{...}` placeholders."))
 
 
 @dataclass
@@ -108,10 +133,7 @@ def load_rules(game: Game) -> Rulebook:
     document = load_yaml(path)
     checker = Checker(game.languages)
     root = start(path, document)
-    schema = Object({"blocks": Field(ListOf(BLOCK), required=True),
-                     "cover": Field(Enum(COVER_CHOICES), default="auto",
-                                    doc="a cover and a contents page: always, never, or auto (long rules only)")},
-                    what="rules.yaml")
+    schema = RULES_SCHEMA
     if not isinstance(document, dict):
         raise InputError(Problem(path, 1, "expected a mapping with `blocks:`, a list of blocks"))
     checked = schema.check(document, root, checker)

@@ -161,6 +161,13 @@ class Colour(Str):
         return checker.report(where, f"expected {self.expected}, found {text!r}")
 
 
+class AnyValue(Spec):
+    expected = "a value of the field's type"
+
+    def check(self, value, where, checker):
+        return plain(value)
+
+
 class Bool(Spec):
     expected = "true or false"
 
@@ -197,6 +204,36 @@ class Ref(Spec):
         return str(value) if isinstance(value, str) else self.wrong(value, where, checker)
 
 
+LOCALIZED_DOC = """\
+A text printed in several languages is a mapping from each of the game's languages to its text. A language
+left out, or left empty, is a missing translation: validate and `pnpgen i18n status` list it, and a build
+prints the source language's text there until it is translated.
+
+Short texts fit on one line in flow style, `name: {ja: 炭鉱, en: Coal Mine}`. Inside the braces a comma
+ends the text, and a colon followed by a space, ` #`, or braces and brackets (placeholders like
+`{deck.assets}`, furigana `{札|ふだ}`) break it: quote such a text, `{ja: 炭鉱, en: "Coal, Mine"}`, or write
+the texts in block style, one language a line, which is also easier to read for anything long:
+
+```yaml
+title:
+  ja: その案件、弊社なら1金で受けれますが？
+  en: We'll Take That Job for 1 Gold
+text:
+  ja: "{札|ふだ}を2枚引く。"
+  en: Draw 2 cards, then discard 1.
+```
+
+In block style a text may hold commas, but one that starts with `{`, `[`, `"`, `'`, `&`, `*`, `!`, `|`, `>`, `%`
+or `@`, or holds `: ` or ` #`, is still quoted. A multi-line text is a block scalar: `ja: |` followed by the
+lines, indented. pnpgen's error for a text YAML cannot read says so, with its file and line."""
+
+
+COMMA_IN_FLOW = ("a comma inside {ja: ..., en: ...} ends a text, and YAML read what follows it as a key: quote "
+                 "the text (\"...\") or write one language a line (block style)")
+BRACES_READ_AS_MAPPING = ("YAML reads a text starting with { or [ (furigana {漢字|かんじ}, a placeholder) as a "
+                          "mapping or a list: quote it, like \"{札|ふだ}を引く\"")
+
+
 class Localized(Spec):
     """Text in several languages: {ja: ..., en: ...}. Missing languages are reported by validate."""
 
@@ -210,13 +247,15 @@ class Localized(Spec):
             at = where.child(value, lang)
             lines[str(lang)] = at.line
             if checker.languages and lang not in checker.languages:
+                hint = COMMA_IN_FLOW if text is None else did_you_mean(lang, checker.languages)
                 checker.report(at, f"'{lang}' is not one of the game's languages "
-                                   f"({', '.join(checker.languages)})", did_you_mean(lang, checker.languages))
+                                   f"({', '.join(checker.languages)})", hint)
                 continue
             if text is None:
                 continue  # an empty entry is a missing translation, not a type error
             if not isinstance(text, (str, int, float)) or isinstance(text, bool):
-                checker.report(at, f"expected text, found {type_name(text)}")
+                hint = BRACES_READ_AS_MAPPING if isinstance(text, (dict, list)) else None
+                checker.report(at, f"expected text, found {type_name(text)}", hint)
                 continue
             values[str(lang)] = str(text)
         return Text(values, where.file, where.line, where.path, lines)
@@ -288,6 +327,7 @@ class Object(Spec):
     fields: dict[str, Field]
     what: str = "mapping"
     extra: bool = False  # accept keys not listed (checked elsewhere)
+    doc: str = ""        # what the mapping is, for docs/schema.md
 
     @property
     def expected(self):
@@ -324,6 +364,58 @@ class Object(Spec):
         return out
 
 
+@dataclass
+class MapOf(Spec):
+    """A mapping whose keys the author chooses (label keys, string ids, languages), each value of one kind."""
+
+    keys: Spec
+    values: Spec
+    what: str = "mapping"
+    key: str = "name"  # what a key is, in docs/schema.md's paths: `fields.<name>`, `made_from.<string id>`
+
+    @property
+    def expected(self):
+        return f"a {self.what} of {self.keys.expected} to {self.values.expected}"
+
+    def check(self, value, where, checker):
+        if not isinstance(value, dict):
+            return self.wrong(value, where, checker)
+        out = {}
+        for key, item in value.items():
+            at = where.child(value, key)
+            checked_key = self.keys.check(key, at, checker)
+            checked = self.values.check(item, at, checker)
+            if checked_key is not INVALID and checked is not INVALID:
+                out[checked_key] = checked
+        return out
+
+
+@dataclass
+class Described(Spec):
+    """A value checked by `spec` here and in full by other code (a card by its deck's declared fields), whose
+    documented shape is `shape`."""
+
+    spec: Spec
+    shape: Spec
+
+    @property
+    def expected(self):
+        return self.spec.expected
+
+    def check(self, value, where, checker):
+        return self.spec.check(value, where, checker)
+
+
+@dataclass(frozen=True)
+class FileKind:
+    """A kind of YAML file in a game's folder, as `pnpgen schema` documents it."""
+
+    path: str     # where it lives in the game's folder, like `decks/<deck>.yaml`
+    schema: Object
+    doc: str      # what the file is for (Markdown, a paragraph)
+    required: bool = False
+
+
 def plain(node):
     """ruamel's mappings and lists as plain Python values."""
     if isinstance(node, dict):
@@ -339,12 +431,39 @@ def hint_for_unknown(key, fields) -> str:
 
 # --- deck field declarations ---------------------------------------------------------------------
 
-FIELD_TYPES = ["int", "number", "str", "bool", "text", "enum", "ref", "counts", "list", "object"]
-FIELD_SPEC_KEYS = {"type", "required", "doc", "min", "max", "values", "ref", "of", "fields", "default"}
+FIELD_TYPE_DOCS = {
+    "int": "a whole number, within `min` and `max`",
+    "number": "a number (decimals allowed), within `min` and `max`",
+    "str": "a text printed the same in every language (a code, a letter)",
+    "bool": "true or false",
+    "text": "a localized text, one per language (`{ja: ..., en: ...}`): a translation string",
+    "enum": "one of the listed `values`",
+    "ref": "the id of a card in the deck `ref` names (a reference between cards, checked by validate)",
+    "counts": "a mapping from ids of cards in the deck `ref` names to whole numbers, like `{coal: 2}`",
+    "list": "a list, each item declared by `of`",
+    "object": "a mapping with its own declared `fields`",
+}
+FIELD_TYPES = list(FIELD_TYPE_DOCS)
 KEYS_BY_TYPE = {
     "int": {"min", "max"}, "number": {"min", "max"}, "counts": {"ref", "min", "max"},
     "enum": {"values"}, "ref": {"ref"}, "list": {"of"}, "object": {"fields"},
 }
+# The keys of a field declaration, for docs/schema.md; compile_field checks them (which keys go with which type).
+FIELD_DECLARATION = Object({
+    "type": Field(Enum(FIELD_TYPES), required=True, doc="the kind of value (see the field types below)"),
+    "required": Field(Bool(), default=False, doc="every card must give it"),
+    "doc": Field(Str(), doc="what the field means: shown in spreadsheet headers and docs"),
+    "default": Field(AnyValue(), doc="the value of a card that leaves the field out"),
+    "min": Field(Int(whole=False), doc="int, number, counts: the smallest value allowed"),
+    "max": Field(Int(whole=False), doc="int, number, counts: the largest value allowed"),
+    "values": Field(ListOf(Str()), doc="enum: the values allowed"),
+    "ref": Field(Id(), doc="ref, counts: the id of the deck whose card ids the value names"),
+}, what="field declaration",
+    doc="How a deck declares one of its cards' own fields, like `number: {type: int, min: 10, max: 49}`.")
+FIELD_DECLARATION.fields["of"] = Field(FIELD_DECLARATION, doc="list: the declaration of each item")
+FIELD_DECLARATION.fields["fields"] = Field(MapOf(Str(), FIELD_DECLARATION, key="field"),
+                                           doc="object: the declarations of its keys, by name")
+FIELD_SPEC_KEYS = set(FIELD_DECLARATION.fields)
 
 
 def compile_field(node, where: Where, checker: Checker) -> Field | None:

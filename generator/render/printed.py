@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from markupsafe import Markup
 
-from generator.checks.placeholders import data_names
+from generator.model.placeholders import data_names
 from generator.model.game import CARD_SIZES, Card, Deck, Game
 from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenSheet
 from generator.paths import find_template

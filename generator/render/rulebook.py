@@ -19,7 +19,7 @@ from generator.render.images import image_problem
 from generator.model.placeholders import DataNames, PlaceholderError, resolve, resolve_one
 from generator.errors import InputError, Problem, unique_problems
 from generator.model.game import Game, Text
-from generator.model.rules import Block, Rulebook, has_rules, load_rules
+from generator.model.rules import COVER_FROM_PAGES, Block, Rulebook, has_rules, load_rules
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
 from generator.render.cardimage import face_images
@@ -310,9 +310,6 @@ def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
     pairs = [tuple(lang for lang in ordered if lang in (game.source_language, other))
              for other in ordered if other != game.source_language]
     return singles + pairs
-
-
-COVER_FROM_PAGES = 6  # `cover: auto`: rules whose text takes more pages than this get a cover and contents
 
 
 def render_editions(writer: RulebookWriter, wanted: list[tuple[tuple[str, ...], str]], cache: FaceCache,

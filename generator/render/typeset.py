@@ -19,6 +19,11 @@ from markupsafe import Markup, escape
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 LATIN = "A-Za-z0-9%"
 RUBY = re.compile(r"\{([^{}|]+)\|([^{}|]+)\}")
+FURIGANA_SYNTAX = (
+    "Furigana is written `{漢字|かんじ}`: in braces, the base text, a bar `|`, then its reading. It is set above the "
+    "base (a reading longer than its base overhangs neighbouring kana), in any text of any language; searches, "
+    "running heads and glossary checks see the base alone. Braces make YAML read a mapping: quote a text holding "
+    "furigana (`ja: \"{札|ふだ}を引く\"`) or write it as a block (`|`).")
 CJK_THEN_LATIN = re.compile(f"([{CJK}])([{LATIN}+])")  # 「価値 +1」
 LATIN_THEN_CJK = re.compile(f"([{LATIN}])([{CJK}])")
 # A real space (0.22-0.26 em in Noto CJK, close to JIS X 4051's quarter em): unlike an empty box of
