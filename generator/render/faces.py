@@ -45,13 +45,14 @@ class DeckFaces:
     front_of: list[int] = field(default_factory=list)     # card index -> page index
     back_of: list[int | None] = field(default_factory=list)
     untranslated: dict[str, list[Untranslated]] = field(default_factory=dict)  # card id -> printed in fallback
+    _index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)  # html -> page index
 
     def add(self, html: str) -> int:
-        try:
-            return self.pages.index(html)
-        except ValueError:
+        """The page index of this face, added when new (a dict: a deck of 20,000 faces is no quadratic scan)."""
+        if html not in self._index:
+            self._index[html] = len(self.pages)
             self.pages.append(html)
-            return len(self.pages) - 1
+        return self._index[html]
 
 
 def card_view(card, deck: Deck, lang: str, fallback: str, data=None) -> dict:
@@ -285,10 +286,14 @@ def card_fits(faces: DeckFaces, face_fits: list[list[FitBox]]) -> list[CardFit]:
     that print them and located in the YAML."""
     cards = faces.deck.cards
     piece = PIECES.get(faces.deck.cut, "card")
+    fronts_of: dict[int, list] = {}   # face -> the cards printing it, in deck order (one pass: decks are large)
+    backs_of: dict[int, list] = {}
+    for card, front, back in zip(cards, faces.front_of, faces.back_of):
+        fronts_of.setdefault(front, []).append(card)
+        backs_of.setdefault(back, []).append(card)
     found = []
     for face, fits in enumerate(face_fits):
-        fronts = [card for card, used in zip(cards, faces.front_of) if used == face]
-        backs = [card for card, used in zip(cards, faces.back_of) if used == face]
+        fronts, backs = fronts_of.get(face, []), backs_of.get(face, [])
         printing = fronts or backs
         for fit in fits:
             key, text = located(printing[0], faces.lang, fit) if printing else ("", None)
