@@ -5,11 +5,15 @@ import ctypes
 import dataclasses
 import gc
 import io
+import itertools
 from dataclasses import dataclass
 import json
 import multiprocessing
 import os
 import sys
+import tempfile
+from collections import deque
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -35,6 +39,16 @@ class FaceCache:
         self.hits = 0
         self.misses = 0
         self.fits: dict[str, list[FitBox]] = {}  # face key -> its text boxes, for every face seen this run
+        self._scratch: tempfile.TemporaryDirectory | None = None
+
+    @classmethod
+    def scratch(cls) -> "FaceCache":
+        """A cache that starts empty and is deleted with the object (--no-cache): a build still streams its
+        faces through files instead of holding every rendered face in memory."""
+        folder = tempfile.TemporaryDirectory(prefix="pnpgen-faces-")
+        cache = cls(Path(folder.name))
+        cache._scratch = folder
+        return cache
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.pdf"
@@ -87,6 +101,10 @@ class FaceCache:
             return None
         return data
 
+    def has(self, key: str) -> bool:
+        """Whether a batch's PDF is stored (read and checked only when opened)."""
+        return self.directory is not None and self._path(key).is_file()
+
     def put(self, key: str, data: bytes) -> None:
         if self.directory is not None:
             write_atomic(self._path(key), data)
@@ -113,17 +131,38 @@ def render_batches(batches: list[Batch], cache: FaceCache, jobs: int = 1, on_don
 
 def render_fitted_batches(batches: list[Batch], jobs: int = 1, on_done=None) -> list[RenderedBatch]:
     """Render every batch (on every core), each with its measured text boxes, in order."""
-    if jobs > 1 and (len(batches) > 1 or batches and "weasyprint" not in sys.modules):
-        rendering = render_pool(jobs).map(render_and_release, batches)
+    return [rendered for _, rendered in rendered_in_order(batches, jobs, len(batches), on_done)]
+
+
+IN_FLIGHT_PER_WORKER = 2  # batches handed to the pool ahead of the one awaited: both cores stay busy, and
+# neither the batches' HTML nor their PDFs pile up in memory when there are thousands of them
+
+
+def rendered_in_order(batches: Iterable[Batch], jobs: int, count: int,
+                      on_done=None) -> Iterator[tuple[Batch, RenderedBatch]]:
+    """Render the batches (made as they are needed) on every core, yielding each with its result, in order."""
+    if jobs > 1 and (count > 1 or count and "weasyprint" not in sys.modules):
+        pending: deque = deque()
+        for batch in batches:
+            pending.append((batch, render_pool(jobs).submit(render_and_release, batch)))
+            if len(pending) >= IN_FLIGHT_PER_WORKER * jobs:
+                yield _finished(*pending.popleft(), on_done)
+        while pending:
+            yield _finished(*pending.popleft(), on_done)
     else:  # one process, or one batch with WeasyPrint loaded here (a server's fork, watch): no worker to wake
-        rendering = map(render_fitted, batches)
-    results = []
-    for rendered in rendering:
-        interrupts.raise_if_pending()  # a Ctrl-C swallowed while a worker was forked
-        results.append(rendered)
-        if on_done:
-            on_done()
-    return results
+        for batch in batches:
+            yield batch, _done(render_fitted(batch), on_done)
+
+
+def _finished(batch: Batch, future, on_done) -> tuple[Batch, RenderedBatch]:
+    return batch, _done(future.result(), on_done)
+
+
+def _done(rendered: RenderedBatch, on_done) -> RenderedBatch:
+    interrupts.raise_if_pending()  # a Ctrl-C swallowed while a worker was forked
+    if on_done:
+        on_done()
+    return rendered
 
 
 _pool: ProcessPoolExecutor | None = None
@@ -139,6 +178,14 @@ def render_pool(jobs: int) -> ProcessPoolExecutor:
         _pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
                                     initializer=processes.start_worker, initargs=(os.getpid(),))
         _pool_jobs = jobs
+        # The workers are forked on the first task. A collection in a worker writes to the header of every
+        # object it walks, copying pages it shares with the command: with a 20,000-card game loaded, the
+        # whole heap, once per worker. Frozen objects are never walked, so the heap stays shared.
+        gc.freeze()
+        try:
+            _pool.submit(os.getpid).result()
+        finally:
+            gc.unfreeze()
     return _pool
 
 
@@ -182,43 +229,107 @@ def render_faces(requests: list[tuple[str, str, list[str], list[str]]], cache: F
     """The pages of the requested faces, rendering only those the cache does not hold.
 
     Each request is (frame, base_url, face keys, face HTML): a deck's distinct faces in one language,
-    `frame` being the deck's document with no pages (see face_request).
+    `frame` being the deck's document with no pages (see face_request). Every page stays open: for a few
+    decks (export, serve); a build streams its faces through the cache instead (render_missing, FacePages).
     """
-    opened: dict[str, pikepdf.Pdf | None] = {}
-    found: list[list] = []
-    missing: list[tuple[int, int]] = []  # (request, face)
-    for r, (_, _, keys, _) in enumerate(requests):
-        row = []
-        for f, key in enumerate(keys):
-            where = cache.find_face(key)
-            if where and where[0] not in opened:
-                opened[where[0]] = cache.open_batch(where[0])
-            pdf = opened.get(where[0]) if where else None
-            if pdf is not None and where[1] < len(pdf.pages):
-                row.append(pdf.pages[where[1]])
-            else:
-                row.append(None)
-                missing.append((r, f))
-        found.append(row)
-    batches, members = _batches_for(requests, missing, jobs)
-    cache.hits += sum(len(keys) for _, _, keys, _ in requests) - len(missing)
+    if cache.directory is None:   # nothing to stream through: keep what is rendered open
+        return _render_faces_open(requests, cache, jobs, on_done)
+    render_missing(requests, cache, jobs, on_done)
+    source = FacePages(cache)
+    pages = [[source.page(key) for key in keys] for _, _, keys, _ in requests]
+    return RenderedFaces(pages, list(source.batches.values()))
+
+
+def _render_faces_open(requests, cache: FaceCache, jobs: int, on_done) -> RenderedFaces:
+    missing = [(r, f) for r, (_, _, keys, _) in enumerate(requests) for f in range(len(keys))]
+    found: list[list] = [[None] * len(keys) for _, _, keys, _ in requests]
     cache.misses += len(missing)
-    for batch, faces, rendered in zip(batches, members, render_fitted_batches(batches, jobs, on_done)):
-        cache.put(batch.key, rendered.pdf)
-        by_page = [[box for box in rendered.fits if box.page == page] for page in range(len(faces))]
-        cache.record_faces(batch.key, [requests[r][2][f] for r, f in faces], by_page)
+    members = _batch_members(missing, jobs)
+    opened = []
+    for faces, (batch, rendered) in zip(members, rendered_in_order(_batches(requests, members), jobs, len(members),
+                                                                   on_done)):
+        cache.record_faces(batch.key, [requests[r][2][f] for r, f in faces], _fits_by_page(rendered, len(faces)))
         pdf = pikepdf.open(io.BytesIO(rendered.pdf))
-        opened[batch.key] = pdf
+        opened.append(pdf)
         for page, (r, f) in zip(pdf.pages, faces):
             found[r][f] = page
-    return RenderedFaces(found, [pdf for pdf in opened.values() if pdf is not None])
+    return RenderedFaces(found, opened)
+
+
+def render_missing(requests: list[tuple[str, str, list[str], list[str]]], cache: FaceCache, jobs: int = 1,
+                   on_done=None, wanted: set[str] | None = None, extra: Iterable[Batch] = ()) -> int:
+    """Render into the cache the requested faces it does not hold (of those `wanted`, when given), then the
+    `extra` batches it does not hold (sheet labels), on every core, keeping none of them in memory: each
+    batch's PDF is stored as it arrives. Returns the number of batches rendered."""
+    missing, found = [], 0
+    stored: dict[str, bool] = {}   # batch key -> its PDF is in the cache and can be read (a damaged one is not)
+    for r, (_, _, keys, _) in enumerate(requests):
+        for f, key in enumerate(keys):
+            if wanted is not None and key not in wanted:
+                continue
+            where = cache.find_face(key)
+            if where is not None and where[0] not in stored:
+                stored[where[0]] = cache.get(where[0]) is not None
+            if where is not None and stored[where[0]]:
+                found += 1
+            else:
+                missing.append((r, f))
+    cache.hits += found
+    cache.misses += len(missing)
+    members = _batch_members(missing, jobs)
+    unknown = [batch for batch in extra if cache.find_face(batch.key) is None or not cache.has(batch.key)]
+    rendered_count = 0
+    stream = rendered_in_order(itertools.chain(_batches(requests, members), unknown), jobs, len(members) + len(unknown),
+                               on_done)
+    for faces, (batch, rendered) in zip(members, stream):
+        cache.put(batch.key, rendered.pdf)
+        cache.record_faces(batch.key, [requests[r][2][f] for r, f in faces], _fits_by_page(rendered, len(faces)))
+        rendered_count += 1
+    for batch, rendered in stream:
+        cache.put(batch.key, rendered.pdf)
+        cache.record_faces(batch.key, [batch.key], [rendered.fits])
+        rendered_count += 1
+    return rendered_count
+
+
+def _fits_by_page(rendered: RenderedBatch, pages: int) -> list[list[FitBox]]:
+    return [[box for box in rendered.fits if box.page == page] for page in range(pages)]
+
+
+class FacePages:
+    """Rendered faces read back from the cache by face key, each batch opened when a face of it is first
+    wanted. A volume of sheets opens what it places and closes it once written, so a build holds the faces
+    of one volume at a time, not the game's."""
+
+    def __init__(self, cache: FaceCache):
+        self.cache = cache
+        self.batches: dict[str, pikepdf.Pdf] = {}
+        self._pages: dict[str, pikepdf.Page] = {}
+
+    def page(self, face_key: str) -> pikepdf.Page:
+        if face_key not in self._pages:
+            where = self.cache.find_face(face_key)
+            pdf = None
+            if where is not None:
+                pdf = self.batches.get(where[0]) or self.cache.open_batch(where[0])
+            if pdf is None or where[1] >= len(pdf.pages):
+                raise LookupError(f"face {face_key[:16]} is not in the face cache {self.cache.directory}")
+            self.batches[where[0]] = pdf
+            self._pages[face_key] = pdf.pages[where[1]]
+        return self._pages[face_key]
+
+    def close(self) -> None:
+        self._pages.clear()
+        for pdf in self.batches.values():
+            pdf.close()
+        self.batches.clear()
 
 
 MAX_BATCH = 50  # faces; every batch subsets its fonts once (about 35 ms a Noto CJK font), so fewer is faster,
 # but a WeasyPrint document holds every page's layout until it is written: larger batches cost memory
 
 
-def _batches_for(requests, missing, jobs):
+def _batch_members(missing: list[tuple[int, int]], jobs: int) -> list[list[tuple[int, int]]]:
     """Group the missing faces of each deck into batches of 4 to MAX_BATCH faces, as many as a multiple of
     the cores."""
     workers = max(1, jobs)
@@ -227,12 +338,16 @@ def _batches_for(requests, missing, jobs):
     by_request: dict[int, list[int]] = {}
     for r, f in missing:
         by_request.setdefault(r, []).append(f)
-    batches, members = [], []
-    for r, faces in by_request.items():
-        frame, base_url, _, pages = requests[r]
-        for start in range(0, len(faces), size):
-            chunk = faces[start:start + size]
-            html = frame.replace("</body>", "\n".join(pages[f] for f in chunk) + "\n</body>")
-            batches.append(Batch(html, base_url))
-            members.append([(r, f) for f in chunk])
-    return batches, members
+    return [[(r, f) for f in faces[start:start + size]]
+            for r, faces in by_request.items() for start in range(0, len(faces), size)]
+
+
+def _batch_for(requests, faces: list[tuple[int, int]]) -> Batch:
+    frame, base_url, _, pages = requests[faces[0][0]]
+    return Batch(frame.replace("</body>", "\n".join(pages[f] for _, f in faces) + "\n</body>"), base_url)
+
+
+def _batches(requests, members) -> Iterator[Batch]:
+    """Each batch's document, made only when the pool is ready for it."""
+    for faces in members:
+        yield _batch_for(requests, faces)
