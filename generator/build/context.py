@@ -44,7 +44,7 @@ class BuildContext:
                  problems: BuildProblems | None = None) -> "BuildContext":
         return cls(game=game, langs=select_languages(game, options.languages), out_dir=options.out / game.id,
                    sheets=options.sheet_options(),
-                   cache=FaceCache(face_cache_dir(game.dir, options.out) if options.use_cache else None),
+                   cache=FaceCache(face_cache_dir(game.dir, options.out)) if options.use_cache else FaceCache.scratch(),
                    jobs=options.jobs, progress=progress, options=options, problems=problems)
 
     def report(self, fits: list[CardFit]) -> None:

@@ -15,6 +15,7 @@ from generator.progress import Progress
 from generator.render.pipeline import default_jobs
 from generator.render.sheets import DUPLEX_MODES, LAYOUTS, MARGIN_MM, PAPERS, SHEET_MODES
 from generator.render.tiles import BOARD_PAPERS
+from generator.render.volumes import VOLUME_SHEETS
 
 
 def register(subparsers) -> None:
@@ -46,6 +47,11 @@ def register(subparsers) -> None:
                         help="also write reprint-LANG-PAPER.pdf holding only the cards whose faces changed since "
                              "REF (a git revision of the game, or the build.json of an earlier build), with their "
                              "backs")
+    parser.add_argument("--volume-sheets", type=int, default=VOLUME_SHEETS, metavar="N",
+                        help="write a card sheet file of more than N sheets as volumes of N sheets each "
+                             "(cards-en-a4-01.pdf, cards-en-a4-02.pdf ...): an edit rewrites only the volume "
+                             "holding the card, and memory stays that of one volume "
+                             f"(default: {VOLUME_SHEETS}; 0: one file however large)")
     parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help="output directory (default: output/)")
     parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help="processes for rendering")
     parser.add_argument("--no-cache", action="store_true", help="render every face again")
@@ -73,7 +79,7 @@ def options_from(args) -> BuildOptions:
                         duplex=args.duplex, layout=args.layout, board_paper=args.board_paper, margin=args.margin,
                         sheets=args.sheets, cut_lines=args.cut_lines, marks=not args.no_marks,
                         changed_since=args.changed_since, jobs=args.jobs, use_cache=not args.no_cache,
-                        quiet=args.quiet, strict=args.strict)
+                        quiet=args.quiet, strict=args.strict, volume_sheets=args.volume_sheets)
 
 
 def parse_options(argv: list[str]) -> BuildOptions:
