@@ -222,19 +222,21 @@ def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN
     sheets: list[Sheet] = []
     current, free = None, 0.0
     for group in groups:
-        queue = list(group.copies)
+        start = 0   # the first copy still to place (an index: slicing off the rest is quadratic in the deck)
         if not shared:
             current = None
-        while queue:
+        while start < len(group.copies):
+            left = len(group.copies) - start
             block = None
             if current is not None:
                 area = card_area(current.paper, margin, labels)
-                block = best_block(group.card, group.bleed, len(queue), area.w, free)
+                block = best_block(group.card, group.bleed, left, area.w, free)
             if block is None:
-                current, block = _new_sheet(group, len(queue), paper_name, margin, labels)
+                current, block = _new_sheet(group, left, paper_name, margin, labels)
                 sheets.append(current)
                 free = card_area(current.paper, margin, labels).h
-            placed, queue = queue[:block.count], queue[block.count:]
+            placed = group.copies[start:start + block.count]
+            start += block.count
             height = block.size[1] + 2 * MARK_ROOM_MM
             area = card_area(current.paper, margin, labels)
             top = area.top - (area.h - free) - MARK_ROOM_MM
