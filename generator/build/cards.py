@@ -14,7 +14,7 @@ from generator.model import Game
 from generator.render import volumes as volumes_module
 from generator.render.changes import card_keys, changed_cards, reference_keys
 from generator.render.faces import card_fits
-from generator.render.pipeline import render_missing
+from generator.render.pipeline import frozen_heap, render_missing
 from generator.render.sheets import CopyGroup, SheetOptions, plan_pages
 from generator.render.typeset import plain
 from generator.render.volumes import (FaceRef, SheetText, Volume, code_fingerprint, split_volumes, volume_files,
@@ -29,8 +29,13 @@ def build_cards(context: BuildContext) -> list[dict]:
     is: a rebuild with nothing changed renders and writes nothing, and a one-card edit writes the volume
     holding that card only.
     """
+    prepared = prepare_game(context.game, context.langs)
+    with frozen_heap():   # the game and its faces live to the end of the build: no collection walks them
+        return write_cards(context, prepared)
+
+
+def write_cards(context: BuildContext, prepared: dict[str, list[RenderedDeck]]) -> list[dict]:
     game, langs, out_dir, progress = context.game, context.langs, context.out_dir, context.progress
-    prepared = prepare_game(game, langs)
     since = context.options.changed_since
     before = reference_keys(since, game, langs) if since else None   # a bad REF stops the build before any write
     previous = previous_entries(out_dir)
