@@ -1,5 +1,5 @@
 """What a rebuild does before rendering, phase by phase, in CPU and wall seconds: reading the game, the data
-checks, every card's face keys (face memo), the sheet inputs and the text boxes of every face.
+checks, every card's face keys (face memo), the card sheet volumes planned with their inputs and the text boxes of every face.
 
     python bench/large_game.py /tmp/lg --cards 20000
     python bench/warm_phases.py /tmp/lg/large-game /tmp/lg/out      # first run fills the caches
@@ -21,7 +21,9 @@ CPU, WALL = time.process_time, time.monotonic
 def main() -> None:
     started = CPU(), WALL()
     from generator import yamlio
-    from generator.build.cards import SheetOptions, sheet_inputs
+    from types import SimpleNamespace
+
+    from generator.build.cards import SheetOptions, card_file_stem, plan_volumes
     from generator.build.context import cache_index_name
     from generator.build.decks import prepare_game
     from generator.checks.build_problems import data_problems
@@ -49,9 +51,11 @@ def main() -> None:
     cache = FaceCache(face_cache_dir(game.dir, out), index=cache_index_name(game))
     prepared = prepare_game(game, list(game.languages), FaceMemo(cache.directory))
     done("card face keys")
+    planning = SimpleNamespace(game=game, options=SimpleNamespace(volume_sheets=50))  # what plan_volumes reads
     for lang in game.languages:
         for paper in ("a4", "letter"):
-            sheet_inputs(game, lang, prepared[lang], SheetOptions(paper, "long", "duplex", True, False, 5.0, "shared"))
+            option = SheetOptions(paper, "long", "duplex", True, False, 5.0, "shared")
+            plan_volumes(planning, prepared[lang], option, lang, card_file_stem("cards", lang, option))
     done("sheet inputs")
     for decks in prepared.values():
         for deck in decks:

@@ -59,6 +59,17 @@ def write_cache_entry(path: Path, data: bytes | str) -> None:
     os.replace(_write_beside(Path(path), data, durable=False), path)
 
 
+def remove_output(path: Path) -> None:
+    """Remove a file the command no longer writes (a volume a smaller deck no longer has): in an open
+    OutputSet, when the set is committed, so a failed command leaves it as it was."""
+    path = Path(path)
+    outputs = _open_set.get()
+    if outputs is not None and outputs.owns(path):
+        outputs.removed.add(Path(os.path.realpath(path)))
+        return
+    path.unlink(missing_ok=True)
+
+
 def _write_beside(path: Path, data: bytes | str, durable: bool = True) -> str:
     """A complete temporary copy of the file beside its final place (on disk when durable); its name."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -106,6 +117,7 @@ class OutputSet:
     def __init__(self, root: Path):
         self.root = Path(os.path.realpath(root))
         self.staged: dict[Path, str] = {}  # final path -> temporary file beside it
+        self.removed: set[Path] = set()    # files to remove on commit
         self._token = None
         self._pid = os.getpid()
 
@@ -119,6 +131,7 @@ class OutputSet:
 
     def stage(self, path: Path, data: bytes | str) -> None:
         final = Path(os.path.realpath(path))
+        self.removed.discard(final)
         tmp = _write_beside(final, data)
         previous = self.staged.pop(final, None)
         if previous:
@@ -126,15 +139,25 @@ class OutputSet:
         self.staged[final] = tmp
 
     def commit(self) -> None:
-        """Rename every staged file into place, each folder's build.json after its other files."""
-        for final, tmp in sorted(self.staged.items(), key=lambda item: item[0].name == REPORT_NAME):
-            os.replace(tmp, final)
+        """Rename every staged file into place and remove those no longer written, each folder's build.json
+        after its other files."""
+        staged = list(self.staged.items())
+        for final, tmp in staged:
+            if final.name != REPORT_NAME:
+                os.replace(tmp, final)
+        for final in self.removed:
+            final.unlink(missing_ok=True)
+        for final, tmp in staged:
+            if final.name == REPORT_NAME:
+                os.replace(tmp, final)
         self.staged.clear()
+        self.removed.clear()
 
     def discard(self) -> None:
         for tmp in self.staged.values():
             Path(tmp).unlink(missing_ok=True)
         self.staged.clear()
+        self.removed.clear()
 
     def __enter__(self) -> OutputSet:
         self._token = _open_set.set(self)

@@ -31,3 +31,20 @@ def long_lived() -> Iterator[None]:
 def thaw() -> None:
     """Make what long_lived froze collectable again (at the end of the work that needed it)."""
     gc.unfreeze()
+
+
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """The objects alive now are left out of garbage collection until the end of the block (inside an outer
+    frozen_heap, nothing changes). A build of 20,000 cards allocates a copy, a place and a face reference per
+    card while the game and its faces (millions of objects, alive to the end) sit in the heap: every full
+    collection would walk them all again, and a forked worker's would copy them. (Unlike long_lived, the
+    collector keeps running, on what the block makes.)"""
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()

@@ -1,82 +1,57 @@
-"""The card sheets: one PDF per language and paper, every deck in box-contents order (and reprints)."""
+"""The card sheets: one PDF per language and paper (in volumes when large), every deck in box-contents order
+(and reprints)."""
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import replace
 
 from generator.build.builder import OutputBuilder
 from generator.build.context import BuildContext, report_fits
-from generator.build.decks import RenderedDeck, prepare_game, render_prepared
+from generator.build.decks import RenderedDeck, prepare_game
 from generator.build.report import previous_entries
-from generator.fsutil import write_atomic
+from generator.fsutil import remove_output
+from generator.heap import frozen_heap
 from generator.model import Game
-from generator.render import labels as labels_module
-from generator.render import sheets as sheets_module
+from generator.render import volumes as volumes_module
 from generator.render.changes import card_keys, changed_cards, reference_keys
 from generator.render.faces import card_fits
-from generator.render.labels import write_labelled
 from generator.render.memo import FaceMemo
-from generator.render.sheets import CopyGroup, SheetOptions, SheetWriter, save_pdf_bytes
+from generator.render.pipeline import render_missing
+from generator.render.sheets import CopyGroup, SheetOptions, plan_pages
 from generator.render.typeset import plain
-
-
-def sheet_inputs(game: Game, lang: str, decks: list[RenderedDeck], option: SheetOptions) -> str:
-    """Hash of everything a card sheet PDF is made from: its faces' keys, the copies, the sheet options and
-    the code that imposes them. An output whose recorded hash matches is up to date and not written again."""
-    digest = hashlib.sha256()
-    for module in (sheets_module, labels_module, sys.modules[__name__]):
-        digest.update(Path(module.__file__).read_bytes())
-    digest.update(labels_module.template_source().encode("utf-8"))  # the labels' markup
-    parts = [game.title.get(lang, game.source_language), lang, asdict(option)]
-    for deck in decks:
-        parts.append([deck.faces.deck.id, deck_name(game, deck.faces.deck.id, lang), deck.faces.deck.size_mm, deck.faces.deck.bleed_mm, deck.keys,
-                      deck.faces.front_of, deck.faces.back_of, [card.count for card in deck.faces.deck.cards]])
-    digest.update(json.dumps(parts, sort_keys=True).encode("utf-8"))
-    return digest.hexdigest()
-
-
-@dataclass
-class PlannedSheet:
-    """A card sheet file the build will have: kept as it is when its inputs are those of the file written."""
-
-    lang: str
-    option: SheetOptions
-    name: str                  # the file's name, e.g. cards-ja-a4.pdf
-    inputs: str                # hash of what it is made from (sheet_inputs)
-    kept: dict | None = None   # the previous build.json entry, when the file is up to date
-
-    @property
-    def stale(self) -> bool:
-        return self.kept is None
+from generator.render.volumes import (FaceRef, SheetText, Volume, code_fingerprint, split_volumes, volume_files,
+                                      volume_inputs, write_volume)
 
 
 def build_cards(context: BuildContext) -> list[dict]:
-    """The card sheets: one PDF per language and paper, every deck in box-contents order.
+    """The card sheets: one PDF per language and paper (in volumes when large), every deck in box-contents
+    order.
 
-    A sheet PDF whose inputs (faces, copies, options, code) are those of the file already written is kept
-    as it is: a rebuild with nothing changed renders and writes nothing.
+    A file whose inputs (faces, copies, options, code) are those of the file already written is kept as it
+    is: a rebuild with nothing changed renders and writes nothing, and a one-card edit writes the volume
+    holding that card only.
     """
-    game, langs, options, out_dir, progress = (context.game, context.langs, context.sheets, context.out_dir,
-                                               context.progress)
-    prepared = prepare_game(game, langs, FaceMemo(context.cache.directory), progress)
+    memo = FaceMemo(context.cache.directory if context.options.use_cache else None)  # not kept in a scratch cache
+    prepared = prepare_game(context.game, context.langs, memo, context.progress)
+    with frozen_heap():   # the game and its faces live to the end of the build: no collection walks them
+        return write_cards(context, prepared)
+
+
+def write_cards(context: BuildContext, prepared: dict[str, list[RenderedDeck]]) -> list[dict]:
+    game, langs, out_dir, progress = context.game, context.langs, context.out_dir, context.progress
     since = context.options.changed_since
     before = reference_keys(since, game, langs) if since else None   # a bad REF stops the build before any write
     previous = previous_entries(out_dir)
-    planned = []
+    planned = []  # (lang, volume)
     for lang in langs:
-        for option in options:
-            suffix = "-gutterfold" if option.layout == "gutterfold" else ""
-            name = f"cards-{lang}-{option.paper}{suffix}.pdf"
-            inputs = sheet_inputs(game, lang, prepared[lang], option)
-            old = previous.get(name, {})
-            current = old.get("inputs") == inputs and (out_dir / name).is_file()
-            planned.append(PlannedSheet(lang, option, name, inputs, old if current else None))
-    stale = {lang: prepared[lang] for lang in langs if any(p.lang == lang and p.stale for p in planned)}
-    if stale:
-        render_prepared(game, stale, context.cache, context.jobs, progress)
+        for option in context.sheets:
+            for volume in plan_volumes(context, prepared[lang], option, lang, card_file_stem("cards", lang, option)):
+                old = previous.get(volume.path, {})
+                if old.get("inputs") == volume.inputs and (out_dir / volume.path).is_file():
+                    volume.kept = old
+                planned.append((lang, volume))
+    stale = [(lang, volume) for lang, volume in planned if volume.kept is None]
+    render_volumes(context, prepared, stale)
     for lang in langs:
         for deck in prepared[lang]:
             deck.fits = deck.fits or card_fits(deck.faces, [context.cache.face_fits(key) for key in deck.keys])
@@ -84,40 +59,94 @@ def build_cards(context: BuildContext) -> list[dict]:
     for lang in langs:
         for deck in prepared[lang]:
             context.note_untranslated(deck.faces)
+    keys = {lang: card_keys(prepared[lang]) for lang in {lang for lang, _ in stale}}
     files = []
-    with progress.task(f"{game.id}: writing card sheets", sum(1 for p in planned if p.kept is None), "files") as task:
-        for plan in planned:
-            if plan.kept is not None:
-                files.append(plan.kept)
+    stale_count = sum(1 for _, volume in planned if volume.kept is None)
+    with progress.task(f"{game.id}: writing card sheets", stale_count, "files") as task:
+        for lang, volume in planned:
+            if volume.kept is not None:
+                files.append(volume.kept)
                 continue
-            entry = write_card_file(context, prepared[plan.lang], plan.option, plan.lang, plan.name)
-            files.append({**entry, "kind": "cards", "inputs": plan.inputs,
-                          "face_keys": card_keys(prepared[plan.lang])})
+            entry = write_card_volume(context, volume, keys[lang])
+            files.append({**entry, "kind": "cards", "inputs": volume.inputs})
             task.advance()
-    if len(files) > sum(1 for p in planned if p.stale):
-        progress.say(f"{game.id}: {sum(1 for p in planned if not p.stale)} card sheet file(s) up to date")
+    kept = len(planned) - stale_count
+    if kept:
+        progress.say(f"{game.id}: {kept} card sheet file(s) up to date")
+    remove_unwritten(context, previous, files, "cards")
     if before is not None:
         files += build_reprint(context, prepared, since, before)
     return files
 
 
-def write_card_file(context: BuildContext, decks: list[RenderedDeck], option: SheetOptions, lang: str, name: str,
-                    only: set[str] | None = None) -> dict:
-    """Impose the decks' copies (only the `deck/card`s in `only` when given) with their sheet labels, write
-    the PDF and return its build.json entry."""
+def card_file_stem(kind: str, lang: str, option: SheetOptions) -> str:
+    suffix = "-gutterfold" if option.layout == "gutterfold" else ""
+    return f"{kind}-{lang}-{option.paper}{suffix}"
+
+
+def plan_volumes(context: BuildContext, decks: list[RenderedDeck], option: SheetOptions, lang: str, stem: str,
+                 only: set[str] | None = None) -> list[Volume]:
+    """The sheets of one file (the `deck/card`s in `only` when given), planned with face keys in place of
+    faces, split into volumes, each with the hash of its inputs."""
     game = context.game
-    writer = SheetWriter()
-    pages, _texts = write_labelled(writer, copy_groups(decks, option, only), option,
-                                   plain(game.title.get(lang, game.source_language)),
-                                   {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks},
-                                   lang, context.cache, context.jobs)
-    write_pdf(writer, context.out_dir / name, game, lang)
-    faces_count = {d.faces.deck.id: len(printed_copies(d, only)) for d in decks if printed_copies(d, only)}
-    context.progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
-    return {"path": name, "lang": lang, "paper": option.paper, "pages": len(writer.pdf.pages),
-            "faces": faces_count, "decks": list(faces_count),
-            "sheets": [page.decks for page in pages if page.side != "back"],
-            "duplex": option.duplex if option.layout == "duplex" else "gutterfold"}
+    option = replace(option, labels=True)
+    planned = plan_pages(copy_groups(decks, option, only), option)
+    text = SheetText(plain(game.title.get(lang, game.source_language)),
+                     {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks},
+                     lang, option.duplex, option.margin, len(planned))
+    volumes = split_volumes(planned, option, stem, text, context.options.volume_sheets)
+    code = code_fingerprint(volumes_module, sys.modules[__name__])
+    for volume in volumes:
+        volume.inputs = volume_inputs(volume, code)
+    return volumes
+
+
+def render_volumes(context: BuildContext, prepared: dict[str, list[RenderedDeck]],
+                   volumes: list[tuple[str, Volume]]) -> None:
+    """Render into the face cache what the volumes print and the cache lacks: their faces and sheet labels,
+    in one pass on every core, streamed to the cache (nothing held)."""
+    if not volumes:
+        return
+    game, progress = context.game, context.progress
+    langs = list(dict.fromkeys(lang for lang, _ in volumes))
+    decks = [deck for lang in langs for deck in prepared[lang]]
+    wanted = {key for _, volume in volumes for key in volume.face_keys()}
+    progress.say(f"{game.id}: {sum(len(deck.keys) for deck in decks)} distinct faces ({', '.join(langs)})")
+    labels = (batch for _, volume in volumes for batch in volume.label_batches())
+    render_missing([deck.request for deck in decks], context.cache, context.jobs, wanted=wanted, extra=labels,
+                   progress=progress)
+
+
+def write_card_volume(context: BuildContext, volume: Volume, keys: dict[str, str]) -> dict:
+    """Write one file of card sheets; its build.json entry (for a volume: which sheets and cards it holds)."""
+    game, lang = context.game, volume.text.lang
+    title = CARD_FILE_TITLES.get(lang, CARD_FILE_TITLES["en"]).format(title=game.title.get(lang, game.source_language))
+    pages = write_volume(volume, context.out_dir / volume.path, title, context.cache, context.jobs)
+    context.progress.say(f"{game.id}: wrote {volume.path} ({pages} pages)")
+    cards = volume.cards()
+    faces_count = volume.copies_by_deck()
+    entry = {"path": volume.path, "lang": lang, "paper": volume.options.paper, "pages": pages,
+             "faces": faces_count, "decks": list(faces_count),
+             "sheets": [sheet.decks for sheet in volume.sheets],
+             "duplex": volume.text.duplex if volume.options.layout == "duplex" else "gutterfold"}
+    if volume.number:
+        entry["volume"] = {"number": volume.number, "of": volume.count, "first_sheet": volume.first_sheet,
+                           "last_sheet": volume.last_sheet, "first_card": cards[0] if cards else None,
+                           "last_card": cards[-1] if cards else None}
+    entry["face_keys"] = {card: keys[card] for card in cards if card in keys}
+    return entry
+
+
+def remove_unwritten(context: BuildContext, previous: dict[str, dict], files: list[dict], kind: str) -> None:
+    """Remove the files of the stems written now that the last build wrote and this one does not (the
+    volumes past the new last one, the one file a deck that grew has split into volumes), on commit."""
+    written = {entry["path"] for entry in files}
+    stems = {card_file_stem(kind, entry["lang"], option) for entry in files for option in context.sheets
+             if entry["paper"] == option.paper}
+    patterns = [volume_files(stem) for stem in stems]
+    for path, entry in previous.items():
+        if path not in written and entry.get("kind") == kind and any(p.fullmatch(path) for p in patterns):
+            remove_output(context.out_dir / path)
 
 
 def build_reprint(context: BuildContext, prepared: dict[str, list[RenderedDeck]], since: str,
@@ -126,18 +155,25 @@ def build_reprint(context: BuildContext, prepared: dict[str, list[RenderedDeck]]
     backs, as many copies as the deck has of each."""
     files = []
     for lang in context.langs:
-        changed = changed_cards(card_keys(prepared[lang]), before[lang])
+        keys = card_keys(prepared[lang])
+        changed = changed_cards(keys, before[lang])
         if not changed:
             context.progress.say(f"{context.game.id}: no card face changed in {lang} since {since}: no reprint")
-            for option in context.sheets:   # an older reprint would read as this one
-                (context.out_dir / f"reprint-{lang}-{option.paper}.pdf").unlink(missing_ok=True)
             continue
-        if any(not deck.pages for deck in prepared[lang]):   # its card sheets were up to date: nothing loaded
-            render_prepared(context.game, {lang: prepared[lang]}, context.cache, context.jobs, context.progress)
-        for option in context.sheets:
-            name = f"reprint-{lang}-{option.paper}.pdf"
-            entry = write_card_file(context, prepared[lang], option, lang, name, changed)
-            files.append({**entry, "kind": "reprint", "since": since, "cards": sorted(changed)})
+        volumes = [(lang, volume) for option in context.sheets
+                   for volume in plan_volumes(context, prepared[lang], option, lang,
+                                              card_file_stem("reprint", lang, option), changed)]
+        render_volumes(context, prepared, volumes)
+        for _, volume in volumes:
+            entry = write_card_volume(context, volume, keys)
+            files.append({**entry, "kind": "reprint", "since": since, "cards": sorted(changed & set(volume.cards()))})
+    written = {file["path"] for file in files}
+    previous = previous_entries(context.out_dir)
+    for option in context.sheets:   # an older reprint would read as this one
+        for lang in context.langs:
+            stem = card_file_stem("reprint", lang, option)
+            for path in {f"{stem}.pdf", *(path for path in previous if volume_files(stem).fullmatch(path))} - written:
+                remove_output(context.out_dir / path)
     return files
 
 
@@ -158,23 +194,20 @@ def copy_groups(decks: list[RenderedDeck], option: SheetOptions, only: set[str] 
 
 
 def printed_copies(rendered: RenderedDeck, only: set[str] | None = None) -> list:
-    """(front page, back page) for every printed copy, in deck order (of the `deck/card`s in `only`)."""
-    faces, pages = rendered.faces, rendered.pages
+    """(front, back) for every printed copy, in deck order (of the `deck/card`s in `only`), each face named
+    by its cache key and the card printing it (see FaceRef)."""
+    faces, keys = rendered.faces, rendered.keys
     copies = []
     for card, front, back in zip(faces.deck.cards, faces.front_of, faces.back_of):
-        if only is not None and f"{faces.deck.id}/{card.id}" not in only:
+        name = f"{faces.deck.id}/{card.id}"
+        if only is not None and name not in only:
             continue
-        pair = (pages[front], pages[back] if back is not None else None)
+        pair = (FaceRef(keys[front], name), FaceRef(keys[back], name, back=True) if back is not None else None)
         copies.extend([pair] * card.count)
     return copies
 
 
 CARD_FILE_TITLES = {"en": "{title}: card sheets", "ja": "{title} カードシート"}
-
-
-def write_pdf(writer: SheetWriter, path: Path, game: Game, lang: str) -> None:
-    title = CARD_FILE_TITLES.get(lang, CARD_FILE_TITLES["en"]).format(title=game.title.get(lang, game.source_language))
-    write_atomic(path, save_pdf_bytes(writer.pdf, title, lang))
 
 
 BUILDER = OutputBuilder("cards", build_cards)

@@ -47,8 +47,8 @@ class BuildContext:
                  problems: BuildProblems | None = None) -> BuildContext:
         return cls(game=game, langs=select_languages(game, options.languages), out_dir=options.out / game.id,
                    sheets=options.sheet_options(),
-                   cache=FaceCache(face_cache_dir(game.dir, options.out) if options.use_cache else None,
-                                   index=cache_index_name(game)),
+                   cache=FaceCache(face_cache_dir(game.dir, options.out), index=cache_index_name(game))
+                   if options.use_cache else FaceCache.scratch(),
                    jobs=options.jobs, progress=progress, options=options,
                    problems=problems if problems is not None else BuildProblems(progress))
 

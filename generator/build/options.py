@@ -9,6 +9,7 @@ from generator.model import Game
 from generator.paths import OUTPUT_DIR
 from generator.render.pipeline import default_jobs
 from generator.render.sheets import MARGIN_MM, PAPERS, SheetOptions
+from generator.render.volumes import VOLUME_SHEETS
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,12 @@ class BuildOptions:
     use_cache: bool = True
     quiet: bool = False
     strict: bool = False                   # the build's problems make its exit status 1
+    volume_sheets: int = VOLUME_SHEETS     # a card sheet file of more sheets is written in volumes of this many (0: never)
+
+    def __post_init__(self):
+        if self.volume_sheets < 0:
+            raise InputError(Problem(None, None, f"--volume-sheets {self.volume_sheets}: a volume holds 1 sheet or "
+                                                 "more", hint="give 0 to write each card sheet file whole"))
 
     def sheet_options(self) -> list[SheetOptions]:
         """One per paper, with the duplex, layout and marks options."""

@@ -24,6 +24,7 @@ from generator.paths import cache_dir, every_game, resolve_game
 from generator.progress import Progress
 from generator.render.sheets import DUPLEX_MODES, LAYOUTS, MARGIN_MM, SHEET_MODES
 from generator.render.tiles import BOARD_PAPERS
+from generator.render.volumes import VOLUME_SHEETS
 
 
 def register(subparsers) -> None:
@@ -54,6 +55,11 @@ def register(subparsers) -> None:
                         help="also write reprint-LANG-PAPER.pdf holding only the cards whose faces changed since "
                              "REF (a git revision of the game, or the build.json of an earlier build), with their "
                              "backs")
+    parser.add_argument("--volume-sheets", type=int, default=VOLUME_SHEETS, metavar="N",
+                        help="write a card sheet file of more than N sheets as volumes of N sheets each "
+                             "(cards-en-a4-01.pdf, cards-en-a4-02.pdf ...): an edit rewrites only the volume "
+                             "holding the card, and memory stays that of one volume "
+                             f"(default: {VOLUME_SHEETS}; 0: one file however large)")
     add_out(parser)
     add_jobs(parser)
     add_no_cache(parser)
@@ -84,7 +90,7 @@ def options_from(args) -> BuildOptions:
                         duplex=args.duplex, layout=args.layout, board_paper=args.board_paper, margin=args.margin,
                         sheets=args.sheets, cut_lines=args.cut_lines, marks=not args.no_marks,
                         changed_since=args.changed_since, jobs=args.jobs, use_cache=not args.no_cache,
-                        quiet=args.quiet, strict=args.strict)
+                        quiet=args.quiet, strict=args.strict, volume_sheets=args.volume_sheets)
 
 
 def parse_options(argv: list[str]) -> BuildOptions:

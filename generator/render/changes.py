@@ -50,7 +50,9 @@ def keys_from_report(path: Path, langs: list[str]) -> dict[str, dict[str, str]]:
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise InputError(Problem(path, None, f"--changed-since: not a build.json pnpgen can read ({error})",
                                  hint="give the build.json of an earlier build, or a git revision")) from None
-    found = {entry["lang"]: entry["face_keys"] for entry in entries}
+    found: dict[str, dict[str, str]] = {}
+    for entry in entries:   # a file in volumes: each lists the cards it holds
+        found.setdefault(entry["lang"], {}).update(entry["face_keys"])
     missing = [lang for lang in langs if lang not in found]
     if missing:
         raise InputError(Problem(path, None, f"--changed-since: this build.json records no card faces in "

@@ -95,25 +95,37 @@ def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: 
     return Batch(Templates(None, lang).render(LABELS_TEMPLATE, context, "the sheet labels"), "file:///")
 
 
-def label_pages(pages: list[SheetPage], title: str, deck_names: dict[str, str], duplex: str, margin: float,
-                lang: str, cache, jobs: int) -> tuple[pikepdf.Pdf | None, list]:
-    """Give every page its scale bar; return the rendered texts (keep the PDF open while its pages are used)
-    and one page of them per sheet page."""
+LABEL_PAGES = 50  # sheet pages per document of label texts: a WeasyPrint document holds every page's layout
+# until written, so thousands of sheets are labelled in many documents (on every core), never in one
+
+
+def label_batches(pages: list[SheetPage], title: str, deck_names: dict[str, str], duplex: str, margin: float,
+                  lang: str, sheets: int | None = None) -> list[Batch]:
+    """The documents of texts for these sheet pages, LABEL_PAGES pages each; `sheets` is the N of "sheet n of
+    N" (the pages' own last sheet when not given: a file holding every sheet)."""
     if not pages:
-        return None, []
-    sheets = max(page.sheet for page in pages)
+        return []
+    sheets = sheets or max(page.sheet for page in pages)
     labels = [label_text(page, sheets, title, deck_names, duplex, lang) for page in pages]
+    return [label_batch(pages[start:start + LABEL_PAGES], labels[start:start + LABEL_PAGES], margin, lang)
+            for start in range(0, len(pages), LABEL_PAGES)]
+
+
+def label_pages(pages: list[SheetPage], title: str, deck_names: dict[str, str], duplex: str, margin: float,
+                lang: str, cache, jobs: int, sheets: int | None = None) -> tuple[list[pikepdf.Pdf], list]:
+    """Give every page its scale bar; return the rendered texts (keep the PDFs open while their pages are
+    used) and one page of them per sheet page."""
+    batches = label_batches(pages, title, deck_names, duplex, margin, lang, sheets)
     for page in pages:
         page.overlay += scale_overlay(page, margin) if page.labelled else ""
-    (data,) = render_batches([label_batch(pages, labels, margin, lang)], cache, jobs)
-    pdf = pikepdf.open(io.BytesIO(data))
-    return pdf, list(pdf.pages)
+    pdfs = [pikepdf.open(io.BytesIO(data)) for data in render_batches(batches, cache, jobs)]
+    return pdfs, [page for pdf in pdfs for page in pdf.pages]
 
 
 def write_labelled(writer, groups, option, title: str, deck_names: dict[str, str], lang: str, cache, jobs: int,
                    duplex: str | None = None):
     """Impose the groups of copies on sheets with their labels, 100% note and bar; return the pages and the
-    PDF of texts (keep it open until the writer is saved: its pages are copied from it on saving)."""
+    PDFs of texts (keep them open until the writer is saved: their pages are copied from them on saving)."""
     pages = sheet_pages(groups, replace(option, labels=True))
     texts, furniture = label_pages(pages, title, deck_names, duplex or option.duplex, option.margin, lang, cache,
                                    jobs)

@@ -5,12 +5,15 @@ import ctypes
 import dataclasses
 import gc
 import io
+import itertools
 from dataclasses import dataclass
 import json
 import multiprocessing
 import os
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import cast
@@ -43,6 +46,16 @@ class FaceCache:
         self._index_path = directory / "index" / f"{index}.json" if directory is not None and index else None
         self._indexed: dict[str, list] | None = None
         self._used: dict[str, list] = {}  # face key -> [batch key, page, text boxes] of the faces of this run
+        self._scratch: tempfile.TemporaryDirectory | None = None
+
+    @classmethod
+    def scratch(cls) -> FaceCache:
+        """A cache that starts empty and is deleted with the object (--no-cache): a build still streams its
+        faces through files instead of holding every rendered face in memory."""
+        folder = tempfile.TemporaryDirectory(prefix="pnpgen-faces-")
+        cache = cls(Path(folder.name), index=None)  # nothing to find again: no index
+        cache._scratch = folder
+        return cache
 
     def _path(self, key: str) -> Path:
         assert self.directory is not None, "callers look for the directory first"
@@ -122,6 +135,10 @@ class FaceCache:
             return None
         return data
 
+    def has(self, key: str) -> bool:
+        """Whether a batch's PDF is stored (read and checked only when opened)."""
+        return self.directory is not None and self._path(key).is_file()
+
     def put(self, key: str, data: bytes) -> None:
         if self.directory is not None:
             write_cache_entry(self._path(key), data)
@@ -148,17 +165,38 @@ def render_batches(batches: list[Batch], cache: FaceCache, jobs: int = 1, on_don
 
 def render_fitted_batches(batches: list[Batch], jobs: int = 1, on_done=None) -> list[RenderedBatch]:
     """Render every batch (on every core), each with its measured text boxes, in order."""
-    if jobs > 1 and batches and (len(batches) > 1 or _pool is not None or "weasyprint" not in sys.modules):
-        rendering = render_pool(jobs).map(render_and_release, batches)
-    else:  # one process, or one batch with WeasyPrint loaded here and no workers (a server's fork, watch)
-        rendering = map(render_fitted, batches)
-    results = []
-    for rendered in rendering:
-        interrupts.raise_if_pending()  # a Ctrl-C swallowed while a worker was forked
-        results.append(rendered)
-        if on_done:
-            on_done()
-    return results
+    return [rendered for _, rendered in rendered_in_order(batches, jobs, len(batches), on_done)]
+
+
+IN_FLIGHT_PER_WORKER = 2  # batches handed to the pool ahead of the one awaited: both cores stay busy, and
+# neither the batches' HTML nor their PDFs pile up in memory when there are thousands of them
+
+
+def rendered_in_order(batches: Iterable[Batch], jobs: int, count: int,
+                      on_done=None) -> Iterator[tuple[Batch, RenderedBatch]]:
+    """Render the batches (made as they are needed) on every core, yielding each with its result, in order."""
+    if jobs > 1 and (count > 1 or count and "weasyprint" not in sys.modules):
+        pending: deque = deque()
+        for batch in batches:
+            pending.append((batch, render_pool(jobs).submit(render_and_release, batch)))
+            if len(pending) >= IN_FLIGHT_PER_WORKER * jobs:
+                yield _finished(*pending.popleft(), on_done)
+        while pending:
+            yield _finished(*pending.popleft(), on_done)
+    else:  # one process, or one batch with WeasyPrint loaded here (a server's fork, watch): no worker to wake
+        for batch in batches:
+            yield batch, _done(render_fitted(batch), on_done)
+
+
+def _finished(batch: Batch, future, on_done) -> tuple[Batch, RenderedBatch]:
+    return batch, _done(future.result(), on_done)
+
+
+def _done(rendered: RenderedBatch, on_done) -> RenderedBatch:
+    interrupts.raise_if_pending()  # a Ctrl-C swallowed while a worker was forked
+    if on_done:
+        on_done()
+    return rendered
 
 
 _pool: ProcessPoolExecutor | None = None
@@ -179,10 +217,13 @@ def render_pool(jobs: int) -> ProcessPoolExecutor:
                                     initializer=processes.start_worker, initargs=(os.getpid(),))
         _pool_jobs = jobs
         # The objects there are now (the command's, WeasyPrint's modules) are left out of garbage collection
-        # from here on: the workers forked at the first task never walk (and copy) them after each document,
-        # nor does the command while it imposes or when it exits: 0.3 s of CPU in a cold build of the
-        # benchmark deck. (A cycle among them that becomes garbage is freed when the process ends.)
+        # from here on (generator/heap.py: the entry points thaw them when they end): the command never walks
+        # them again while it imposes or when it exits (0.3 s of CPU in a cold build of the benchmark deck),
+        # and the workers, forked here at once, never walk them after a document: a collection in a worker
+        # writes to the header of every object it walks, copying the pages it shares with the command (with a
+        # 20,000-card game loaded, the whole heap, once per worker).
         gc.freeze()
+        _pool.submit(os.getpid).result()
     return _pool
 
 
@@ -235,45 +276,119 @@ def face_request(renderer, faces) -> FaceRequest:
 def render_faces(requests: list[FaceRequest], cache: FaceCache, jobs: int = 1,
                  progress: Progress | None = None) -> RenderedFaces:
     """The pages of the requested faces (each request a deck's distinct faces in one language), rendering
-    only those the cache does not hold."""
-    opened: dict[str, pikepdf.Pdf | None] = {}
-    found: list[list] = []
-    missing: list[tuple[int, int]] = []  # (request, face)
-    for r, request in enumerate(requests):
-        row = []
-        for f, key in enumerate(request.keys):
-            where = cache.find_face(key)
-            if where and where[0] not in opened:
-                opened[where[0]] = cache.open_batch(where[0])
-            pdf = opened.get(where[0]) if where else None
-            if pdf is not None and where is not None and where[1] < len(pdf.pages):
-                row.append(pdf.pages[where[1]])
-            else:
-                row.append(None)
-                missing.append((r, f))
-        found.append(row)
-    batches, members = _batches_for(requests, missing, jobs)
-    cache.hits += sum(len(request.keys) for request in requests) - len(missing)
+    only those the cache does not hold. Every page stays open: for a few decks (export, serve, boards); a
+    build of card sheets streams its faces through the cache instead (render_missing, CachedFaces)."""
+    if cache.directory is None:   # nothing to stream through: keep what is rendered open
+        return _render_faces_open(requests, cache, jobs, progress)
+    render_missing(requests, cache, jobs, progress=progress)
+    source = CachedFaces(cache)
+    pages = [[source.page(key) for key in request.keys] for request in requests]
+    return RenderedFaces(pages, list(source.batches.values()))
+
+
+def _render_faces_open(requests: list[FaceRequest], cache: FaceCache, jobs: int,
+                       progress: Progress | None) -> RenderedFaces:
+    missing = [(r, f) for r, request in enumerate(requests) for f in range(len(request.keys))]
+    found: list[list] = [[None] * len(request.keys) for request in requests]
     cache.misses += len(missing)
-    shown = progress if progress is not None and missing else Progress(quiet=True)
-    with shown.task("rendering faces", len(missing), "faces") as task:
-        for batch, faces, rendered in zip(batches, members, render_fitted_batches(batches, jobs)):
+    members = _batch_members(missing, jobs)
+    opened = []
+    with _rendering_task(progress, len(missing)) as task:
+        stream = rendered_in_order(_batches(requests, members), jobs, len(members))
+        for faces, (batch, rendered) in zip(members, stream):
             task.advance(len(faces))
-            cache.put(batch.key, rendered.pdf)
-            by_page = [[box for box in rendered.fits if box.page == page] for page in range(len(faces))]
-            cache.record_faces(batch.key, [requests[r].keys[f] for r, f in faces], by_page)
+            cache.record_faces(batch.key, [requests[r].keys[f] for r, f in faces],
+                               _fits_by_page(rendered, len(faces)))
             pdf = pikepdf.open(io.BytesIO(rendered.pdf))
-            opened[batch.key] = pdf
+            opened.append(pdf)
             for page, (r, f) in zip(pdf.pages, faces):
                 found[r][f] = page
-    return RenderedFaces(found, [pdf for pdf in opened.values() if pdf is not None])
+    return RenderedFaces(found, opened)
 
+
+def _rendering_task(progress: Progress | None, faces: int):
+    shown = progress if progress is not None and faces else Progress(quiet=True)
+    return shown.task("rendering faces", faces, "faces")
+
+
+def render_missing(requests: list[FaceRequest], cache: FaceCache, jobs: int = 1, on_done=None,
+                   wanted: set[str] | None = None, extra: Iterable[Batch] = (),
+                   progress: Progress | None = None) -> int:
+    """Render into the cache the requested faces it does not hold (of those `wanted`, when given), then the
+    `extra` batches it does not hold (sheet labels), on every core, keeping none of them in memory: each
+    batch's PDF is stored as it arrives. `on_done` is called after each batch; `progress` shows the faces
+    rendered as a task. Returns the number of batches rendered."""
+    missing, found = [], 0
+    stored: dict[str, bool] = {}   # batch key -> its PDF is in the cache and can be read (a damaged one is not)
+    for r, request in enumerate(requests):
+        for f, key in enumerate(request.keys):
+            if wanted is not None and key not in wanted:
+                continue
+            where = cache.find_face(key)
+            if where is not None and where[0] not in stored:
+                stored[where[0]] = cache.has(where[0]) and cache.get(where[0]) is not None
+            if where is not None and stored[where[0]]:
+                found += 1
+            else:
+                missing.append((r, f))
+    cache.hits += found
+    cache.misses += len(missing)
+    members = _batch_members(missing, jobs)
+    unknown = [batch for batch in extra if cache.find_face(batch.key) is None or not cache.has(batch.key)]
+    rendered_count = 0
+    stream = rendered_in_order(itertools.chain(_batches(requests, members), unknown), jobs,
+                               len(members) + len(unknown), on_done)
+    with _rendering_task(progress, len(missing)) as task:
+        for faces, (batch, rendered) in zip(members, stream):
+            task.advance(len(faces))
+            cache.put(batch.key, rendered.pdf)
+            cache.record_faces(batch.key, [requests[r].keys[f] for r, f in faces],
+                               _fits_by_page(rendered, len(faces)))
+            rendered_count += 1
+    for batch, rendered in stream:
+        cache.put(batch.key, rendered.pdf)
+        cache.record_faces(batch.key, [batch.key], [rendered.fits])
+        rendered_count += 1
+    return rendered_count
+
+
+def _fits_by_page(rendered: RenderedBatch, pages: int) -> list[list[FitBox]]:
+    return [[box for box in rendered.fits if box.page == page] for page in range(pages)]
+
+
+class CachedFaces:
+    """Rendered faces read back from the cache by face key, each batch opened when a face of it is first
+    wanted. A volume of sheets opens what it places and closes it once written, so a build holds the faces
+    of one volume at a time, not the game's. (Not render/faces.py's FacePages: that is a deck's face HTML.)"""
+
+    def __init__(self, cache: FaceCache):
+        self.cache = cache
+        self.batches: dict[str, pikepdf.Pdf] = {}
+        self._pages: dict[str, pikepdf.Page] = {}
+
+    def page(self, face_key: str) -> pikepdf.Page:
+        if face_key not in self._pages:
+            where = self.cache.find_face(face_key)
+            pdf = None
+            if where is not None:
+                pdf = self.batches.get(where[0]) or self.cache.open_batch(where[0])
+            if pdf is None or where is None or where[1] >= len(pdf.pages):
+                raise LookupError(f"face {face_key[:16]} is not in the face cache {self.cache.directory}")
+            self.batches[where[0]] = pdf
+            self._pages[face_key] = pdf.pages[where[1]]
+        return self._pages[face_key]
+
+    def close(self) -> None:
+        self._pages.clear()
+        for pdf in self.batches.values():
+            pdf.close()
+        self.batches.clear()
 
 MAX_BATCH = 50  # faces; every batch subsets its fonts once (about 35 ms a Noto CJK font), so fewer is faster,
 # but a WeasyPrint document holds every page's layout until it is written: larger batches cost memory
 
 
-def _batches_for(requests: list[FaceRequest], missing: list[tuple[int, int]], jobs: int):
+def _batch_members(missing: list[tuple[int, int]], jobs: int) -> list[list[tuple[int, int]]]:
     """Group the missing faces of each deck into batches of 4 to MAX_BATCH faces, as many as a multiple of
     the cores."""
     workers = max(1, jobs)
@@ -282,12 +397,17 @@ def _batches_for(requests: list[FaceRequest], missing: list[tuple[int, int]], jo
     by_request: dict[int, list[int]] = {}
     for r, f in missing:
         by_request.setdefault(r, []).append(f)
-    batches, members = [], []
-    for r, faces in by_request.items():
-        request = requests[r]
-        for start in range(0, len(faces), size):
-            chunk = faces[start:start + size]
-            html = request.frame.replace("</body>", "\n".join(request.pages[f] for f in chunk) + "\n</body>")
-            batches.append(Batch(html, request.base_url))
-            members.append([(r, f) for f in chunk])
-    return batches, members
+    return [[(r, f) for f in faces[start:start + size]]
+            for r, faces in by_request.items() for start in range(0, len(faces), size)]
+
+
+def _batch_for(requests: list[FaceRequest], faces: list[tuple[int, int]]) -> Batch:
+    request = requests[faces[0][0]]
+    html = "\n".join(request.pages[f] for _, f in faces)
+    return Batch(request.frame.replace("</body>", html + "\n</body>"), request.base_url)
+
+
+def _batches(requests: list[FaceRequest], members) -> Iterator[Batch]:
+    """Each batch's document, made only when the pool is ready for it."""
+    for faces in members:
+        yield _batch_for(requests, faces)

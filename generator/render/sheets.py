@@ -215,7 +215,7 @@ class CopyGroup:
 
 
 def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN_MM, labels: bool = True,
-                shared: bool = True) -> list[Sheet]:
+                shared: bool = True, place: bool = True) -> list[Sheet]:
     """Blocks of copies stacked down sheets. Each new sheet takes the way round that holds the most of the
     copies still to place (a tie: portrait); with `shared`, the next group continues below the last
     group's block when a row of it fits there, so small decks share sheets."""
@@ -223,19 +223,21 @@ def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN
     current: Sheet | None = None
     free = 0.0
     for group in groups:
-        queue = list(group.copies)
+        start = 0   # the first copy still to place (an index: slicing off the rest is quadratic in the deck)
         if not shared:
             current = None
-        while queue:
+        while start < len(group.copies):
+            left = len(group.copies) - start
             block = None
             if current is not None:
                 area = card_area(current.paper, margin, labels)
-                block = best_block(group.card, group.bleed, len(queue), area.w, free)
+                block = best_block(group.card, group.bleed, left, area.w, free)
             if block is None or current is None:
-                current, block = _new_sheet(group, len(queue), paper_name, margin, labels)
+                current, block = _new_sheet(group, left, paper_name, margin, labels)
                 sheets.append(current)
                 free = card_area(current.paper, margin, labels).h
-            placed, queue = queue[:block.count], queue[block.count:]
+            placed = group.copies[start:start + block.count]
+            start += block.count
             height = block.size[1] + 2 * MARK_ROOM_MM
             area = card_area(current.paper, margin, labels)
             top = area.top - (area.h - free) - MARK_ROOM_MM
@@ -247,6 +249,8 @@ def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN
             free -= height
     for sheet in sheets:
         _settle(sheet, card_area(sheet.paper, margin, labels))
+        if place:
+            place_copies(sheet)
     return sheets
 
 
@@ -264,15 +268,21 @@ def _new_sheet(group: CopyGroup, copies: int, paper_name: str, margin: float, la
 
 
 def _settle(sheet: Sheet, area: Rect) -> None:
-    """Centre the stack of blocks in the area, give each copy its place and each block its mark area."""
+    """Centre the stack of blocks in the area and give each block its mark area."""
     used = sum(block.size[1] + 2 * MARK_ROOM_MM for block in sheet.blocks)
     shift = (area.h - used) / 2
     sheet.blocks = [block.moved(block.x, block.top - shift) for block in sheet.blocks]
-    copies = iter(sheet.copies)
     for number, block in enumerate(sheet.blocks):
         above = area.top if number == 0 else block.top + MARK_ROOM_MM
         below = area.y if number == len(sheet.blocks) - 1 else block.outline().y - MARK_ROOM_MM
         sheet.mark_areas.append(Rect(area.x, below, area.w, above - below))
+
+
+def place_copies(sheet: Sheet) -> None:
+    """Give each copy of a planned sheet its place in its block (a plan alone, without the places, is
+    enough to tell which copies a sheet holds and how its blocks lie)."""
+    copies = iter(sheet.copies)
+    for block in sheet.blocks:
         for index in range(block.count):
             copy = next(copies)
             copy.slot, copy.clip, copy.trim = block.slot(index), block.clip(index), block.trim(index)
@@ -492,27 +502,67 @@ class SheetPage:
     labelled: bool = True       # the bands for the label are free (see gutterfold_grid)
 
 
+@dataclass
+class FoldSheet:
+    """A gutter-fold sheet as planned: fronts of `copies` in the grid's upper half, backs below."""
+
+    grid: Grid
+    labelled: bool
+    copies: list[Placed]
+
+    @property
+    def decks(self) -> list[str]:
+        return list(dict.fromkeys(copy.deck for copy in self.copies))
+
+
+def plan_pages(groups: list[CopyGroup], options: SheetOptions) -> list[Sheet | FoldSheet]:
+    """The sheets for these groups of copies, planned (which copies each holds, how its blocks lie) but not
+    drawn: cheap for thousands of sheets; sheet n is the n-th. `pages_of` draws them."""
+    if options.layout == "gutterfold":
+        planned: list[Sheet | FoldSheet] = []
+        for group in groups:
+            grid, labelled = gutterfold_grid(options.paper, group.card, group.bleed, options.margin, options.labels)
+            for start in range(0, len(group.copies), grid.per_page):
+                chunk = group.copies[start:start + grid.per_page]
+                planned.append(FoldSheet(grid, labelled, [Placed(f, b, d, None, None, None) for f, b, d in chunk]))
+        return planned
+    return list(plan_sheets(groups, options.paper, options.margin, options.labels, options.sheets == "shared",
+                            place=False))
+
+
 def sheet_pages(groups: list[CopyGroup], options: SheetOptions) -> list[SheetPage]:
     """Every page of the sheets for these groups of copies: fronts, each followed by its backs."""
-    if options.layout == "gutterfold":
-        return _gutterfold_pages(groups, options)
+    return pages_of(plan_pages(groups, options), options)
+
+
+def pages_of(planned: list[Sheet | FoldSheet], options: SheetOptions, first: int = 1) -> list[SheetPage]:
+    """The pages of planned sheets numbered from `first`: fronts, each followed by its backs."""
     pages = []
-    sheets = plan_sheets(groups, options.paper, options.margin, options.labels, options.sheets == "shared")
-    for number, sheet in enumerate(sheets, 1):
-        fronts = [(c.front, c.slot, False, c.clip) if c.clip else (c.front, c.slot, False) for c in sheet.copies]
-        overlay = ""
-        for block, area in zip(sheet.blocks, sheet.mark_areas):
-            slots = [block.slot(i) for i in range(block.count)]
-            trims = [block.trim(i) for i in range(block.count)]
-            overlay += cut_lines(slots, trims) if options.cuts else ""
-            overlay += block_marks([block.outline()], trims, area) if options.marks else ""
-        single = sheet.copies[0] if len(sheet.copies) == 1 else None
-        boxes = (single.trim, single.slot) if single else None
-        pages.append(SheetPage(sheet.paper, fronts, overlay, "front", number, sheet.decks, boxes))
-        backs = [_back_placement(sheet.paper, c, options.duplex) for c in sheet.copies if c.back is not None]
-        if options.duplex != "none" and backs:
-            back_boxes = tuple(back_slot(sheet.paper, r, options.duplex) for r in boxes) if boxes else None
-            pages.append(SheetPage(sheet.paper, backs, "", "back", number, sheet.decks, back_boxes))
+    for number, sheet in enumerate(planned, first):
+        if isinstance(sheet, FoldSheet):
+            pages.append(_gutterfold_page(sheet, options, number))
+        else:
+            pages += _duplex_pages(sheet, options, number)
+    return pages
+
+
+def _duplex_pages(sheet: Sheet, options: SheetOptions, number: int) -> list[SheetPage]:
+    if sheet.copies and sheet.copies[0].slot is None:
+        place_copies(sheet)
+    fronts = [(c.front, c.slot, False, c.clip) if c.clip else (c.front, c.slot, False) for c in sheet.copies]
+    overlay = ""
+    for block, area in zip(sheet.blocks, sheet.mark_areas):
+        slots = [block.slot(i) for i in range(block.count)]
+        trims = [block.trim(i) for i in range(block.count)]
+        overlay += cut_lines(slots, trims) if options.cuts else ""
+        overlay += block_marks([block.outline()], trims, area) if options.marks else ""
+    single = sheet.copies[0] if len(sheet.copies) == 1 else None
+    boxes = (single.trim, single.slot) if single else None
+    pages = [SheetPage(sheet.paper, fronts, overlay, "front", number, sheet.decks, boxes)]
+    backs = [_back_placement(sheet.paper, c, options.duplex) for c in sheet.copies if c.back is not None]
+    if options.duplex != "none" and backs:
+        back_boxes = tuple(back_slot(sheet.paper, r, options.duplex) for r in boxes) if boxes else None
+        pages.append(SheetPage(sheet.paper, backs, "", "back", number, sheet.decks, back_boxes))
     return pages
 
 
@@ -523,30 +573,25 @@ def _back_placement(paper, copy: Placed, duplex: str) -> tuple:
     return (copy.back, at, False, back_slot(paper, copy.clip, duplex))
 
 
-def _gutterfold_pages(groups: list[CopyGroup], options: SheetOptions) -> list[SheetPage]:
-    pages: list[SheetPage] = []
-    for group in groups:
-        grid, labelled = gutterfold_grid(options.paper, group.card, group.bleed, options.margin, options.labels)
-        for start in range(0, len(group.copies), grid.per_page):
-            chunk = group.copies[start:start + grid.per_page]
-            fronts = [(front, grid.slot(i), False) for i, (front, _, _) in enumerate(chunk)]
-            backs = [(back, fold_slot(grid, grid.slot(i)), True) for i, (_, back, _) in enumerate(chunk) if back]
-            slots, trims = [grid.slot(i) for i in range(len(chunk))], [grid.trim(i) for i in range(len(chunk))]
-            overlay = cut_lines(slots, trims) if options.cuts else ""
-            fold = grid.paper[1] / 2
-            area = card_area(grid.paper, options.margin, labelled)
-            upper = Rect(area.x, fold, area.w, area.top - fold)
-            overlay += crop_marks(grid, len(chunk), upper) if options.marks else ""
-            decks = list(dict.fromkeys(deck for _, _, deck in chunk))
-            pages.append(SheetPage(grid.paper, fronts + backs, overlay + fold_line(grid, options.margin),
-                                   "gutterfold", len(pages) + 1, decks, labelled=labelled))
-    return pages
+def _gutterfold_page(sheet: FoldSheet, options: SheetOptions, number: int) -> SheetPage:
+    grid, chunk = sheet.grid, sheet.copies
+    fronts = [(copy.front, grid.slot(i), False) for i, copy in enumerate(chunk)]
+    backs = [(copy.back, fold_slot(grid, grid.slot(i)), True) for i, copy in enumerate(chunk) if copy.back]
+    slots, trims = [grid.slot(i) for i in range(len(chunk))], [grid.trim(i) for i in range(len(chunk))]
+    overlay = cut_lines(slots, trims) if options.cuts else ""
+    fold = grid.paper[1] / 2
+    area = card_area(grid.paper, options.margin, sheet.labelled)
+    upper = Rect(area.x, fold, area.w, area.top - fold)
+    overlay += crop_marks(grid, len(chunk), upper) if options.marks else ""
+    return SheetPage(grid.paper, fronts + backs, overlay + fold_line(grid, options.margin), "gutterfold", number,
+                     sheet.decks, labelled=sheet.labelled)
 
 
-def write_pages(writer: SheetWriter, pages: list[SheetPage], furniture: list | None = None) -> int:
-    """Add the pages to the writer, each with its paper-size page of printed texts when given."""
+def write_pages(writer: SheetWriter, pages: list[SheetPage], furniture: list | None = None, face=None) -> int:
+    """Add the pages to the writer, each with its paper-size page of printed texts when given. `face` turns
+    what the placements name into a page (a face key read back from the face cache) when they name no page."""
     for index, page in enumerate(pages):
-        placements = list(page.placements)
+        placements = list(page.placements) if face is None else [(face(what), *rest) for what, *rest in page.placements]
         if furniture is not None:
             placements.append((furniture[index], Rect(0, 0, *page.paper), False))
         writer.add_page(page.paper, placements, page.overlay, page.boxes)

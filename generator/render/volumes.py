@@ -1,0 +1,163 @@
+"""Card sheet files in volumes: a deck of thousands of cards is written as files of at most VOLUME_SHEETS
+sheets each (cards-en-a4-01.pdf, cards-en-a4-02.pdf ...), as a printer's tray or a print shop takes them.
+A file of fewer sheets keeps its one name (cards-en-a4.pdf).
+
+Each volume is hashed from what it prints: the face keys of its copies and where they go, its marks, the
+words of its sheet labels ("sheet n of N" counts the sheets of every volume) and the code that writes it.
+A one-card edit changes the hash of the volume holding that card and no other, so only that file is
+written again. Faces are read back from the face cache a volume at a time (CachedFaces): a build holds the
+faces of the volume it writes, never the game's.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from generator.fsutil import write_atomic
+from generator.render import labels as labels_module
+from generator.render import sheets as sheets_module
+from generator.render.faces import Batch
+from generator.render.labels import label_batches, label_pages
+from generator.render.pipeline import CachedFaces, FaceCache
+from generator.render.sheets import (FoldSheet, Sheet, SheetOptions, SheetPage, SheetWriter, pages_of, save_pdf_bytes,
+                                     write_pages)
+
+VOLUME_SHEETS = 50   # sheets a volume (100 duplex pages, 450 poker cards): a printer's tray, a file of a few MB
+
+
+@dataclass(frozen=True)
+class FaceRef:
+    """A face placed on a sheet, by its face cache key, and the card printing it (`deck/card`)."""
+
+    key: str
+    card: str
+    back: bool = False
+
+
+@dataclass(frozen=True)
+class SheetText:
+    """What the labels of a file's sheets say, besides each sheet's number and decks."""
+
+    title: str
+    deck_names: dict[str, str]
+    lang: str
+    duplex: str
+    margin: float
+    sheets: int          # the N of "sheet n of N": every sheet of every volume
+
+
+@dataclass
+class Volume:
+    """Consecutive sheets written as one file: `number` of `count` (0 of 1: the file is not split). The
+    sheets are planned, not drawn: a volume that is kept never draws its pages."""
+
+    path: str
+    number: int
+    count: int
+    sheets: list[Sheet | FoldSheet]
+    first_sheet: int
+    options: SheetOptions
+    text: SheetText
+    inputs: str = ""
+    kept: dict | None = None    # the previous build.json entry, when the file on disk is this volume
+    _pages: list[SheetPage] | None = None
+
+    @property
+    def last_sheet(self) -> int:
+        return self.first_sheet + len(self.sheets) - 1
+
+    @property
+    def pages(self) -> list[SheetPage]:
+        if self._pages is None:
+            self._pages = pages_of(self.sheets, self.options, self.first_sheet)
+        return self._pages
+
+    def _copies(self):
+        return (copy for sheet in self.sheets for copy in sheet.copies)
+
+    def cards(self) -> list[str]:
+        """The cards (`deck/card`) printed in the volume, in order of their first copy."""
+        return list(dict.fromkeys(copy.front.card for copy in self._copies()))
+
+    def copies_by_deck(self) -> dict[str, int]:
+        """How many copies of each deck's cards the volume prints, decks in order."""
+        counts: dict[str, int] = {}
+        for copy in self._copies():
+            counts[copy.deck] = counts.get(copy.deck, 0) + 1
+        return counts
+
+    def face_keys(self) -> set[str]:
+        return {face.key for copy in self._copies() for face in (copy.front, copy.back) if face is not None}
+
+    def label_batches(self) -> list[Batch]:
+        t = self.text
+        return label_batches(self.pages, t.title, t.deck_names, t.duplex, t.margin, t.lang, t.sheets)
+
+
+def split_volumes(planned: list[Sheet | FoldSheet], options: SheetOptions, stem: str, text: SheetText,
+                  per_volume: int) -> list[Volume]:
+    """Planned sheets in volumes of `per_volume` sheets; one volume named `stem.pdf` when they fit in one, or
+    `per_volume` is 0."""
+    if per_volume <= 0 or len(planned) <= per_volume:
+        return [Volume(f"{stem}.pdf", 0, 1, planned, 1, options, text)]
+    count = -(-len(planned) // per_volume)
+    digits = max(2, len(str(count)))
+    return [Volume(f"{stem}-{number:0{digits}d}.pdf", number, count, planned[start:start + per_volume], start + 1,
+                   options, text)
+            for number, start in enumerate(range(0, len(planned), per_volume), 1)]
+
+
+def volume_files(stem: str) -> re.Pattern:
+    """The names a file of this stem has, split or not."""
+    return re.compile(re.escape(stem) + r"(-\d+)?\.pdf")
+
+
+def code_fingerprint(*modules) -> str:
+    """Hash of the modules that decide how sheets are imposed and written (this one, sheets, labels, ...)."""
+    digest = hashlib.sha256()
+    for module in (sheets_module, labels_module, *modules):
+        digest.update(Path(module.__file__).read_bytes())
+    digest.update(labels_module.template_source().encode("utf-8"))  # the labels' markup
+    return digest.hexdigest()
+
+
+def volume_inputs(volume: Volume, code: str) -> str:
+    """Hash of everything the volume's file is made from (see the module's doc), from its planned sheets:
+    how their blocks lie and which faces they hold decide every mark and place drawn."""
+    digest = hashlib.sha256(code.encode())
+    t = volume.text
+    digest.update(json.dumps([t.title, t.deck_names, t.lang, t.duplex, t.margin, t.sheets, volume.number,
+                              volume.count, volume.first_sheet, asdict(volume.options)], sort_keys=True).encode())
+    for sheet in volume.sheets:
+        layout = (sheet.grid, sheet.labelled) if isinstance(sheet, FoldSheet) else (sheet.paper, sheet.blocks,
+                                                                                   sheet.mark_areas)
+        faces = [(copy.front.key, copy.back.key if copy.back else None, copy.deck) for copy in sheet.copies]
+        digest.update(repr((layout, faces)).encode("utf-8"))
+    return digest.hexdigest()
+
+
+def write_volume(volume: Volume, path: Path, title: str, cache: FaceCache, jobs: int) -> int:
+    """Impose the volume's sheets with their labels, faces read back from the cache; write the file (staged
+    in the command's OutputSet) and return its page count. Only this volume's faces are open meanwhile."""
+    faces = CachedFaces(cache)
+    t = volume.text
+    texts = []
+    try:
+        writer = SheetWriter()
+        texts, furniture = label_pages(volume.pages, t.title, t.deck_names, t.duplex, t.margin, t.lang, cache,
+                                       jobs, t.sheets)
+        write_pages(writer, volume.pages, furniture, face=lambda ref: faces.page(ref.key))
+        if volume.number:
+            title = f"{title} ({volume.number}/{volume.count})"
+        data = save_pdf_bytes(writer.pdf, title, t.lang)
+        pages = len(writer.pdf.pages)
+        writer.pdf.close()
+    finally:
+        faces.close()
+        for pdf in texts:
+            pdf.close()
+    write_atomic(path, data)
+    return pages
