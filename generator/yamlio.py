@@ -18,7 +18,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from generator.errors import InputError, Problem
-from generator.fsutil import write_atomic
+from generator.fsutil import write_cache_entry
 
 _BASE_LOADER = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
 BOOL_TAG = "tag:yaml.org,2002:bool"
@@ -147,7 +147,7 @@ def _load_remembered(text: str, path: Path, directory: Path):
         document = load_yaml_text(text, path)
     elif reparsed < REWRITE_FROM_SHARE:
         return document  # the next read parses the same few items again: cheaper than writing it all
-    write_atomic(store, pickle.dumps((REMEMBERED_VERSION, text, document), protocol=pickle.HIGHEST_PROTOCOL))
+    write_cache_entry(store, pickle.dumps((REMEMBERED_VERSION, text, document), protocol=pickle.HIGHEST_PROTOCOL))
     return document
 
 

@@ -19,7 +19,7 @@ import marshal
 import sys
 from pathlib import Path
 
-from generator.fsutil import write_atomic
+from generator.fsutil import write_cache_entry
 from generator.model.game import Text
 from generator.paths import template_dirs
 
@@ -49,7 +49,7 @@ class FaceMemo:
 
     def save(self, game_dir: Path, deck_id: str, lang: str, cards: dict[str, list]) -> None:
         if self.directory is not None:
-            write_atomic(self._path(game_dir, deck_id, lang), marshal.dumps((STORED_AS, cards)))
+            write_cache_entry(self._path(game_dir, deck_id, lang), marshal.dumps((STORED_AS, cards)))
 
 
 def context_key(game_dir: Path, parts: list) -> str:
