@@ -172,7 +172,7 @@ def _reparsed(old_text: str, old, text: str):
         same_tail += 1
     old_end, delta = len(old_lines) - same_tail, len(lines) - len(old_lines)
     key_lines = sorted(old.lc.data[key][0] for key in old)
-    for key, items in old.items():
+    for _key, items in old.items():
         if not isinstance(items, LocatedList) or not items or not hasattr(items, "lc"):
             continue
         starts = [items.lc.data[index][0] for index in range(len(items))]

@@ -6,6 +6,7 @@ import json
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from generator.build.builder import OutputBuilder
 from generator.build.context import BuildContext, report_fits
@@ -28,9 +29,10 @@ def sheet_inputs(game: Game, lang: str, decks: list[RenderedDeck], option: Sheet
     the code that imposes them. An output whose recorded hash matches is up to date and not written again."""
     digest = hashlib.sha256()
     for module in (sheets_module, labels_module, sys.modules[__name__]):
+        assert module.__file__ is not None, "pnpgen's own source modules"
         digest.update(Path(module.__file__).read_bytes())
     digest.update(labels_module.template_source().encode("utf-8"))  # the labels' markup
-    parts = [game.title.get(lang, game.source_language), lang, asdict(option)]
+    parts: list[Any] = [game.title.get(lang, game.source_language), lang, asdict(option)]
     for deck in decks:
         parts.append([deck.faces.deck.id, deck_name(game, deck.faces.deck.id, lang), deck.faces.deck.size_mm, deck.faces.deck.bleed_mm, deck.keys,
                       deck.faces.front_of, deck.faces.back_of, [card.count for card in deck.faces.deck.cards]])
@@ -96,7 +98,7 @@ def build_cards(context: BuildContext) -> list[dict]:
             task.advance()
     if len(files) > sum(1 for p in planned if p.stale):
         progress.say(f"{game.id}: {sum(1 for p in planned if not p.stale)} card sheet file(s) up to date")
-    if before is not None:
+    if since and before is not None:
         files += build_reprint(context, prepared, since, before)
     return files
 
@@ -151,8 +153,9 @@ def copy_groups(decks: list[RenderedDeck], option: SheetOptions, only: set[str] 
     groups: dict = {}
     for index, rendered in enumerate(decks):
         deck = rendered.faces.deck
-        key = (tuple(deck.size_mm), deck.bleed_mm) if option.sheets == "shared" else index
-        group = groups.setdefault(key, CopyGroup(tuple(deck.size_mm), deck.bleed_mm, []))
+        width, height = deck.size_mm
+        key = ((width, height), deck.bleed_mm) if option.sheets == "shared" else index
+        group = groups.setdefault(key, CopyGroup((width, height), deck.bleed_mm, []))
         group.copies += [(front, back, deck.id) for front, back in printed_copies(rendered, only)]
     return [group for group in groups.values() if group.copies]
 

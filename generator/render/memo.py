@@ -35,6 +35,7 @@ class FaceMemo:
         self.directory = directory
 
     def _path(self, game_dir: Path, deck_id: str, lang: str) -> Path:
+        assert self.directory is not None, "load and save use no file without a directory"
         name = hashlib.sha256(f"{game_dir}\0{deck_id}\0{lang}".encode()).hexdigest()[:24]
         return self.directory / "memo" / f"{name}.marshal"
 

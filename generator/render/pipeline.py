@@ -240,7 +240,7 @@ def render_faces(requests: list[FaceRequest], cache: FaceCache, jobs: int = 1,
     found: list[list] = []
     missing: list[tuple[int, int]] = []  # (request, face)
     for r, request in enumerate(requests):
-        row = []
+        row: list = []  # a cached page, or None for a face still to render
         for f, key in enumerate(request.keys):
             where = cache.find_face(key)
             if where and where[0] not in opened:
