@@ -24,7 +24,7 @@ import socket
 import struct
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
 GREETING = b"pnpgen\n"  # the server's first line on every connection, before the client sends anything
 GREETING_SECONDS = 3
@@ -290,10 +290,11 @@ def _run_command(connection: socket.socket, run_command) -> None:
         os.environ.update(request["env"])
         os.umask(request["umask"])
         (out_encoding, out_errors), (err_encoding, err_errors) = request["encodings"]
-        sys.stdin = open(0, encoding=out_encoding, closefd=False)  # the server's own streams were /dev/null
-        sys.stdout = open(1, "w", encoding=out_encoding, errors=out_errors, closefd=False,
+        # the server's own streams were /dev/null; the command's own streams, left open
+        sys.stdin = open(0, encoding=out_encoding, closefd=False)  # noqa: SIM115
+        sys.stdout = open(1, "w", encoding=out_encoding, errors=out_errors, closefd=False,  # noqa: SIM115
                           buffering=1 if os.isatty(1) else -1)
-        sys.stderr = open(2, "w", encoding=err_encoding, errors=err_errors, closefd=False, buffering=1)
+        sys.stderr = open(2, "w", encoding=err_encoding, errors=err_errors, closefd=False, buffering=1)  # noqa: SIM115
         code = run_command(request["argv"])
     except SystemExit as exit_:
         code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)

@@ -38,7 +38,7 @@ class Progress:
     def error(self, message: str) -> None:
         self._line(f"error: {message}")
 
-    def task(self, label: str, total: int, unit: str = "") -> "Task":
+    def task(self, label: str, total: int, unit: str = "") -> Task:
         """Counted work: `with progress.task("rendering faces", 412, "faces") as task: ... task.advance()`."""
         return Task(self, label, total, unit)
 
@@ -70,7 +70,7 @@ class Task:
         self._shown_at: float | None = None
         self._show(force=True)
 
-    def __enter__(self) -> "Task":
+    def __enter__(self) -> Task:
         return self
 
     def __exit__(self, kind, value, traceback) -> None:
@@ -116,8 +116,8 @@ class Task:
             return
         now = progress.clock()
         every = REDRAW_EVERY if progress.terminal else PLAIN_EVERY
-        if not force and (self._shown_at is not None and now - self._shown_at < every
-                          or not progress.terminal and self.done == self.total):  # the final line says it
+        if not force and ((self._shown_at is not None and now - self._shown_at < every)
+                          or (not progress.terminal and self.done == self.total)):  # the final line says it
             return
         self._shown_at = now
         if progress.terminal:

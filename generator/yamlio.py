@@ -18,7 +18,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from generator.errors import InputError, Problem
-from generator.fsutil import write_atomic
+from generator.fsutil import write_cache_entry
 
 _BASE_LOADER = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
 BOOL_TAG = "tag:yaml.org,2002:bool"
@@ -147,7 +147,7 @@ def _load_remembered(text: str, path: Path, directory: Path):
         document = load_yaml_text(text, path)
     elif reparsed < REWRITE_FROM_SHARE:
         return document  # the next read parses the same few items again: cheaper than writing it all
-    write_atomic(store, pickle.dumps((REMEMBERED_VERSION, text, document), protocol=pickle.HIGHEST_PROTOCOL))
+    write_cache_entry(store, pickle.dumps((REMEMBERED_VERSION, text, document), protocol=pickle.HIGHEST_PROTOCOL))
     return document
 
 
@@ -172,7 +172,7 @@ def _reparsed(old_text: str, old, text: str):
         same_tail += 1
     old_end, delta = len(old_lines) - same_tail, len(lines) - len(old_lines)
     key_lines = sorted(old.lc.data[key][0] for key in old)
-    for key, items in old.items():
+    for _key, items in old.items():
         if not isinstance(items, LocatedList) or not items or not hasattr(items, "lc"):
             continue
         starts = [items.lc.data[index][0] for index in range(len(items))]

@@ -103,9 +103,9 @@ def test_installed_pnpgen_makes_and_builds_a_game_outside_the_repository(install
     site = next((installed / "lib").glob("python3.*/site-packages"))
     before = snapshot(site)
 
-    where = subprocess.run([installed / "bin" / "python", "-c", "import json, sys, generator, generator.paths as p; "
+    where = subprocess.run([installed / "bin" / "python", "-c", ("import json, sys, generator, generator.paths as p; "
                             "print(json.dumps([generator.__file__, p.INSTALLED, str(p.TEMPLATES_DIR), "
-                            "str(p.OUTPUT_DIR), sys.path]))"],
+                            "str(p.OUTPUT_DIR), sys.path]))")],
                            cwd=work, env=user.env, capture_output=True, text=True, check=True).stdout
     module, packaged, templates, output, path = json.loads(where)
     assert (module, packaged, templates, output) == (f"{site}/generator/__init__.py", True,

@@ -74,7 +74,7 @@ def test_sheet_labels_and_the_typesetting_sample_come_from_their_templates():
     pages = [SheetPage(PAPERS["a4"], [], "", "front", 1, ["goods"]),
              SheetPage(PAPERS["a4"], [], "", "back", 1, ["goods"], labelled=False)]
     html = label_batch(pages, ["グリード・インク・1枚目 <sheet>", ""], 5.0, "ja").html
-    [label] = marked(html, 'div class="label"', "sheet-labels.html", '<div class="label"')
+    [_label] = marked(html, 'div class="label"', "sheet-labels.html", '<div class="label"')
     assert "&lt;sheet&gt;" in html and "<sheet>" not in html  # escaped
     assert len(marked(html, 'div class="page', "sheet-labels.html", '<div class="page')) == 2
     sample = sample_html()

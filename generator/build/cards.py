@@ -74,7 +74,7 @@ def write_cards(context: BuildContext, prepared: dict[str, list[RenderedDeck]]) 
     if kept:
         progress.say(f"{game.id}: {kept} card sheet file(s) up to date")
     remove_unwritten(context, previous, files, "cards")
-    if before is not None:
+    if since and before is not None:
         files += build_reprint(context, prepared, since, before)
     return files
 
@@ -187,8 +187,9 @@ def copy_groups(decks: list[RenderedDeck], option: SheetOptions, only: set[str] 
     groups: dict = {}
     for index, rendered in enumerate(decks):
         deck = rendered.faces.deck
-        key = (tuple(deck.size_mm), deck.bleed_mm) if option.sheets == "shared" else index
-        group = groups.setdefault(key, CopyGroup(tuple(deck.size_mm), deck.bleed_mm, []))
+        width, height = deck.size_mm
+        key = ((width, height), deck.bleed_mm) if option.sheets == "shared" else index
+        group = groups.setdefault(key, CopyGroup((width, height), deck.bleed_mm, []))
         group.copies += [(front, back, deck.id) for front, back in printed_copies(rendered, only)]
     return [group for group in groups.values() if group.copies]
 

@@ -31,10 +31,15 @@ PRODUCERS: dict = {"deck": deck_copy_count,
                    "aid": printable("aids", lambda aid: aid.copies),
                    "tokens": printable("tokens", lambda sheet: sheet.counted),
                    "rules": rulebook_copies}
+
+
+def _printed_in(folder: str):
+    return lambda game: {i.id: i.file for i in getattr(game.printables, folder, {}).values()}
+
+
 # What each kind of source can name, to find printed things no component lists.
 PRINTED: dict = {"deck": lambda game: {d.id: d.file for d in game.decks.values()},
-                 **{kind: (lambda folder: lambda game: {i.id: i.file for i in getattr(game.printables, folder,
-                                                                                   {}).values()})(folder)
+                 **{kind: _printed_in(folder)
                     for kind, folder in (("board", "boards"), ("aid", "aids"), ("tokens", "tokens"))}}
 
 

@@ -46,8 +46,8 @@ def run_declared_checks(game: Game, table: dict[int, PlayerCount]) -> list[Probl
                     if problem:
                         problems.append(Problem(file, line, problem + about))
         except ExpressionTooLarge as error:
-            raise InputError(Problem(file, line, f"check cannot be evaluated: {error}",
-                                     hint="an expression computes counts and numbers of cards, nothing larger"))
+            hint = "an expression computes counts and numbers of cards, nothing larger"
+            raise InputError(Problem(file, line, f"check cannot be evaluated: {error}", hint=hint)) from None
         except ExpressionError as error:
             problems.append(Problem(file, line, f"check cannot be evaluated: {error}"))
     return problems
@@ -74,8 +74,8 @@ def check_each(game: Game, spec: dict, file: Path, line: int, about: str) -> lis
         return [Problem(file, line, f"each: no deck '{spec['deck']}'")]
     problems = []
     for card in deck.cards:
-        names = {name: None for name in deck.fields}
-        names.update({k: v for k, v in card.fields.items()})
+        names = dict.fromkeys(deck.fields)
+        names.update(card.fields)
         names.update(id=card.id, count=card.count)
         if not evaluate(spec["expect"], names, functions_for(game, None)):
             problems.append(Problem(card.file, card.line, f"card '{card.id}': `{spec['expect']}` does not hold"
@@ -94,9 +94,9 @@ def check_distinct_pairs(game: Game, spec: dict, players: int) -> str | None:
             return True
         for i in range(index, len(combos)):
             need = Counter(combos[i])
-            if all(used[k] + n <= available[k] for k, n in need.items()):
-                if fits(i + 1, chosen + [combos[i]], used + need):
-                    return True
+            room = all(used[k] + n <= available[k] for k, n in need.items())
+            if room and fits(i + 1, chosen + [combos[i]], used + need):
+                return True
         return False
 
     if fits(0, [], Counter()):

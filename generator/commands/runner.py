@@ -19,12 +19,12 @@ COMMANDS = ["build", "validate", "components", "list", "new", "i18n", "export", 
             "schema", "daemon"]
 
 
-def parser() -> "argparse.ArgumentParser":
+def parser() -> argparse.ArgumentParser:
     """The command line parser, with every command's options (built once: a server's forks reuse it)."""
     return _parser(tuple(COMMANDS))
 
 
-def parser_for(argv: list[str]) -> "argparse.ArgumentParser":
+def parser_for(argv: list[str]) -> argparse.ArgumentParser:
     """The parser for argv: when it starts with a command, one that knows that command only, so that
     running it imports its own module, not every command's; otherwise (no command, --help, --version, a
     mistyped command) the whole parser. A command's own options, help and errors are the same in both."""
@@ -34,7 +34,7 @@ def parser_for(argv: list[str]) -> "argparse.ArgumentParser":
 
 
 @functools.lru_cache(maxsize=2)
-def _parser(commands: tuple[str, ...]) -> "argparse.ArgumentParser":
+def _parser(commands: tuple[str, ...]) -> argparse.ArgumentParser:
     import argparse
     import importlib
 

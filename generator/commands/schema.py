@@ -58,20 +58,20 @@ def schema_markdown() -> str:
     out = [
         "# The YAML files of a game",
         "",
-        f"<!-- Written by `pnpgen schema --format md` from the schemas that check these files. Do not edit: "
-        f"change a `doc` string in the code, then run `{REFRESH}`. -->",
+        (f"<!-- Written by `pnpgen schema --format md` from the schemas that check these files. Do not edit: "
+        f"change a `doc` string in the code, then run `{REFRESH}`. -->"),
         "",
-        "A game is a folder (`cards/<game>/` or anywhere) holding these YAML files, each checked against the "
+        ("A game is a folder (`cards/<game>/` or anywhere) holding these YAML files, each checked against the "
         "schema below when any command reads it: a key that is not listed, a value of the wrong type or a "
-        "missing required key is an error naming the file, the line and the key (exit status 2).",
+        "missing required key is an error naming the file, the line and the key (exit status 2)."),
         "",
         "| file | every game | what |",
         "|---|---|---|",
         *[f"| [`{kind.path}`](#{document(kind).sections[0].anchor}) | {'yes' if kind.required else ''} | "
           f"{cell(first_sentence(kind.doc))} |" for kind in kinds],
         "",
-        "Besides them: `templates/` (the game's Jinja2 HTML card templates, `style.css`, `icons/`), the images "
-        "rules.yaml's figures name, and the spreadsheets decks read their cards from.",
+        ("Besides them: `templates/` (the game's Jinja2 HTML card templates, `style.css`, `icons/`), the images "
+        "rules.yaml's figures name, and the spreadsheets decks read their cards from."),
         "",
         *syntax_sections(),
         *[markdown(document(kind)) for kind in kinds],
@@ -98,34 +98,34 @@ def syntax_sections() -> list[str]:
     return [
         f'## <a id="{LOCALIZED_ANCHOR}"></a>Texts in every language', "", LOCALIZED_DOC, "",
         '## <a id="placeholders"></a>Placeholders `{...}` in texts', "",
-        "Numbers and names in texts come from the data, so a data change updates every language and no "
+        ("Numbers and names in texts come from the data, so a data change updates every language and no "
         "translation can state another number. Placeholders resolve in card names and texts, token labels, aid "
         "and board texts and rule blocks; an unknown one is an error with its file, line and language. A board "
-        "slot's `format:` keeps its own `{n}` and `{value}`, and a label's `{name}` is filled in by the template.",
+        "slot's `format:` keeps its own `{n}` and `{value}`, and a label's `{name}` is filled in by the template."),
         "",
         "| placeholder | prints |", "|---|---|",
         *[f"| `{cell(example)}` | {cell(meaning)} |" for example, meaning in PLACEHOLDER_SYNTAX],
         "",
         '## <a id="furigana"></a>Furigana', "", FURIGANA_SYNTAX, "",
         '## <a id="expressions"></a>Expressions', "",
-        "game.yaml's `checks:`, rules.yaml's `players` columns, `{...}` placeholders and `=expression` values "
+        ("game.yaml's `checks:`, rules.yaml's `players` columns, `{...}` placeholders and `=expression` values "
         "are expressions in Python's syntax, parsed and interpreted by pnpgen (never `eval`): literals, "
         "arithmetic, comparisons, `and`/`or`/`not`, `x if c else y`, `[i]` and `.key`. Checks and rules see "
         "`players`, `deck.<id>` (cards in play after removals), `total.<id>` (in the box), `removed.<id>`, "
         "`dealt.<id>`, `left.<id>`, `component[id]` (a component's count), `numbers`, `min_players`, "
-        f"`max_players` and the functions {functions}.",
+        f"`max_players` and the functions {functions}."),
         "",
         '## <a id="references"></a>References between cards', "",
-        "A card field declared `type: ref` holds the id of a card in the deck its `ref:` names "
+        ("A card field declared `type: ref` holds the id of a card in the deck its `ref:` names "
         "(`partner: {type: ref, ref: companies}`, then `partner: coal-co` on a card); `type: counts` maps such "
         "ids to numbers (`produces: {type: counts, ref: goods}`, then `produces: {oil: 2}`). Validate checks that "
         "every id names a card of that deck (ids inside list and object fields too); a template sees the id and "
         "finds the card in `decks` (`decks.goods[card.produces_from]`). "
-        "In texts, `{card:<id>}` prints a card's name and `{card:<id>.<field>}` one of its fields.",
+        "In texts, `{card:<id>}` prints a card's name and `{card:<id>.<field>}` one of its fields."),
         "",
         '## <a id="field-types"></a>Card field types', "",
-        "A deck's `fields:` declares its cards' own keys (see `fields.<field>` under "
-        "[decks/&lt;deck&gt;.yaml](#decks-deck-yaml)); each declaration's `type:` is one of:",
+        ("A deck's `fields:` declares its cards' own keys (see `fields.<field>` under "
+        "[decks/&lt;deck&gt;.yaml](#decks-deck-yaml)); each declaration's `type:` is one of:"),
         "",
         "| type | value | keys besides `type`, `required`, `doc`, `default` |", "|---|---|---|",
         *[f"| `{name}` | {cell(doc)} | {', '.join(f'`{k}`' for k in sorted(KEYS_BY_TYPE.get(name, ())))} |"

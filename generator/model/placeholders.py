@@ -41,7 +41,7 @@ class DataNames:
     tables: dict[int, PlayerCount]
 
     @classmethod
-    def of(cls, game: Game) -> "DataNames":
+    def of(cls, game: Game) -> DataNames:
         problems: list[Problem] = []  # deal problems are validate's to report
         low, high = game.players
         return cls(game, {n: deal(game, n, problems) for n in range(low, high + 1)})
@@ -80,7 +80,7 @@ class DataNames:
             hint = " (add @N for a player count, like @3)" if needs_count else ""
             if "-" in expression and not hint:
                 hint = " (a name with a hyphen is written like component['debt-tokens'])"
-            raise PlaceholderError(f"{error}{hint}")
+            raise PlaceholderError(f"{error}{hint}") from None
 
     def named(self, kind: str, ident: str, field_name: str | None, lang: str):
         game = self.game
@@ -143,7 +143,7 @@ def resolve(text: str, data: DataNames, lang: str) -> str:
         try:
             return resolve_one(match.group(1), data, lang)
         except PlaceholderError as error:
-            raise PlaceholderError(f"placeholder {match.group(0)}: {error}")
+            raise PlaceholderError(f"placeholder {match.group(0)}: {error}") from None
     return PLACEHOLDER.sub(replace, text)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from generator.errors import Problem, did_you_mean
 from generator.model.expr import ExpressionError, Namespace
@@ -36,7 +37,7 @@ def matches(card: Card, where: dict) -> bool:
 
 
 def seat_cards(entry: dict, players: int) -> int:
-    if "seats" in entry and entry["seats"]:
+    if entry.get("seats"):
         seats = entry["seats"]
         return sum(seats[min(i, len(seats) - 1)] for i in range(players))
     return entry.get("per_player", 0) * players
@@ -44,9 +45,9 @@ def seat_cards(entry: dict, players: int) -> int:
 
 def deal(game: Game, players: int, problems: list[Problem]) -> PlayerCount:
     result = PlayerCount(players)
-    for deck in game.decks.values():
-        in_play = deck.copies_at(players)
-        result.decks[deck.id] = DeckRow(deck.copies, deck.copies - in_play, in_play)
+    for each in game.decks.values():
+        in_play = each.copies_at(players)
+        result.decks[each.id] = DeckRow(each.copies, each.copies - in_play, in_play)
     for entry in game.setup:
         deck = game.decks.get(entry["deck"])
         if deck is None:
@@ -76,7 +77,7 @@ def functions_for(game: Game, players: int | None) -> dict:
         return [(card, card.copies(players)) for card in deck.cards]
 
     def per(deck_id, field_name):
-        totals = Counter()
+        totals: Counter[Any] = Counter()
         for card, copies in present(deck_id):
             if copies:
                 totals[card.fields.get(field_name)] += copies

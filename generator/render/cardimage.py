@@ -19,7 +19,7 @@ def face_images(game: Game, lang: str, deck_id: str, card_ids: list[str]) -> lis
     deck = game.decks[deck_id]
     faces = renderer.deck_faces(deck)
     page_of = {card.id: faces.front_of[index] for index, card in enumerate(deck.cards)}
-    html = renderer.document(deck, [faces.pages[page_of[card_id]] for card_id in card_ids])
+    html = renderer.document(deck, [faces.page(page_of[card_id]) for card_id in card_ids])
     pdf = pdfium.PdfDocument(render_fitted(Batch(html, renderer.base_url())).pdf)
     bleed = round(deck.bleed_mm / 25.4 * DPI)
     urls = []

@@ -92,7 +92,7 @@ def _keys_as_if_at(game: Game, lang: str, old_dir: Path, real_dir: Path) -> dict
     for deck in game.decks_in_box_order():
         faces = renderer.deck_faces(deck)
         frame = moved(renderer.document(deck, []))
-        keys = content_keys((base_url, frame), [moved(html) for html in faces.pages])
+        keys = content_keys((base_url, frame), [moved(faces.page(index)) for index in range(len(faces.pages))])
         for card, front, back in zip(deck.cards, faces.front_of, faces.back_of):
             found[f"{deck.id}/{card.id}"] = pair(keys[front], keys[back] if back is not None else None)
     return found

@@ -67,9 +67,11 @@ class DeckFaces:
 
     def page(self, index: int) -> str:
         """A face's HTML, running its card's template again when the memo gave only its key."""
-        if self.pages[index] is None:
-            self.pages[index] = self.remake(*self._made_by[index])
-        return self.pages[index]
+        html = self.pages[index]
+        if html is None:
+            assert self.remake is not None, "a face known only by its key needs remake"
+            html = self.pages[index] = self.remake(*self._made_by[index])
+        return html
 
     def cards_of(self) -> list[tuple[list, list]]:
         """For each distinct face, the cards printing it as their front and those printing it as their back."""
@@ -100,7 +102,8 @@ class DeckViews(Mapping):
     """`decks` as templates see it (every card of every deck), made only if a template reads it."""
 
     def __init__(self, make: Callable[[], dict]):
-        self._make, self._views = make, None
+        self._make = make
+        self._views: dict | None = None
 
     @property
     def views(self) -> dict:
@@ -355,7 +358,7 @@ def content_keys(common: tuple[str, ...], lasts: list[str]) -> list[str]:
     return [_digest_of(start.copy(), (last,)).hexdigest() for last in lasts]
 
 
-def face_keys(renderer: "GameRenderer", faces: DeckFaces) -> list[str]:
+def face_keys(renderer: GameRenderer, faces: DeckFaces) -> list[str]:
     """One key per distinct face: its HTML plus the document around it (stylesheets, page geometry)."""
     return faces.keys
 

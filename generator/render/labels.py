@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import replace
+from typing import Any
 
 import pikepdf
 from markupsafe import Markup
@@ -80,7 +81,7 @@ def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: 
     line = FONT_PT * 0.3528 * 1.3
     views = []
     for page, label in zip(pages, labels):
-        view = {"paper": named[page.paper], "label": label if page.labelled else None}
+        view: dict[str, Any] = {"paper": named[page.paper], "label": label if page.labelled else None}
         if page.labelled:
             area = printable(page.paper, margin)
             view.update(label_x=area.x + 1, label_y=page.paper[1] - area.top + (LABEL_BAND_MM - line) / 2,

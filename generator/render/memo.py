@@ -19,7 +19,7 @@ import marshal
 import sys
 from pathlib import Path
 
-from generator.fsutil import write_atomic
+from generator.fsutil import write_cache_entry
 from generator.model.game import Text
 from generator.paths import template_dirs
 
@@ -35,6 +35,7 @@ class FaceMemo:
         self.directory = directory
 
     def _path(self, game_dir: Path, deck_id: str, lang: str) -> Path:
+        assert self.directory is not None, "load and save use no file without a directory"
         name = hashlib.sha256(f"{game_dir}\0{deck_id}\0{lang}".encode()).hexdigest()[:24]
         return self.directory / "memo" / f"{name}.marshal"
 
@@ -49,7 +50,7 @@ class FaceMemo:
 
     def save(self, game_dir: Path, deck_id: str, lang: str, cards: dict[str, list]) -> None:
         if self.directory is not None:
-            write_atomic(self._path(game_dir, deck_id, lang), marshal.dumps((STORED_AS, cards)))
+            write_cache_entry(self._path(game_dir, deck_id, lang), marshal.dumps((STORED_AS, cards)))
 
 
 def context_key(game_dir: Path, parts: list) -> str:

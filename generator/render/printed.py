@@ -67,7 +67,9 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
     captions = [words["tile"].format(board=name, name=layout.name(col, row), index=index, count=layout.count)
                 for index, (col, row) in enumerate(layout.tiles(), 1)]
     bar_x, bar_y = scale_bar_at(layout)
-    css = find_template(game.dir, own_or_base(game, "tile-captions.css")).read_text(encoding="utf-8")
+    css_file = find_template(game.dir, own_or_base(game, "tile-captions.css"))
+    assert css_file is not None, "templates/base/tile-captions.css is part of pnpgen"
+    css = css_file.read_text(encoding="utf-8")
     context = {"paper": {"width": layout.paper[0], "height": layout.paper[1]}, "window": layout.paper_window(),
                "margin": layout.margin, "bar": {"x": bar_x, "y": bar_y}, "page_map": page_map, "captions": captions,
                "ruler": words["ruler"], "safe_mm": PRINTER_MARGIN_MM,

@@ -132,7 +132,7 @@ class RulebookWriter:
     def block_html(self, block: Block, lang: str) -> str:
         """One block in one language, as HTML (not yet typeset)."""
         macros = self.templates(lang).env.get_template(BLOCKS_TEMPLATE).module
-        return str(macros.block(self.block_view(block, lang)))
+        return str(macros.block(self.block_view(block, lang)))  # type: ignore[attr-defined]  # the template's macro, made at runtime
 
     def block_view(self, block: Block, lang: str) -> dict:
         """What the template draws of one block in one language; the problems found are noted."""
@@ -164,6 +164,7 @@ class RulebookWriter:
         return view
 
     def figure_view(self, block: Block, t) -> dict:
+        assert block.src is not None, "rules.yaml's schema requires src on a figure"
         src = (block.file.parent / block.src)
         if not src.is_file():
             self.problems.append(Problem(block.file, block.line, f"figure '{block.src}' not found beside "

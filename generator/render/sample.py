@@ -45,7 +45,8 @@ FEATURES = [
 
 def ruby_parts(text: str) -> list[tuple[str, str | None]]:
     """The text as (base, reading) pairs: furigana `{漢字|かんじ}` with its reading, the rest with None."""
-    parts, at = [], 0
+    parts: list[tuple[str, str | None]] = []
+    at = 0
     for match in RUBY.finditer(text):
         if match.start() > at:
             parts.append((text[at:match.start()], None))

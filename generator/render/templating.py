@@ -133,6 +133,7 @@ class TemplateSandbox(SandboxedEnvironment):
     cannot run commands), with `*` and `**` bounded so that `'a' * 10**11` is an error, not all the memory."""
 
     intercepted_binops = frozenset(["*", "**"])
+    resolved: set[str]  # the names templates looked up (see RecordingContext)
 
     def call_binop(self, context, operator, left, right):
         if operator == "**":
@@ -148,6 +149,8 @@ class TemplateSandbox(SandboxedEnvironment):
 class RecordingContext(Context):
     """A template context noting every name a template looks up (`environment.resolved`): a face that read
     `decks` depends on other cards than its own."""
+
+    environment: TemplateSandbox
 
     def resolve_or_missing(self, key: str):
         self.environment.resolved.add(key)
@@ -236,10 +239,10 @@ class Templates:
             return typeset_page(self.env.get_template(name).render(**context), self.lang, phrases)
         except jinja2.TemplateSyntaxError as exc:
             raise InputError(Problem(_template_path(self.dirs, exc.filename or name), exc.lineno,
-                                     f"template syntax error: {exc.message}"))
+                                     f"template syntax error: {exc.message}")) from None
         except jinja2.TemplateNotFound as exc:
             raise InputError(Problem(None, None, f"template '{exc.name}' not found (used for {subject})",
-                                     hint="looked in " + ", ".join(str(d) for d in self.dirs)))
+                                     hint="looked in " + ", ".join(str(d) for d in self.dirs))) from None
         except MissingAsset as exc:
             file, line = _template_frame(exc)
             looked = ", ".join(str(d) for d in self.dirs)

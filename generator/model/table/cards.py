@@ -95,7 +95,9 @@ class SheetCard:
 def read_columns(sheet: Sheet, columns: list[Column]) -> tuple[list[tuple[int, Column]], list[Problem]]:
     """The sheet's header matched to the deck's columns: (index in the row, column) for each."""
     by_label = {column.label: column for column in columns}
-    present, problems, seen = [], [], {}
+    present: list[tuple[int, Column]] = []
+    problems: list[Problem] = []
+    seen: dict[str, int] = {}
     for index, label in enumerate(sheet.rows[0]):
         label = "" if label is None else str(label).strip()
         if not label:
@@ -127,14 +129,15 @@ def read_cards(sheet: Sheet, columns: list[Column], languages: list[str], fields
     present, problems = read_columns(sheet, columns)
     if problems:
         raise InputError(problems)
-    cards, first_row_of = [], {}
+    cards: list[SheetCard] = []
+    first_row_of: dict[str, int] = {}
     schema = card_schema(fields)
     for row_index in range(1, len(sheet.rows)):
         row = sheet.rows[row_index]
         if all(value is None or (isinstance(value, str) and not value.strip()) for value in row):
             continue
         sheet_card = SheetCard(row_index, {})
-        row_problems = []
+        row_problems: list[Problem] = []
         for col_index, column in present:
             cell = sheet.cell(row_index, col_index)
             sheet_card.cells[column.label] = cell
@@ -142,7 +145,9 @@ def read_cards(sheet: Sheet, columns: list[Column], languages: list[str], fields
             if value is not EMPTY:
                 put(sheet_card.card, column.path, value)
         if existing is not None and not row_problems:
-            sheet_card.card = merged(existing.get(sheet_card.card.get("id")), sheet_card.card, present)
+            sheet_id = sheet_card.card.get("id")
+            base = existing.get(sheet_id) if isinstance(sheet_id, str) else None
+            sheet_card.card = merged(base, sheet_card.card, present)
         if not row_problems:  # what no single cell shows: a required key missing, an object half filled
             checker = Checker(languages)
             schema.check(sheet_card.card, Where(sheet.file, None, ""), checker)

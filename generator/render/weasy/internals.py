@@ -57,7 +57,7 @@ def patched_names(source: str) -> set[tuple[str, str]]:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
                 node, (ast.AugAssign, ast.AnnAssign)) else []
             for target in targets:
-                chain = []
+                chain: list[str] = []
                 while isinstance(target, ast.Attribute):
                     chain.insert(0, target.attr)
                     target = target.value
@@ -232,6 +232,8 @@ def _check_source(internal: Internal) -> str | None:
         from generator.render.weasy.patches import split_declarations
 
         spec = importlib.util.find_spec(internal.module)
+        if spec is None or spec.origin is None:
+            return f"{internal.module} is not found"
         with open(spec.origin, encoding="utf-8") as file:
             tree = ast.parse(file.read())
         return None if split_declarations(tree) is not None else f"{internal.module} is no longer shaped as expected"

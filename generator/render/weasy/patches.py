@@ -111,7 +111,7 @@ def defer_font_copies() -> None:
             return _WholeFont(lambda: read_data(hb_object))
         return read_data(hb_object, ot_color, glyph)
 
-    pango_face.__wrapped__, object_data.__wrapped__ = read_face, read_data  # what internals.py checks
+    pango_face.__wrapped__, object_data.__wrapped__ = read_face, read_data  # type: ignore[attr-defined]  # what internals.py checks, set on a function object
     pdf_fonts.get_pango_font_hb_face = pango_face
     pdf_fonts.get_hb_object_data = object_data
     pdf_fonts.Font.file_content = _FileContent()
@@ -253,8 +253,8 @@ def subset_fonts_in_parallel() -> None:
                 font._cleaned_for = (to_unicode, hinting)
         return original_build(pdf, fonts, compress, subset, options)
 
-    build.subsets_in_parallel = True
-    build.__wrapped__, clean.__wrapped__ = original_build, original_clean  # what internals.py checks
+    build.subsets_in_parallel = True  # type: ignore[attr-defined]  # attributes set on a function object
+    build.__wrapped__, clean.__wrapped__ = original_build, original_clean  # type: ignore[attr-defined]  # what internals.py checks, set on a function object
     pdf_fonts.Font.clean = clean
     pdf_module.build_fonts_dictionary = build
 
@@ -276,8 +276,8 @@ def share_inline_styles() -> None:
                 declarations = parsed.setdefault(element.get("style"), declarations)
             yield specificity, element, declarations, url
 
-    find_style_attributes.shares_inline_styles = True
-    find_style_attributes.__wrapped__ = original  # what internals.py checks
+    find_style_attributes.shares_inline_styles = True  # type: ignore[attr-defined]  # attributes set on a function object
+    find_style_attributes.__wrapped__ = original  # type: ignore[attr-defined]  # what internals.py checks, set on a function object
     css.find_style_attributes = find_style_attributes
 
 
@@ -305,8 +305,8 @@ def skip_empty_margin_boxes() -> None:
         if any(has_content(context, page, keyword) for keyword in keywords):
             yield from original(context, page, state)
 
-    make_margin_boxes.skips_empty_margin_boxes = True
-    make_margin_boxes.__wrapped__ = original  # what internals.py checks
+    make_margin_boxes.skips_empty_margin_boxes = True  # type: ignore[attr-defined]  # attributes set on a function object
+    make_margin_boxes.__wrapped__ = original  # type: ignore[attr-defined]  # what internals.py checks, set on a function object
     layout.make_margin_boxes = make_margin_boxes
 
 
