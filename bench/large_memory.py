@@ -8,6 +8,7 @@ the peak PSS of the process tree, and the cost per distinct face against the ben
 measured in the same run. With --edit, then the same build again after the first card's English changed:
 its seconds and which card sheet files it wrote.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,24 +53,36 @@ def main() -> None:
         small = write_pnpgen_game(folder / "small")
         wall, cpu, peak = measured(build(small, folder / "small-out", "--paper", "a4"))
         small_wall, small_cpu = wall / DISTINCT, cpu / DISTINCT
-        print(f"300-card deck: {DISTINCT} faces, cold {wall:.1f} s wall, {cpu:.1f} s CPU, peak {peak:.0f} MB; "
-              f"a face {small_wall * 1000:.1f} ms wall, {small_cpu * 1000:.1f} ms CPU", flush=True)
+        print(
+            f"300-card deck: {DISTINCT} faces, cold {wall:.1f} s wall, {cpu:.1f} s CPU, peak {peak:.0f} MB; "
+            f"a face {small_wall * 1000:.1f} ms wall, {small_cpu * 1000:.1f} ms CPU",
+            flush=True,
+        )
         for cards in args.cards:
             game = write_large_game(folder / f"large-{cards}", cards)
             out = folder / f"out-{cards}"
-            faces = 2 * (cards + 1)   # ja and en fronts, one back each
+            faces = 2 * (cards + 1)  # ja and en fronts, one back each
             wall, cpu, peak = measured(build(game, out))
-            print(f"{cards} cards: {faces} faces, cold {wall:.1f} s wall, {cpu:.1f} s CPU, peak {peak:.0f} MB; "
-                  f"a face {wall / faces * 1000:.1f} ms wall ({wall / faces / small_wall:.2f} x the deck's), "
-                  f"{cpu / faces * 1000:.1f} ms CPU ({cpu / faces / small_cpu:.2f} x)", flush=True)
+            print(
+                f"{cards} cards: {faces} faces, cold {wall:.1f} s wall, {cpu:.1f} s CPU, peak {peak:.0f} MB; "
+                f"a face {wall / faces * 1000:.1f} ms wall ({wall / faces / small_wall:.2f} x the deck's), "
+                f"{cpu / faces * 1000:.1f} ms CPU ({cpu / faces / small_cpu:.2f} x)",
+                flush=True,
+            )
             if args.edit:
                 stamps = {p.name: p.stat().st_mtime_ns for p in (out / "large-game").glob("cards-*.pdf")}
                 write_large_game(folder / f"large-{cards}", cards, edit="A freshly edited first card.")
                 wall, cpu, peak = measured(build(game, out))
-                written = sorted(p.name for p in (out / "large-game").glob("cards-*.pdf")
-                                 if stamps.get(p.name) != p.stat().st_mtime_ns)
-                print(f"{cards} cards, one-card edit: {wall:.1f} s wall, {cpu:.1f} s CPU, peak {peak:.0f} MB; "
-                      f"wrote {len(written)} of {len(stamps)} card sheet files: {', '.join(written)}", flush=True)
+                written = sorted(
+                    p.name
+                    for p in (out / "large-game").glob("cards-*.pdf")
+                    if stamps.get(p.name) != p.stat().st_mtime_ns
+                )
+                print(
+                    f"{cards} cards, one-card edit: {wall:.1f} s wall, {cpu:.1f} s CPU, peak {peak:.0f} MB; "
+                    f"wrote {len(written)} of {len(stamps)} card sheet files: {', '.join(written)}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """What a rebuild does before rendering, phase by phase, in CPU and wall seconds: reading the game, the data
-checks, every card's face keys (face memo), the card sheet volumes planned with their inputs and the text boxes of every face.
+checks, every card's face keys (face memo), the card sheet volumes planned with their inputs and the text
+boxes of every face.
 
     python bench/large_game.py /tmp/lg --cards 20000
     python bench/warm_phases.py /tmp/lg/large-game /tmp/lg/out      # first run fills the caches
@@ -9,6 +10,7 @@ checks, every card's face keys (face memo), the card sheet volumes planned with 
 
 It uses the caches a `pnpgen build GAME --out OUT` uses (OUT/.cache), renders nothing and writes no sheet.
 """
+
 from __future__ import annotations
 
 import sys

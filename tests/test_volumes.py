@@ -4,6 +4,7 @@ holding the card, a deck that shrinks or grows leaves no stale volume, and a fai
 The game is generated (thousands of cards are the point, but a few dozen with a small volume size show the
 same mechanism at test speed); its card text is read back from the PDFs.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,7 @@ from generator.build import cards, engine
 from generator.build.builder import OutputBuilder
 from generator.errors import InputError, Problem
 
-CARDS = 60          # 7 A4 sheets of 9 poker cards: 4 volumes of 2 sheets
+CARDS = 60  # 7 A4 sheets of 9 poker cards: 4 volumes of 2 sheets
 PER_VOLUME = "2"
 
 
@@ -26,19 +27,29 @@ def write_game(folder, cards=CARDS, texts=None):
     game = folder / "big"
     (game / "decks").mkdir(parents=True, exist_ok=True)
     (game / "templates").mkdir(exist_ok=True)
-    (game / "game.yaml").write_text("title: {en: Big game}\nplayers: {min: 1, max: 4}\nlanguages: [en]\n"
-                                    "source_language: en\n")
+    (game / "game.yaml").write_text(
+        "title: {en: Big game}\nplayers: {min: 1, max: 4}\nlanguages: [en]\nsource_language: en\n"
+    )
     (game / "components.yaml").write_text(
-        f"components:\n  - id: cards\n    name: {{en: Cards}}\n    count: {cards}\n    deck: cards\n")
-    lines = ["name: {en: Cards}", "size: poker", "template: card.html", "back: {template: back.html}",
-             "fields:", "  body: {type: text}", "cards:"]
+        f"components:\n  - id: cards\n    name: {{en: Cards}}\n    count: {cards}\n    deck: cards\n"
+    )
+    lines = [
+        "name: {en: Cards}",
+        "size: poker",
+        "template: card.html",
+        "back: {template: back.html}",
+        "fields:",
+        "  body: {type: text}",
+        "cards:",
+    ]
     for number in range(1, cards + 1):
         body = (texts or {}).get(number, f"Card text number {number}.")
-        lines += [f"  - id: card-{number:03d}", f"    name: {{en: \"Card {number}\"}}", f"    body: {{en: \"{body}\"}}"]
+        lines += [f"  - id: card-{number:03d}", f'    name: {{en: "Card {number}"}}', f'    body: {{en: "{body}"}}']
     (game / "decks" / "cards.yaml").write_text("\n".join(lines) + "\n")
     (game / "templates" / "card.html").write_text(
         '<div class="safe"><h1 style="position:absolute;top:2mm;margin:0;font-size:11pt">{{ card.name | tx }}</h1>'
-        '<p style="position:absolute;top:14mm;margin:0;font-size:8pt">{{ card.body | tx }}</p></div>\n')
+        '<p style="position:absolute;top:14mm;margin:0;font-size:8pt">{{ card.body | tx }}</p></div>\n'
+    )
     (game / "templates" / "back.html").write_text('<div class="bleed" style="background:#234"></div>\n')
     return game
 
@@ -49,8 +60,21 @@ def big(tmp_path, cli):
     out = tmp_path / "out"
 
     def build(*extra):
-        return cli("build", game, "--out", out, "--lang", "en", "--paper", "a4", "--volume-sheets", PER_VOLUME,
-                   "--jobs", "1", *extra)
+        return cli(
+            "build",
+            game,
+            "--out",
+            out,
+            "--lang",
+            "en",
+            "--paper",
+            "a4",
+            "--volume-sheets",
+            PER_VOLUME,
+            "--jobs",
+            "1",
+            *extra,
+        )
 
     assert build().code == 0
     return game, out / "big", build
@@ -78,8 +102,11 @@ def test_a_large_deck_is_split_into_volumes_that_build_json_lists(big):
     sheets = [(entry["volume"]["first_sheet"], entry["volume"]["last_sheet"]) for entry in entries]
     assert sheets == [(1, 2), (3, 4), (5, 6), (7, 7)]
     assert [(entry["volume"]["first_card"], entry["volume"]["last_card"]) for entry in entries] == [
-        ("cards/card-001", "cards/card-018"), ("cards/card-019", "cards/card-036"),
-        ("cards/card-037", "cards/card-054"), ("cards/card-055", "cards/card-060")]
+        ("cards/card-001", "cards/card-018"),
+        ("cards/card-019", "cards/card-036"),
+        ("cards/card-037", "cards/card-054"),
+        ("cards/card-055", "cards/card-060"),
+    ]
     for entry in entries:
         assert entry["volume"]["of"] == 4 and entry["decks"] == ["cards"]
         with pikepdf.open(folder / entry["path"]) as pdf:
@@ -93,7 +120,7 @@ def test_a_large_deck_is_split_into_volumes_that_build_json_lists(big):
 
 
 def test_a_one_card_edit_rewrites_only_the_volume_holding_the_card(big, tmp_path):
-    game, folder, build = big
+    _game, folder, build = big
     before = stamps(folder)
     write_game(tmp_path, texts={40: "A freshly edited text."})
     result = build()
@@ -109,12 +136,12 @@ def test_a_one_card_edit_rewrites_only_the_volume_holding_the_card(big, tmp_path
 
 
 def test_volumes_a_smaller_deck_no_longer_has_are_removed_and_one_file_replaces_them(big, tmp_path):
-    game, folder, build = big
-    write_game(tmp_path, cards=30)   # 4 sheets: 2 volumes
+    _game, folder, build = big
+    write_game(tmp_path, cards=30)  # 4 sheets: 2 volumes
     assert build().code == 0
     assert sorted(stamps(folder)) == ["cards-en-a4-01.pdf", "cards-en-a4-02.pdf"]
     assert [e["path"] for e in report(folder)["files"]] == ["cards-en-a4-01.pdf", "cards-en-a4-02.pdf"]
-    write_game(tmp_path, cards=12)   # 2 sheets: one file under its usual name
+    write_game(tmp_path, cards=12)  # 2 sheets: one file under its usual name
     assert build().code == 0
     assert sorted(stamps(folder)) == ["cards-en-a4.pdf"]
     entry = report(folder)["files"][0]
@@ -122,7 +149,7 @@ def test_volumes_a_smaller_deck_no_longer_has_are_removed_and_one_file_replaces_
 
 
 def test_a_failed_build_leaves_every_volume_and_build_json_as_they_were(big, tmp_path, monkeypatch):
-    game, folder, build = big
+    _game, folder, build = big
     before = {path.name: path.read_bytes() for path in folder.iterdir()}
     write_game(tmp_path, cards=30, texts={1: "Changed before the failure."})
 
@@ -136,7 +163,7 @@ def test_a_failed_build_leaves_every_volume_and_build_json_as_they_were(big, tmp
 
 
 def test_changed_since_an_earlier_build_json_reprints_the_edited_card_from_a_volume_set(big, tmp_path):
-    game, folder, build = big
+    _game, folder, build = big
     earlier = tmp_path / "earlier.json"
     shutil.copy(folder / "build.json", earlier)
     write_game(tmp_path, texts={59: "Reprint me."})
@@ -150,8 +177,10 @@ def test_changed_since_an_earlier_build_json_reprints_the_edited_card_from_a_vol
 def test_volume_sheets_zero_writes_one_file_however_large(tmp_path, cli):
     game = write_game(tmp_path)
     out = tmp_path / "out"
-    assert cli("build", game, "--out", out, "--lang", "en", "--paper", "a4", "--volume-sheets", "0",
-               "--jobs", "1").code == 0
+    assert (
+        cli("build", game, "--out", out, "--lang", "en", "--paper", "a4", "--volume-sheets", "0", "--jobs", "1").code
+        == 0
+    )
     assert sorted(stamps(out / "big")) == ["cards-en-a4.pdf"]
     negative = cli("build", game, "--out", out, "--volume-sheets", "-1")
     assert negative.code == 2 and "--volume-sheets" in negative.err

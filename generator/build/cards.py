@@ -1,5 +1,6 @@
 """The card sheets: one PDF per language and paper (in volumes when large), every deck in box-contents order
 (and reprints)."""
+
 from __future__ import annotations
 
 import sys
@@ -19,8 +20,16 @@ from generator.render.memo import FaceMemo
 from generator.render.pipeline import render_missing
 from generator.render.sheets import CopyGroup, SheetOptions, plan_pages
 from generator.render.typeset import plain
-from generator.render.volumes import (FaceRef, SheetText, Volume, code_fingerprint, split_volumes, volume_files,
-                                      volume_inputs, write_volume)
+from generator.render.volumes import (
+    FaceRef,
+    SheetText,
+    Volume,
+    code_fingerprint,
+    split_volumes,
+    volume_files,
+    volume_inputs,
+    write_volume,
+)
 
 
 def build_cards(context: BuildContext) -> list[dict]:
@@ -33,14 +42,14 @@ def build_cards(context: BuildContext) -> list[dict]:
     """
     memo = FaceMemo(context.cache.directory if context.options.use_cache else None)  # not kept in a scratch cache
     prepared = prepare_game(context.game, context.langs, memo, context.progress)
-    with frozen_heap():   # the game and its faces live to the end of the build: no collection walks them
+    with frozen_heap():  # the game and its faces live to the end of the build: no collection walks them
         return write_cards(context, prepared)
 
 
 def write_cards(context: BuildContext, prepared: dict[str, list[RenderedDeck]]) -> list[dict]:
     game, langs, out_dir, progress = context.game, context.langs, context.out_dir, context.progress
     since = context.options.changed_since
-    before = reference_keys(since, game, langs) if since else None   # a bad REF stops the build before any write
+    before = reference_keys(since, game, langs) if since else None  # a bad REF stops the build before any write
     previous = previous_entries(out_dir)
     planned = []  # (lang, volume)
     for lang in langs:
@@ -84,16 +93,27 @@ def card_file_stem(kind: str, lang: str, option: SheetOptions) -> str:
     return f"{kind}-{lang}-{option.paper}{suffix}"
 
 
-def plan_volumes(context: BuildContext, decks: list[RenderedDeck], option: SheetOptions, lang: str, stem: str,
-                 only: set[str] | None = None) -> list[Volume]:
+def plan_volumes(
+    context: BuildContext,
+    decks: list[RenderedDeck],
+    option: SheetOptions,
+    lang: str,
+    stem: str,
+    only: set[str] | None = None,
+) -> list[Volume]:
     """The sheets of one file (the `deck/card`s in `only` when given), planned with face keys in place of
     faces, split into volumes, each with the hash of its inputs."""
     game = context.game
     option = replace(option, labels=True)
     planned = plan_pages(copy_groups(decks, option, only), option)
-    text = SheetText(plain(game.title.get(lang, game.source_language)),
-                     {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks},
-                     lang, option.duplex, option.margin, len(planned))
+    text = SheetText(
+        plain(game.title.get(lang, game.source_language)),
+        {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks},
+        lang,
+        option.duplex,
+        option.margin,
+        len(planned),
+    )
     volumes = split_volumes(planned, option, stem, text, context.options.volume_sheets)
     code = code_fingerprint(volumes_module, sys.modules[__name__])
     for volume in volumes:
@@ -101,8 +121,9 @@ def plan_volumes(context: BuildContext, decks: list[RenderedDeck], option: Sheet
     return volumes
 
 
-def render_volumes(context: BuildContext, prepared: dict[str, list[RenderedDeck]],
-                   volumes: list[tuple[str, Volume]]) -> None:
+def render_volumes(
+    context: BuildContext, prepared: dict[str, list[RenderedDeck]], volumes: list[tuple[str, Volume]]
+) -> None:
     """Render into the face cache what the volumes print and the cache lacks: their faces and sheet labels,
     in one pass on every core, streamed to the cache (nothing held)."""
     if not volumes:
@@ -113,8 +134,9 @@ def render_volumes(context: BuildContext, prepared: dict[str, list[RenderedDeck]
     wanted = {key for _, volume in volumes for key in volume.face_keys()}
     progress.say(f"{game.id}: {sum(len(deck.keys) for deck in decks)} distinct faces ({', '.join(langs)})")
     labels = (batch for _, volume in volumes for batch in volume.label_batches())
-    render_missing([deck.request for deck in decks], context.cache, context.jobs, wanted=wanted, extra=labels,
-                   progress=progress)
+    render_missing(
+        [deck.request for deck in decks], context.cache, context.jobs, wanted=wanted, extra=labels, progress=progress
+    )
 
 
 def write_card_volume(context: BuildContext, volume: Volume, keys: dict[str, str]) -> dict:
@@ -125,14 +147,25 @@ def write_card_volume(context: BuildContext, volume: Volume, keys: dict[str, str
     context.progress.say(f"{game.id}: wrote {volume.path} ({pages} pages)")
     cards = volume.cards()
     faces_count = volume.copies_by_deck()
-    entry = {"path": volume.path, "lang": lang, "paper": volume.options.paper, "pages": pages,
-             "faces": faces_count, "decks": list(faces_count),
-             "sheets": [sheet.decks for sheet in volume.sheets],
-             "duplex": volume.text.duplex if volume.options.layout == "duplex" else "gutterfold"}
+    entry = {
+        "path": volume.path,
+        "lang": lang,
+        "paper": volume.options.paper,
+        "pages": pages,
+        "faces": faces_count,
+        "decks": list(faces_count),
+        "sheets": [sheet.decks for sheet in volume.sheets],
+        "duplex": volume.text.duplex if volume.options.layout == "duplex" else "gutterfold",
+    }
     if volume.number:
-        entry["volume"] = {"number": volume.number, "of": volume.count, "first_sheet": volume.first_sheet,
-                           "last_sheet": volume.last_sheet, "first_card": cards[0] if cards else None,
-                           "last_card": cards[-1] if cards else None}
+        entry["volume"] = {
+            "number": volume.number,
+            "of": volume.count,
+            "first_sheet": volume.first_sheet,
+            "last_sheet": volume.last_sheet,
+            "first_card": cards[0] if cards else None,
+            "last_card": cards[-1] if cards else None,
+        }
     entry["face_keys"] = {card: keys[card] for card in cards if card in keys}
     return entry
 
@@ -141,16 +174,21 @@ def remove_unwritten(context: BuildContext, previous: dict[str, dict], files: li
     """Remove the files of the stems written now that the last build wrote and this one does not (the
     volumes past the new last one, the one file a deck that grew has split into volumes), on commit."""
     written = {entry["path"] for entry in files}
-    stems = {card_file_stem(kind, entry["lang"], option) for entry in files for option in context.sheets
-             if entry["paper"] == option.paper}
+    stems = {
+        card_file_stem(kind, entry["lang"], option)
+        for entry in files
+        for option in context.sheets
+        if entry["paper"] == option.paper
+    }
     patterns = [volume_files(stem) for stem in stems]
     for path, entry in previous.items():
         if path not in written and entry.get("kind") == kind and any(p.fullmatch(path) for p in patterns):
             remove_output(context.out_dir / path)
 
 
-def build_reprint(context: BuildContext, prepared: dict[str, list[RenderedDeck]], since: str,
-                  before: dict[str, dict[str, str]]) -> list[dict]:
+def build_reprint(
+    context: BuildContext, prepared: dict[str, list[RenderedDeck]], since: str, before: dict[str, dict[str, str]]
+) -> list[dict]:
     """--changed-since: a file per language and paper holding only the cards whose faces changed, with their
     backs, as many copies as the deck has of each."""
     files = []
@@ -160,16 +198,20 @@ def build_reprint(context: BuildContext, prepared: dict[str, list[RenderedDeck]]
         if not changed:
             context.progress.say(f"{context.game.id}: no card face changed in {lang} since {since}: no reprint")
             continue
-        volumes = [(lang, volume) for option in context.sheets
-                   for volume in plan_volumes(context, prepared[lang], option, lang,
-                                              card_file_stem("reprint", lang, option), changed)]
+        volumes = [
+            (lang, volume)
+            for option in context.sheets
+            for volume in plan_volumes(
+                context, prepared[lang], option, lang, card_file_stem("reprint", lang, option), changed
+            )
+        ]
         render_volumes(context, prepared, volumes)
         for _, volume in volumes:
             entry = write_card_volume(context, volume, keys)
             files.append({**entry, "kind": "reprint", "since": since, "cards": sorted(changed & set(volume.cards()))})
     written = {file["path"] for file in files}
     previous = previous_entries(context.out_dir)
-    for option in context.sheets:   # an older reprint would read as this one
+    for option in context.sheets:  # an older reprint would read as this one
         for lang in context.langs:
             stem = card_file_stem("reprint", lang, option)
             for path in {f"{stem}.pdf", *(path for path in previous if volume_files(stem).fullmatch(path))} - written:

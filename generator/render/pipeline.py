@@ -1,4 +1,5 @@
 """Render face batches: from the cache when their key is known, otherwise on every core."""
+
 from __future__ import annotations
 
 import ctypes
@@ -14,7 +15,7 @@ import sys
 import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import cast
 
@@ -90,8 +91,9 @@ class FaceCache:
             if self._index_path is not None:
                 try:
                     loaded = json.loads(self._index_path.read_text(encoding="utf-8"))
-                    self._indexed = {key: entry for key, entry in loaded.items()
-                                     if isinstance(entry, list) and len(entry) == 3}
+                    self._indexed = {
+                        key: entry for key, entry in loaded.items() if isinstance(entry, list) and len(entry) == 3
+                    }
                 except (OSError, ValueError, AttributeError):
                     pass  # none yet, or unreadable: the per-face entries are read
         return self._indexed
@@ -151,8 +153,9 @@ def default_jobs() -> int:
 def render_batches(batches: list[Batch], cache: FaceCache, jobs: int = 1, on_done=None) -> list[bytes]:
     """PDF bytes for each batch, in order; `cache.face_fits(batch.key)` then holds each one's findings
     (every page of the batch)."""
-    results: list[bytes | None] = [cache.get(batch.key) if cache.find_face(batch.key) else None
-                                   for batch in batches]   # a batch is known with its text findings
+    results: list[bytes | None] = [
+        cache.get(batch.key) if cache.find_face(batch.key) else None for batch in batches
+    ]  # a batch is known with its text findings
     todo = [index for index, data in enumerate(results) if data is None]
     cache.hits += len(batches) - len(todo)
     cache.misses += len(todo)
@@ -172,11 +175,12 @@ IN_FLIGHT_PER_WORKER = 2  # batches handed to the pool ahead of the one awaited:
 # neither the batches' HTML nor their PDFs pile up in memory when there are thousands of them
 
 
-def rendered_in_order(batches: Iterable[Batch], jobs: int, count: int,
-                      on_done=None) -> Iterator[tuple[Batch, RenderedBatch]]:
+def rendered_in_order(
+    batches: Iterable[Batch], jobs: int, count: int, on_done=None
+) -> Iterator[tuple[Batch, RenderedBatch]]:
     """Render the batches (made as they are needed) on every core, yielding each with its result, in order."""
-    if jobs > 1 and (count > 1 or count and "weasyprint" not in sys.modules):
-        pending: deque = deque()
+    if jobs > 1 and (count > 1 or (count and "weasyprint" not in sys.modules)):
+        pending: deque[tuple[Batch, Future]] = deque()
         for batch in batches:
             pending.append((batch, render_pool(jobs).submit(render_and_release, batch)))
             if len(pending) >= IN_FLIGHT_PER_WORKER * jobs:
@@ -213,8 +217,12 @@ def render_pool(jobs: int) -> ProcessPoolExecutor:
         from generator.render import weasy
 
         weasy.load()  # imported once, here, by the process the workers are forked from: not once in each
-        _pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
-                                    initializer=processes.start_worker, initargs=(os.getpid(),))
+        _pool = ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=processes.start_worker,
+            initargs=(os.getpid(),),
+        )
         _pool_jobs = jobs
         # The objects there are now (the command's, WeasyPrint's modules) are left out of garbage collection
         # from here on (generator/heap.py: the entry points thaw them when they end): the command never walks
@@ -253,32 +261,34 @@ def release_free_memory() -> None:
 
 @dataclass
 class RenderedFaces:
-    pages: list[list[pikepdf.Page]]   # per request, one page per face
-    sources: list[pikepdf.Pdf]        # the open PDFs the pages belong to: keep them while the pages are used
+    pages: list[list[pikepdf.Page]]  # per request, one page per face
+    sources: list[pikepdf.Pdf]  # the open PDFs the pages belong to: keep them while the pages are used
 
 
 @dataclass
 class FaceRequest:
     """What render_faces needs of a deck's distinct faces in one language."""
 
-    frame: str             # the deck's document with no pages: each batch is its pages put into it
-    base_url: str          # what the faces may read (the game's folder, see render/fetch.py)
-    keys: list[str]        # the content key of each face
-    pages: Sequence[str]   # the HTML page of each face (made only if the face is rendered: FacePages)
+    frame: str  # the deck's document with no pages: each batch is its pages put into it
+    base_url: str  # what the faces may read (the game's folder, see render/fetch.py)
+    keys: list[str]  # the content key of each face
+    pages: Sequence[str]  # the HTML page of each face (made only if the face is rendered: FacePages)
 
 
 def face_request(renderer, faces) -> FaceRequest:
     """What render_faces needs to know of a deck's distinct faces in one language."""
-    return FaceRequest(renderer.document(faces.deck, []), renderer.base_url(), face_keys(renderer, faces),
-                       FacePages(faces))
+    return FaceRequest(
+        renderer.document(faces.deck, []), renderer.base_url(), face_keys(renderer, faces), FacePages(faces)
+    )
 
 
-def render_faces(requests: list[FaceRequest], cache: FaceCache, jobs: int = 1,
-                 progress: Progress | None = None) -> RenderedFaces:
+def render_faces(
+    requests: list[FaceRequest], cache: FaceCache, jobs: int = 1, progress: Progress | None = None
+) -> RenderedFaces:
     """The pages of the requested faces (each request a deck's distinct faces in one language), rendering
     only those the cache does not hold. Every page stays open: for a few decks (export, serve, boards); a
     build of card sheets streams its faces through the cache instead (render_missing, CachedFaces)."""
-    if cache.directory is None:   # nothing to stream through: keep what is rendered open
+    if cache.directory is None:  # nothing to stream through: keep what is rendered open
         return _render_faces_open(requests, cache, jobs, progress)
     render_missing(requests, cache, jobs, progress=progress)
     source = CachedFaces(cache)
@@ -286,8 +296,9 @@ def render_faces(requests: list[FaceRequest], cache: FaceCache, jobs: int = 1,
     return RenderedFaces(pages, list(source.batches.values()))
 
 
-def _render_faces_open(requests: list[FaceRequest], cache: FaceCache, jobs: int,
-                       progress: Progress | None) -> RenderedFaces:
+def _render_faces_open(
+    requests: list[FaceRequest], cache: FaceCache, jobs: int, progress: Progress | None
+) -> RenderedFaces:
     missing = [(r, f) for r, request in enumerate(requests) for f in range(len(request.keys))]
     found: list[list] = [[None] * len(request.keys) for request in requests]
     cache.misses += len(missing)
@@ -297,8 +308,7 @@ def _render_faces_open(requests: list[FaceRequest], cache: FaceCache, jobs: int,
         stream = rendered_in_order(_batches(requests, members), jobs, len(members))
         for faces, (batch, rendered) in zip(members, stream):
             task.advance(len(faces))
-            cache.record_faces(batch.key, [requests[r].keys[f] for r, f in faces],
-                               _fits_by_page(rendered, len(faces)))
+            cache.record_faces(batch.key, [requests[r].keys[f] for r, f in faces], _fits_by_page(rendered, len(faces)))
             pdf = pikepdf.open(io.BytesIO(rendered.pdf))
             opened.append(pdf)
             for page, (r, f) in zip(pdf.pages, faces):
@@ -311,15 +321,21 @@ def _rendering_task(progress: Progress | None, faces: int):
     return shown.task("rendering faces", faces, "faces")
 
 
-def render_missing(requests: list[FaceRequest], cache: FaceCache, jobs: int = 1, on_done=None,
-                   wanted: set[str] | None = None, extra: Iterable[Batch] = (),
-                   progress: Progress | None = None) -> int:
+def render_missing(
+    requests: list[FaceRequest],
+    cache: FaceCache,
+    jobs: int = 1,
+    on_done=None,
+    wanted: set[str] | None = None,
+    extra: Iterable[Batch] = (),
+    progress: Progress | None = None,
+) -> int:
     """Render into the cache the requested faces it does not hold (of those `wanted`, when given), then the
     `extra` batches it does not hold (sheet labels), on every core, keeping none of them in memory: each
     batch's PDF is stored as it arrives. `on_done` is called after each batch; `progress` shows the faces
     rendered as a task. Returns the number of batches rendered."""
     missing, found = [], 0
-    stored: dict[str, bool] = {}   # batch key -> its PDF is in the cache and can be read (a damaged one is not)
+    stored: dict[str, bool] = {}  # batch key -> its PDF is in the cache and can be read (a damaged one is not)
     for r, request in enumerate(requests):
         for f, key in enumerate(request.keys):
             if wanted is not None and key not in wanted:
@@ -336,14 +352,14 @@ def render_missing(requests: list[FaceRequest], cache: FaceCache, jobs: int = 1,
     members = _batch_members(missing, jobs)
     unknown = [batch for batch in extra if cache.find_face(batch.key) is None or not cache.has(batch.key)]
     rendered_count = 0
-    stream = rendered_in_order(itertools.chain(_batches(requests, members), unknown), jobs,
-                               len(members) + len(unknown), on_done)
+    stream = rendered_in_order(
+        itertools.chain(_batches(requests, members), unknown), jobs, len(members) + len(unknown), on_done
+    )
     with _rendering_task(progress, len(missing)) as task:
         for faces, (batch, rendered) in zip(members, stream):
             task.advance(len(faces))
             cache.put(batch.key, rendered.pdf)
-            cache.record_faces(batch.key, [requests[r].keys[f] for r, f in faces],
-                               _fits_by_page(rendered, len(faces)))
+            cache.record_faces(batch.key, [requests[r].keys[f] for r, f in faces], _fits_by_page(rendered, len(faces)))
             rendered_count += 1
     for batch, rendered in stream:
         cache.put(batch.key, rendered.pdf)
@@ -384,6 +400,7 @@ class CachedFaces:
             pdf.close()
         self.batches.clear()
 
+
 MAX_BATCH = 50  # faces; every batch subsets its fonts once (about 35 ms a Noto CJK font), so fewer is faster,
 # but a WeasyPrint document holds every page's layout until it is written: larger batches cost memory
 
@@ -397,8 +414,11 @@ def _batch_members(missing: list[tuple[int, int]], jobs: int) -> list[list[tuple
     by_request: dict[int, list[int]] = {}
     for r, f in missing:
         by_request.setdefault(r, []).append(f)
-    return [[(r, f) for f in faces[start:start + size]]
-            for r, faces in by_request.items() for start in range(0, len(faces), size)]
+    return [
+        [(r, f) for f in faces[start : start + size]]
+        for r, faces in by_request.items()
+        for start in range(0, len(faces), size)
+    ]
 
 
 def _batch_for(requests: list[FaceRequest], faces: list[tuple[int, int]]) -> Batch:

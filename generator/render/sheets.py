@@ -3,22 +3,24 @@
 Geometry is in millimetres with the origin at the paper's bottom-left corner (PDF convention).
 A slot is the card's bleed box; marks are drawn outside the bleed so they are never under a card.
 """
+
 from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
+from typing import Any
 
 import pikepdf
 
 MM = 72.0 / 25.4
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait, mm
-MARGIN_MM = 5.0          # home printers leave the paper's outer edge blank: nothing is placed there
-MARK_OFFSET_MM = 0.5     # gap between the bleed edge and a crop mark
+MARGIN_MM = 5.0  # home printers leave the paper's outer edge blank: nothing is placed there
+MARK_OFFSET_MM = 0.5  # gap between the bleed edge and a crop mark
 MARK_LENGTH_MM = 5.0
-MIN_MARK_MM = 2.0        # a block leaves at least this much room for its marks on every side
+MIN_MARK_MM = 2.0  # a block leaves at least this much room for its marks on every side
 MARK_ROOM_MM = MARK_OFFSET_MM + MIN_MARK_MM
-LABEL_BAND_MM = 4.5      # above and below the cards: the sheet label, the 100% note and the scale bar
-FOLD_GAP_MM = 2.0        # gutter-fold: space between a card's bleed and the fold line
+LABEL_BAND_MM = 4.5  # above and below the cards: the sheet label, the 100% note and the scale bar
+FOLD_GAP_MM = 2.0  # gutter-fold: space between a card's bleed and the fold line
 DUPLEX_MODES = ("long", "short", "none")
 LAYOUTS = ("duplex", "gutterfold")
 SHEET_MODES = ("shared", "per-deck")
@@ -62,9 +64,9 @@ class Grid:
     paper: tuple[float, float]
     cols: int
     rows: int
-    cell: tuple[float, float]   # bleed box size
+    cell: tuple[float, float]  # bleed box size
     bleed: float
-    top: float                  # y of the grid's top edge
+    top: float  # y of the grid's top edge
 
     @property
     def per_page(self) -> int:
@@ -100,8 +102,8 @@ class Block:
     cols: int
     count: int
     gang: bool
-    x: float = 0.0      # left edge of the block's bleed
-    top: float = 0.0    # top edge of the block's bleed
+    x: float = 0.0  # left edge of the block's bleed
+    top: float = 0.0  # top edge of the block's bleed
 
     @property
     def rows(self) -> int:
@@ -153,8 +155,9 @@ class Block:
         return Block(self.card, self.bleed, self.cols, self.count, self.gang, x, top)
 
 
-def fit_block(card: tuple[float, float], bleed: float, copies: int, width: float, height: float,
-              gang: bool) -> Block | None:
+def fit_block(
+    card: tuple[float, float], bleed: float, copies: int, width: float, height: float, gang: bool
+) -> Block | None:
     """The block holding most of `copies` in width x height (room for the marks included), or None."""
     extra = 2 * bleed
     if gang:
@@ -181,8 +184,8 @@ def best_block(card: tuple[float, float], bleed: float, copies: int, width: floa
 class Placed:
     """One copy on a sheet: its front and back pages, the deck it belongs to, where it goes."""
 
-    front: object
-    back: object
+    front: Any  # a face page, or what names one (a face key: render/volumes.FaceRef)
+    back: Any
     deck: str
     slot: Rect
     clip: Rect | None
@@ -194,7 +197,7 @@ class Sheet:
     paper: tuple[float, float]
     blocks: list[Block] = field(default_factory=list)
     copies: list[Placed] = field(default_factory=list)
-    mark_areas: list[Rect] = field(default_factory=list)   # one per block: where its crop marks may go
+    mark_areas: list[Rect] = field(default_factory=list)  # one per block: where its crop marks may go
 
     @property
     def decks(self) -> list[str]:
@@ -211,11 +214,17 @@ class CopyGroup:
 
     card: tuple[float, float]
     bleed: float
-    copies: list[tuple]   # (front page, back page or None, deck id)
+    copies: list[tuple]  # (front page, back page or None, deck id)
 
 
-def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN_MM, labels: bool = True,
-                shared: bool = True, place: bool = True) -> list[Sheet]:
+def plan_sheets(
+    groups: list[CopyGroup],
+    paper_name: str,
+    margin: float = MARGIN_MM,
+    labels: bool = True,
+    shared: bool = True,
+    place: bool = True,
+) -> list[Sheet]:
     """Blocks of copies stacked down sheets. Each new sheet takes the way round that holds the most of the
     copies still to place (a tie: portrait); with `shared`, the next group continues below the last
     group's block when a row of it fits there, so small decks share sheets."""
@@ -223,7 +232,7 @@ def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN
     current: Sheet | None = None
     free = 0.0
     for group in groups:
-        start = 0   # the first copy still to place (an index: slicing off the rest is quadratic in the deck)
+        start = 0  # the first copy still to place (an index: slicing off the rest is quadratic in the deck)
         if not shared:
             current = None
         while start < len(group.copies):
@@ -236,7 +245,7 @@ def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN
                 current, block = _new_sheet(group, left, paper_name, margin, labels)
                 sheets.append(current)
                 free = card_area(current.paper, margin, labels).h
-            placed = group.copies[start:start + block.count]
+            placed = group.copies[start : start + block.count]
             start += block.count
             height = block.size[1] + 2 * MARK_ROOM_MM
             area = card_area(current.paper, margin, labels)
@@ -262,8 +271,10 @@ def _new_sheet(group: CopyGroup, copies: int, paper_name: str, margin: float, la
         if block is not None and (best is None or block.count > best[1].count):
             best = (Sheet(paper), block)
     if best is None:
-        raise ValueError(f"a {group.card[0]:g}x{group.card[1]:g} mm card with {group.bleed:g} mm bleed does not "
-                         f"fit inside the {margin:g} mm margin of {paper_name}")
+        raise ValueError(
+            f"a {group.card[0]:g}x{group.card[1]:g} mm card with {group.bleed:g} mm bleed does not "
+            f"fit inside the {margin:g} mm margin of {paper_name}"
+        )
     return best
 
 
@@ -288,21 +299,28 @@ def place_copies(sheet: Sheet) -> None:
             copy.slot, copy.clip, copy.trim = block.slot(index), block.clip(index), block.trim(index)
 
 
-def first_sheet(paper_name: str, card: tuple[float, float], bleed: float, copies: int | None = None,
-                margin: float = MARGIN_MM, labels: bool = True) -> Sheet:
+def first_sheet(
+    paper_name: str,
+    card: tuple[float, float],
+    bleed: float,
+    copies: int | None = None,
+    margin: float = MARGIN_MM,
+    labels: bool = True,
+) -> Sheet:
     """The first sheet of a deck of `copies` cards alone (as many as a page holds when None)."""
     group = CopyGroup(card, bleed, [(None, None, "")] * (copies or 1000))
     return plan_sheets([group], paper_name, margin, labels)[0]
 
 
-def gutterfold_grid(paper_name: str, card: tuple[float, float], bleed: float, margin: float = MARGIN_MM,
-                    labels: bool = True) -> tuple[Grid, bool]:
+def gutterfold_grid(
+    paper_name: str, card: tuple[float, float], bleed: float, margin: float = MARGIN_MM, labels: bool = True
+) -> tuple[Grid, bool]:
     """Fronts in the upper half, as many rows as fit above the fold; backs mirror them below. With `labels`,
     the bands for the sheet label are left unless leaving them costs cards (a row of poker cards on
     landscape A4 or Letter): then the grid and False."""
     cell = (card[0] + 2 * bleed, card[1] + 2 * bleed)
     best, best_key = None, None
-    for labelled in ((True, False) if labels else (False,)):
+    for labelled in (True, False) if labels else (False,):
         for turn, paper in enumerate(_orientations(paper_name)):
             area = card_area(paper, margin, labelled)
             half = area.top - paper[1] / 2 - FOLD_GAP_MM
@@ -344,6 +362,7 @@ def fold_slot(grid: Grid, front: Rect) -> Rect:
 
 # --- drawing ---------------------------------------------------------------------------------------
 
+
 def pdf_number(value: float) -> str:
     """A number as a PDF content stream writes it: at most 4 decimals, no trailing zeros."""
     return f"{value:.4f}".rstrip("0").rstrip(".")
@@ -356,14 +375,18 @@ def place(name: str, bbox, at: Rect, rotate: bool = False, clip: Rect | None = N
     Where `at` is larger or smaller than the bbox, the form is scaled to fill it (a page map)."""
     x0, y0, x1, y1 = (float(v) for v in bbox)
     if clip is not None:
-        box = f"{pdf_number(clip.x * MM)} {pdf_number(clip.y * MM)} {pdf_number(clip.w * MM)} {pdf_number(clip.h * MM)} re W n "
+        corner = f"{pdf_number(clip.x * MM)} {pdf_number(clip.y * MM)}"
+        box = f"{corner} {pdf_number(clip.w * MM)} {pdf_number(clip.h * MM)} re W n "
         return f"q {box}{place(name, bbox, at, rotate).strip()} Q\n"
     scale = at.w * MM / (x1 - x0)
     if abs(scale - 1) > 1e-3:
-        return (f"q {pdf_number(scale)} 0 0 {pdf_number(scale)} {pdf_number(at.x * MM - x0 * scale)} {pdf_number(at.y * MM - y0 * scale)} cm "
-                f"{name} Do Q\n")
+        return (
+            f"q {pdf_number(scale)} 0 0 {pdf_number(scale)} "
+            f"{pdf_number(at.x * MM - x0 * scale)} {pdf_number(at.y * MM - y0 * scale)} cm "
+            f"{name} Do Q\n"
+        )
     if rotate:
-        return (f"q -1 0 0 -1 {pdf_number(at.x * MM + x1)} {pdf_number(at.y * MM + y1)} cm {name} Do Q\n")
+        return f"q -1 0 0 -1 {pdf_number(at.x * MM + x1)} {pdf_number(at.y * MM + y1)} cm {name} Do Q\n"
     return f"q 1 0 0 1 {pdf_number(at.x * MM - x0)} {pdf_number(at.y * MM - y0)} cm {name} Do Q\n"
 
 
@@ -384,8 +407,9 @@ def crop_marks(grid: Grid, used: int, area: Rect | None = None) -> str:
     """Marks on the trim lines of the first `used` slots of a grid (see block_marks)."""
     if used == 0:
         return ""
-    return block_marks([grid.slot(i) for i in range(used)], [grid.trim(i) for i in range(used)],
-                       area or Rect(0, 0, *grid.paper))
+    return block_marks(
+        [grid.slot(i) for i in range(used)], [grid.trim(i) for i in range(used)], area or Rect(0, 0, *grid.paper)
+    )
 
 
 def block_marks(slots: list[Rect], trims: list[Rect], area: Rect) -> str:
@@ -422,8 +446,13 @@ def cut_lines(slots: list[Rect], trims: list[Rect]) -> str:
 
 def scale_bar(x: float, y: float, length: float = 50.0) -> str:
     """A bar `length` mm long with end ticks: measure it to check the print is at 100%."""
-    return ("q 0 G 0.3 w\n" + pdf_line(x, y, x + length, y) + pdf_line(x, y - 1, x, y + 1)
-            + pdf_line(x + length, y - 1, x + length, y + 1) + "Q\n")
+    return (
+        "q 0 G 0.3 w\n"
+        + pdf_line(x, y, x + length, y)
+        + pdf_line(x, y - 1, x, y + 1)
+        + pdf_line(x + length, y - 1, x + length, y + 1)
+        + "Q\n"
+    )
 
 
 def fold_line(grid: Grid, margin: float = MARGIN_MM) -> str:
@@ -448,8 +477,13 @@ class SheetWriter:
             self._forms[key] = (form, [float(v) for v in form.BBox])
         return self._forms[key]
 
-    def add_page(self, paper: tuple[float, float], placements: list[tuple], overlay: str = "",
-                 boxes: tuple[Rect, ...] | None = None) -> None:
+    def add_page(
+        self,
+        paper: tuple[float, float],
+        placements: list[tuple],
+        overlay: str = "",
+        boxes: tuple[Rect, ...] | None = None,
+    ) -> None:
         """Placements are (page, rect, rotated) or (page, rect, rotated, clip rect). `boxes` (trim, bleed)
         become the page's TrimBox and BleedBox: for a page that holds one trimmed item."""
         resources = pikepdf.Dictionary()
@@ -479,13 +513,13 @@ def pdf_box(rect: Rect) -> pikepdf.Array:
 @dataclass
 class SheetOptions:
     paper: str = "a4"
-    duplex: str = "long"        # long | short | none
-    layout: str = "duplex"      # duplex | gutterfold
+    duplex: str = "long"  # long | short | none
+    layout: str = "duplex"  # duplex | gutterfold
     marks: bool = True
     cuts: bool = False
-    margin: float = MARGIN_MM   # nothing is drawn nearer the paper's edge
-    sheets: str = "shared"      # shared: decks of one size continue on the same sheet | per-deck
-    labels: bool = False        # leave bands above and below the cards for the sheet label and 100% note
+    margin: float = MARGIN_MM  # nothing is drawn nearer the paper's edge
+    sheets: str = "shared"  # shared: decks of one size continue on the same sheet | per-deck
+    labels: bool = False  # leave bands above and below the cards for the sheet label and 100% note
 
 
 @dataclass
@@ -495,11 +529,11 @@ class SheetPage:
     paper: tuple[float, float]
     placements: list
     overlay: str
-    side: str                   # front | back | gutterfold
-    sheet: int                  # 1-based number of the sheet (a front and its back share it)
+    side: str  # front | back | gutterfold
+    sheet: int  # 1-based number of the sheet (a front and its back share it)
     decks: list[str]
-    boxes: tuple[Rect, ...] | None = None   # a lone card's trim and slot boxes
-    labelled: bool = True       # the bands for the label are free (see gutterfold_grid)
+    boxes: tuple[Rect, ...] | None = None  # a lone card's trim and slot boxes
+    labelled: bool = True  # the bands for the label are free (see gutterfold_grid)
 
 
 @dataclass
@@ -523,11 +557,13 @@ def plan_pages(groups: list[CopyGroup], options: SheetOptions) -> list[Sheet | F
         for group in groups:
             grid, labelled = gutterfold_grid(options.paper, group.card, group.bleed, options.margin, options.labels)
             for start in range(0, len(group.copies), grid.per_page):
-                chunk = group.copies[start:start + grid.per_page]
-                planned.append(FoldSheet(grid, labelled, [Placed(f, b, d, None, None, None) for f, b, d in chunk]))
+                chunk = group.copies[start : start + grid.per_page]
+                unplaced = [Placed(f, b, d, None, None, None) for f, b, d in chunk]  # type: ignore[arg-type]  # placed when drawn
+                planned.append(FoldSheet(grid, labelled, unplaced))
         return planned
-    return list(plan_sheets(groups, options.paper, options.margin, options.labels, options.sheets == "shared",
-                            place=False))
+    return list(
+        plan_sheets(groups, options.paper, options.margin, options.labels, options.sheets == "shared", place=False)
+    )
 
 
 def sheet_pages(groups: list[CopyGroup], options: SheetOptions) -> list[SheetPage]:
@@ -583,8 +619,15 @@ def _gutterfold_page(sheet: FoldSheet, options: SheetOptions, number: int) -> Sh
     area = card_area(grid.paper, options.margin, sheet.labelled)
     upper = Rect(area.x, fold, area.w, area.top - fold)
     overlay += crop_marks(grid, len(chunk), upper) if options.marks else ""
-    return SheetPage(grid.paper, fronts + backs, overlay + fold_line(grid, options.margin), "gutterfold", number,
-                     sheet.decks, labelled=sheet.labelled)
+    return SheetPage(
+        grid.paper,
+        fronts + backs,
+        overlay + fold_line(grid, options.margin),
+        "gutterfold",
+        number,
+        sheet.decks,
+        labelled=sheet.labelled,
+    )
 
 
 def write_pages(writer: SheetWriter, pages: list[SheetPage], furniture: list | None = None, face=None) -> int:
@@ -598,8 +641,13 @@ def write_pages(writer: SheetWriter, pages: list[SheetPage], furniture: list | N
     return len(pages)
 
 
-def impose_deck(writer: SheetWriter, card: tuple[float, float], bleed: float,
-                copies: list[tuple[pikepdf.Page, pikepdf.Page | None]], options: SheetOptions) -> int:
+def impose_deck(
+    writer: SheetWriter,
+    card: tuple[float, float],
+    bleed: float,
+    copies: list[tuple[pikepdf.Page, pikepdf.Page | None]],
+    options: SheetOptions,
+) -> int:
     """Place every copy of one deck (front page, back page or None) on sheets; return pages added."""
     group = CopyGroup(card, bleed, [(front, back, "") for front, back in copies])
     return write_pages(writer, sheet_pages([group], options))
@@ -615,10 +663,12 @@ def needed_version(pdf: pikepdf.Pdf) -> str:
         if obj.get("/Subtype") == "/OpenType":
             return "1.6"
         group = obj.get("/Group")
-        if (isinstance(group, pikepdf.Dictionary) and group.get("/S") == "/Transparency") \
-                or ("/SMask" in obj and obj.get("/SMask") != "/None") \
-                or any(key in obj and float(obj[key]) < 1 for key in ("/CA", "/ca")) \
-                or obj.get("/BM") not in (None, "/Normal", "/Compatible"):
+        if (
+            (isinstance(group, pikepdf.Dictionary) and group.get("/S") == "/Transparency")
+            or ("/SMask" in obj and obj.get("/SMask") != "/None")
+            or any(key in obj and float(obj[key]) < 1 for key in ("/CA", "/ca"))
+            or obj.get("/BM") not in (None, "/Normal", "/Compatible")
+        ):
             version = "1.4"
     return version
 
@@ -628,7 +678,7 @@ def save_pdf_bytes(pdf: pikepdf.Pdf, title: str, lang: str) -> bytes:
     use) and the header version its content needs."""
     pdf.docinfo["/Title"] = title
     pdf.docinfo["/Creator"] = "pnpgen"
-    pdf.Root.Lang = pikepdf.String(lang.split("+")[0])   # a bilingual file: its first language
+    pdf.Root.Lang = pikepdf.String(lang.split("+")[0])  # a bilingual file: its first language
     pdf.Root.ViewerPreferences = pikepdf.Dictionary(DisplayDocTitle=True)
     buffer = io.BytesIO()
     pdf.save(buffer, deterministic_id=True, force_version=needed_version(pdf))

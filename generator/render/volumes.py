@@ -8,6 +8,7 @@ A one-card edit changes the hash of the volume holding that card and no other, s
 written again. Faces are read back from the face cache a volume at a time (CachedFaces): a build holds the
 faces of the volume it writes, never the game's.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -22,10 +23,18 @@ from generator.render import sheets as sheets_module
 from generator.render.faces import Batch
 from generator.render.labels import label_batches, label_pages
 from generator.render.pipeline import CachedFaces, FaceCache
-from generator.render.sheets import (FoldSheet, Sheet, SheetOptions, SheetPage, SheetWriter, pages_of, save_pdf_bytes,
-                                     write_pages)
+from generator.render.sheets import (
+    FoldSheet,
+    Sheet,
+    SheetOptions,
+    SheetPage,
+    SheetWriter,
+    pages_of,
+    save_pdf_bytes,
+    write_pages,
+)
 
-VOLUME_SHEETS = 50   # sheets a volume (100 duplex pages, 450 poker cards): a printer's tray, a file of a few MB
+VOLUME_SHEETS = 50  # sheets a volume (100 duplex pages, 450 poker cards): a printer's tray, a file of a few MB
 
 
 @dataclass(frozen=True)
@@ -46,7 +55,7 @@ class SheetText:
     lang: str
     duplex: str
     margin: float
-    sheets: int          # the N of "sheet n of N": every sheet of every volume
+    sheets: int  # the N of "sheet n of N": every sheet of every volume
 
 
 @dataclass
@@ -62,7 +71,7 @@ class Volume:
     options: SheetOptions
     text: SheetText
     inputs: str = ""
-    kept: dict | None = None    # the previous build.json entry, when the file on disk is this volume
+    kept: dict | None = None  # the previous build.json entry, when the file on disk is this volume
     _pages: list[SheetPage] | None = None
 
     @property
@@ -97,17 +106,27 @@ class Volume:
         return label_batches(self.pages, t.title, t.deck_names, t.duplex, t.margin, t.lang, t.sheets)
 
 
-def split_volumes(planned: list[Sheet | FoldSheet], options: SheetOptions, stem: str, text: SheetText,
-                  per_volume: int) -> list[Volume]:
+def split_volumes(
+    planned: list[Sheet | FoldSheet], options: SheetOptions, stem: str, text: SheetText, per_volume: int
+) -> list[Volume]:
     """Planned sheets in volumes of `per_volume` sheets; one volume named `stem.pdf` when they fit in one, or
     `per_volume` is 0."""
     if per_volume <= 0 or len(planned) <= per_volume:
         return [Volume(f"{stem}.pdf", 0, 1, planned, 1, options, text)]
     count = -(-len(planned) // per_volume)
     digits = max(2, len(str(count)))
-    return [Volume(f"{stem}-{number:0{digits}d}.pdf", number, count, planned[start:start + per_volume], start + 1,
-                   options, text)
-            for number, start in enumerate(range(0, len(planned), per_volume), 1)]
+    return [
+        Volume(
+            f"{stem}-{number:0{digits}d}.pdf",
+            number,
+            count,
+            planned[start : start + per_volume],
+            start + 1,
+            options,
+            text,
+        )
+        for number, start in enumerate(range(0, len(planned), per_volume), 1)
+    ]
 
 
 def volume_files(stem: str) -> re.Pattern:
@@ -129,11 +148,29 @@ def volume_inputs(volume: Volume, code: str) -> str:
     how their blocks lie and which faces they hold decide every mark and place drawn."""
     digest = hashlib.sha256(code.encode())
     t = volume.text
-    digest.update(json.dumps([t.title, t.deck_names, t.lang, t.duplex, t.margin, t.sheets, volume.number,
-                              volume.count, volume.first_sheet, asdict(volume.options)], sort_keys=True).encode())
+    digest.update(
+        json.dumps(
+            [
+                t.title,
+                t.deck_names,
+                t.lang,
+                t.duplex,
+                t.margin,
+                t.sheets,
+                volume.number,
+                volume.count,
+                volume.first_sheet,
+                asdict(volume.options),
+            ],
+            sort_keys=True,
+        ).encode()
+    )
     for sheet in volume.sheets:
-        layout = (sheet.grid, sheet.labelled) if isinstance(sheet, FoldSheet) else (sheet.paper, sheet.blocks,
-                                                                                   sheet.mark_areas)
+        layout = (
+            (sheet.grid, sheet.labelled)
+            if isinstance(sheet, FoldSheet)
+            else (sheet.paper, sheet.blocks, sheet.mark_areas)
+        )
         faces = [(copy.front.key, copy.back.key if copy.back else None, copy.deck) for copy in sheet.copies]
         digest.update(repr((layout, faces)).encode("utf-8"))
     return digest.hexdigest()
@@ -144,11 +181,12 @@ def write_volume(volume: Volume, path: Path, title: str, cache: FaceCache, jobs:
     in the command's OutputSet) and return its page count. Only this volume's faces are open meanwhile."""
     faces = CachedFaces(cache)
     t = volume.text
-    texts = []
+    texts: list = []
     try:
         writer = SheetWriter()
-        texts, furniture = label_pages(volume.pages, t.title, t.deck_names, t.duplex, t.margin, t.lang, cache,
-                                       jobs, t.sheets)
+        texts, furniture = label_pages(
+            volume.pages, t.title, t.deck_names, t.duplex, t.margin, t.lang, cache, jobs, t.sheets
+        )
         write_pages(writer, volume.pages, furniture, face=lambda ref: faces.page(ref.key))
         if volume.number:
             title = f"{title} ({volume.number}/{volume.count})"
