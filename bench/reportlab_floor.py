@@ -10,6 +10,7 @@ TrueType copies of both faces: the same glyph outlines, converted to quadratic c
 the deck and Latin-1 text use, with the font's kana. ReportLab then subsets and embeds them as it would any
 font.
 """
+
 import subprocess
 import sys
 from pathlib import Path
@@ -33,8 +34,12 @@ def pnpgen_font_files() -> dict[str, tuple[str, int]]:
         return {"regular": (str(fallback), 0), "bold": (str(fallback), 0)}  # the fallback has one weight
     found = {}
     for face, weight in (("regular", "regular"), ("bold", "bold")):
-        match = subprocess.run(["fc-match", "-f", "%{file}\n%{index}", f"{fonts.FAMILY}:weight={weight}"],
-                               capture_output=True, text=True, check=True).stdout.split("\n")
+        match = subprocess.run(
+            ["fc-match", "-f", "%{file}\n%{index}", f"{fonts.FAMILY}:weight={weight}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split("\n")
         found[face] = (match[0], int(match[1] or 0))
     return found
 
@@ -65,8 +70,16 @@ def truetype_copy(source: str, index: int, out: Path) -> None:
     font["glyf"] = glyf = newTable("glyf")
     glyf.glyphOrder, glyf.glyphs = font.getGlyphOrder(), glyphs
     font["maxp"].tableVersion = 0x00010000
-    for field in ("maxZones", "maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
-                  "maxStackElements", "maxSizeOfInstructions", "maxComponentElements"):
+    for field in (
+        "maxZones",
+        "maxTwilightPoints",
+        "maxStorage",
+        "maxFunctionDefs",
+        "maxInstructionDefs",
+        "maxStackElements",
+        "maxSizeOfInstructions",
+        "maxComponentElements",
+    ):
         setattr(font["maxp"], field, 1 if field == "maxZones" else 0)
     font["head"].glyphDataFormat = 0
     font["post"].formatType = 3.0
@@ -96,7 +109,7 @@ def main(out: str, font_dir: Path) -> None:
     left = (A4[0] - 3 * cell_w) / 2
     top = (A4[1] + 3 * cell_h) / 2
     for start in range(0, len(copies), 9):
-        for slot, card in enumerate(copies[start:start + 9]):
+        for slot, card in enumerate(copies[start : start + 9]):
             row, col = divmod(slot, 3)
             x, y = left + col * cell_w + BLEED, top - (row + 1) * cell_h + BLEED
             pdf.setFillColorRGB(1, 1, 0.94)

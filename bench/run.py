@@ -24,6 +24,7 @@ The cold runs of the small deck, the floors and protograf take turns, so that a 
 Prints every measure, the ratios with their targets, and writes output/bench.json (a run of some parts with
 --only writes output/bench-PART[+PART].json instead, leaving the full run's figures in place).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -77,8 +78,9 @@ def tree_memory_mb(pid: int) -> tuple[float, float]:
 
 def server_pids(env: dict) -> list[int]:
     """The pnpgen servers of this benchmark's private runtime folder (their memory counts as ours)."""
-    status = subprocess.run([PYTHON, "-m", "generator", "daemon", "status"], env={**os.environ, **env},
-                            capture_output=True, text=True).stdout
+    status = subprocess.run(
+        [PYTHON, "-m", "generator", "daemon", "status"], env={**os.environ, **env}, capture_output=True, text=True
+    ).stdout
     return [int(line.split()[1]) for line in status.splitlines() if line.startswith("pid ")]
 
 
@@ -90,7 +92,9 @@ def timed(command: list[str], env: dict | None = None) -> tuple[float, float, fl
     peak = [0.0, 0.0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        command, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     done = threading.Event()
 
     def sample():
@@ -124,8 +128,12 @@ class Series:
 
     def add(self, elapsed: float, peak: float, anon: float, cpu: float) -> None:
         self.runs.append((elapsed, peak, anon, cpu))
-        print(f"  {self.label} run {len(self.runs)}: {elapsed:.2f} s ({cpu:.2f} s CPU), {peak:.0f} MB "
-              f"({anon:.0f} MB anonymous)", file=sys.stderr, flush=True)
+        print(
+            f"  {self.label} run {len(self.runs)}: {elapsed:.2f} s ({cpu:.2f} s CPU), {peak:.0f} MB "
+            f"({anon:.0f} MB anonymous)",
+            file=sys.stderr,
+            flush=True,
+        )
 
     @property
     def seconds(self) -> float:
@@ -174,8 +182,13 @@ def parts_of(text: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", type=parts_of, default=list(PARTS), metavar="PART[,PART]",
-                        help=f"measure these parts only ({', '.join(PARTS)}; writes output/bench-PART.json)")
+    parser.add_argument(
+        "--only",
+        type=parts_of,
+        default=list(PARTS),
+        metavar="PART[,PART]",
+        help=f"measure these parts only ({', '.join(PARTS)}; writes output/bench-PART.json)",
+    )
     parser.add_argument("--cards", type=int, default=CARDS, help=f"cards of the large game (default {CARDS})")
     parser.add_argument("--runs", type=int, default=3, help="runs of each small-deck and kits measure (median)")
     args = parser.parse_args(argv)
@@ -195,8 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         if "large" in parts:
             measure_large(work, alone, served, args.cards, results)
     finally:
-        subprocess.run([PYTHON, "-m", "generator", "daemon", "stop"], env={**os.environ, **served},
-                       capture_output=True)
+        subprocess.run([PYTHON, "-m", "generator", "daemon", "stop"], env={**os.environ, **served}, capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
         shutil.rmtree(runtime, ignore_errors=True)
     load.append(os.getloadavg()[0])
@@ -218,8 +230,13 @@ def measure_small(work: Path, alone: dict, served: dict, runs: int, results: dic
         measure(results, "cold", "pnpgen cold", pnpgen + [game], alone)
         measure(results, "weasyprint", "WeasyPrint floor", [PYTHON, HERE / "weasyprint_floor.py", work / "w.pdf"])
         measure(results, "reportlab", "ReportLab anchor", [PYTHON, HERE / "reportlab_floor.py", work / "r.pdf", fonts])
-        measure(results, "protograf", "protograf", [peer, HERE / "protograf_deck.py"],
-                {"BENCH_CSV": str(csv_file), "BENCH_OUT": str(work / "protograf.pdf")})
+        measure(
+            results,
+            "protograf",
+            "protograf",
+            [peer, HERE / "protograf_deck.py"],
+            {"BENCH_CSV": str(csv_file), "BENCH_OUT": str(work / "protograf.pdf")},
+        )
     start_server(served)
     for run in range(runs):  # each run changes the first card's text to something new, then rebuilds
         write_pnpgen_game(work, edit=f"Edited text, version {run}.")
@@ -246,8 +263,11 @@ def measure_large(work: Path, alone: dict, served: dict, cards: int, results: di
     folder = work / "large"
     build = [PYTHON, "-m", "generator", "build", "--out", work / "large-out", "-q"]
     game = write_large_game(folder, cards)
-    print(f"large game: {cards} cards, ja and en, A4 and Letter ({large_faces(cards)} distinct faces)",
-          file=sys.stderr, flush=True)
+    print(
+        f"large game: {cards} cards, ja and en, A4 and Letter ({large_faces(cards)} distinct faces)",
+        file=sys.stderr,
+        flush=True,
+    )
     measure(results, "large_cold", "large game cold", build + [game], alone)
     start_server(served)
     write_large_game(folder, cards, edit="One card's text, edited for the benchmark.")
@@ -261,8 +281,9 @@ def large_faces(cards: int) -> int:
 
 def start_server(env: dict) -> None:
     """The server a first build leaves behind, started explicitly so that every warm run finds it ready."""
-    subprocess.run([PYTHON, "-m", "generator", "daemon", "start"], env={**os.environ, **env}, check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [PYTHON, "-m", "generator", "daemon", "start"], env={**os.environ, **env}, check=True, stdout=subprocess.DEVNULL
+    )
 
 
 def targets(results: dict[str, Series], cards: int) -> list[tuple[str, str, str, bool | None]]:
@@ -277,9 +298,17 @@ def targets(results: dict[str, Series], cards: int) -> list[tuple[str, str, str,
 
     if "cold" in s:
         at_most("small cold / WeasyPrint floor", s["cold"] / s["weasyprint"], 0.8)
-        rows.append(("the same in CPU time (both cores counted)",
-                     (f"{results['cold'].cpu / results['weasyprint'].cpu:.2f} ({results['cold'].cpu:.2f} / "
-                     f"{results['weasyprint'].cpu:.2f} s)"), "none: what a busy machine sees", None))
+        rows.append(
+            (
+                "the same in CPU time (both cores counted)",
+                (
+                    f"{results['cold'].cpu / results['weasyprint'].cpu:.2f} ({results['cold'].cpu:.2f} / "
+                    f"{results['weasyprint'].cpu:.2f} s)"
+                ),
+                "none: what a busy machine sees",
+                None,
+            )
+        )
         at_most("small cold / protograf", s["cold"] / s["protograf"], 0.35)
         rows.append(("small cold / ReportLab anchor", f"{s['cold'] / s['reportlab']:.2f}", "none (the anchor)", None))
         at_most("warm (server) / cold", s["warm"] / s["cold"], 0.15)
@@ -287,27 +316,37 @@ def targets(results: dict[str, Series], cards: int) -> list[tuple[str, str, str,
         rows.append(("warm without a server / cold", f"{s['warm_alone'] / s['cold']:.2f}", "none", None))
     if "kits_warm" in s:
         at_most("kits warm (server)", s["kits_warm"], 2.0, " s", strictly=True)
-    ours = [results[key] for key in ("cold", "warm", "warm_alone", "kits_cold", "kits_warm", "kits_warm_alone")
-            if key in results]
+    ours = [
+        results[key]
+        for key in ("cold", "warm", "warm_alone", "kits_cold", "kits_warm", "kits_warm_alone")
+        if key in results
+    ]
     if ours:
         at_most("peak, benchmark deck and kits", max(series.peak for series in ours), 500, " MB", strictly=True)
     if "large_cold" in s:
         per_face = s["large_cold"] / large_faces(cards) * 1000
         if "cold" in s:
             small = s["cold"] / DISTINCT * 1000
-            rows.append(("large per-face cold / small per-face cold", (f"{per_face / small:.2f} ({per_face:.1f} / "
-                         f"{small:.1f} ms)"), "<= 1.2", per_face / small <= 1.2))
+            rows.append(
+                (
+                    "large per-face cold / small per-face cold",
+                    (f"{per_face / small:.2f} ({per_face:.1f} / {small:.1f} ms)"),
+                    "<= 1.2",
+                    per_face / small <= 1.2,
+                )
+            )
         else:
             rows.append(("large per-face cold", f"{per_face:.1f} ms", "<= 1.2 x small (run small too)", None))
         at_most("large one-card edit (server)", s["large_warm"], 5.0, " s")
-        at_most("large peak", max(results["large_cold"].peak, results["large_warm"].peak), 1024, " MB",
-                strictly=True)
+        at_most("large peak", max(results["large_cold"].peak, results["large_warm"].peak), 1024, " MB", strictly=True)
     return rows
 
 
 def report(results: dict[str, Series], parts: list[str], args, load: list[float]) -> None:
-    print(f"\n| measure | seconds (median of {args.runs}) | CPU seconds | peak MB (PSS) | of it anonymous |\n"
-          "|---|---|---|---|---|")
+    print(
+        f"\n| measure | seconds (median of {args.runs}) | CPU seconds | peak MB (PSS) | of it anonymous |\n"
+        "|---|---|---|---|---|"
+    )
     for series in results.values():
         print(f"| {series.label} | {series.seconds:.2f} | {series.cpu:.2f} | {series.peak:.0f} | {series.anon:.0f} |")
     rows = targets(results, args.cards)
@@ -316,27 +355,48 @@ def report(results: dict[str, Series], parts: list[str], args, load: list[float]
         print(f"| {name} | {value} | {target} | {'' if met is None else 'yes' if met else 'NO'} |")
     print(f"\n1-minute load average: {load[0]:.1f} at the start, {load[1]:.1f} at the end ({os.cpu_count()} cores)")
     s = {key: series.seconds for key, series in results.items()}
-    names = {"cold": "cold_s", "warm": "warm_s", "warm_alone": "warm_alone_s", "protograf": "protograf_s",
-             "reportlab": "reportlab_s", "weasyprint": "weasyprint_floor_s", "kits_cold": "kits_cold_s",
-             "kits_warm": "kits_warm_s", "kits_warm_alone": "kits_warm_alone_s", "large_cold": "large_cold_s",
-             "large_warm": "large_warm_s"}
+    names = {
+        "cold": "cold_s",
+        "warm": "warm_s",
+        "warm_alone": "warm_alone_s",
+        "protograf": "protograf_s",
+        "reportlab": "reportlab_s",
+        "weasyprint": "weasyprint_floor_s",
+        "kits_cold": "kits_cold_s",
+        "kits_warm": "kits_warm_s",
+        "kits_warm_alone": "kits_warm_alone_s",
+        "large_cold": "large_cold_s",
+        "large_warm": "large_warm_s",
+    }
     data: dict = {names[key]: round(value, 3) for key, value in s.items()}
     data["cpu_s"] = {names[key]: round(series.cpu, 3) for key, series in results.items()}
-    ours = [results[key] for key in ("cold", "warm", "warm_alone", "kits_cold", "kits_warm", "kits_warm_alone")
-            if key in results]
+    ours = [
+        results[key]
+        for key in ("cold", "warm", "warm_alone", "kits_cold", "kits_warm", "kits_warm_alone")
+        if key in results
+    ]
     if ours:
         data["peak_mb"] = round(max(series.peak for series in ours), 1)
         data["peak_anon_mb"] = round(max(series.anon for series in ours), 1)
     if "large_cold" in results:
-        data.update(large_cards=args.cards, large_faces=large_faces(args.cards),
-                    large_peak_mb=round(max(results["large_cold"].peak, results["large_warm"].peak), 1))
-    data.update(targets=[{"what": name, "value": value, "target": target, "met": met}
-                         for name, value, target, met in rows],
-                runs=args.runs, parts=parts, load=load, cores=os.cpu_count(), date=time.strftime("%Y-%m-%d %H:%M"))
+        data.update(
+            large_cards=args.cards,
+            large_faces=large_faces(args.cards),
+            large_peak_mb=round(max(results["large_cold"].peak, results["large_warm"].peak), 1),
+        )
+    data.update(
+        targets=[{"what": name, "value": value, "target": target, "met": met} for name, value, target, met in rows],
+        runs=args.runs,
+        parts=parts,
+        load=load,
+        cores=os.cpu_count(),
+        date=time.strftime("%Y-%m-%d %H:%M"),
+    )
     path = ROOT / "output" / ("bench.json" if len(parts) == len(PARTS) else f"bench-{'+'.join(parts)}.json")
     path.parent.mkdir(exist_ok=True)
     path.write_text(json.dumps(data, indent=2) + "\n")
     print(f"wrote {path.relative_to(ROOT)}")
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -2,6 +2,7 @@
 
 `python bench/sandbox_cost.py` runs both in this one process, alternating, best of 5 each.
 """
+
 from __future__ import annotations
 
 import sys
@@ -28,8 +29,12 @@ def best_of(games, environment, runs: int = 5) -> tuple[float, int]:
     best, faces = float("inf"), 0
     for _ in range(runs):
         started = time.perf_counter()
-        faces = sum(len(deck.faces.pages) for game in games
-                    for decks in prepare_game(game, game.languages).values() for deck in decks)
+        faces = sum(
+            len(deck.faces.pages)
+            for game in games
+            for decks in prepare_game(game, game.languages).values()
+            for deck in decks
+        )
         best = min(best, time.perf_counter() - started)
     return best, faces
 
@@ -42,8 +47,10 @@ def main() -> None:
         seconds, faces = best_of(games, SANDBOX)
         results["sandbox"].append(seconds)
     plain, sandbox = (sorted(results[k])[1] for k in ("plain", "sandbox"))
-    print(f"{faces} distinct faces' HTML: plain Jinja {plain * 1000:.0f} ms, sandbox {sandbox * 1000:.0f} ms "
-          f"(+{(sandbox / plain - 1) * 100:.0f} %, {(sandbox - plain) / faces * 1000:.3f} ms a face)")
+    print(
+        f"{faces} distinct faces' HTML: plain Jinja {plain * 1000:.0f} ms, sandbox {sandbox * 1000:.0f} ms "
+        f"(+{(sandbox / plain - 1) * 100:.0f} %, {(sandbox - plain) / faces * 1000:.3f} ms a face)"
+    )
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ For each of the first asset cards: POST its English name changed to a new text (
 of its new front face; prints each time and the median. The faces of the unchanged cards come from output/.cache
 (the first run renders them all once). Run: .venv/bin/python bench/serve_edit.py
 """
+
 from __future__ import annotations
 
 import json
@@ -52,8 +53,10 @@ def main() -> None:
             string = state["strings"][f"cards[{card['id']}].name"]
             started = time.monotonic()
             text = f"{string['values']['en']} {time.time_ns() % 100000}"  # never rendered before
-            call(server.origin + "/api/edit", {"id": string["id"], "lang": "en", "text": text,
-                                               "version": string["version"]})
+            call(
+                server.origin + "/api/edit",
+                {"id": string["id"], "lang": "en", "text": text, "version": string["version"]},
+            )
             state = call(server.origin + "/api/state")
             front = next(c for d in state["decks"] for c in d["cards"] if c["id"] == card["id"])["faces"]["en"]["front"]
             assert call(f"{server.origin}/face/{front}.png").startswith(b"\x89PNG")

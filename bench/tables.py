@@ -8,6 +8,7 @@ XLSX written by openpyxl (normal and write-only mode) and read by openpyxl (read
 ODS written by odfpy and pyexcel-ods3 and read by both and by python-calamine; CSV with the standard library.
 The libraries pnpgen does not depend on are skipped when they are not installed.
 """
+
 from __future__ import annotations
 
 import csv
@@ -20,24 +21,54 @@ from pathlib import Path
 
 ROWS = 10_000
 RUNS = 3
-HEADER = ["id", "count", "remove_at", "name.ja", "name.en", "number", "primary", "produces", "recipe.inputs",
-          "recipe.outputs", "trend", "mark", "text.ja", "text.en"]
+HEADER = [
+    "id",
+    "count",
+    "remove_at",
+    "name.ja",
+    "name.en",
+    "number",
+    "primary",
+    "produces",
+    "recipe.inputs",
+    "recipe.outputs",
+    "trend",
+    "mark",
+    "text.ja",
+    "text.en",
+]
 
 
 def rows() -> list[list]:
     out = []
     for i in range(ROWS):
-        out.append([f"card-{i}", 1 + i % 3, "3" if i % 5 == 0 else "", f"カード{i}号", f"Card number {i}",
-                    10 + i % 40, i % 2 == 0, "land:1, oil:2" if i % 2 else "", "sand:2" if i % 2 else "",
-                    "glass:1" if i % 2 else "", "coal:-1", "X3/4" if i % 7 == 0 else "",
-                    f"毎年、{i}金を得る。" * 2, f"Each year, gain {i} money. " * 2])
+        out.append(
+            [
+                f"card-{i}",
+                1 + i % 3,
+                "3" if i % 5 == 0 else "",
+                f"カード{i}号",
+                f"Card number {i}",
+                10 + i % 40,
+                i % 2 == 0,
+                "land:1, oil:2" if i % 2 else "",
+                "sand:2" if i % 2 else "",
+                "glass:1" if i % 2 else "",
+                "coal:-1",
+                "X3/4" if i % 7 == 0 else "",
+                f"毎年、{i}金を得る。" * 2,
+                f"Each year, gain {i} money. " * 2,
+            ]
+        )
     return out
 
 
 # --- XLSX -----------------------------------------------------------------------------------------
 
+
 def write_openpyxl(path: Path, data: list[list]) -> None:
     from openpyxl import Workbook
+
     book = Workbook()
     sheet = book.active
     sheet.append(HEADER)
@@ -49,6 +80,7 @@ def write_openpyxl(path: Path, data: list[list]) -> None:
 
 def write_openpyxl_write_only(path: Path, data: list[list]) -> None:
     from openpyxl import Workbook
+
     book = Workbook(write_only=True)
     sheet = book.create_sheet("cards")
     sheet.freeze_panes = "A2"
@@ -60,6 +92,7 @@ def write_openpyxl_write_only(path: Path, data: list[list]) -> None:
 
 def read_openpyxl(path: Path) -> list[list]:
     from openpyxl import load_workbook
+
     book = load_workbook(path, read_only=True, data_only=True)
     rows_read = [list(row) for row in book.worksheets[0].iter_rows(values_only=True)]
     book.close()
@@ -68,16 +101,19 @@ def read_openpyxl(path: Path) -> list[list]:
 
 def read_calamine(path: Path) -> list[list]:
     from python_calamine import CalamineWorkbook
+
     book = CalamineWorkbook.from_path(str(path))
     return book.get_sheet_by_index(0).to_python(skip_empty_area=False)
 
 
 # --- ODS ------------------------------------------------------------------------------------------
 
+
 def write_odfpy(path: Path, data: list[list]) -> None:
     from odf.opendocument import OpenDocumentSpreadsheet
     from odf.table import Table, TableCell, TableRow
     from odf.text import P
+
     document = OpenDocumentSpreadsheet()
     table = Table(name="cards")
     for row in [HEADER, *data]:
@@ -99,6 +135,7 @@ def write_odfpy(path: Path, data: list[list]) -> None:
 def read_odfpy(path: Path) -> list[list]:
     from odf.opendocument import load
     from odf.table import Table, TableCell, TableRow
+
     document = load(str(path))
     table = document.spreadsheet.getElementsByType(Table)[0]
     out = []
@@ -109,15 +146,18 @@ def read_odfpy(path: Path) -> list[list]:
 
 def write_pyexcel_ods3(path: Path, data: list[list]) -> None:
     from pyexcel_ods3 import save_data
+
     save_data(str(path), {"cards": [HEADER, *data]})
 
 
 def read_pyexcel_ods3(path: Path) -> list[list]:
     from pyexcel_ods3 import get_data
+
     return next(iter(get_data(str(path)).values()))
 
 
 # --- CSV ------------------------------------------------------------------------------------------
+
 
 def write_csv(path: Path, data: list[list]) -> None:
     with path.open("w", encoding="utf-8", newline="") as handle:

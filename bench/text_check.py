@@ -4,6 +4,7 @@ to a busy machine), and the decks rendered and written with the check on and off
 
     .venv/bin/python bench/text_check.py
 """
+
 from __future__ import annotations
 
 import os
@@ -65,7 +66,7 @@ def main() -> None:
     print(f"layout and writing {work:.2f} s, the check {check:.3f} s: +{check / work:.1%}")
     on, off = [], []
     for round_ in range(4):  # the order changes every round: neither side always runs warmer
-        for check in ((False, True) if round_ % 2 == 0 else (True, False)):
+        for check in (False, True) if round_ % 2 == 0 else (True, False):
             (on if check else off).append(run(weasyprint, batches, check))
     a, b = statistics.median(off), statistics.median(on)
     print(f"{len(batches)} documents (every card deck of the three kits, both languages)")

@@ -9,6 +9,7 @@ checks, every card's face keys (face memo), the sheet inputs and the text boxes 
 
 It uses the caches a `pnpgen build GAME --out OUT` uses (OUT/.cache), renders nothing and writes no sheet.
 """
+
 from __future__ import annotations
 
 import sys

@@ -6,6 +6,7 @@ templates, checks, cache, imposition or marks: what the HTML renderer alone cost
 
     python bench/weasyprint_floor.py OUT.pdf
 """
+
 import html
 import sys
 from pathlib import Path
@@ -32,13 +33,17 @@ p {{ position: absolute; left: 3mm; right: 3mm; top: 14mm; margin: 0; font-size:
 
 
 def face(card: dict) -> str:
-    return (f'<div class="face"><div class="bleed"></div><div class="safe frame"></div><div class="safe">'
-            f'<h1>{html.escape(card["title"])}</h1><p>{html.escape(card["body"])}</p></div></div>')
+    return (
+        f'<div class="face"><div class="bleed"></div><div class="safe frame"></div><div class="safe">'
+        f"<h1>{html.escape(card['title'])}</h1><p>{html.escape(card['body'])}</p></div></div>"
+    )
 
 
 def main(out: str) -> None:
-    document = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><style>{STYLE}</style></head>'
-                f'<body>{"".join(face(card) for card in cards())}</body></html>')
+    document = (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><style>{STYLE}</style></head>'
+        f"<body>{''.join(face(card) for card in cards())}</body></html>"
+    )
     weasyprint.HTML(string=document).write_pdf(out)
 
 

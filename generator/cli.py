@@ -1,4 +1,5 @@
 """The `pnpgen` command."""
+
 from __future__ import annotations
 
 import sys
@@ -15,8 +16,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             code = daemon.run_remote(argv)
         except daemon.ServerLost as lost:
-            print(f"error: {lost}; run the command again (PNPGEN_DAEMON=0 runs it without a server)",
-                  file=sys.stderr)
+            print(f"error: {lost}; run the command again (PNPGEN_DAEMON=0 runs it without a server)", file=sys.stderr)
             return 1
         if code is not None:
             return code

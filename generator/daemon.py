@@ -15,6 +15,7 @@ when its fingerprint goes stale. PNPGEN_DAEMON=0 turns the whole mechanism off (
 
 This module is imported by every `pnpgen` call, before anything heavy: keep its imports light.
 """
+
 from __future__ import annotations
 
 import marshal
@@ -30,13 +31,20 @@ GREETING = b"pnpgen\n"  # the server's first line on every connection, before th
 GREETING_SECONDS = 3
 COMMANDS = {"build", "validate", "components", "rules", "export", "list", "i18n"}  # one-shot commands
 IDLE_SECONDS = 20 * 60
-FONT_DIRS = ["/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts",
-             "/var/cache/fontconfig", "~/.cache/fontconfig"]
+FONT_DIRS = [
+    "/usr/share/fonts",
+    "/usr/local/share/fonts",
+    "~/.local/share/fonts",
+    "~/.fonts",
+    "/var/cache/fontconfig",
+    "~/.cache/fontconfig",
+]
 
 
 def enabled() -> bool:
-    return (os.environ.get("PNPGEN_DAEMON", "1") != "0" and hasattr(socket, "send_fds")
-            and hasattr(socket, "SO_PEERCRED"))  # Linux: passing the terminal, checking the caller's user
+    return (
+        os.environ.get("PNPGEN_DAEMON", "1") != "0" and hasattr(socket, "send_fds") and hasattr(socket, "SO_PEERCRED")
+    )  # Linux: passing the terminal, checking the caller's user
 
 
 def wanted(argv: list[str]) -> bool:
@@ -50,8 +58,9 @@ def fingerprint() -> str:
 
     digest = hashlib.sha256(f"{sys.executable}\0{sys.version}\0".encode())
     package = os.path.dirname(os.path.abspath(__file__))
-    stamps = sorted(os.path.join(folder, name) for folder, _, names in os.walk(package)
-                    for name in names if name.endswith(".py"))
+    stamps = sorted(
+        os.path.join(folder, name) for folder, _, names in os.walk(package) for name in names if name.endswith(".py")
+    )
     stamps += [os.path.join(folder, "weasyprint", "__init__.py") for folder in sys.path if folder]
     stamps += [os.path.expanduser(folder) for folder in FONT_DIRS]
     digest.update(repr(sorted((k, v) for k, v in os.environ.items() if k.startswith("PNPGEN_PLAIN"))).encode())
@@ -85,6 +94,7 @@ def socket_path(print_: str | None = None) -> str | None:
 
 # --- the client: every `pnpgen` call ---------------------------------------------------------------------
 
+
 class ServerLost(Exception):
     """The server accepted the command and then stopped before reporting its exit code."""
 
@@ -107,9 +117,15 @@ def run_remote(argv: list[str]) -> int | None:
         connection.settimeout(10)
         umask = os.umask(0o022)
         os.umask(umask)
-        payload = marshal.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "umask": umask,
-                                 "encodings": [(sys.stdout.encoding, sys.stdout.errors),
-                                               (sys.stderr.encoding, sys.stderr.errors)]})
+        payload = marshal.dumps(
+            {
+                "argv": argv,
+                "cwd": os.getcwd(),
+                "env": dict(os.environ),
+                "umask": umask,
+                "encodings": [(sys.stdout.encoding, sys.stdout.errors), (sys.stderr.encoding, sys.stderr.errors)],
+            }
+        )
         sys.stdout.flush()
         sys.stderr.flush()
         socket.send_fds(connection, [len(payload).to_bytes(4, "big")], [0, 1, 2])
@@ -162,12 +178,18 @@ def start_in_background() -> None:
 def spawn() -> None:
     import subprocess
 
-    subprocess.Popen([sys.executable, "-m", "generator", "daemon", "start", "--foreground"],
-                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                     start_new_session=True, close_fds=True)
+    subprocess.Popen(
+        [sys.executable, "-m", "generator", "daemon", "start", "--foreground"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        close_fds=True,
+    )
 
 
 # --- the server ------------------------------------------------------------------------------------------
+
 
 def serve(run_command: Callable[[list[str]], int], warm_up: Callable[[], None]) -> int:
     """Load everything (`warm_up`), listen on this installation's socket, fork a child per command until idle;
@@ -202,8 +224,11 @@ def serve(run_command: Callable[[list[str]], int], warm_up: Callable[[], None]) 
                 last_request = time.monotonic()
                 _fork_command(listener, connection, run_command)
                 continue
-            if (time.monotonic() - last_request > IDLE_SECONDS or fingerprint() != own_print
-                    or not _is_ours(path, identity)):
+            if (
+                time.monotonic() - last_request > IDLE_SECONDS
+                or fingerprint() != own_print
+                or not _is_ours(path, identity)
+            ):
                 return 0
     finally:
         if _is_ours(path, identity):
@@ -281,7 +306,7 @@ def _run_command(connection: socket.socket, run_command) -> None:
             payload += chunk
         request = marshal.loads(payload)
         connection.sendall(f"pid {os.getpid()}\n".encode())  # before taking the terminal: a caller that
-        for target, fd in zip((0, 1, 2), fds):                # gave up waiting sees nothing from us
+        for target, fd in zip((0, 1, 2), fds):  # gave up waiting sees nothing from us
             os.dup2(fd, target)
             os.close(fd)
         sys.argv = ["pnpgen", *request["argv"]]
@@ -292,8 +317,14 @@ def _run_command(connection: socket.socket, run_command) -> None:
         (out_encoding, out_errors), (err_encoding, err_errors) = request["encodings"]
         # the server's own streams were /dev/null; the command's own streams, left open
         sys.stdin = open(0, encoding=out_encoding, closefd=False)  # noqa: SIM115
-        sys.stdout = open(1, "w", encoding=out_encoding, errors=out_errors, closefd=False,  # noqa: SIM115
-                          buffering=1 if os.isatty(1) else -1)
+        sys.stdout = open(  # noqa: SIM115 - the command's own stream, left open
+            1,
+            "w",
+            encoding=out_encoding,
+            errors=out_errors,
+            closefd=False,
+            buffering=1 if os.isatty(1) else -1,
+        )
         sys.stderr = open(2, "w", encoding=err_encoding, errors=err_errors, closefd=False, buffering=1)  # noqa: SIM115
         code = run_command(request["argv"])
     except SystemExit as exit_:
@@ -341,8 +372,13 @@ def is_our_server(pid: int) -> bool:
     except OSError:
         return False
     arguments = [a for a in argv if a]
-    return (owner == os.getuid() and b"--foreground" in arguments and b"daemon" in arguments
-            and b"start" in arguments and any(a.endswith((b"generator", b"pnpgen")) for a in arguments))
+    return (
+        owner == os.getuid()
+        and b"--foreground" in arguments
+        and b"daemon" in arguments
+        and b"start" in arguments
+        and any(a.endswith((b"generator", b"pnpgen")) for a in arguments)
+    )
 
 
 def stop_all() -> int:

@@ -1,4 +1,5 @@
 """Errors about the user's input: each names the file, line and key, and says what to do."""
+
 from __future__ import annotations
 
 import difflib

@@ -10,6 +10,7 @@ Cache entries (rendered faces, previews, the compiled ffi module) are no output:
 each whole at once, never staged nor refused by an open set, wherever the cache is (the user's cache directory
 for a game outside the project).
 """
+
 from __future__ import annotations
 
 import contextvars
@@ -81,8 +82,14 @@ class OutsideOutput(InputError):
     """A file would be written outside the output folder (a name made from an id or a language code)."""
 
     def __init__(self, path: Path, root: Path):
-        super().__init__(Problem(None, None, f"refusing to write {path}: it is outside the output folder {root}",
-                                 hint="ids and language codes hold letters, digits, '-' and '_' only"))
+        super().__init__(
+            Problem(
+                None,
+                None,
+                f"refusing to write {path}: it is outside the output folder {root}",
+                hint="ids and language codes hold letters, digits, '-' and '_' only",
+            )
+        )
         self.path, self.root = path, root
 
 

@@ -8,6 +8,7 @@ alone, which also keeps the workers from copying the parent's memory page by pag
 run such phases (build(), render_game(), a command) thaw them when they end, so that a process that goes on
 (watch, serve, the tests) can collect them once they are garbage.
 """
+
 from __future__ import annotations
 
 import gc

@@ -5,6 +5,7 @@ exceptions Python ignores (an at-fork hook while a worker process starts, a fina
 KeyboardInterrupt is printed as "Exception ignored" and the command carries on. So the handler also
 records the interrupt, and long loops call raise_if_pending() between steps.
 """
+
 from __future__ import annotations
 
 import contextlib

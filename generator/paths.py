@@ -10,6 +10,7 @@ A project is a folder of games (cards/<game>), their own templates (templates/<g
 Run from a checkout, the project is the checkout, wherever the command runs. Installed, it is the current
 directory: these paths are relative, so a command run in a server's fork uses its caller's directory.
 """
+
 from __future__ import annotations
 
 import os
@@ -51,9 +52,15 @@ def every_game() -> list[Path]:
     """The project's games, for a command given none; an error saying where it looked when there are none."""
     games = list_games()
     if not games:
-        raise InputError(Problem(None, None, f"no game given, and {why_no_games()}",
-                                 hint="give a game directory, such as ~/games/my-game, or run pnpgen in a folder "
-                                      "whose cards/ holds games; `pnpgen new NAME` makes a game"))
+        raise InputError(
+            Problem(
+                None,
+                None,
+                f"no game given, and {why_no_games()}",
+                hint="give a game directory, such as ~/games/my-game, or run pnpgen in a folder "
+                "whose cards/ holds games; `pnpgen new NAME` makes a game",
+            )
+        )
     return games
 
 
@@ -77,8 +84,11 @@ def resolve_game(arg: str) -> Path:
         hint = "a game directory holds game.yaml, components.yaml and decks/; `pnpgen new NAME` makes one"
     else:
         message = "no such game"
-        hint = did_you_mean(arg, names) or (f"games under cards/: {', '.join(names)}; or give a path" if names else
-                                            f"give a path to a game directory ({why_no_games()})")
+        hint = did_you_mean(arg, names) or (
+            f"games under cards/: {', '.join(names)}; or give a path"
+            if names
+            else f"give a path to a game directory ({why_no_games()})"
+        )
     raise InputError(Problem(path, None, message, hint=hint))
 
 

@@ -10,6 +10,7 @@ Ctrl-C in a terminal signals the whole foreground process group, workers include
 workers itself (see generator.interrupts), so a worker told to stop leaves at once and says nothing: Python's
 default would print a KeyboardInterrupt traceback from each worker's queue.
 """
+
 from __future__ import annotations
 
 import ctypes

@@ -6,6 +6,7 @@ place (`\\r`) with the count and an estimate of the time left; when stderr is no
 CI), a plain line when the task starts, one at most every PLAIN_EVERY seconds while it runs and one when it
 ends, so a log shows the work moving without a line per item.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -13,14 +14,19 @@ import sys
 import time
 from collections.abc import Callable
 
-REDRAW_EVERY = 0.1   # seconds between redraws of the status line on a terminal
-PLAIN_EVERY = 5.0    # seconds between plain progress lines when stderr is not a terminal
+REDRAW_EVERY = 0.1  # seconds between redraws of the status line on a terminal
+PLAIN_EVERY = 5.0  # seconds between plain progress lines when stderr is not a terminal
 ESTIMATE_AFTER = 1.0  # seconds of work (and one item done) before the time left is estimated
 
 
 class Progress:
-    def __init__(self, quiet: bool = False, stream=None, clock: Callable[[], float] = time.monotonic,
-                 terminal: bool | None = None):
+    def __init__(
+        self,
+        quiet: bool = False,
+        stream=None,
+        clock: Callable[[], float] = time.monotonic,
+        terminal: bool | None = None,
+    ):
         self.quiet = quiet
         self.stream = stream or sys.stderr
         self.clock = clock
@@ -52,7 +58,7 @@ class Progress:
     def _show_status(self, text: str) -> None:
         if not self.terminal or text == self._status == "":
             return
-        text = text[:max(20, shutil.get_terminal_size().columns - 1)]  # a wrapped line cannot be redrawn
+        text = text[: max(20, shutil.get_terminal_size().columns - 1)]  # a wrapped line cannot be redrawn
         width = max(len(self._status), len(text))
         self.stream.write("\r" + text.ljust(width) + ("\r" if not text else ""))
         self.stream.flush()
@@ -116,8 +122,10 @@ class Task:
             return
         now = progress.clock()
         every = REDRAW_EVERY if progress.terminal else PLAIN_EVERY
-        if not force and ((self._shown_at is not None and now - self._shown_at < every)
-                          or (not progress.terminal and self.done == self.total)):  # the final line says it
+        if not force and (
+            (self._shown_at is not None and now - self._shown_at < every)
+            or (not progress.terminal and self.done == self.total)
+        ):  # the final line says it
             return
         self._shown_at = now
         if progress.terminal:

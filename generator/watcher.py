@@ -1,4 +1,5 @@
 """Noticing changed files by polling their modification times (no inotify: works on every file system)."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,11 +1,16 @@
 """Changing values in a ruamel round-trip document so that only they change: containers are updated in place
 (a flow mapping stays a flow mapping), quoting is kept, and the comments ruamel attaches to a key or an item
 that is removed move to its neighbour instead of disappearing with it."""
+
 from __future__ import annotations
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.scalarstring import (DoubleQuotedScalarString, FoldedScalarString, LiteralScalarString,
-                                       SingleQuotedScalarString)
+from ruamel.yaml.scalarstring import (
+    DoubleQuotedScalarString,
+    FoldedScalarString,
+    LiteralScalarString,
+    SingleQuotedScalarString,
+)
 
 MISSING = object()
 
@@ -68,7 +73,7 @@ def assign(container, key, new, after: list | None = None) -> bool:
             assign(old, index, new[index])
         while len(old) > len(new):
             delete_item(old, len(old) - 1)
-        old.extend(fresh(item) for item in new[len(old):])
+        old.extend(fresh(item) for item in new[len(old) :])
         return True
     if old is MISSING and isinstance(container, CommentedMap):
         position = insert_position(container, after or [])
@@ -91,6 +96,7 @@ def insert_position(mapping: CommentedMap, after: list) -> int:
 
 
 # --- removing, with the comments kept -------------------------------------------------------------
+
 
 def delete_key(mapping: CommentedMap, key) -> None:
     """Remove a key; a comment written after its value moves to the key before it."""
@@ -158,5 +164,5 @@ def give_trailing(container, key, text: str) -> None:
             existing += "\n"
         if text.startswith("#"):  # a comment that ended a line now stands on its own: indent it as its neighbours
             rest = existing.rstrip("\n").rsplit("\n", 1)[-1]
-            text = rest[:len(rest) - len(rest.lstrip(" "))] + text
+            text = rest[: len(rest) - len(rest.lstrip(" "))] + text
         slot[2].value = existing + text.removeprefix("\n")

@@ -5,6 +5,7 @@ and was most of a cached rebuild's time); the containers it returns carry an `lc
 both kinds answer `key_line` and `item_line`. Editing files in place uses ruamel (`round_trip_yaml`),
 which keeps comments and formatting.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -45,7 +46,8 @@ _RESOLVED: dict[tuple[str, bool], str] = {}
 
 FAST_LOADER.yaml_implicit_resolvers = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != BOOL_TAG]
-    for first, resolvers in _BASE_LOADER.yaml_implicit_resolvers.items()}
+    for first, resolvers in _BASE_LOADER.yaml_implicit_resolvers.items()
+}
 FAST_LOADER.add_implicit_resolver(BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
 
 
@@ -90,8 +92,8 @@ class BadValue(Exception):
 # Bounds on what one file may hold. Aliases share a node, so a file of a few lines can name 9^9 values
 # (an "alias bomb"); the values counted are those the aliases repeat, on top of those written out (a
 # 20,000-card deck file writes about 340,000, which its size bounds).
-MAX_VALUES = 200_000     # the largest kit file holds about 2,000
-MAX_TEXT = 100_000        # characters in one text
+MAX_VALUES = 200_000  # the largest kit file holds about 2,000
+MAX_TEXT = 100_000  # characters in one text
 MAX_FILE_BYTES = 20 << 20
 
 
@@ -112,8 +114,14 @@ def load_yaml(path: Path):
     except UnicodeDecodeError as exc:
         raise InputError(Problem(path, None, f"not UTF-8 text ({exc.reason})", hint="save the file as UTF-8")) from None
     if len(text) > MAX_FILE_BYTES:
-        raise InputError(Problem(path, None, f"the file is larger than {MAX_FILE_BYTES >> 20} MB",
-                                 hint="split it, or check that it is the file you meant"))
+        raise InputError(
+            Problem(
+                path,
+                None,
+                f"the file is larger than {MAX_FILE_BYTES >> 20} MB",
+                hint="split it, or check that it is the file you meant",
+            )
+        )
     if _remembered_dir is not None and len(text) >= REMEMBER_FROM_BYTES and "&" not in text:
         return _load_remembered(text, path, _remembered_dir)
     return load_yaml_text(text, path)
@@ -156,7 +164,8 @@ REWRITE_FROM_SHARE = 0.02  # of a list's items parsed again since the file was r
 
 def _reparsed(old_text: str, old, text: str):
     """The document of text, from the document of old_text, parsing again only the items of a block list that
-    changed (lines before them and after them are the same), and the share of the list's items that was. None when the change is not inside the items of one list, or the items do not parse on
+    changed (lines before them and after them are the same), and the share of the list's items that was. None
+    when the change is not inside the items of one list, or the items do not parse on
     their own as items of that list: then the file is parsed in full.
 
     The parser's state where an unchanged item starts is the same as before (the text before it is), and the
@@ -183,28 +192,34 @@ def _reparsed(old_text: str, old, text: str):
         j = bisect.bisect_right(starts, max(first, old_end - 1)) - 1
         span_start, span_end = starts[i], (starts[j + 1] if j + 1 < len(starts) else after)
         column = items.lc.col
-        if not all(_starts_item(old_lines, line, column) for line in (span_start, *starts[j + 1:j + 2])):
+        if not all(_starts_item(old_lines, line, column) for line in (span_start, *starts[j + 1 : j + 2])):
             return None, 0
         try:
-            parsed = fast_load("\n" * span_start + "".join(lines[span_start:span_end + delta]))
+            parsed = fast_load("\n" * span_start + "".join(lines[span_start : span_end + delta]))
         except Exception:  # noqa: BLE001 - parsed in full, which says what is wrong
             return None, 0
         if parsed is None:
             parsed = LocatedList()
             parsed.lc = Positions(span_start, column)
-        if not isinstance(parsed, LocatedList) or (parsed and parsed.lc.col != column) \
-                or len(items) - (j + 1 - i) + len(parsed) == 0:
+        if (
+            not isinstance(parsed, LocatedList)
+            or (parsed and parsed.lc.col != column)
+            or len(items) - (j + 1 - i) + len(parsed) == 0
+        ):
             return None, 0
-        positions = ([items.lc.data[k] for k in range(i)] + [parsed.lc.data[k] for k in range(len(parsed))]
-                     + [(items.lc.data[k][0] + delta, items.lc.data[k][1]) for k in range(j + 1, len(items))])
+        positions = (
+            [items.lc.data[k] for k in range(i)]
+            + [parsed.lc.data[k] for k in range(len(parsed))]
+            + [(items.lc.data[k][0] + delta, items.lc.data[k][1]) for k in range(j + 1, len(items))]
+        )
         if delta:
-            for item in items[j + 1:]:
+            for item in items[j + 1 :]:
                 _shift(item, delta)
             for other in old:
                 if old.lc.data[other][0] >= span_end:
                     old.lc.data[other] = (old.lc.data[other][0] + delta, old.lc.data[other][1])
                     _shift(old[other], delta)
-        items[i:j + 1] = parsed
+        items[i : j + 1] = parsed
         items.lc.data = dict(enumerate(positions))
         return old, max(j + 1 - i, len(parsed)) / len(items)
     return None, 0
@@ -213,8 +228,12 @@ def _reparsed(old_text: str, old, text: str):
 def _starts_item(lines: list[str], line: int, column: int) -> bool:
     """Whether the line starts a block list item (`- `) at column."""
     text = lines[line] if line < len(lines) else ""
-    return text[:column].strip(" ") == "" and len(text) > column and text[column] == "-" \
-        and text[column + 1:column + 2] in (" ", "\n", "\r", "")
+    return (
+        text[:column].strip(" ") == ""
+        and len(text) > column
+        and text[column] == "-"
+        and text[column + 1 : column + 2] in (" ", "\n", "\r", "")
+    )
 
 
 def _shift(node, delta: int) -> None:
@@ -224,7 +243,7 @@ def _shift(node, delta: int) -> None:
         return
     lc.line += delta
     lc.data = {key: (line + delta, col) for key, (line, col) in lc.data.items()}
-    for child in (node.values() if isinstance(node, dict) else node):
+    for child in node.values() if isinstance(node, dict) else node:
         _shift(child, delta)
 
 
@@ -233,15 +252,28 @@ def load_yaml_text(text: str, path: Path):
     try:
         return fast_load(text)
     except DuplicateKey as exc:
-        raise InputError(Problem(path, exc.line, f"the key '{exc.key}' appears twice in this mapping",
-                                 str(exc.key), hint="remove or rename one of them")) from None
+        raise InputError(
+            Problem(
+                path,
+                exc.line,
+                f"the key '{exc.key}' appears twice in this mapping",
+                str(exc.key),
+                hint="remove or rename one of them",
+            )
+        ) from None
     except BadValue as exc:
         raise InputError(Problem(path, exc.line, exc.message, hint=exc.hint)) from None
     except pyyaml.reader.ReaderError as exc:  # a character YAML does not allow: say on which line
         line = text.count("\n", 0, exc.position) + 1
         column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
-        raise InputError(Problem(path, line, f"a control character (U+{exc.character:04X}) in column {column}",
-                                 hint="remove it, or write it as an escape in double quotes, like \"\\t\"")) from None
+        raise InputError(
+            Problem(
+                path,
+                line,
+                f"a control character (U+{exc.character:04X}) in column {column}",
+                hint='remove it, or write it as an escape in double quotes, like "\\t"',
+            )
+        ) from None
     except pyyaml.MarkedYAMLError as exc:
         raise InputError(syntax_problem(exc, text, path)) from None
     except pyyaml.YAMLError as exc:
@@ -260,7 +292,7 @@ def load_yaml_round_trip(path: Path):
         raise InputError(Problem(path, None, f"malformed YAML: {exc}")) from None
 
 
-QUOTE_IT = "quote the text (\"...\") or write one language a line (block style; docs/schema.md shows it)"
+QUOTE_IT = 'quote the text ("...") or write one language a line (block style; docs/schema.md shows it)'
 OPENS_COLLECTION = re.compile(r"(?:^|:\s|-\s)\s*[{\[]")
 
 
@@ -275,13 +307,17 @@ def syntax_problem(exc, text: str, path: Path) -> Problem:
         line = exc.context_mark.line + 1  # the problem was found past the end: name the line the braces open on
     source = lines[line - 1] if line and line <= len(lines) else ""
     if in_flow:
-        hint = ("inside {ja: ..., en: ...} a comma, `: `, ` #`, brackets or braces (furigana {漢字|かんじ}, "
-                "placeholders) in a text break it: " + QUOTE_IT)
+        hint = (
+            "inside {ja: ..., en: ...} a comma, `: `, ` #`, brackets or braces (furigana {漢字|かんじ}, "
+            "placeholders) in a text break it: " + QUOTE_IT
+        )
     elif "mapping values are not allowed" in what and source.count(": ") > 1:
-        hint = "a text holding `: ` (a colon and a space) must be quoted (\"...\")"
+        hint = 'a text holding `: ` (a colon and a space) must be quoted ("...")'
     elif "expected key" in what and OPENS_COLLECTION.search(source):
-        hint = ("a text starting with { or [ (furigana {漢字|かんじ}, a placeholder {...}) is read as a mapping or a "
-                "list: quote it, like ja: \"{札|ふだ}を引く\"")
+        hint = (
+            "a text starting with { or [ (furigana {漢字|かんじ}, a placeholder {...}) is read as a mapping or a "
+            'list: quote it, like ja: "{札|ふだ}を引く"'
+        )
     else:
         hint = "check indentation, colons and quotes on this line or the one above"
     return Problem(path, line, f"malformed YAML: {what}", hint=hint)
@@ -307,16 +343,24 @@ def _check_expanded_size(root) -> None:
         node, children_done = stack.pop()
         if id(node) in sizes:
             continue
-        children = ([n for pair in node.value for n in pair] if isinstance(node, pyyaml.MappingNode)
-                    else node.value if isinstance(node, pyyaml.SequenceNode) else [])
+        children = (
+            [n for pair in node.value for n in pair]
+            if isinstance(node, pyyaml.MappingNode)
+            else node.value
+            if isinstance(node, pyyaml.SequenceNode)
+            else []
+        )
         if not children_done:
             stack.append((node, True))
             stack.extend((child, False) for child in children if id(child) not in sizes)
             continue
         size = 1 + sum(sizes[id(child)] for child in children)
         if size - len(sizes) > MAX_VALUES:  # every node below is among the sizes: the rest are repeats
-            raise BadValue(node.start_mark.line + 1, f"the aliases (*name) here expand to more than {MAX_VALUES:,} "
-                           "values", "an alias repeats its anchor's whole value: use fewer or smaller ones")
+            raise BadValue(
+                node.start_mark.line + 1,
+                f"the aliases (*name) here expand to more than {MAX_VALUES:,} values",
+                "an alias repeats its anchor's whole value: use fewer or smaller ones",
+            )
         sizes[id(node)] = size
 
 
@@ -336,8 +380,11 @@ def _scalar(node, constructor):
         raise
     except Exception as exc:  # noqa: BLE001 - PyYAML's tag constructors fail in many ways (`!!timestamp text`)
         detail = f": {str(exc).split(';')[0]}" if isinstance(exc, (ValueError, ArithmeticError)) else ""
-        raise BadValue(line, f"cannot read the value '{node.value[:40]}' as {node.tag.rsplit(':', 1)[-1]}{detail}",
-                       "quote it to make it a text") from None
+        raise BadValue(
+            line,
+            f"cannot read the value '{node.value[:40]}' as {node.tag.rsplit(':', 1)[-1]}{detail}",
+            "quote it to make it a text",
+        ) from None
 
 
 def _build(node, constructor):
@@ -347,8 +394,11 @@ def _build(node, constructor):
         out.lc = Positions(node.start_mark.line, node.start_mark.column)
         for key_node, value_node in node.value:
             if not isinstance(key_node, pyyaml.ScalarNode):
-                raise BadValue(key_node.start_mark.line + 1, "a key must be a plain text or number, not a list "
-                               "or a mapping", "write the key as a text; `? [a, b]` makes a list a key")
+                raise BadValue(
+                    key_node.start_mark.line + 1,
+                    "a key must be a plain text or number, not a list or a mapping",
+                    "write the key as a text; `? [a, b]` makes a list a key",
+                )
             key = _scalar(key_node, constructor)
             if key in out:
                 raise DuplicateKey(key, key_node.start_mark.line + 1)

@@ -4,6 +4,7 @@ Run it (`make accept-look`) after a deliberate change to how pages look; the tes
 later build with these records (tests/test_look.py). The records depend only on the PDFs, so running it
 twice on the same code writes the same files.
 """
+
 from __future__ import annotations
 
 import os

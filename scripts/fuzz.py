@@ -11,6 +11,7 @@ memory limit. Reported as failures:
 - a partial output set: a failed build that changed any file of the previous set, or left a temporary file.
 The same seed gives the same mutations. Exit status 1 when anything failed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,13 +44,43 @@ def alias_bomb() -> str:
     return "\n".join(lines) + "\n"
 
 
-HOSTILE_VALUES = ["9" * 5001, "!!float x", "2001-13-45", "x\x01y", "x\x85y", "a\u2028b", "'" + "a" * 200_000 + "'",
-                  "x/../../../../escaped", '"#123456; background-image: url(http://127.0.0.1:9/x.png)"',
-                  "[a, [b, [c]]]", "{a: 1}", "*nowhere", "&a x", "? x", ": x", "-1", "1e999", ".nan", "null", "''",
-                  '"=\'a\' * 99999999999"', '"={}"'.format("(" * 500 + "1" + ")" * 500), "!!binary x", "0x1F",
-                  '"{{ cycler.__init__.__globals__ }}"', "<script>x</script>"]
-HOSTILE_LINES = ["? [a, b]\n: 2\n", alias_bomb(), "checks:\n  - expect: \"len('a' * 99999999999) > 0\"\n",
-                 "<<: *nowhere\n", "%YAML 1.1\n", "---\n", "\t- tab\n"]
+HOSTILE_VALUES = [
+    "9" * 5001,
+    "!!float x",
+    "2001-13-45",
+    "x\x01y",
+    "x\x85y",
+    "a\u2028b",
+    "'" + "a" * 200_000 + "'",
+    "x/../../../../escaped",
+    '"#123456; background-image: url(http://127.0.0.1:9/x.png)"',
+    "[a, [b, [c]]]",
+    "{a: 1}",
+    "*nowhere",
+    "&a x",
+    "? x",
+    ": x",
+    "-1",
+    "1e999",
+    ".nan",
+    "null",
+    "''",
+    "\"='a' * 99999999999\"",
+    '"={}"'.format("(" * 500 + "1" + ")" * 500),
+    "!!binary x",
+    "0x1F",
+    '"{{ cycler.__init__.__globals__ }}"',
+    "<script>x</script>",
+]
+HOSTILE_LINES = [
+    "? [a, b]\n: 2\n",
+    alias_bomb(),
+    "checks:\n  - expect: \"len('a' * 99999999999) > 0\"\n",
+    "<<: *nowhere\n",
+    "%YAML 1.1\n",
+    "---\n",
+    "\t- tab\n",
+]
 
 
 def mutate(text: str, rng: random.Random) -> tuple[str, str]:
@@ -131,8 +162,11 @@ def run_forked(argv: list[str], timeout: float) -> tuple[str, int | None, str, f
 
 
 def snapshot(folder: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()} \
-        if folder.is_dir() else {}
+    return (
+        {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
+        if folder.is_dir()
+        else {}
+    )
 
 
 def main() -> int:
@@ -153,8 +187,22 @@ def main() -> int:
     started = time.monotonic()
     try:
         for kit in KITS:  # a complete earlier build of each kit: a failed build must leave it as it is
-            outcome, code, err, _ = run_forked(["build", str(ROOT / "cards" / kit), "--lang", "en", "--paper", "a4",
-                                                "--out", str(out), "--jobs", "1", "-q"], 600)
+            outcome, code, err, _ = run_forked(
+                [
+                    "build",
+                    str(ROOT / "cards" / kit),
+                    "--lang",
+                    "en",
+                    "--paper",
+                    "a4",
+                    "--out",
+                    str(out),
+                    "--jobs",
+                    "1",
+                    "-q",
+                ],
+                600,
+            )
             if code != 0:
                 print(f"the unmutated {kit} does not build: {err}", file=sys.stderr)
                 return 1
@@ -175,8 +223,9 @@ def main() -> int:
             runs = [["validate", str(game)]]
             build = number % BUILD_EVERY == 0
             if build:
-                runs.append(["build", str(game), "--lang", "en", "--paper", "a4", "--out", str(out), "--jobs", "1",
-                             "-q"])
+                runs.append(
+                    ["build", str(game), "--lang", "en", "--paper", "a4", "--out", str(out), "--jobs", "1", "-q"]
+                )
             for argv in runs:
                 before = snapshot(out / kit)
                 outcome, code, err, peak = run_forked(argv, args.timeout)
@@ -194,8 +243,10 @@ def main() -> int:
                 print(f"{number} mutations, {len(failures)} failures, {time.monotonic() - started:.0f} s", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"\n{args.mutations} mutations (seed {args.seed}), {builds} builds, "
-          f"{time.monotonic() - started:.0f} s, largest run {peak_mb:.0f} MB (limit {MEMORY_LIMIT >> 20} MB)")
+    print(
+        f"\n{args.mutations} mutations (seed {args.seed}), {builds} builds, "
+        f"{time.monotonic() - started:.0f} s, largest run {peak_mb:.0f} MB (limit {MEMORY_LIMIT >> 20} MB)"
+    )
     for (command, result), count in sorted(outcomes.items(), key=str):
         print(f"  {command}: {'exit ' + str(result) if isinstance(result, int) else result}: {count}")
     for failure in failures:

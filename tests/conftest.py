@@ -1,4 +1,5 @@
 """Shared helpers: run the CLI in-process, make small games, open PDFs."""
+
 from __future__ import annotations
 
 import os
@@ -28,6 +29,7 @@ class Result:
 @pytest.fixture
 def cli(capsys):
     """Run `pnpgen ARGS` in this process; returns exit code and captured output."""
+
     def run(*args):
         capsys.readouterr()
         try:
@@ -36,13 +38,15 @@ def cli(capsys):
             code = exit_.code
         captured = capsys.readouterr()
         return Result(code, captured.out, captured.err)
+
     return run
 
 
 def run_subprocess(*args, cwd=ROOT):
     """Run pnpgen as a user would, in a child process."""
-    result = subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=cwd,
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", *map(str, args)], cwd=cwd, capture_output=True, text=True
+    )
     return Result(result.returncode, result.stdout, result.stderr)
 
 

@@ -1,4 +1,5 @@
 """Where a page puts ink near the paper's edge: rendered at low resolution, only the outer band is looked at."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,5 @@
 """Lines of text read back from a PDF by their character boxes (pypdfium2), as a reader sees them."""
+
 from __future__ import annotations
 
 import functools
@@ -20,8 +21,8 @@ class Char:
     bottom: float
     right: float
     top: float
-    angle: float = 0.0   # the glyph's rotation in radians (0: upright)
-    ink_width: float = 0.0   # the glyph's drawn extent (a vertical form of ー is tall and narrow)
+    angle: float = 0.0  # the glyph's rotation in radians (0: upright)
+    ink_width: float = 0.0  # the glyph's drawn extent (a vertical form of ー is tall and narrow)
     ink_height: float = 0.0
 
     @property
@@ -128,7 +129,7 @@ def following_lines(lines: list[Line]):
         page.sort(key=lambda line: -line.middle)  # top first
         for index, line in enumerate(page):
             below = None
-            for other in page[index + 1:]:
+            for other in page[index + 1 :]:
                 if line.middle - other.middle >= 2.2 * max(line.size, other.size):
                     break
                 if other.left < line.right and line.left < other.right and line.middle - other.middle > 0:
@@ -142,8 +143,13 @@ def short_last_lines(path: Path, shortest: int = 2) -> list[str]:
     under a longer line of the same paragraph (same left edge)."""
     found = []
     for above, line in following_lines(lines_of(path)):
-        if (japanese(line.text) and content_length(line.text) <= shortest and line.text[-1] in "。」）"
-                and abs(above.left - line.left) < line.size and len(above.text) > len(line.text)):
+        if (
+            japanese(line.text)
+            and content_length(line.text) <= shortest
+            and line.text[-1] in "。」）"
+            and abs(above.left - line.left) < line.size
+            and len(above.text) > len(line.text)
+        ):
             found.append(f"{path.name} p{line.page + 1}: ...{above.text[-8:]} | {line.text}")
     return found
 
@@ -176,8 +182,9 @@ def japanese_latin_gaps(path: Path) -> list[tuple[str, float]]:
             pair = first.text + second.text
             if max(first.height, second.height) > 1.4 * min(first.height, second.height):
                 continue  # not one run of text (a small label beside a big number)
-            if (CJK_CHAR.match(first.text) and LATIN_CHAR.match(second.text)) or \
-                    (LATIN_CHAR.match(first.text) and CJK_CHAR.match(second.text)):
+            if (CJK_CHAR.match(first.text) and LATIN_CHAR.match(second.text)) or (
+                LATIN_CHAR.match(first.text) and CJK_CHAR.match(second.text)
+            ):
                 size = max(first.height, second.height)
                 gaps.append((pair, (second.left - first.right) / size))
     return gaps

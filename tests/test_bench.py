@@ -1,4 +1,5 @@
 """The benchmark's own pieces: the floors draw the deck in pnpgen's font, and the table says which targets hold."""
+
 from __future__ import annotations
 
 import subprocess
@@ -49,8 +50,11 @@ def test_reportlab_anchor_embeds_the_font_pnpgen_prints_with(tmp_path):
     subprocess.run([sys.executable, str(BENCH / "reportlab_floor.py"), str(out), str(fonts)], check=True)
     with pikepdf.open(out) as pdf:
         assert len(pdf.pages) == 34  # 300 cards, 9 a page
-        used = {str(font.BaseFont) for font in pdf.pages[0].Resources.Font.values()
-                if "/FontDescriptor" in font or "/DescendantFonts" in font}
+        used = {
+            str(font.BaseFont)
+            for font in pdf.pages[0].Resources.Font.values()
+            if "/FontDescriptor" in font or "/DescendantFonts" in font
+        }
         embedded = [font for font in pdf.pages[0].Resources.Font.values() if str(font.BaseFont) in used]
         assert {name.split("+")[1] for name in used} == {"NotoSansCJKjp-Regular", "NotoSansCJKjp-Bold"}
         assert all("/FontFile2" in font.FontDescriptor for font in embedded)
@@ -64,16 +68,22 @@ def series(label: str, *runs: tuple[float, float]) -> run.Series:
 
 
 def test_every_target_is_shown_with_whether_it_is_met():
-    results = {"cold": series("cold", (0.70, 150), (0.90, 160), (0.72, 150)),
-               "weasyprint": series("floor", (1.0, 130), (1.0, 130), (1.0, 130)),
-               "reportlab": series("anchor", (0.1, 15)), "protograf": series("protograf", (2.0, 160)),
-               "warm": series("warm", (0.2, 110)), "warm_alone": series("warm alone", (0.6, 100)),
-               "kits_warm": series("kits warm", (2.5, 90)), "kits_cold": series("kits cold", (30, 520)),
-               "large_cold": series("large cold", (400.0, 900)), "large_warm": series("large warm", (4.0, 1100))}
+    results = {
+        "cold": series("cold", (0.70, 150), (0.90, 160), (0.72, 150)),
+        "weasyprint": series("floor", (1.0, 130), (1.0, 130), (1.0, 130)),
+        "reportlab": series("anchor", (0.1, 15)),
+        "protograf": series("protograf", (2.0, 160)),
+        "warm": series("warm", (0.2, 110)),
+        "warm_alone": series("warm alone", (0.6, 100)),
+        "kits_warm": series("kits warm", (2.5, 90)),
+        "kits_cold": series("kits cold", (30, 520)),
+        "large_cold": series("large cold", (400.0, 900)),
+        "large_warm": series("large warm", (4.0, 1100)),
+    }
     rows = {name: (value, met) for name, value, _, met in run.targets(results, 20_000)}
-    assert rows["small cold / WeasyPrint floor"] == ("0.72", True)   # the median run, not the first
+    assert rows["small cold / WeasyPrint floor"] == ("0.72", True)  # the median run, not the first
     assert rows["small cold / protograf"] == ("0.36", False)
-    assert rows["small cold / ReportLab anchor"][1] is None          # shown, no target
+    assert rows["small cold / ReportLab anchor"][1] is None  # shown, no target
     assert rows["warm (server) / cold"] == ("0.28", False)
     assert rows["kits warm (server)"] == ("2.50 s", False)
     assert rows["peak, benchmark deck and kits"] == ("520.00 MB", False)

@@ -1,4 +1,5 @@
 """`pnpgen serve` in a real browser: Debian's Chromium driven by Playwright (never a downloaded browser)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,13 +8,24 @@ import pytest
 from playwright.sync_api import expect
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 CARDS = "decks/cards.yaml"
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium): "
-                                 "scripts/install-system-deps.sh installs it")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian's chromium (/usr/bin/chromium): scripts/install-system-deps.sh installs it",
+    ),
+]
 
 
 @pytest.fixture(scope="module")
@@ -49,11 +61,17 @@ def test_fixing_an_english_card_name_changes_the_card_and_one_yaml_line(page, sm
     ja_front = face_src(page, "apple", "front", "ja")
     field(page, "cards[apple].name", "en").fill("Green Apple")
     field(page, "cards[apple].name", "en").press("Enter")
-    page.wait_for_function("old => document.querySelector(\"img[alt='apple front en']\").src.indexOf(old) < 0",
-                           arg=old_front, timeout=10000)
+    page.wait_for_function(
+        "old => document.querySelector(\"img[alt='apple front en']\").src.indexOf(old) < 0",
+        arg=old_front,
+        timeout=10000,
+    )
     expect(page.locator("#message")).to_have_text("saved cards[apple].name (en): decks/cards.yaml")
-    page.wait_for_function("() => { const img = document.querySelector(\"img[alt='apple front en']\");"
-                           " return img.complete && img.naturalWidth > 100; }", timeout=10000)  # the new face shows
+    page.wait_for_function(
+        "() => { const img = document.querySelector(\"img[alt='apple front en']\");"
+        " return img.complete && img.naturalWidth > 100; }",
+        timeout=10000,
+    )  # the new face shows
     assert face_src(page, "apple", "front", "ja") == ja_front
     after = (small_game / CARDS).read_text(encoding="utf-8")
     diff = [(a, b) for a, b in zip(before.splitlines(), after.splitlines()) if a != b]
@@ -65,8 +83,10 @@ def test_an_edit_in_a_text_editor_shows_on_the_open_page(page, small_game):
     path = small_game / CARDS
     old_front = face_src(page, "pear", "front", "en")
     path.write_text(path.read_text(encoding="utf-8").replace("en: Pear}", "en: Ripe Pear}"), encoding="utf-8")
-    page.wait_for_function("() => document.querySelector(\"textarea[aria-label='cards[pear].name en']\").value"
-                           " === 'Ripe Pear'", timeout=10000)
+    page.wait_for_function(
+        "() => document.querySelector(\"textarea[aria-label='cards[pear].name en']\").value === 'Ripe Pear'",
+        timeout=10000,
+    )
     assert face_src(page, "pear", "front", "en") != old_front
 
 

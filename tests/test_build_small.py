@@ -1,4 +1,5 @@
 """A game directory in, PDFs and a build report out: checked by opening the PDFs."""
+
 import json
 
 import pikepdf
@@ -159,6 +160,7 @@ def test_rebuild_uses_the_cache_and_gives_the_same_pdf(small_game, tmp_path, cli
 def test_outputs_are_readable_like_any_new_file(built):
     import os
     import stat
+
     mask = os.umask(0)
     os.umask(mask)
     mode = stat.S_IMODE((built / "cards-en-a4.pdf").stat().st_mode)
@@ -201,16 +203,20 @@ def test_build_reports_what_validate_rejects_before_rendering_and_strict_fails(s
     components = small_game / "components.yaml"
     components.write_text(components.read_text(encoding="utf-8").replace("count: 6", "count: 7"), encoding="utf-8")
     cards = small_game / "decks" / "cards.yaml"
-    cards.write_text(cards.read_text(encoding="utf-8").replace("{ja: 洋なし, en: Pear}", "{ja: 洋なし}"),
-                     encoding="utf-8")
+    cards.write_text(
+        cards.read_text(encoding="utf-8").replace("{ja: 洋なし, en: Pear}", "{ja: 洋なし}"), encoding="utf-8"
+    )
     args = ("build", small_game, "--out", tmp_path / "out", "--quiet", "--jobs", "1", "--paper", "a4")
     result = cli(*args)
     assert result.code == 0, result
     lines = result.err.splitlines()
-    assert any(line.startswith("warning: ") and "components.yaml:3" in line and "holds 7 cards" in line
-               for line in lines), lines
-    assert any(line.startswith("warning: ") and "decks/cards.yaml:15" in line and "cards[pear].name has no en"
-               in line for line in lines), lines
+    assert any(
+        line.startswith("warning: ") and "components.yaml:3" in line and "holds 7 cards" in line for line in lines
+    ), lines
+    assert any(
+        line.startswith("warning: ") and "decks/cards.yaml:15" in line and "cards[pear].name has no en" in line
+        for line in lines
+    ), lines
     assert lines[-1].startswith("warning: 2 data problem(s)")
     strict = cli(*args, "--strict")
     assert strict.code == 1
@@ -219,32 +225,41 @@ def test_build_reports_what_validate_rejects_before_rendering_and_strict_fails(s
 
 def test_placeholders_in_card_text_are_resolved_as_in_the_rules(small_game, tmp_path, cli):
     cards = small_game / "decks" / "cards.yaml"
-    cards.write_text(cards.read_text(encoding="utf-8").replace(
-        "en: Draw 1 card.}", "en: \"Draw {deck.cards @2} cards or take {card:pear}.\"}"), encoding="utf-8")
+    cards.write_text(
+        cards.read_text(encoding="utf-8").replace(
+            "en: Draw 1 card.}", 'en: "Draw {deck.cards @2} cards or take {card:pear}."}'
+        ),
+        encoding="utf-8",
+    )
     out = tmp_path / "out"
     result = cli("build", small_game, "--out", out, "-q", "--jobs", "1", "--paper", "a4", "--lang", "en")
     assert result.code == 0, result
     text = page_text(out / "small" / "cards-en-a4.pdf", 0)
-    assert "Draw 4 cards or take Pear." in " ".join(text.split())   # 6 cards, grapes removed with 2 players
+    assert "Draw 4 cards or take Pear." in " ".join(text.split())  # 6 cards, grapes removed with 2 players
     assert "{" not in text
 
 
 def test_an_unknown_placeholder_in_card_text_fails_naming_the_deck_file(small_game, tmp_path, cli):
     cards = small_game / "decks" / "cards.yaml"
-    cards.write_text(cards.read_text(encoding="utf-8").replace("en: Draw 1 card.}", "en: \"Draw {deck.crads} cards.\"}"),
-                     encoding="utf-8")
+    cards.write_text(
+        cards.read_text(encoding="utf-8").replace("en: Draw 1 card.}", 'en: "Draw {deck.crads} cards."}'),
+        encoding="utf-8",
+    )
     result = cli("build", small_game, "--out", tmp_path / "out", "-q", "--jobs", "1", "--paper", "a4")
     assert result.code == 2, result
     assert "decks/cards.yaml:13:" in result.err and "placeholder {deck.crads}" in result.err
     assert "Traceback" not in result.err
     validated = cli("validate", small_game)
     assert validated.code == 1 and "cards[apple].text.en" in validated.out and "deck.crads" in validated.out
+
+
 def test_nothing_is_drawn_in_the_printers_margin_unless_it_is_turned_off(small_game, tmp_path, cli):
     from inkcheck import ink_near_edge
+
     out = tmp_path / "out"
     assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
     assert ink_near_edge(out / "small" / "cards-en-a4.pdf") == []
-    assert ink_near_edge(out / "small" / "cards-en-a4.pdf", edge_mm=5.5) != []   # the label sits just inside
+    assert ink_near_edge(out / "small" / "cards-en-a4.pdf", edge_mm=5.5) != []  # the label sits just inside
     assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--lang", "en", "--margin", "0").code == 0
     assert ink_near_edge(out / "small" / "cards-en-a4.pdf") != []
 
@@ -256,14 +271,16 @@ def test_a_margin_out_of_range_is_a_clear_error(small_game, tmp_path, cli):
 
 def test_per_deck_sheets_and_build_json_lists_the_decks_of_each_sheet(small_game, tmp_path, cli):
     out = tmp_path / "out"
-    assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--lang", "en",
-               "--sheets", "per-deck").code == 0
+    assert (
+        cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--lang", "en", "--sheets", "per-deck").code == 0
+    )
     entry = json.loads((out / "small" / "build.json").read_text())["files"][0]
     assert entry["decks"] == ["cards"] and entry["sheets"] == [["cards"]]
 
 
 def test_changed_since_a_revision_or_a_build_json_reprints_only_the_changed_card(small_game, tmp_path, cli):
     import subprocess
+
     git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-C", str(small_game)]
     subprocess.run(git + ["init", "-q"], check=True)
     subprocess.run(git + ["add", "-A"], check=True)
@@ -278,21 +295,30 @@ def test_changed_since_a_revision_or_a_build_json_reprints_only_the_changed_card
     deck = small_game / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("en: Pear}", "en: Green Pear}"), encoding="utf-8")
     for ref in ("HEAD", str(earlier)):
-        assert cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--lang", "en",
-                   "--changed-since", ref).code == 0
-        entry = next(f for f in json.loads((out / "small" / "build.json").read_text())["files"]
-                     if f["kind"] == "reprint")
+        assert (
+            cli("build", small_game, "--out", out, "-q", "--paper", "a4", "--lang", "en", "--changed-since", ref).code
+            == 0
+        )
+        entry = next(
+            f for f in json.loads((out / "small" / "build.json").read_text())["files"] if f["kind"] == "reprint"
+        )
         assert entry["cards"] == ["cards/pear"] and entry["since"] == ref
         pdf = pikepdf.open(out / "small" / entry["path"])
         fronts, backs = placements(pdf.pages[0]), placements(pdf.pages[1])
-        assert len(fronts) == len(backs) == entry["faces"]["cards"] == 2   # the card's copies, with backs
+        assert len(fronts) == len(backs) == entry["faces"]["cards"] == 2  # the card's copies, with backs
         text = page_text(out / "small" / entry["path"], 0)
         assert "Green Pear" in text and "Apple" not in text and "Grapes" not in text
 
 
 @pytest.mark.parametrize("ref", ["no-such-revision", "cards.yaml"])
 def test_changed_since_something_that_is_no_reference_is_a_clear_error(small_game, tmp_path, cli, ref):
-    result = cli("build", small_game, "--out", tmp_path / "out", "--changed-since",
-                 str(small_game / "decks" / ref) if ref.endswith("yaml") else ref)
+    result = cli(
+        "build",
+        small_game,
+        "--out",
+        tmp_path / "out",
+        "--changed-since",
+        str(small_game / "decks" / ref) if ref.endswith("yaml") else ref,
+    )
     assert result.code == 2 and "--changed-since" in result.err and "Traceback" not in result.err
-    assert not (tmp_path / "out" / "small").exists()   # nothing written
+    assert not (tmp_path / "out" / "small").exists()  # nothing written

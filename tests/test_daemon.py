@@ -1,5 +1,6 @@
 """The resident server (generator.daemon): commands run in it give the same files, output and exit codes as
 commands run alone, and it can be stopped."""
+
 from __future__ import annotations
 
 import os
@@ -29,8 +30,9 @@ def server_env():
 
 
 def pnpgen(env, *args, cwd=ROOT, **kwargs):
-    return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], env=env, cwd=cwd,
-                          capture_output=True, text=True, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *map(str, args)], env=env, cwd=cwd, capture_output=True, text=True, **kwargs
+    )
 
 
 def server_pids(env) -> list[int]:
@@ -47,12 +49,23 @@ def started(env) -> int:
 
 def test_a_build_in_the_server_writes_what_a_build_alone_writes(server_env, tmp_path):
     game = copy_game("ikkin", tmp_path)
-    alone = pnpgen({**server_env, "PNPGEN_DAEMON": "0"}, "build", game.name, "--out", "alone", "--paper", "a4",
-                   "--lang", "en", cwd=tmp_path)
+    alone = pnpgen(
+        {**server_env, "PNPGEN_DAEMON": "0"},
+        "build",
+        game.name,
+        "--out",
+        "alone",
+        "--paper",
+        "a4",
+        "--lang",
+        "en",
+        cwd=tmp_path,
+    )
     assert alone.returncode == 0, alone.stderr
     server = started(server_env)
-    served = pnpgen(server_env, "build", game.name, "--out", "served", "--paper", "a4", "--lang", "en",
-                    cwd=tmp_path)  # a relative game and output: the server works in the caller's directory
+    served = pnpgen(
+        server_env, "build", game.name, "--out", "served", "--paper", "a4", "--lang", "en", cwd=tmp_path
+    )  # a relative game and output: the server works in the caller's directory
     assert served.returncode == 0, served.stderr
     assert "wrote cards-en-a4.pdf" in served.stderr  # the progress lines reach the caller's terminal
     assert "Traceback" not in served.stderr
@@ -83,8 +96,10 @@ def test_the_caller_gets_the_exit_code_and_the_error(server_env):
 
 def run_remote(env, argv):
     """daemon.run_remote in a new process: (whether a server ran the command, that process' output)."""
-    probe = (f"import os, sys; os.environ.update({env!r}); from generator import daemon; "
-             f"sys.exit(100 + (daemon.run_remote({argv!r}) is not None))")
+    probe = (
+        f"import os, sys; os.environ.update({env!r}); from generator import daemon; "
+        f"sys.exit(100 + (daemon.run_remote({argv!r}) is not None))"
+    )
     result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode in (100, 101), result.stderr
     return result.returncode == 101, result.stdout
@@ -99,9 +114,14 @@ def test_a_command_really_runs_in_the_server(server_env):
 
 def test_ctrl_c_reaches_the_command_in_the_server(server_env, tmp_path):
     started(server_env)
-    process = subprocess.Popen([sys.executable, "-m", "generator", "build", "--no-cache", "--out",
-                                tmp_path / "out"], cwd=ROOT, env=server_env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "generator", "build", "--no-cache", "--out", tmp_path / "out"],
+        cwd=ROOT,
+        env=server_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     seen = []
     while not any("distinct faces" in line for line in seen):  # the build has started
         seen.append(process.stderr.readline())
@@ -168,9 +188,13 @@ def wait_for(condition, seconds: float) -> bool:
 
 def test_a_killed_served_command_leaves_no_worker_and_its_client_does_not_wait(server_env, tmp_path):
     server = started(server_env)
-    client = subprocess.Popen([sys.executable, "-m", "generator", "build", "ikkin", "--no-cache", "--jobs", "2",
-                               "--out", tmp_path / "out"], cwd=ROOT, env=server_env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    client = subprocess.Popen(
+        [sys.executable, "-m", "generator", "build", "ikkin", "--no-cache", "--jobs", "2", "--out", tmp_path / "out"],
+        cwd=ROOT,
+        env=server_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert wait_for(lambda: any(len(children(c)) >= 2 for c in children(server)), 60), "no render workers"
     command = next(c for c in children(server) if len(children(c)) >= 2)
     workers = children(command)
@@ -187,9 +211,16 @@ def test_a_stopped_server_does_not_hold_the_clients_output(server_env, tmp_path)
     os.kill(server, signal.SIGSTOP)
     try:
         # `pnpgen validate | cat`: the pipe must close when pnpgen ends, run without the stopped server
-        pipeline = subprocess.Popen(f"{sys.executable} -m generator validate ikkin | cat", shell=True, cwd=ROOT,
-                                    env=server_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                    start_new_session=True)
+        pipeline = subprocess.Popen(
+            f"{sys.executable} -m generator validate ikkin | cat",
+            shell=True,
+            cwd=ROOT,
+            env=server_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
         try:
             out, _ = pipeline.communicate(timeout=30)
         except subprocess.TimeoutExpired:
@@ -204,9 +235,14 @@ def test_a_stopped_server_does_not_hold_the_clients_output(server_env, tmp_path)
 def test_files_written_through_the_server_take_the_callers_umask(server_env, tmp_path):
     started(server_env)
     game = copy_game("ikkin", tmp_path)
-    result = subprocess.run(f"umask 077 && {sys.executable} -m generator rules {game} --paper a4 --lang en "
-                            f"--out {tmp_path / 'out'}", shell=True, cwd=ROOT, env=server_env, capture_output=True,
-                            text=True)
+    result = subprocess.run(
+        f"umask 077 && {sys.executable} -m generator rules {game} --paper a4 --lang en --out {tmp_path / 'out'}",
+        shell=True,
+        cwd=ROOT,
+        env=server_env,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr
     written = list((tmp_path / "out").rglob("*.pdf"))
     assert written and all(oct(p.stat().st_mode & 0o777) == oct(0o600) for p in written)

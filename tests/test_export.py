@@ -1,4 +1,5 @@
 """`pnpgen export`: every target's files are opened and measured (pixels, colour mode, grids, PDF/X)."""
+
 import csv
 import json
 from pathlib import Path
@@ -12,7 +13,7 @@ from generator.cli import main
 from generator.export import pdfx, services, tts
 from generator.export.cmyk import CmykConverter, ConversionError
 
-POKER_BLEED_300 = (815, 1110)   # (63 + 6) x (88 + 6) mm at 300 dpi
+POKER_BLEED_300 = (815, 1110)  # (63 + 6) x (88 + 6) mm at 300 dpi
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +38,7 @@ def export(cli, game, out, *args):
 
 
 # --- png ---------------------------------------------------------------------------------------------
+
 
 def test_png_has_one_file_per_distinct_face_at_300_dpi_with_bleed(exported):
     folder = exported / "png-ja"
@@ -64,12 +66,13 @@ def test_png_resolution_and_bleed_options(small_game, tmp_path, cli, dpi, bleed,
     image = Image.open(tmp_path / "small" / "png-ja" / "cards-back.png")
     assert image.size == size
     assert image.info["dpi"] == pytest.approx((dpi, dpi), abs=0.05)  # PNG stores whole pixels a metre
-    frame_colour = (0x2F, 0x5D, 0x62)   # the scaffold's back fills its bleed with one colour
+    frame_colour = (0x2F, 0x5D, 0x62)  # the scaffold's back fills its bleed with one colour
     corner = image.getpixel((2, 2))
     assert all(abs(a - b) <= 2 for a, b in zip(corner, frame_colour))
 
 
 # --- print services ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("target, size", [("tgc", (825, 1125)), ("mpc", (822, 1122))])
 def test_service_images_have_the_exact_pixel_size_in_rgb(exported, target, size):
@@ -103,14 +106,17 @@ class FakeDeck:
         self.size_mm, self.bleed_mm, self.file, self.lines, self.id = size, bleed, Path("deck.yaml"), {"size": 4}, "d"
 
 
-@pytest.mark.parametrize("service, size, product, pixels, turned", [
-    ("tgc", (44, 63), "mini", (600, 825), False),
-    ("mpc", (44, 63), "mini", (597, 822), False),
-    ("tgc", (58, 89), "bridge", (750, 1125), False),
-    ("tgc", (70, 120), "tarot", (900, 1500), False),
-    ("tgc", (88, 63), "poker", (825, 1125), True),
-    ("mpc", (120, 70), "tarot", (897, 1497), True),
-])
+@pytest.mark.parametrize(
+    "service, size, product, pixels, turned",
+    [
+        ("tgc", (44, 63), "mini", (600, 825), False),
+        ("mpc", (44, 63), "mini", (597, 822), False),
+        ("tgc", (58, 89), "bridge", (750, 1125), False),
+        ("tgc", (70, 120), "tarot", (900, 1500), False),
+        ("tgc", (88, 63), "poker", (825, 1125), True),
+        ("mpc", (120, 70), "tarot", (897, 1497), True),
+    ],
+)
 def test_other_card_sizes_map_to_the_services_products(service, size, product, pixels, turned):
     fit = services.product_for(service, FakeDeck(size))
     assert (fit.product.name, fit.product.pixels, fit.turned) == (product, pixels, turned)
@@ -122,10 +128,13 @@ def set_size(game: Path, size_lines: str) -> None:
     deck.write_text(deck.read_text().replace("size: poker", size_lines))
 
 
-@pytest.mark.parametrize("size_lines, target, message", [
-    ("size: square", "tgc", "cards.yaml:2: size: The Game Crafter has no card of 70 x 70 mm"),
-    ("size: poker\nbleed: 2", "pdfx", "cards.yaml:3: bleed: a print shop needs 3 mm of bleed, the deck has 2 mm"),
-])
+@pytest.mark.parametrize(
+    "size_lines, target, message",
+    [
+        ("size: square", "tgc", "cards.yaml:2: size: The Game Crafter has no card of 70 x 70 mm"),
+        ("size: poker\nbleed: 2", "pdfx", "cards.yaml:3: bleed: a print shop needs 3 mm of bleed, the deck has 2 mm"),
+    ],
+)
 def test_a_deck_a_target_cannot_print_is_a_located_error(small_game, tmp_path, cli, size_lines, target, message):
     set_size(small_game, size_lines)
     result = export(cli, small_game, tmp_path, "--to", target)
@@ -143,6 +152,7 @@ def test_a_landscape_card_is_turned_onto_the_portrait_product(small_game, tmp_pa
 
 # --- Tabletop Simulator --------------------------------------------------------------------------------
 
+
 def test_tts_sheet_holds_the_fronts_and_the_back_in_the_hidden_last_slot(exported):
     folder = exported / "tts-ja"
     saved = json.loads((folder / "tts.json").read_text())
@@ -158,11 +168,13 @@ def test_tts_sheet_holds_the_fronts_and_the_back_in_the_hidden_last_slot(exporte
     assert hidden.tobytes() == back.tobytes()
     assert sheet_info["FaceURL"].endswith("cards-sheet-1.png") and sheet_info["BackURL"].endswith("cards-back.png")
     assert sheet_info["UniqueBack"] is False
-    assert sheet_info["BackIsHidden"] is True   # a card in a player's hand shows its back to the others
+    assert sheet_info["BackIsHidden"] is True  # a card in a player's hand shows its back to the others
 
 
-@pytest.mark.parametrize("size, scale", [((63, 88), (1.0, 1.0)), ((44, 63), (0.6984, 0.7159)),
-                                         ((70, 120), (1.1111, 1.3636)), ((88, 63), (1.0, 1.0))])
+@pytest.mark.parametrize(
+    "size, scale",
+    [((63, 88), (1.0, 1.0)), ((44, 63), (0.6984, 0.7159)), ((70, 120), (1.1111, 1.3636)), ((88, 63), (1.0, 1.0))],
+)
 def test_tts_card_scale_follows_the_card_size_against_poker(size, scale):
     assert tts.card_scale(size) == scale
 
@@ -186,7 +198,7 @@ def test_tts_cards_with_different_backs_get_a_back_sheet_laid_out_like_the_front
     assert fronts.size == backs.size
     cell = (fronts.width // sheet_info["NumWidth"], fronts.height // sheet_info["NumHeight"])
     slots = [backs.crop((x, 0, x + cell[0], cell[1])).tobytes() for x in (0, cell[0])]
-    assert slots[0] != slots[1]   # apple's back and pear's back differ, each behind its own front
+    assert slots[0] != slots[1]  # apple's back and pear's back differ, each behind its own front
 
 
 def test_tts_deck_without_a_back_gets_a_blank_one(small_game, tmp_path, cli):
@@ -204,7 +216,7 @@ def test_tts_deck_of_more_than_69_faces_takes_a_second_sheet(small_game, tmp_pat
     deck = small_game / "decks" / "cards.yaml"
     text = deck.read_text()
     cards = "".join(f"  - id: c{i}\n    name: {{ja: c{i}, en: c{i}}}\n    value: {i % 9 + 1}\n" for i in range(70))
-    deck.write_text(text[:text.index("cards:\n")] + "cards:\n" + cards)
+    deck.write_text(text[: text.index("cards:\n")] + "cards:\n" + cards)
     components = small_game / "components.yaml"
     components.write_text(components.read_text().replace("count: 6", "count: 70"))
     assert export(cli, small_game, tmp_path, "--to", "tts").code == 0
@@ -224,8 +236,9 @@ def test_tts_urls_point_where_the_images_will_be_uploaded(small_game, tmp_path, 
     assert deck["ContainedObjects"][0]["CustomDeck"]["1"]["BackURL"] == "https://example.org/kit/cards-back.png"
 
 
-@pytest.mark.parametrize("faces, grid", [(1, (2, 2)), (3, (2, 2)), (9, (5, 2)), (10, (6, 2)), (69, (10, 7)),
-                                         (30, (8, 4))])
+@pytest.mark.parametrize(
+    "faces, grid", [(1, (2, 2)), (3, (2, 2)), (9, (5, 2)), (10, (6, 2)), (69, (10, 7)), (30, (8, 4))]
+)
 def test_tts_grid_is_the_smallest_with_room_for_the_hidden_slot(faces, grid):
     sheet = tts.sheet_grid(faces, (63, 88))
     assert (sheet.columns, sheet.rows) == grid
@@ -237,7 +250,7 @@ def test_tts_grid_is_the_smallest_with_room_for_the_hidden_slot(faces, grid):
 def test_tts_sheet_never_exceeds_4096_px(card):
     sheet = tts.sheet_grid(69, card)
     assert max(sheet.size) <= 4096
-    assert max(sheet.size) >= 4096 - max(sheet.columns, sheet.rows) * 2   # and uses the room it has
+    assert max(sheet.size) >= 4096 - max(sheet.columns, sheet.rows) * 2  # and uses the room it has
 
 
 def test_tts_grid_refuses_more_than_69_faces():
@@ -246,6 +259,7 @@ def test_tts_grid_refuses_more_than_69_faces():
 
 
 # --- PDF/X for Japanese print shops --------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def pdfx_file(exported):
@@ -301,10 +315,16 @@ def _content_streams(pdf):
 
 def test_pdfx_colour_is_cmyk_only(pdfx_file):
     pdf = pikepdf.open(pdfx_file)
-    names = {str(v) for o in _all_objects(pdf) if not isinstance(o, pikepdf.Array) for v in o.values()
-             if isinstance(v, pikepdf.Name)}
-    names |= {str(v) for o in _all_objects(pdf) if isinstance(o, pikepdf.Array) for v in o
-              if isinstance(v, pikepdf.Name)}
+    names = {
+        str(v)
+        for o in _all_objects(pdf)
+        if not isinstance(o, pikepdf.Array)
+        for v in o.values()
+        if isinstance(v, pikepdf.Name)
+    }
+    names |= {
+        str(v) for o in _all_objects(pdf) if isinstance(o, pikepdf.Array) for v in o if isinstance(v, pikepdf.Name)
+    }
     assert "/DeviceRGB" not in names and "/CalRGB" not in names
     assert "/DeviceCMYK" in names
     operators = {str(op) for stream in _content_streams(pdf) for _, op in pikepdf.parse_content_stream(stream)}
@@ -314,24 +334,29 @@ def test_pdfx_colour_is_cmyk_only(pdfx_file):
 
 def test_pdfx_colours_go_through_the_profile_and_black_stays_on_the_k_plate(pdfx_file):
     pdf = pikepdf.open(pdfx_file)
-    fills = {tuple(round(float(v), 3) for v in operands) for stream in _content_streams(pdf)
-             for operands, op in pikepdf.parse_content_stream(stream) if str(op) == "k"}
+    fills = {
+        tuple(round(float(v), 3) for v in operands)
+        for stream in _content_streams(pdf)
+        for operands, op in pikepdf.parse_content_stream(stream)
+        if str(op) == "k"
+    }
     expected = CmykConverter(pdfx.DEFAULT_PROFILE).colour([0x2F / 255, 0x5D / 255, 0x62 / 255])
-    assert tuple(round(v, 3) for v in expected) in fills     # the scaffold's frame colour
-    assert expected[3] < 1 and expected[0] > expected[1]       # a teal: more cyan than magenta
-    text = (0.0, 0.0, 0.0, round(1 - (0x1D + 0x1D + 0x1F) / 765, 3))   # base card.css text colour #1d1d1f
+    assert tuple(round(v, 3) for v in expected) in fills  # the scaffold's frame colour
+    assert expected[3] < 1 and expected[0] > expected[1]  # a teal: more cyan than magenta
+    text = (0.0, 0.0, 0.0, round(1 - (0x1D + 0x1D + 0x1F) / 765, 3))  # base card.css text colour #1d1d1f
     assert text in fills
 
 
-@pytest.mark.parametrize("rgb, cmyk", [((0, 0, 0), (0, 0, 0, 1)), ((1, 1, 1), (0, 0, 0, 0)),
-                                       ((0.5, 0.5, 0.5), (0, 0, 0, 0.5))])
+@pytest.mark.parametrize(
+    "rgb, cmyk", [((0, 0, 0), (0, 0, 0, 1)), ((1, 1, 1), (0, 0, 0, 0)), ((0.5, 0.5, 0.5), (0, 0, 0, 0.5))]
+)
 def test_greys_and_black_go_on_the_k_plate_only(rgb, cmyk):
     assert CmykConverter(pdfx.DEFAULT_PROFILE).colour(rgb) == pytest.approx(cmyk, abs=0.003)
 
 
 def test_pdfx_pages_have_trim_bleed_and_room_for_marks(pdfx_file):
     pdf = pikepdf.open(pdfx_file)
-    assert len(pdf.pages) == 4    # 3 fronts and the shared back
+    assert len(pdf.pages) == 4  # 3 fronts and the shared back
     for page in pdf.pages:
         trim = [float(v) / MM for v in page.TrimBox]
         bleed = [float(v) / MM for v in page.BleedBox]
@@ -359,15 +384,19 @@ def test_tombo_are_double_marks_outside_the_trim_and_bleed(pdfx_file):
     assert len(lines) == 4 * 4 + 4 * 2
     for lx0, ly0, lx1, ly1 in lines:
         # no point of any line lies inside the bleed box (3 mm around the trim)
-        assert (max(lx0, lx1) <= x0 - 3 + 1e-3 or min(lx0, lx1) >= x1 + 3 - 1e-3
-                or max(ly0, ly1) <= y0 - 3 + 1e-3 or min(ly0, ly1) >= y1 + 3 - 1e-3)
+        assert (
+            max(lx0, lx1) <= x0 - 3 + 1e-3
+            or min(lx0, lx1) >= x1 + 3 - 1e-3
+            or max(ly0, ly1) <= y0 - 3 + 1e-3
+            or min(ly0, ly1) >= y1 + 3 - 1e-3
+        )
     verticals = {round(lx0, 3) for lx0, ly0, lx1, ly1 in lines if abs(lx0 - lx1) < 1e-6}
     horizontals = {round(ly0, 3) for lx0, ly0, lx1, ly1 in lines if abs(ly0 - ly1) < 1e-6}
     for trim_x, outward in ((x0, -3), (x1, 3)):
-        assert {round(trim_x, 3), round(trim_x + outward, 3)} <= verticals    # trim line and bleed line
+        assert {round(trim_x, 3), round(trim_x + outward, 3)} <= verticals  # trim line and bleed line
     for trim_y, outward in ((y0, -3), (y1, 3)):
         assert {round(trim_y, 3), round(trim_y + outward, 3)} <= horizontals
-    assert round((x0 + x1) / 2, 3) in verticals and round((y0 + y1) / 2, 3) in horizontals   # centre marks
+    assert round((x0 + x1) / 2, 3) in verticals and round((y0 + y1) / 2, 3) in horizontals  # centre marks
 
 
 def test_tombo_print_in_registration_colour_and_show_above_the_bleed(pdfx_file):
@@ -377,13 +406,14 @@ def test_tombo_print_in_registration_colour_and_show_above_the_bleed(pdfx_file):
     page = document[0]
     scale = 100 / 72
     image = page.render(scale=scale).to_pil().convert("L")
-    bleed_top = (page.get_size()[1] - page.get_bleedbox()[3]) * scale   # pixels from the top of the page
+    bleed_top = (page.get_size()[1] - page.get_bleedbox()[3]) * scale  # pixels from the top of the page
     document.close()
     band = image.crop((0, 0, image.width, int(bleed_top) - 1))
-    assert band.getextrema()[0] < 100          # the marks above the card are drawn
+    assert band.getextrema()[0] < 100  # the marks above the card are drawn
     pdf = pikepdf.open(pdfx_file)
-    strokes = [list(map(float, operands)) for operands, op in pikepdf.parse_content_stream(pdf.pages[0])
-               if str(op) == "K"]
+    strokes = [
+        list(map(float, operands)) for operands, op in pikepdf.parse_content_stream(pdf.pages[0]) if str(op) == "K"
+    ]
     assert strokes == [[1.0, 1.0, 1.0, 1.0]]
 
 
@@ -397,8 +427,10 @@ def test_pdfx_keeps_the_text_and_embeds_every_font(pdfx_file):
 def test_pdfx_manifest_gives_each_cards_pages_and_copies(exported):
     rows = manifest(exported / "pdfx-ja")
     assert [(r["card"], r["copies"], r["front"], r["back"]) for r in rows] == [
-        ("apple", "2", "cards.pdf p1", "cards.pdf p4"), ("pear", "2", "cards.pdf p2", "cards.pdf p4"),
-        ("grapes", "2", "cards.pdf p3", "cards.pdf p4")]
+        ("apple", "2", "cards.pdf p1", "cards.pdf p4"),
+        ("pear", "2", "cards.pdf p2", "cards.pdf p4"),
+        ("grapes", "2", "cards.pdf p3", "cards.pdf p4"),
+    ]
 
 
 def test_pdfx_converts_raster_images_and_warns_under_350_dpi(small_game, tmp_path, cli):
@@ -409,11 +441,14 @@ def test_pdfx_converts_raster_images_and_warns_under_350_dpi(small_game, tmp_pat
     assert result.code == 0, result
     assert "prints at 102 dpi, under 350" in result.err
     pdf = pikepdf.open(tmp_path / "small" / "pdfx-ja" / "cards.pdf")
-    images = [o for o in _all_objects(pdf) if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"
-              and o.get("/Width") == 40]
+    images = [
+        o
+        for o in _all_objects(pdf)
+        if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image" and o.get("/Width") == 40
+    ]
     assert images and all(image.ColorSpace == "/DeviceCMYK" for image in images)
     cyan, magenta, yellow, _ = pikepdf.PdfImage(images[0]).as_pil_image().getpixel((20, 20))
-    assert magenta > 200 and yellow > 150 and cyan < 60   # a red: magenta and yellow ink
+    assert magenta > 200 and yellow > 150 and cyan < 60  # a red: magenta and yellow ink
 
 
 def test_pdfx_without_a_profile_is_a_clear_error(small_game, tmp_path, cli):
@@ -422,9 +457,13 @@ def test_pdfx_without_a_profile_is_a_clear_error(small_game, tmp_path, cli):
     assert "missing.icc: no such CMYK profile" in result.err
 
 
-@pytest.mark.parametrize("profile, message", [(Path("/usr/share/color/icc/ghostscript/srgb.icc"),
-                                                 "not a CMYK output profile (a RGB 'mntr' profile)"),
-                                                (Path(__file__), "not an ICC profile")])
+@pytest.mark.parametrize(
+    "profile, message",
+    [
+        (Path("/usr/share/color/icc/ghostscript/srgb.icc"), "not a CMYK output profile (a RGB 'mntr' profile)"),
+        (Path(__file__), "not an ICC profile"),
+    ],
+)
 def test_pdfx_refuses_a_profile_that_is_not_cmyk(small_game, tmp_path, cli, profile, message):
     result = export(cli, small_game, tmp_path, "--to", "pdfx", "--icc", profile)
     assert result.code == 2
@@ -450,6 +489,7 @@ def test_export_help_lists_every_target(cli):
 
 # --- the seed games --------------------------------------------------------------------------------------
 
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["greed-inc", "ikkin", "mint-rails"])
 def test_seed_games_export_to_every_target(name, tmp_path, cli):
@@ -469,18 +509,25 @@ def test_seed_games_export_to_every_target(name, tmp_path, cli):
 
 # --- the CMYK conversion on its own ------------------------------------------------------------------
 
+
 def _pdf_with_rgb_content():
     pdf = pikepdf.new()
-    shading = pikepdf.Dictionary(ShadingType=2, ColorSpace=pikepdf.Name.DeviceRGB, Coords=[0, 0, 10, 0],
-                                 Function=pikepdf.Dictionary(FunctionType=2, Domain=[0, 1], N=1,
-                                                             C0=[1, 0, 0], C1=[0, 0, 1]))
+    shading = pikepdf.Dictionary(
+        ShadingType=2,
+        ColorSpace=pikepdf.Name.DeviceRGB,
+        Coords=[0, 0, 10, 0],
+        Function=pikepdf.Dictionary(FunctionType=2, Domain=[0, 1], N=1, C0=[1, 0, 0], C1=[0, 0, 1]),
+    )
     form = pdf.make_stream(b"q /DeviceRGB cs 0 1 0 sc Q 1 0 0 rg 0 0 5 5 re f /Sh0 sh")
     form.Type, form.Subtype, form.BBox = pikepdf.Name.XObject, pikepdf.Name.Form, [0, 0, 10, 10]
     form.Resources = pikepdf.Dictionary(Shading=pikepdf.Dictionary(Sh0=shading))
     form.Group = pikepdf.Dictionary(S=pikepdf.Name.Transparency, CS=pikepdf.Name.DeviceRGB)
-    page = pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, 10, 10],
-                              Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(F0=form)),
-                              Contents=pdf.make_stream(b"0 0 1 RG /F0 Do"))
+    page = pikepdf.Dictionary(
+        Type=pikepdf.Name.Page,
+        MediaBox=[0, 0, 10, 10],
+        Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(F0=form)),
+        Contents=pdf.make_stream(b"0 0 1 RG /F0 Do"),
+    )
     pdf.pages.append(pikepdf.Page(page))
     return pdf
 
@@ -490,8 +537,10 @@ def test_converter_turns_operators_colour_spaces_shadings_and_groups_into_cmyk()
     converter = CmykConverter(pdfx.DEFAULT_PROFILE)
     converter.convert(pdf)
     form = pdf.pages[0].Resources.XObject.F0
-    ops = [(str(op), [float(v) if not isinstance(v, pikepdf.Name) else str(v) for v in operands])
-           for operands, op in pikepdf.parse_content_stream(form)]
+    ops = [
+        (str(op), [float(v) if not isinstance(v, pikepdf.Name) else str(v) for v in operands])
+        for operands, op in pikepdf.parse_content_stream(form)
+    ]
     red = converter.colour([1, 0, 0])
     assert ops[1] == ("cs", ["/DeviceCMYK"]) and ops[2] == ("sc", converter.colour([0, 1, 0]))
     assert ops[4] == ("k", red)
@@ -522,9 +571,10 @@ def test_service_images_carry_each_language_its_own_faces(small_game, tmp_path, 
 
     def grey(target, lang, name, size=(200, 280)):
         with Image.open(folder / f"{target}-{lang}" / name) as image:
-            trim = 0.06 * image.width   # about the bleed: the services' images carry a little less of it
-            return image.convert("L").resize(size, Image.Resampling.BOX,
-                                             box=(trim, trim, image.width - trim, image.height - trim))
+            trim = 0.06 * image.width  # about the bleed: the services' images carry a little less of it
+            return image.convert("L").resize(
+                size, Image.Resampling.BOX, box=(trim, trim, image.width - trim, image.height - trim)
+            )
 
     for lang in ("ja", "en"):
         png_rows = {row["card"]: row for row in manifest(folder / f"png-{lang}")}

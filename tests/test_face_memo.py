@@ -1,5 +1,6 @@
 """The face memo: a rebuild runs the templates only for the cards whose inputs changed, and what it gives for
 the others (face keys, untranslated texts, face HTML on demand) is what running the templates gives."""
+
 from __future__ import annotations
 
 import re
@@ -37,10 +38,13 @@ def assert_same(found, fresh):
         assert found[lang].keys == fresh[lang].keys
         assert found[lang].front_of == fresh[lang].front_of and found[lang].back_of == fresh[lang].back_of
         assert list(FacePages(found[lang])) == fresh[lang].pages  # a face the memo gave is made again on demand
-        assert {card: [(u.text.values, u.lang, str(u)) for u in printed]
-                for card, printed in found[lang].untranslated.items()} == \
-               {card: [(u.text.values, u.lang, str(u)) for u in printed]
-                for card, printed in fresh[lang].untranslated.items()}
+        assert {
+            card: [(u.text.values, u.lang, str(u)) for u in printed]
+            for card, printed in found[lang].untranslated.items()
+        } == {
+            card: [(u.text.values, u.lang, str(u)) for u in printed]
+            for card, printed in fresh[lang].untranslated.items()
+        }
 
 
 def edit(path, old, new):
@@ -89,9 +93,11 @@ def test_a_template_file_change_runs_every_card(small_game, tmp_path, runs):
 
 def test_a_face_reading_other_cards_is_rendered_every_time(small_game, tmp_path, runs):
     template = small_game / "templates" / "card.html"
-    template.write_text(template.read_text(encoding="utf-8")
-                        + "<p>{{ decks.cards | length }} kinds, first {{ decks.cards.apple.value }}</p>\n",
-                        encoding="utf-8")
+    template.write_text(
+        template.read_text(encoding="utf-8")
+        + "<p>{{ decks.cards | length }} kinds, first {{ decks.cards.apple.value }}</p>\n",
+        encoding="utf-8",
+    )
     memo = FaceMemo(tmp_path / "cache")
     faces_of(small_game, memo)
     edit(small_game / "decks" / "cards.yaml", "value: 1", "value: 7")  # apple's value, printed on every card
@@ -105,7 +111,7 @@ def test_a_face_reading_other_cards_is_rendered_every_time(small_game, tmp_path,
 
 def test_a_text_with_a_placeholder_is_resolved_every_time(small_game, tmp_path, runs):
     deck_file = small_game / "decks" / "cards.yaml"
-    edit(deck_file, "en: Score 2 points.}", "en: \"Score 2 points ({deck.cards} cards in the deck).\"}")
+    edit(deck_file, "en: Score 2 points.}", 'en: "Score 2 points ({deck.cards} cards in the deck)."}')
     memo = FaceMemo(tmp_path / "cache")
     faces_of(small_game, memo)
     edit(deck_file, "    count: 2\n    value: 1", "    count: 5\n    value: 1")  # apple: 3 more copies

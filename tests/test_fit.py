@@ -1,4 +1,5 @@
 """Text that overflows its box: measured in the layout tree, reported per language, fatal with --strict."""
+
 import json
 
 import pytest
@@ -32,7 +33,7 @@ def test_an_overlong_english_name_fails_strict_naming_the_card(cli, small_game, 
     assert "--strict: 1 text box(es) overflow" in result.err
     [overflow] = json.loads((tmp_path / "out" / "small" / "build.json").read_text())["overflows"]
     assert (overflow["lang"], overflow["cards"], overflow["field"]) == ("en", ["pear"], "name")
-    assert 2 < overflow["overflow_mm"] < 12   # three lines of 11 pt in a box for two
+    assert 2 < overflow["overflow_mm"] < 12  # three lines of 11 pt in a box for two
     again = build(cli, small_game, tmp_path / "out", "--strict")  # from the face cache: still caught
     assert again.code == 1 and "card 'pear'" in again.err
 
@@ -51,15 +52,22 @@ def test_i18n_status_counts_the_overflow_for_its_string(cli, small_game, tmp_pat
     assert report["overflow_checked"] is True
     assert report["languages"]["en"]["overflowing"] == 1 and report["languages"]["ja"]["overflowing"] == 0
     [problem] = [p for p in report["problems"] if p["kind"] == "overflow"]
-    assert (problem["id"], problem["lang"], problem["owner"], problem["field"]) == ("cards[pear].name", "en", "pear", "name")
+    assert (problem["id"], problem["lang"], problem["owner"], problem["field"]) == (
+        "cards[pear].name",
+        "en",
+        "pear",
+        "name",
+    )
 
 
 def test_export_notes_the_box_size(cli, small_game, tmp_path):
     exported = tmp_path / "en.xlf"
     assert cli("i18n", "export", small_game, "--lang", "en", "-o", exported, "-q", "--jobs", "1").code == 0
     text = exported.read_text(encoding="utf-8")
-    assert ('<trans-unit id="cards[pear].name" resname="cards[pear].name" approved="yes" maxwidth="48" '
-            'maxheight="11" size-unit="mm">') in text
+    assert (
+        '<trans-unit id="cards[pear].name" resname="cards[pear].name" approved="yes" maxwidth="48" '
+        'maxheight="11" size-unit="mm">'
+    ) in text
 
 
 def test_auto_shrink_is_bounded_and_reported(cli, small_game, tmp_path):
@@ -80,8 +88,10 @@ def test_auto_shrink_is_bounded_and_reported(cli, small_game, tmp_path):
 def test_measurement_compares_line_boxes_with_the_box(height, overflows):
     import weasyprint
 
-    html = (f'<html><body><div data-fit="name" style="width: 30mm; height: {height}; font-size: 10pt; '
-            'line-height: 1.2">two lines of some text here</div></body></html>')
+    html = (
+        f'<html><body><div data-fit="name" style="width: 30mm; height: {height}; font-size: 10pt; '
+        'line-height: 1.2">two lines of some text here</div></body></html>'
+    )
     _, [box] = render_measured(weasyprint.HTML(string=html))
     assert (box.field, box.width_mm, box.height_mm) == ("name", 30.0, float(height[:-2]))
     assert box.overflows is overflows

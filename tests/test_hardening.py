@@ -1,4 +1,5 @@
 """Hostile and broken input: bounded, confined, located; outputs replaced whole or not at all."""
+
 from __future__ import annotations
 
 import io
@@ -22,6 +23,7 @@ def errors(result):
 
 
 # --- all or nothing per build -------------------------------------------------------------------------------
+
 
 def test_a_failed_build_leaves_the_previous_output_set_untouched(small_game, cli, monkeypatch, tmp_path):
     out = tmp_path / "out"
@@ -63,8 +65,10 @@ def test_an_imported_translation_reads_back_as_written(cli, small_game, tmp_path
     from generator.i18n.exchange import Entry, Exchange, write
 
     po = tmp_path / "en.po"
-    po.write_text(write(Exchange("small", "ja", "en", [Entry("cards[apple].text", "手札を1枚引く。", text)]), "po"),
-                  encoding="utf-8")
+    po.write_text(
+        write(Exchange("small", "ja", "en", [Entry("cards[apple].text", "手札を1枚引く。", text)]), "po"),
+        encoding="utf-8",
+    )
     result = cli("i18n", "import", small_game, po)
     assert result.code == 0, result
     assert cli("validate", small_game).code == 0
@@ -95,6 +99,7 @@ def test_a_text_that_cannot_be_written_faithfully_is_refused_and_nothing_written
 
 # --- ids, language codes and output paths -----------------------------------------------------------------
 
+
 def line_of(path, needle):
     return next(n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in line)
 
@@ -116,8 +121,10 @@ def test_a_card_id_that_is_a_path_is_refused_with_its_line(small_game, cli, tmp_
     for command in (["validate", small_game], ["export", small_game, "--to", "png", "--out", tmp_path / "out"]):
         result = cli(*command)
         assert result.code == 2
-        assert f"cards.yaml:{line_of(deck, 'cid-escaped')}: cards[x/../../../../../cid-escaped].id: expected an id" \
+        assert (
+            f"cards.yaml:{line_of(deck, 'cid-escaped')}: cards[x/../../../../../cid-escaped].id: expected an id"
             in result.err
+        )
     assert not list(tmp_path.rglob("*escaped*"))
 
 
@@ -157,13 +164,17 @@ def test_a_build_writes_the_face_cache_of_a_game_outside_the_project(tmp_path):
 
 # --- nothing leaves the game's folders ---------------------------------------------------------------------
 
+
 def test_a_colour_that_is_more_than_a_colour_is_refused_with_its_line(small_game, cli):
     tokens = small_game / "tokens"
     tokens.mkdir()
     sheet = tokens / "coins.yaml"
-    sheet.write_text("name: {ja: コイン, en: Coins}\nshape: round\nsize: 20\ntokens:\n"
-                     "  - id: coin\n    count: 3\n"
-                     '    colour: "#123456; background-image: url(http://127.0.0.1:9/x.png)"\n', encoding="utf-8")
+    sheet.write_text(
+        "name: {ja: コイン, en: Coins}\nshape: round\nsize: 20\ntokens:\n"
+        "  - id: coin\n    count: 3\n"
+        '    colour: "#123456; background-image: url(http://127.0.0.1:9/x.png)"\n',
+        encoding="utf-8",
+    )
     result = cli("validate", small_game)
     assert result.code == 2
     assert "coins.yaml:7: tokens[0].colour: expected a colour like #2f5d62" in result.err
@@ -190,11 +201,17 @@ def connected(server) -> bool:
         return False
 
 
-@pytest.mark.parametrize("reference", ['<img src="http://127.0.0.1:{port}/x.png">',
-                                       '<div style="background: url(file:///etc/hostname)"></div>',
-                                       '<link rel="stylesheet" href="../../../../../../etc/hostname">'])
-def test_a_template_cannot_make_the_build_read_outside_the_template_folders(small_game, cli, tmp_path, listener,
-                                                                              reference):
+@pytest.mark.parametrize(
+    "reference",
+    [
+        '<img src="http://127.0.0.1:{port}/x.png">',
+        '<div style="background: url(file:///etc/hostname)"></div>',
+        '<link rel="stylesheet" href="../../../../../../etc/hostname">',
+    ],
+)
+def test_a_template_cannot_make_the_build_read_outside_the_template_folders(
+    small_game, cli, tmp_path, listener, reference
+):
     template = small_game / "templates" / "card.html"
     reference = reference.format(port=listener.getsockname()[1])
     edit(template, '<div class="bleed frame"></div>', '<div class="bleed frame"></div>' + reference)
@@ -208,14 +225,24 @@ def test_a_template_cannot_make_the_build_read_outside_the_template_folders(smal
 
 # --- templates in Jinja's sandbox --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("expression", ['cycler.__init__.__globals__.os.popen("touch {marker}").read()',
-                                        "lipsum.__globals__['os'].system('touch {marker}')",
-                                        "'a' * 99999999999", "9 ** 99999999"])
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        'cycler.__init__.__globals__.os.popen("touch {marker}").read()',
+        "lipsum.__globals__['os'].system('touch {marker}')",
+        "'a' * 99999999999",
+        "9 ** 99999999",
+    ],
+)
 def test_a_template_runs_in_the_sandbox(small_game, cli, tmp_path, expression):
     marker = tmp_path / "ran"
     template = small_game / "templates" / "card.html"
-    edit(template, '<div class="bleed frame"></div>',
-         '<div class="bleed frame"></div>\n{{ ' + expression.format(marker=marker) + " }}")
+    edit(
+        template,
+        '<div class="bleed frame"></div>',
+        '<div class="bleed frame"></div>\n{{ ' + expression.format(marker=marker) + " }}",
+    )
     result = cli("build", small_game, "--out", tmp_path / "out", "--lang", "en", "--paper", "a4")
     assert result.code == 2, result
     assert not marker.exists()
@@ -224,6 +251,7 @@ def test_a_template_runs_in_the_sandbox(small_game, cli, tmp_path, expression):
 
 
 # --- bounded inputs, located errors --------------------------------------------------------------------------
+
 
 def alias_bomb(levels: int = 9) -> str:
     lines = ["  l0: &l0 [x, x, x, x, x, x, x, x, x]"]
@@ -262,8 +290,15 @@ def test_hostile_yaml_is_a_located_error(small_game, cli, case):
     assert "Traceback" not in result.err
 
 
-@pytest.mark.parametrize("expression", ["len('a' * 99999999999) > 0", "len((1,) * 99999999999) > 0",
-                                        "numbers.big * numbers.big * numbers.big > 0", "(" * 1500 + "1" + ")" * 1500])
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "len('a' * 99999999999) > 0",
+        "len((1,) * 99999999999) > 0",
+        "numbers.big * numbers.big * numbers.big > 0",
+        "(" * 1500 + "1" + ")" * 1500,
+    ],
+)
 def test_an_expression_asking_for_too_much_is_a_located_error(small_game, cli, expression):
     game_file = small_game / "game.yaml"
     with game_file.open("a", encoding="utf-8") as handle:
@@ -276,6 +311,7 @@ def test_an_expression_asking_for_too_much_is_a_located_error(small_game, cli, e
 
 # --- processes ---------------------------------------------------------------------------------------------
 
+
 def test_render_workers_die_with_a_killed_build(tmp_path):
     import os
     import signal
@@ -286,8 +322,12 @@ def test_render_workers_die_with_a_killed_build(tmp_path):
     from conftest import ROOT
     from test_daemon import alive, children, wait_for
 
-    build = subprocess.Popen([sys.executable, "-m", "generator", "build", "ikkin", "--no-cache", "--jobs", "2",
-                              "--out", tmp_path / "out"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    build = subprocess.Popen(
+        [sys.executable, "-m", "generator", "build", "ikkin", "--no-cache", "--jobs", "2", "--out", tmp_path / "out"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         assert wait_for(lambda: len(children(build.pid)) >= 2, 60), "no render workers"
         time.sleep(0.3)  # the workers are rendering

@@ -1,4 +1,5 @@
 """pnpgen i18n: status, stale detection, PO/XLIFF/CSV round trips, import validation, checks."""
+
 import json
 import shutil
 import subprocess
@@ -67,8 +68,11 @@ def test_edited_translations_are_written_in_place_and_restored_exactly(cli, tmp_
     assert cli("i18n", "import", game, edited).code == 0
     goods = (game / "decks" / "goods.yaml").read_text(encoding="utf-8")
     assert "name: {ja: 石炭（改）, en: Coal}" in goods
-    changed = [line for line, old in zip(goods.splitlines(), before[Path("decks/goods.yaml")].decode().splitlines())
-               if line != old]
+    changed = [
+        line
+        for line, old in zip(goods.splitlines(), before[Path("decks/goods.yaml")].decode().splitlines())
+        if line != old
+    ]
     assert len(changed) == 1  # one string, one line: comments and layout untouched
     assert cli("i18n", "import", game, exported).code == 0
     assert snapshot(game) == before
@@ -80,8 +84,11 @@ def test_po_export_has_context_location_and_notes(cli, tmp_path):
     text = exported.read_text(encoding="utf-8")
     assert '"Content-Type: text/plain; charset=UTF-8\\n"' in text
     assert '"Language: en\\n"' in text
-    entry = re.search(r'#\. card \'hattori-takeshi\', name\n#: decks/employees\.yaml:\d+\n'
-                      r'msgctxt "cards\[hattori-takeshi\]\.name"\nmsgid "服部武志"\nmsgstr "(.+)"\n', text)
+    entry = re.search(
+        r"#\. card \'hattori-takeshi\', name\n#: decks/employees\.yaml:\d+\n"
+        r'msgctxt "cards\[hattori-takeshi\]\.name"\nmsgid "服部武志"\nmsgstr "(.+)"\n',
+        text,
+    )
     assert entry, text[:2000]
 
 
@@ -121,8 +128,10 @@ def test_import_with_an_unknown_id_writes_nothing(cli, small_game, tmp_path):
     exported = tmp_path / "en.po"
     cli("i18n", "export", small_game, "--lang", "en", "-o", exported, "--no-layout")
     edit(exported, 'msgstr "Apple"', 'msgstr "Green apple"')
-    exported.write_text(exported.read_text(encoding="utf-8")
-                        + '\nmsgctxt "cards[banana].name"\nmsgid "バナナ"\nmsgstr "Banana"\n', encoding="utf-8")
+    exported.write_text(
+        exported.read_text(encoding="utf-8") + '\nmsgctxt "cards[banana].name"\nmsgid "バナナ"\nmsgstr "Banana"\n',
+        encoding="utf-8",
+    )
     before = snapshot(small_game)
     result = cli("i18n", "import", small_game, exported)
     assert result.code == 2
@@ -140,8 +149,9 @@ def test_import_of_a_wrong_language_or_changed_placeholder_writes_nothing(cli, s
     result = cli("i18n", "import", small_game, wrong)
     assert result.code == 2 and "wrong language 'ja'" in result.err
     placeholder = tmp_path / "placeholder.csv"
-    placeholder.write_text(exported.read_text(encoding="utf-8-sig").replace("Draw 1 card.", "Draw {n} card."),
-                           encoding="utf-8")
+    placeholder.write_text(
+        exported.read_text(encoding="utf-8-sig").replace("Draw 1 card.", "Draw {n} card."), encoding="utf-8"
+    )
     result = cli("i18n", "import", small_game, placeholder)
     assert result.code == 2 and "placeholders differ" in result.err and "cards[apple].text" in result.err
     assert snapshot(small_game) == before
@@ -194,15 +204,27 @@ def test_every_format_reads_back_what_it_wrote(tmp_path, fmt):
     from generator.i18n.exchange import Entry, Exchange, write
 
     tricky = 'a "quoted" word,\nsecond line with a \\ backslash\tand a tab & <tag>'
-    entries = [Entry("cards[a].text", tricky, tricky.upper(), stale=True, previous="old\nsource", note="card 'a'",
-                     width_mm=40.5, height_mm=12, location="decks/a.yaml:3"),
-               Entry("title", "題名", "")]
+    entries = [
+        Entry(
+            "cards[a].text",
+            tricky,
+            tricky.upper(),
+            stale=True,
+            previous="old\nsource",
+            note="card 'a'",
+            width_mm=40.5,
+            height_mm=12,
+            location="decks/a.yaml:3",
+        ),
+        Entry("title", "題名", ""),
+    ]
     path = tmp_path / f"out.{FORMATS[fmt]}"
     path.write_text(write(Exchange("g", "ja", "en", entries), fmt), encoding="utf-8")
     back = read(path)
     assert back.target_lang == "en" and back.source_lang == ("" if fmt == "csv" else "ja")
-    assert [(e.id, e.source, e.target, e.stale) for e in back.entries] == \
-        [(e.id, e.source, e.target, e.stale) for e in entries]
+    assert [(e.id, e.source, e.target, e.stale) for e in back.entries] == [
+        (e.id, e.source, e.target, e.stale) for e in entries
+    ]
 
 
 @pytest.mark.skipif(not shutil.which("msgfmt"), reason="gettext's msgfmt is not installed")
@@ -210,8 +232,9 @@ def test_gettext_accepts_the_po_file_with_a_fuzzy_entry(cli, small_game, tmp_pat
     edit(small_game / "decks" / "cards.yaml", "name: {ja: 洋なし,", "name: {ja: 西洋なし,")
     exported = tmp_path / "en.po"
     cli("i18n", "export", small_game, "--lang", "en", "-o", exported, "--no-layout")
-    result = subprocess.run(["msgfmt", "--check", "--statistics", "-o", "/dev/null", exported],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        ["msgfmt", "--check", "--statistics", "-o", "/dev/null", exported], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
     assert "9 translated messages, 1 fuzzy translation" in result.stderr
 
@@ -225,20 +248,25 @@ def test_committed_lock_files_are_current_and_confirming_again_changes_nothing(c
     assert snapshot(copy) == before
 
 
-def test_a_registered_text_source_such_as_rule_blocks_is_translated_like_cards(cli, small_game, tmp_path,
-                                                                              monkeypatch):
+def test_a_registered_text_source_such_as_rule_blocks_is_translated_like_cards(cli, small_game, tmp_path, monkeypatch):
     from generator.model import texts as inventory
     from generator.model.game import Text
 
     def rule_blocks(game):
-        yield "rules[setup].text", Text({"ja": "各プレイヤーは手札を3枚引く。", "en": ""}, game.files["game"], 2,
-                                       ("title",))
+        yield (
+            "rules[setup].text",
+            Text({"ja": "各プレイヤーは手札を3枚引く。", "en": ""}, game.files["game"], 2, ("title",)),
+        )
 
     monkeypatch.setattr(inventory, "TEXT_SOURCES", [*inventory.TEXT_SOURCES, rule_blocks])
     report = status(cli, small_game)
     [missing] = [p for p in report["problems"] if p["kind"] == "missing"]
-    assert (missing["id"], missing["owner_kind"], missing["owner"], missing["field"]) == \
-        ("rules[setup].text", "rule block", "setup", "text")
+    assert (missing["id"], missing["owner_kind"], missing["owner"], missing["field"]) == (
+        "rules[setup].text",
+        "rule block",
+        "setup",
+        "text",
+    )
     exported = tmp_path / "en.po"
     cli("i18n", "export", small_game, "--lang", "en", "-o", exported, "--no-layout")
     assert "#. rule block 'setup', text\n" in exported.read_text(encoding="utf-8")
@@ -258,6 +286,9 @@ def test_a_translation_made_from_an_older_source_stays_stale_after_import(cli, s
 def test_a_placeholder_name_is_not_read_as_a_glossary_term():
     from generator.i18n.checks import check_pair
     from generator.i18n.glossary import Glossary, Term
+
     glossary = Glossary(None, [Term({"en": ["Coal"], "ja": ["石炭"]}, None)])
-    assert check_pair("{card:coal-mine} moves the trend", "{card:coal-mine}でトレンドが動く", glossary, "en", "ja") == []
+    assert (
+        check_pair("{card:coal-mine} moves the trend", "{card:coal-mine}でトレンドが動く", glossary, "en", "ja") == []
+    )
     assert check_pair("Coal rises", "価格が上がる", glossary, "en", "ja")

@@ -1,5 +1,6 @@
 """Translation files as translators' tools read and write them (translate-toolkit, polib, Weblate's and
 Poedit's XLIFF states), strict readers, silenced checks and where caches go."""
+
 import re
 import subprocess
 import sys
@@ -17,8 +18,9 @@ from test_i18n import FORMATS, edit, snapshot, status
 
 def convert(tool: str, source: Path, target: Path, *options) -> None:
     """Run one of translate-toolkit's converters as a translator would."""
-    result = subprocess.run([Path(sys.executable).parent / tool, *options, str(source), str(target)],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [Path(sys.executable).parent / tool, *options, str(source), str(target)], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
 
 
@@ -44,6 +46,7 @@ def xliff_units(path: Path) -> dict:
 
 # --- XLIFF states --------------------------------------------------------------------------------------------
 
+
 def test_greed_inc_xliff_marks_confirmed_units_approved_and_translate_toolkit_counts_them_translated(cli, tmp_path):
     path = export(cli, "greed-inc", "ja", tmp_path / "ja.xlf")
     units = xliff_units(path)
@@ -55,9 +58,9 @@ def test_greed_inc_xliff_marks_confirmed_units_approved_and_translate_toolkit_co
 
 
 def test_stale_missing_and_unconfirmed_units_carry_states_weblate_flags_for_editing(cli, small_game, tmp_path):
-    edit(small_game / "decks" / "cards.yaml", "name: {ja: 洋なし,", "name: {ja: 西洋なし,")       # stale
+    edit(small_game / "decks" / "cards.yaml", "name: {ja: 洋なし,", "name: {ja: 西洋なし,")  # stale
     edit(small_game / "decks" / "cards.yaml", "name: {ja: ぶどう, en: Grapes}", "name: {ja: ぶどう}")  # missing
-    forget_confirmation(small_game, "cards[apple].text")                                  # unconfirmed
+    forget_confirmation(small_game, "cards[apple].text")  # unconfirmed
     path = export(cli, small_game, "en", tmp_path / "en.xlf")
     units = xliff_units(path)
     assert 'state="needs-translation"' in units["cards[pear].name"] and "approved" not in units["cards[pear].name"]
@@ -79,6 +82,7 @@ def test_an_approved_unit_confirms_a_hand_written_translation(cli, small_game, t
 
 
 # --- translate-toolkit and polib round trips -------------------------------------------------------------------
+
 
 def test_csv_has_translate_toolkits_columns_and_csv2po_output_imports(cli, tmp_path):
     game = copy_game("greed-inc", tmp_path)
@@ -157,10 +161,11 @@ def test_a_po_saved_with_a_region_tag_imports(cli, tmp_path, tag):
 
 def test_region_tags_are_matched_to_the_games_languages():
     from generator.i18n.transfer import match_language
+
     assert match_language("pt_BR", ["en", "pt-BR", "pt"]) == "pt-BR"
     assert match_language("pt_BR", ["en", "pt"]) == "pt"
     assert match_language("zh_TW", ["en", "zh-Hans", "zh-Hant"]) == "zh-Hant"
-    assert match_language("zh", ["en", "zh-Hans", "zh-Hant"]) is None   # which one is not said
+    assert match_language("zh", ["en", "zh-Hans", "zh-Hant"]) is None  # which one is not said
     assert match_language("fr_FR", ["en", "ja"]) is None
 
 
@@ -169,13 +174,19 @@ def test_region_tags_are_matched_to_the_games_languages():
 PO_HEAD = 'msgid ""\nmsgstr ""\n"Language: en\\n"\n\n'
 
 
-@pytest.mark.parametrize("body, line, message", [
-    ('msgctxt "a"\nmsgid "x"\nmsgstr "\\x41"\n', 7, "'\\x' is not a gettext escape"),
-    ('msgctxt "a"\nmsgid "x"\nmsgstr "ends in \\"\n', 7, "ends in a backslash"),
-    ('msgctxt "a"\nmsgid "x"\nmsgstr "say "hi" now"\n', 7, "quote inside the string is not escaped"),
-    ('msgctxt "a"\nmsgid "x"\nmsgstr "one"\n\nmsgctxt "a"\nmsgid "y"\nmsgstr "two"\n', 9,
-     "msgctxt 'a' appears twice (first at line 5)"),
-])
+@pytest.mark.parametrize(
+    "body, line, message",
+    [
+        ('msgctxt "a"\nmsgid "x"\nmsgstr "\\x41"\n', 7, "'\\x' is not a gettext escape"),
+        ('msgctxt "a"\nmsgid "x"\nmsgstr "ends in \\"\n', 7, "ends in a backslash"),
+        ('msgctxt "a"\nmsgid "x"\nmsgstr "say "hi" now"\n', 7, "quote inside the string is not escaped"),
+        (
+            'msgctxt "a"\nmsgid "x"\nmsgstr "one"\n\nmsgctxt "a"\nmsgid "y"\nmsgstr "two"\n',
+            9,
+            "msgctxt 'a' appears twice (first at line 5)",
+        ),
+    ],
+)
 def test_malformed_po_files_are_located_errors(tmp_path, body, line, message):
     path = tmp_path / "bad.po"
     path.write_text(PO_HEAD + body, encoding="utf-8")
@@ -188,18 +199,23 @@ def test_malformed_po_files_are_located_errors(tmp_path, body, line, message):
 def test_duplicate_trans_unit_ids_and_short_csv_rows_are_located_errors(tmp_path):
     unit = '<trans-unit id="a"><source>x</source><target>y</target></trans-unit>'
     xliff = tmp_path / "bad.xlf"
-    xliff.write_text(f'<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file original="g" '
-                     f'source-language="ja" target-language="en" datatype="plaintext"><body>\n{unit}\n{unit}\n'
-                     '</body></file></xliff>', encoding="utf-8")
+    xliff.write_text(
+        f'<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file original="g" '
+        f'source-language="ja" target-language="en" datatype="plaintext"><body>\n{unit}\n{unit}\n'
+        "</body></file></xliff>",
+        encoding="utf-8",
+    )
     with pytest.raises(InputError) as caught:
         read(xliff)
     message = "trans-unit id 'a' appears twice (first at line 2)"
     assert [(p.line, p.message) for p in caught.value.problems] == [(3, message)]
     two_files = tmp_path / "two.xlf"
-    body = ('<file original="g" source-language="ja" target-language="en" datatype="plaintext"><body>'
-            f'{unit}</body></file>')
-    two_files.write_text(f'<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">{body}{body}</xliff>',
-                         encoding="utf-8")
+    body = (
+        f'<file original="g" source-language="ja" target-language="en" datatype="plaintext"><body>{unit}</body></file>'
+    )
+    two_files.write_text(
+        f'<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">{body}{body}</xliff>', encoding="utf-8"
+    )
     with pytest.raises(InputError, match="2 <file> elements"):
         read(two_files)
     rows = tmp_path / "short.csv"
@@ -216,8 +232,10 @@ CONTROL = "line\rcarriage, next\x85line, sep\u2028arator, feed\x0cform, vertical
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_control_characters_are_escaped_on_export_and_read_back(tmp_path, fmt):
     path = tmp_path / f"out.{FORMATS[fmt]}"
-    entries = [Entry("cards[a].text", CONTROL, CONTROL.upper(), location="decks/a.yaml:3"),
-               Entry("cards[b].text", "b", "=HYPERLINK(\"http://x\")")]
+    entries = [
+        Entry("cards[a].text", CONTROL, CONTROL.upper(), location="decks/a.yaml:3"),
+        Entry("cards[b].text", "b", '=HYPERLINK("http://x")'),
+    ]
     path.write_text(write(Exchange("g", "ja", "en", entries), fmt), encoding="utf-8")
     with path.open(encoding="utf-8", newline="") as file:
         raw = file.read()
@@ -231,7 +249,9 @@ def test_control_characters_are_escaped_on_export_and_read_back(tmp_path, fmt):
 def test_a_translation_with_control_characters_goes_into_the_yaml_and_comes_back(cli, small_game, tmp_path, fmt):
     text = "Pe\x0car\rx\x0by\x85z\u2028end"
     path = tmp_path / f"en.{FORMATS[fmt]}"
-    exchange = Exchange("small", "ja", "en", [Entry("cards[pear].name", "洋なし", text, location="decks/cards.yaml:15")])
+    exchange = Exchange(
+        "small", "ja", "en", [Entry("cards[pear].name", "洋なし", text, location="decks/cards.yaml:15")]
+    )
     path.write_text(write(exchange, fmt), encoding="utf-8")
     result = cli("i18n", "import", small_game, path)
     assert result.code == 0 and "1 en translation(s) written" in result.out, result
@@ -241,8 +261,8 @@ def test_a_translation_with_control_characters_goes_into_the_yaml_and_comes_back
 
 
 def test_csv_cells_that_look_like_formulas_are_neutralised_and_restored(cli, small_game, tmp_path):
-    edit(small_game / "decks" / "cards.yaml", "en: Draw 1 card.", "en: '=HYPERLINK(\"http://x\",\"1 card\")'")
-    edit(small_game / "decks" / "cards.yaml", "en: Pear}", "en: \"'@Pear\"}")
+    edit(small_game / "decks" / "cards.yaml", "en: Draw 1 card.", 'en: \'=HYPERLINK("http://x","1 card")\'')
+    edit(small_game / "decks" / "cards.yaml", "en: Pear}", 'en: "\'@Pear"}')
     before = snapshot(small_game)
     path = export(cli, small_game, "en", tmp_path / "en.csv")
     text = path.read_text(encoding="utf-8-sig")
@@ -254,8 +274,10 @@ def test_csv_cells_that_look_like_formulas_are_neutralised_and_restored(cli, sma
 
 # --- silenced checks, numbers and the glossary ---------------------------------------------------------------
 
-def test_a_check_silenced_for_one_string_is_kept_in_the_lock_and_carried_through_po_and_xliff(cli, small_game,
-                                                                                          tmp_path):
+
+def test_a_check_silenced_for_one_string_is_kept_in_the_lock_and_carried_through_po_and_xliff(
+    cli, small_game, tmp_path
+):
     edit(small_game / "decks" / "cards.yaml", "en: Draw 1 card.", "en: Draw cards.")
     cli("i18n", "confirm", small_game)
     report = status(cli, small_game)
@@ -269,7 +291,7 @@ def test_a_check_silenced_for_one_string_is_kept_in_the_lock_and_carried_through
     result = cli("i18n", "confirm", small_game, "cards[apple].text", "--lang", "en", "--ignore", "numbers")
     assert result.code == 0 and "numbers silenced" in result.out
     assert status(cli, small_game)["problems"] == []
-    assert 'ignore:' in (small_game / "i18n.lock.yaml").read_text(encoding="utf-8")
+    assert "ignore:" in (small_game / "i18n.lock.yaml").read_text(encoding="utf-8")
     po = export(cli, small_game, "en", tmp_path / "en.po")
     assert '#, ignore-numbers\nmsgctxt "cards[apple].text"' in po.read_text(encoding="utf-8")
     xliff = export(cli, small_game, "en", tmp_path / "en.xlf")
@@ -293,34 +315,43 @@ def test_an_unknown_check_in_a_flag_is_an_error(cli, small_game, tmp_path):
 
 def test_ordinals_and_articles_are_numbers():
     from generator.i18n.checks import check_numbers
+
     assert check_numbers("3番目のプレイヤー", "the third player") is None
     assert check_numbers("第三の手番", "the third turn") is None
     assert check_numbers("船を1隻得る", "gain a ship") is None
     assert check_numbers("gain an action", "アクションを1回得る") is None
-    assert check_numbers("船を2隻得る", "gain a ship")            # an article is a 1, not a 2
-    assert check_numbers("Draw 1 card", "カードを引く")            # nothing stands for the 1
+    assert check_numbers("船を2隻得る", "gain a ship")  # an article is a 1, not a 2
+    assert check_numbers("Draw 1 card", "カードを引く")  # nothing stands for the 1
     assert check_numbers("Pay twice the bid", "入札額の2倍を払う") is None
-    assert check_numbers("すぐに終わる", "it ends at once") is None     # "once" is not always a number
+    assert check_numbers("すぐに終わる", "it ends at once") is None  # "once" is not always a number
     assert check_numbers("先に得点した方", "whoever scores first") is None
 
 
 def test_japanese_glossary_terms_match_words_not_parts_of_words():
     from generator.i18n.checks import check_glossary
     from generator.i18n.glossary import Glossary, Term
-    glossary = Glossary(None, [Term({"ja": ["点"], "en": ["point"]}, None),
-                               Term({"ja": ["石油", "油"], "en": ["oil"]}, None),
-                               Term({"ja": ["カード"], "en": ["card"]}, None)])
-    assert check_glossary("得点を得る", "gain score", glossary, "ja", "en") == []   # 点 inside 得点
-    assert check_glossary("2点を得る", "gain 2 victory", glossary, "ja", "en")     # 点 as a word
+
+    glossary = Glossary(
+        None,
+        [
+            Term({"ja": ["点"], "en": ["point"]}, None),
+            Term({"ja": ["石油", "油"], "en": ["oil"]}, None),
+            Term({"ja": ["カード"], "en": ["card"]}, None),
+        ],
+    )
+    assert check_glossary("得点を得る", "gain score", glossary, "ja", "en") == []  # 点 inside 得点
+    assert check_glossary("2点を得る", "gain 2 victory", glossary, "ja", "en")  # 点 as a word
     assert check_glossary("石油会社を買う", "buy the refinery", glossary, "ja", "en")
     assert check_glossary("カードルを踊る", "dance", glossary, "ja", "en") == []
-    assert check_glossary("oil rises", "油井が増える", glossary, "en", "ja") == []   # a form may stand in a word
+    assert check_glossary("oil rises", "油井が増える", glossary, "en", "ja") == []  # a form may stand in a word
 
 
 # --- caches ----------------------------------------------------------------------------------------------------
 
+
 def test_caches_of_a_game_outside_the_checkout_stay_out_of_pnpgens_folder(tmp_path):
     from generator.paths import CARDS_DIR, OUTPUT_DIR, cache_dir
+
     outside = tmp_path / "game"
     assert cache_dir(CARDS_DIR / "ikkin") == OUTPUT_DIR / ".cache"
     assert cache_dir(outside, tmp_path / "out") == tmp_path / "out" / ".cache"
@@ -330,11 +361,21 @@ def test_caches_of_a_game_outside_the_checkout_stay_out_of_pnpgens_folder(tmp_pa
 @pytest.mark.slow
 def test_status_of_an_outside_game_writes_its_faces_to_the_users_cache(small_game, tmp_path):
     from conftest import ROOT
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"),
-           "PNPGEN_DAEMON": "0"}
+
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "PNPGEN_DAEMON": "0",
+    }
     before = set((ROOT / "output" / ".cache" / "faces").glob("*")) if (ROOT / "output").is_dir() else set()
-    result = subprocess.run([sys.executable, "-m", "generator", "i18n", "status", str(small_game), "-q"],
-                            cwd=ROOT, env=env, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "i18n", "status", str(small_game), "-q"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode in (0, 1), result.stderr
     assert any((tmp_path / "cache" / "pnpgen" / "faces").rglob("*.*"))
     after = set((ROOT / "output" / ".cache" / "faces").glob("*")) if (ROOT / "output").is_dir() else set()

@@ -1,5 +1,6 @@
 """Property-based tests of the translation files: whatever a file holds, reading it gives entries or a
 located InputError (exit 2), never another exception; and any text exported reads back equal."""
+
 import string
 
 import pytest
@@ -13,14 +14,23 @@ from test_i18n import FORMATS
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 IDS = st.text(string.ascii_lowercase + string.digits + "[]._-", min_size=1, max_size=30)
 TEXT = st.text(max_size=60)
-ENTRY = st.builds(Entry, IDS, TEXT, TEXT, stale=st.booleans(),
-                  ignored=st.lists(st.sampled_from(["numbers", "glossary", "brackets"]), unique=True)
-                  .map(lambda checks: tuple(sorted(checks))))
+ENTRY = st.builds(
+    Entry,
+    IDS,
+    TEXT,
+    TEXT,
+    stale=st.booleans(),
+    ignored=st.lists(st.sampled_from(["numbers", "glossary", "brackets"]), unique=True).map(
+        lambda checks: tuple(sorted(checks))
+    ),
+)
 
 
 def sample(fmt: str) -> str:
-    entries = [Entry("cards[a].name", "りんご", "Apple", location="decks/a.yaml:3", note="card 'a'"),
-               Entry("cards[b].text", 'say "hi"\nnow', "", stale=True, previous="old", ignored=("numbers",))]
+    entries = [
+        Entry("cards[a].name", "りんご", "Apple", location="decks/a.yaml:3", note="card 'a'"),
+        Entry("cards[b].text", 'say "hi"\nnow', "", stale=True, previous="old", ignored=("numbers",)),
+    ]
     return write(Exchange("g", "ja", "en", entries), fmt)
 
 
@@ -40,8 +50,9 @@ def test_readers_raise_nothing_but_a_located_input_error(tmp_path, fmt, data):
     text = sample(fmt)
     start = data.draw(st.integers(0, len(text)))
     end = data.draw(st.integers(start, min(len(text), start + 20)))
-    mutated = data.draw(st.one_of(st.text(max_size=300),
-                                  st.text(max_size=8).map(lambda insert: text[:start] + insert + text[end:])))
+    mutated = data.draw(
+        st.one_of(st.text(max_size=300), st.text(max_size=8).map(lambda insert: text[:start] + insert + text[end:]))
+    )
     path = tmp_path / f"in.{FORMATS[fmt]}"
     path.write_text(mutated, encoding="utf-8")
     read_or_located_error(path)
@@ -56,5 +67,6 @@ def test_export_then_import_gives_back_any_text(tmp_path, fmt, entries):
     path = tmp_path / f"out.{FORMATS[fmt]}"
     path.write_bytes(write(Exchange("g", "ja", "en", entries), fmt).encode("utf-8"))
     back = read(path)
-    assert [(e.id, e.source, e.target, e.stale and bool(e.target), e.ignored) for e in back.entries] == \
-        [(e.id, e.source, e.target, e.stale and bool(e.target), e.ignored) for e in entries]
+    assert [(e.id, e.source, e.target, e.stale and bool(e.target), e.ignored) for e in back.entries] == [
+        (e.id, e.source, e.target, e.stale and bool(e.target), e.ignored) for e in entries
+    ]

@@ -1,4 +1,5 @@
 """Images are decoded, not trusted: a corrupt figure or icon stops the build with the file and where it is used."""
+
 import io
 
 import pytest
@@ -37,7 +38,7 @@ def with_icon(game, text: str):
     lines = template.read_text(encoding="utf-8").splitlines(keepends=True)
     lines.insert(len(lines) - 1, "{{ icon('star', '5mm') }}\n")
     template.write_text("".join(lines), encoding="utf-8")
-    return len(lines) - 1   # the icon's line
+    return len(lines) - 1  # the icon's line
 
 
 def build(cli, game, tmp_path):
@@ -50,7 +51,7 @@ def test_a_corrupt_png_figure_fails_the_build_naming_the_file_and_the_rules_bloc
     assert result.code == 2, result
     assert "rules.yaml:5: blocks[table-plan].src: figure 'plan.png' cannot be decoded as an image" in result.err
     assert "Traceback" not in result.err
-    assert not (tmp_path / "out" / "small").exists()   # checked before anything is written
+    assert not (tmp_path / "out" / "small").exists()  # checked before anything is written
 
 
 def test_a_corrupt_svg_icon_fails_the_build_naming_the_file_and_the_template_line(small_game, tmp_path, cli):
@@ -67,14 +68,17 @@ def test_working_images_build(small_game, tmp_path, cli):
     assert build(cli, small_game, tmp_path).code == 0
 
 
-@pytest.mark.parametrize("name, data, expected", [
-    ("a.png", png_bytes(), None),
-    ("a.png", png_bytes()[:50], "cannot be decoded as an image"),
-    ("a.jpg", b"\xff\xd8\xff\xe0 not really a jpeg", "cannot be decoded as an image"),
-    ("a.svg", SVG.encode(), None),
-    ("a.svg", b"<html><body/></html>", "is not an SVG image (its root element is <html>)"),
-    ("a.svg", b"\x89PNG\r\n", "is not a well-formed SVG file"),
-])
+@pytest.mark.parametrize(
+    "name, data, expected",
+    [
+        ("a.png", png_bytes(), None),
+        ("a.png", png_bytes()[:50], "cannot be decoded as an image"),
+        ("a.jpg", b"\xff\xd8\xff\xe0 not really a jpeg", "cannot be decoded as an image"),
+        ("a.svg", SVG.encode(), None),
+        ("a.svg", b"<html><body/></html>", "is not an SVG image (its root element is <html>)"),
+        ("a.svg", b"\x89PNG\r\n", "is not a well-formed SVG file"),
+    ],
+)
 def test_image_problem_decodes_rasters_and_parses_svg(tmp_path, name, data, expected):
     path = tmp_path / name
     path.write_bytes(data)

@@ -4,6 +4,7 @@ Every import counts, wherever it is written (at the top, inside a function, unde
 import still ties the two modules together. The layers themselves are an import-linter contract in
 pyproject.toml (`lint-imports`).
 """
+
 from __future__ import annotations
 
 import ast
@@ -36,7 +37,7 @@ def imported(name: str, path: Path) -> list[tuple[str, list[str], int]]:
             if node.level:
                 parts = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(parts + ([base] if base else []))
-            for alias in node.names:   # `from generator.render import fonts` imports the module fonts
+            for alias in node.names:  # `from generator.render import fonts` imports the module fonts
                 if f"{base}.{alias.name}" in MODULES:
                     found.append((f"{base}.{alias.name}", [], node.lineno))
                 else:
@@ -52,8 +53,7 @@ def owner(module: str) -> str | None:
 
 
 def import_graph() -> dict[str, set[str]]:
-    return {name: {target for target, _, _ in imported(name, path) if target != name}
-            for name, path in MODULES.items()}
+    return {name: {target for target, _, _ in imported(name, path) if target != name} for name, path in MODULES.items()}
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -103,10 +103,13 @@ def test_the_cycle_finder_finds_a_cycle():
 
 
 def test_no_private_name_is_imported_from_another_package():
-    crossing = [f"{MODULES[name].relative_to(ROOT)}:{line}: {target}.{taken}"
-                for name, path in MODULES.items() for target, names, line in imported(name, path)
-                for taken in names
-                if taken.startswith("_") and not taken.startswith("__") and top_package(target) != top_package(name)]
+    crossing = [
+        f"{MODULES[name].relative_to(ROOT)}:{line}: {target}.{taken}"
+        for name, path in MODULES.items()
+        for target, names, line in imported(name, path)
+        for taken in names
+        if taken.startswith("_") and not taken.startswith("__") and top_package(target) != top_package(name)
+    ]
     assert crossing == []
 
 

@@ -1,4 +1,5 @@
 """Bad input: one located line per mistake (file, line, key), exit code 2, no traceback."""
+
 import re
 
 from conftest import run_subprocess
@@ -38,8 +39,7 @@ def test_wrong_type(small_game, cli):
     result = cli("build", small_game, "--out", small_game / "out")
     assert result.code == 2
     [message] = errors(result)
-    assert f"cards.yaml:{line_of(deck, 'three')}: cards[grapes].value: expected a whole number from 1 to 9" \
-        in message
+    assert f"cards.yaml:{line_of(deck, 'three')}: cards[grapes].value: expected a whole number from 1 to 9" in message
 
 
 def test_number_out_of_declared_range(small_game, cli):

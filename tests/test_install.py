@@ -1,5 +1,6 @@
 """pnpgen installed from its wheel (not editable), used outside the repository: `pnpgen new` and `pnpgen build`
 work from any directory, pnpgen's own files come from the installed package, nothing is written into it."""
+
 from __future__ import annotations
 
 import ctypes
@@ -25,23 +26,46 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     dist = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--wheel-dir", str(dist), str(ROOT)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            str(dist),
+            str(ROOT),
+        ],
+        check=True,
+    )
     (found,) = dist.glob("pnpgen-*.whl")
     return found
 
 
 def test_the_wheel_holds_the_package_its_templates_and_page_and_nothing_else(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    base = {f"generator/templates/base/{p.relative_to(ROOT / 'templates/base').as_posix()}"
-            for p in (ROOT / "templates/base").rglob("*") if p.is_file()}
+    base = {
+        f"generator/templates/base/{p.relative_to(ROOT / 'templates/base').as_posix()}"
+        for p in (ROOT / "templates/base").rglob("*")
+        if p.is_file()
+    }
     assert "generator/templates/base/card.css" in base and base <= names
     assert {"generator/web/index.html", "generator/web/app.js", "generator/web/style.css"} <= names
     modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "generator").rglob("*.py")}
     assert modules <= names
     package = {n for n in names if not n.startswith("pnpgen-")}
-    strays = {n for n in package if not n.startswith("generator/")
-              or "__pycache__" in n or n.endswith((".pyc", ".pyo")) or "/.cache" in n or "/tests/" in n}
+    strays = {
+        n
+        for n in package
+        if not n.startswith("generator/")
+        or "__pycache__" in n
+        or n.endswith((".pyc", ".pyo"))
+        or "/.cache" in n
+        or "/tests/" in n
+    }
     assert not strays
     assert package == modules | base | {n for n in names if n.startswith("generator/web/")}
 
@@ -53,11 +77,19 @@ def installed(wheel, tmp_path_factory) -> Path:
     venv = tmp_path_factory.mktemp("venv")
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
-    site = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                               capture_output=True, text=True, check=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     (site / "_project_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
-    subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", "--ignore-installed",
-                    str(wheel)], check=True)
+    subprocess.run(
+        [python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", "--ignore-installed", str(wheel)],
+        check=True,
+    )
     for folder, _, files in os.walk(site / "generator"):
         for name in [*files, "."]:
             os.chmod(os.path.join(folder, name), 0o555 if name == "." else 0o444)
@@ -82,12 +114,12 @@ class User:
 
     def __init__(self, venv: Path, home: Path):
         self.venv, self.home = venv, home
-        self.env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(home), "PNPGEN_DAEMON": "0",
-                    "LANG": "C.UTF-8"}
+        self.env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(home), "PNPGEN_DAEMON": "0", "LANG": "C.UTF-8"}
 
     def popen(self, *args, cwd: Path, **options) -> subprocess.Popen:
-        return subprocess.Popen(["pnpgen", *map(str, args)], cwd=cwd, env=self.env, text=True,
-                                preexec_fn=without_write_override, **options)
+        return subprocess.Popen(
+            ["pnpgen", *map(str, args)], cwd=cwd, env=self.env, text=True, preexec_fn=without_write_override, **options
+        )
 
     def run(self, *args, cwd: Path) -> subprocess.CompletedProcess:
         process = self.popen(*args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -103,16 +135,33 @@ def test_installed_pnpgen_makes_and_builds_a_game_outside_the_repository(install
     site = next((installed / "lib").glob("python3.*/site-packages"))
     before = snapshot(site)
 
-    where = subprocess.run([installed / "bin" / "python", "-c", ("import json, sys, generator, generator.paths as p; "
-                            "print(json.dumps([generator.__file__, p.INSTALLED, str(p.TEMPLATES_DIR), "
-                            "str(p.OUTPUT_DIR), sys.path]))")],
-                           cwd=work, env=user.env, capture_output=True, text=True, check=True).stdout
+    where = subprocess.run(
+        [
+            installed / "bin" / "python",
+            "-c",
+            (
+                "import json, sys, generator, generator.paths as p; "
+                "print(json.dumps([generator.__file__, p.INSTALLED, str(p.TEMPLATES_DIR), "
+                "str(p.OUTPUT_DIR), sys.path]))"
+            ),
+        ],
+        cwd=work,
+        env=user.env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     module, packaged, templates, output, path = json.loads(where)
-    assert (module, packaged, templates, output) == (f"{site}/generator/__init__.py", True,
-                                                     f"{site}/generator/templates", "output")
+    assert (module, packaged, templates, output) == (
+        f"{site}/generator/__init__.py",
+        True,
+        f"{site}/generator/templates",
+        "output",
+    )
     assert str(ROOT) not in path  # the source tree is not on sys.path: only the project venv's packages
-    probe = subprocess.run(["touch", site / "generator" / "probe"], preexec_fn=without_write_override,
-                           capture_output=True)
+    probe = subprocess.run(
+        ["touch", site / "generator" / "probe"], preexec_fn=without_write_override, capture_output=True
+    )
     assert probe.returncode != 0  # the install really is read-only for pnpgen
 
     result = user.run("--help", cwd=work)

@@ -1,5 +1,6 @@
 """generator.interrupts: a Ctrl-C that Python swallows (raised inside a finalizer or an at-fork hook) still
 stops the command at the next check."""
+
 from __future__ import annotations
 
 import signal

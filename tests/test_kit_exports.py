@@ -7,6 +7,7 @@ language differs by far more than the threshold; the same face rasterized twice 
 Before the fix, every deck's export carried faces counted through all of the build's PDFs: another deck's, or
 the other language's.
 """
+
 import csv
 import functools
 import json
@@ -25,9 +26,9 @@ from generator.paths import CARDS_DIR
 pytestmark = pytest.mark.slow
 SHEET_DPI = 100
 PX_PER_MM = SHEET_DPI / 25.4
-INSET_MM = 1.0        # compare inside the trim: a cut edge may fall a pixel either way
-TILE_PX = 10          # 2.5 mm: about a digit of card text
-MAX_DIFFERENCE = 35   # the largest mean grey difference (0-255) of a tile, after a slight blur: the same face
+INSET_MM = 1.0  # compare inside the trim: a cut edge may fall a pixel either way
+TILE_PX = 10  # 2.5 mm: about a digit of card text
+MAX_DIFFERENCE = 35  # the largest mean grey difference (0-255) of a tile, after a slight blur: the same face
 # rasterized twice stays under 30 (edges a fraction of a pixel apart); another card's face is 45 and more
 
 
@@ -36,22 +37,22 @@ def card_sheet_faces(game, sheet_pdf: Path) -> dict[tuple[str, str], Image.Image
 
     The sheet holds the decks in box order, each card's copies in deck order; a page of fronts is followed
     by the page of their backs when the deck has backs."""
-    copies = [(deck, card) for deck in game.decks_in_box_order() for card in deck.cards
-              for _ in range(card.count)]
+    copies = [(deck, card) for deck in game.decks_in_box_order() for card in deck.cards for _ in range(card.count)]
     pdf = pikepdf.open(sheet_pdf)
     document = pdfium.PdfDocument(str(sheet_pdf))
     faces, page_index = {}, 0
     try:
         while copies:
             on_page = placements(pdf.pages[page_index])
-            chunk, copies = copies[:len(on_page)], copies[len(on_page):]
+            chunk, copies = copies[: len(on_page)], copies[len(on_page) :]
             image = document[page_index].render(scale=SHEET_DPI / 72).to_pil().convert("L")
             height_mm = float(pdf.pages[page_index].mediabox[3]) * 25.4 / 72
             for (deck, card), placed in zip(chunk, on_page):
                 faces.setdefault((card.id, "front"), cut(image, placed, deck.bleed_mm, height_mm))
             page_index += 1
-            with_backs = [(deck, card) for deck, card in chunk if (card.back or {}).get("template")
-                          or deck.back_template]
+            with_backs = [
+                (deck, card) for deck, card in chunk if (card.back or {}).get("template") or deck.back_template
+            ]
             if with_backs:
                 image = document[page_index].render(scale=SHEET_DPI / 72).to_pil().convert("L")
                 for (deck, card), placed in zip(with_backs, placements(pdf.pages[page_index])):
@@ -94,8 +95,11 @@ def assert_same_card(expected: Image.Image, actual: Image.Image, what: str) -> N
 def assert_the_measure_tells_cards_apart(compared: list[tuple[Image.Image, Image.Image]]) -> None:
     """The comparison can fail: most exported fronts differ from the previous card's face beyond the limit."""
     faces = [expected.tobytes() for expected, _ in compared]
-    pairs = [(compared[i - 1][0], actual) for i, (expected, actual) in enumerate(compared)
-             if i and faces[i - 1] != faces[i] and compared[i - 1][0].size == actual.size]
+    pairs = [
+        (compared[i - 1][0], actual)
+        for i, (expected, actual) in enumerate(compared)
+        if i and faces[i - 1] != faces[i] and compared[i - 1][0].size == actual.size
+    ]
     apart = sum(difference(other, actual) > MAX_DIFFERENCE for other, actual in pairs)
     assert apart >= 0.5 * len(pairs), f"only {apart} of {len(pairs)} neighbouring cards tell apart"
 
@@ -157,14 +161,18 @@ def test_every_tts_cell_is_its_card_and_the_hidden_slot_is_the_back(exported, ga
             assert_same_card(expected, inner_cell(front, expected.size), f"{what} front")
             if (card.id, "back") not in sheet:
                 continue
-            back = cell(folder, custom["BackURL"], columns, rows, slot) if custom["UniqueBack"] \
+            back = (
+                cell(folder, custom["BackURL"], columns, rows, slot)
+                if custom["UniqueBack"]
                 else sheet_image(folder / Path(custom["BackURL"]).name)
+            )
             expected = sheet[(card.id, "back")]
             assert_same_card(expected, inner_cell(back, expected.size), f"{what} back")
             if not custom["UniqueBack"]:
                 hidden = cell(folder, custom["FaceURL"], columns, rows, columns * rows - 1)
-                assert difference(inner_cell(hidden, expected.size), expected) <= MAX_DIFFERENCE, \
+                assert difference(inner_cell(hidden, expected.size), expected) <= MAX_DIFFERENCE, (
                     f"{what}: the hidden slot is not the deck's back"
+                )
 
 
 @functools.lru_cache(maxsize=8)
@@ -184,5 +192,6 @@ def inner_cell(image: Image.Image, size: tuple[int, int]) -> Image.Image:
     """A trimmed Tabletop Simulator cell less INSET_MM, scaled to `size`."""
     scale = image.width / (size[0] / PX_PER_MM + 2 * INSET_MM)
     margin = INSET_MM * scale
-    return image.convert("L").resize(size, Image.Resampling.BOX,
-                                     box=(margin, margin, image.width - margin, image.height - margin))
+    return image.convert("L").resize(
+        size, Image.Resampling.BOX, box=(margin, margin, image.width - margin, image.height - margin)
+    )

@@ -1,4 +1,5 @@
 """End to end: the three seed kits built as a user builds them, checked by opening the PDFs."""
+
 import itertools
 import json
 import re
@@ -17,6 +18,7 @@ pytestmark = pytest.mark.slow
 
 def all_text(path):
     import pypdfium2 as pdfium
+
     document = pdfium.PdfDocument(str(path))
     try:
         return "".join(document[i].get_textpage().get_text_range() for i in range(len(document)))
@@ -71,8 +73,9 @@ def test_every_card_name_is_in_the_pdf_text_and_fonts_are_embedded(kits, game_id
 
 def test_card_faces_keep_their_bleed_and_trim_boxes(kits):
     pdf = pikepdf.open(kits / "greed-inc" / "cards-ja-a4.pdf")
-    bboxes = {tuple(round(float(v), 2) for v in form.BBox)
-              for page in pdf.pages for form in page.Resources.XObject.values()}
+    bboxes = {
+        tuple(round(float(v), 2) for v in form.BBox) for page in pdf.pages for form in page.Resources.XObject.values()
+    }
     mm = 72 / 25.4
     poker = (round(-3 * mm, 2), round(-3 * mm, 2), round(66 * mm, 2), round(91 * mm, 2))
     assert poker in bboxes
@@ -80,13 +83,15 @@ def test_card_faces_keep_their_bleed_and_trim_boxes(kits):
 
 def test_a_planted_long_english_name_fails_strict_on_a_seed_card(tmp_path, cli):
     from conftest import copy_game
+
     game = copy_game("ikkin", tmp_path)
     deck = game / "decks" / "employees.yaml"
     text = deck.read_text(encoding="utf-8")
     match = re.search(r"  - id: ([a-z-]+)\n(?:    .*\n)*?    name: \{ja: ([^,]+), en: [^}]+\}", text)
     long_name = "Bartholomew Maximilian Fitzgerald-Worthington III"
-    deck.write_text(text.replace(match.group(0), match.group(0).rsplit("en: ", 1)[0] + f"en: {long_name}}}", 1),
-                    encoding="utf-8")
+    deck.write_text(
+        text.replace(match.group(0), match.group(0).rsplit("en: ", 1)[0] + f"en: {long_name}}}", 1), encoding="utf-8"
+    )
     result = cli("build", game, "--strict", "--lang", "en", "--paper", "a4", "--out", tmp_path / "out", "-q")
     assert result.code == 1
     assert match.group(1) in result.err and "name" in result.err
@@ -97,23 +102,29 @@ def test_the_kits_report_no_text_out_of_place(kits, game_id):
     """Every text of every card, token, aid, board and rule sheet was checked and found where it belongs."""
     report = json.loads((kits / game_id / "build.json").read_text())
     assert report["overflows"] == []
+
+
 # --- what a home printer gets ----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_no_page_puts_ink_within_4_mm_of_the_paper_edge(kits, game_id):
     """Every card, token, aid, board and rule page on A4 and Letter, rendered at 50 dpi: the outer 4 mm
     (which home printers cannot print) stays white."""
     from inkcheck import ink_near_edge
+
     report = json.loads((kits / game_id / "build.json").read_text())
     kinds = {entry["kind"] for entry in report["files"]}
     assert {"cards", "rules"} <= kinds
-    inked = {entry["path"]: found for entry in report["files"]
-             if (found := ink_near_edge(kits / game_id / entry["path"]))}
+    inked = {
+        entry["path"]: found for entry in report["files"] if (found := ink_near_edge(kits / game_id / entry["path"]))
+    }
     assert not inked
 
 
 def page_texts(path):
     import pypdfium2 as pdfium
+
     document = pdfium.PdfDocument(str(path))
     try:
         return [document[i].get_textpage().get_text_range() for i in range(len(document))]
@@ -147,7 +158,7 @@ def test_every_card_sheet_page_says_print_at_100_and_carries_its_label(kits, gam
         text = squeeze(text)
         number, back = index // 2 + 1, index % 2 == 1
         note = "実際のサイズ（100%）で印刷" if lang == "ja" else "Print at 100% (actual size)"
-        assert squeeze(note) in text, index   # in the sheet's own language
+        assert squeeze(note) in text, index  # in the sheet's own language
         assert squeeze(plain(game.title.get(lang))) in text, index
         expected = f"{sheets}枚中{number}枚目" if lang == "ja" else f"sheet{number}of{sheets}"
         assert expected in text, (index, text[:200])
@@ -191,8 +202,11 @@ def test_every_file_declares_its_language_a_title_and_the_version_it_needs(kits,
         assert str(pdf.Root.Lang) == entry["lang"].split("+")[0], entry["path"]
         assert str(pdf.docinfo.get("/Title", "")), entry["path"]
         if entry["kind"] != "rules":
-            assert pdf.pdf_version >= "1.6", entry["path"]   # OpenType (CFF) font programs
+            assert pdf.pdf_version >= "1.6", entry["path"]  # OpenType (CFF) font programs
+
+
 # --- Japanese typesetting, read back from every Japanese output -----------------------------------
+
 
 def japanese_outputs(kits, kind=None):
     """Every PDF of the three kits set in Japanese (alone, side by side, bilingual aids), optionally of one kind."""
@@ -253,10 +267,11 @@ def test_japanese_and_latin_are_spaced_on_every_kind_of_output(kits, kind):
 def test_the_mint_rails_map_label_is_vertical_with_upright_characters(kits):
     from pdflines import chars_of
 
-    chars = [(page, char) for page, char in chars_of(kits / "mint-rails" / "cards-ja-a4.pdf")
-             if char.text in "地図カード北"]
-    label = next(i for i in range(len(chars) - 4) if "".join(c.text for _, c in chars[i:i + 5]) == "地図カード")
-    column = [char for _, char in chars[label:label + 6]]
+    chars = [
+        (page, char) for page, char in chars_of(kits / "mint-rails" / "cards-ja-a4.pdf") if char.text in "地図カード北"
+    ]
+    label = next(i for i in range(len(chars) - 4) if "".join(c.text for _, c in chars[i : i + 5]) == "地図カード")
+    column = [char for _, char in chars[label : label + 6]]
     assert [c.text for c in column] == list("地図カード北")
     assert all(abs(c.angle) < 0.01 for c in column), "upright, not turned"
     mark = next(c for c in column if c.text == "ー")

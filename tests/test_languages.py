@@ -1,6 +1,7 @@
 """Languages are data: a language added to game.yaml is translated afterwards (its strings are missing,
 never an error), an incomplete edition prints the source text and says so, template labels are strings,
 and each CJK language is printed in its own regional Noto face."""
+
 import re
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from generator.render import fonts
 
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]")
 PO_ENTRY = re.compile(r'^msgctxt "(.*)"$', re.M)
-FLAG_COLOUR = b"0.85098 0.27451 0.486275 rg"   # the fill of the untranslated flag, #d9467c
+FLAG_COLOUR = b"0.85098 0.27451 0.486275 rg"  # the fill of the untranslated flag, #d9467c
 
 
 def with_languages(game: Path, languages: str) -> Path:
@@ -47,6 +48,7 @@ def fill_po(po: Path, translations: dict[str, str]) -> None:
 
 # --- language tags ------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("tag", ["de", "zh-Hans", "zh-Hant", "ko", "pt-BR", "sr-Latn-RS"])
 def test_any_bcp47_tag_is_a_language(small_game, cli, tag):
     edit(small_game / "game.yaml", "languages: [ja, en]", f"languages: [ja, en, {tag}]")
@@ -64,9 +66,23 @@ def test_a_malformed_language_tag_is_a_located_error(small_game, cli):
     assert "languages[2]:" in message and "'pt_BR'" in message and "pt-BR" in message
 
 
-@pytest.mark.parametrize("lang, region", [("ja", "JP"), ("ja-JP", "JP"), ("zh-Hans", "SC"), ("zh-CN", "SC"),
-                                          ("zh", "SC"), ("zh-Hant", "TC"), ("zh-TW", "TC"), ("zh-HK", "HK"),
-                                          ("zh-Hant-HK", "TC"), ("ko", "KR"), ("ko-KR", "KR"), ("de", "JP")])
+@pytest.mark.parametrize(
+    "lang, region",
+    [
+        ("ja", "JP"),
+        ("ja-JP", "JP"),
+        ("zh-Hans", "SC"),
+        ("zh-CN", "SC"),
+        ("zh", "SC"),
+        ("zh-Hant", "TC"),
+        ("zh-TW", "TC"),
+        ("zh-HK", "HK"),
+        ("zh-Hant-HK", "TC"),
+        ("ko", "KR"),
+        ("ko-KR", "KR"),
+        ("de", "JP"),
+    ],
+)
 def test_each_cjk_language_has_its_regional_face(lang, region):
     assert fonts.region(lang) == region
     assert fonts.family_for("Noto Serif CJK JP", lang) == f"Noto Serif CJK {region}"
@@ -74,18 +90,25 @@ def test_each_cjk_language_has_its_regional_face(lang, region):
 
 # --- labels -------------------------------------------------------------------------------------------
 
+
 def test_template_labels_are_translation_strings(tmp_path):
     game = load_game(copy_game("greed-inc", tmp_path))
     found = units(game)
     label = found["labels[trend_announce].text"]
-    assert (label.owner_kind, label.value("en"), label.value("ja")) == \
-        ("template label", "Price trend when announced", "公開時の価格トレンド")
+    assert (label.owner_kind, label.value("en"), label.value("ja")) == (
+        "template label",
+        "Price trend when announced",
+        "公開時の価格トレンド",
+    )
     assert label.location(game.dir) == f"labels.yaml:{line_of(game.dir / 'labels.yaml', 'trend_announce:')}"
     assert not (Path(__file__).parent.parent / "templates" / "greed-inc" / "labels.html").exists()
 
 
 def test_a_label_without_the_language_prints_the_source_text_and_is_noted(tmp_path):
-    labels = {"owner": Text({"ja": "{who}の資金", "en": "{who}'s funds"}), "start": Text({"ja": "スタート", "de": "Start"})}
+    labels = {
+        "owner": Text({"ja": "{who}の資金", "en": "{who}'s funds"}),
+        "start": Text({"ja": "スタート", "de": "Start"}),
+    }
     templates = Templates(tmp_path, "de", "ja", labels=labels)
     page = templates.env.from_string("{{ label('start') }} / {{ label('owner', who='ミント') | tx }}")
     assert page.render() == 'Start / <span lang="ja">ミントの資金</span>'
@@ -98,8 +121,9 @@ def test_an_unknown_label_is_a_located_error(tmp_path, cli):
     template = Path(__file__).parent.parent / "templates" / "ikkin" / "employees-back.html"
     own = game / "templates"
     own.mkdir()
-    (own / "employees-back.html").write_text(template.read_text(encoding="utf-8").replace(
-        "label('secret')", "label('secrte')"), encoding="utf-8")
+    (own / "employees-back.html").write_text(
+        template.read_text(encoding="utf-8").replace("label('secret')", "label('secrte')"), encoding="utf-8"
+    )
     result = cli("build", game, "--lang", "en", "--paper", "a4", "--out", tmp_path / "out")
     assert result.code == 2
     [message] = errors(result)
@@ -116,6 +140,7 @@ def test_every_file_holding_strings_can_take_an_import(kit):
 
 
 # --- adding languages to Mint Rails (the issue's "done when") -----------------------------------------
+
 
 @pytest.mark.slow
 def test_a_new_language_is_missing_then_translated_then_printed_with_no_other_language(tmp_path, cli):
@@ -136,16 +161,22 @@ def test_a_new_language_is_missing_then_translated_then_printed_with_no_other_la
     # an untranslated zh-Hans build: the source text, listed, flagged; --strict fails
     result = cli("build", game, "--lang", "zh-Hans", "--paper", "a4", "--out", out)
     assert result.code == 0, result.err
-    printed = re.search(r"zh-Hans: (\d+) text\(s\) have no zh-Hans translation and are printed in ja; "
-                        r"(\d+) card\(s\) carry the corner flag", result.err)
+    printed = re.search(
+        r"zh-Hans: (\d+) text\(s\) have no zh-Hans translation and are printed in ja; "
+        r"(\d+) card\(s\) carry the corner flag",
+        result.err,
+    )
     assert printed and 100 < int(printed.group(1)) <= total and int(printed.group(2)) > 20, result.err
     cards = out / "mint-rails" / "cards-zh-Hans-a4.pdf"
     assert "スタート" in pdf_text(cards)
     with pikepdf.open(cards) as pdf:
         page = pdf.pages[0]
         paper_width = float(page.mediabox[2])
-        faces = [xobject.read_bytes() for xobject in page.Resources.XObject.values()
-                 if float(xobject.BBox[2]) - float(xobject.BBox[0]) < paper_width - 1]  # not the sheet label
+        faces = [
+            xobject.read_bytes()
+            for xobject in page.Resources.XObject.values()
+            if float(xobject.BBox[2]) - float(xobject.BBox[0]) < paper_width - 1
+        ]  # not the sheet label
     assert faces and all(FLAG_COLOUR in face for face in faces)  # the corner flag (#d9467c) on every face
     strict = cli("build", game, "--lang", "zh-Hans", "--paper", "a4", "--out", out, "--strict")
     assert strict.code == 1 and "--strict" in strict.err and "printed in the source language" in strict.err
@@ -171,12 +202,20 @@ def test_a_new_language_is_missing_then_translated_then_printed_with_no_other_la
 def test_cjk_languages_print_in_their_regional_face_and_latin_keeps_its_diacritics(small_game, cli, tmp_path):
     game = with_languages(small_game, "[ja, en, de, zh-Hans, ko]")
     translated = {"de": ("Äpfel für Björn", "Größe"), "zh-Hans": ("苹果", "葡萄"), "ko": ("사과", "포도")}
-    edit(game / "decks" / "cards.yaml", "name: {ja: りんご, en: Apple}",
-         "name: {ja: りんご, en: Apple, " + ", ".join(f"{lang}: {apple}" for lang, (apple, _) in translated.items())
-         + "}")
-    edit(game / "decks" / "cards.yaml", "name: {ja: ぶどう, en: Grapes}",
-         "name: {ja: ぶどう, en: Grapes, " + ", ".join(f"{lang}: {grapes}" for lang, (_, grapes) in translated.items())
-         + "}")
+    edit(
+        game / "decks" / "cards.yaml",
+        "name: {ja: りんご, en: Apple}",
+        "name: {ja: りんご, en: Apple, "
+        + ", ".join(f"{lang}: {apple}" for lang, (apple, _) in translated.items())
+        + "}",
+    )
+    edit(
+        game / "decks" / "cards.yaml",
+        "name: {ja: ぶどう, en: Grapes}",
+        "name: {ja: ぶどう, en: Grapes, "
+        + ", ".join(f"{lang}: {grapes}" for lang, (_, grapes) in translated.items())
+        + "}",
+    )
     out = tmp_path / "out"
     result = cli("build", game, "--lang", "de,zh-Hans,ko", "--paper", "a4", "--out", out)
     assert result.code == 0, result.err
@@ -191,16 +230,23 @@ def test_cjk_languages_print_in_their_regional_face_and_latin_keeps_its_diacriti
             assert used and all(is_embedded(font) for font in used)
         assert any(f"CJK-{region[lang]}" in name for name in names), (lang, names)
         # the one other face: Japanese, for the source text printed where a translation is missing (the pear)
-        assert {re.search(r"CJK-(\w\w)", name).group(1) for name in names if "CJK-" in name} == \
-            {region[lang], "JP"}, (lang, names)
+        assert {re.search(r"CJK-(\w\w)", name).group(1) for name in names if "CJK-" in name} == {region[lang], "JP"}, (
+            lang,
+            names,
+        )
         assert "洋なし" in text
     # side by side: the Chinese column in the Chinese face beside the Japanese one
-    (game / "rules.yaml").write_text("blocks:\n  - {type: heading, text: {ja: 準備, en: Setup, zh-Hans: 准备}}\n"
-                                     "  - text: {ja: 直角に置きます。, en: Lay it square., zh-Hans: 直角放置。}\n",
-                                     encoding="utf-8")
+    (game / "rules.yaml").write_text(
+        "blocks:\n  - {type: heading, text: {ja: 準備, en: Setup, zh-Hans: 准备}}\n"
+        "  - text: {ja: 直角に置きます。, en: Lay it square., zh-Hans: 直角放置。}\n",
+        encoding="utf-8",
+    )
     result = cli("rules", game, "--lang", "ja,zh-Hans", "--paper", "a4", "--out", out)
     assert result.code == 0, result.err
     with pikepdf.open(out / game.name / "rules-ja+zh-Hans-a4.pdf") as pdf:
-        regions = {re.search(r"CJK-(\w\w)", str(font.get("/BaseFont"))).group(1) for font in fonts_of(pdf)
-                   if "CJK-" in str(font.get("/BaseFont"))}
+        regions = {
+            re.search(r"CJK-(\w\w)", str(font.get("/BaseFont"))).group(1)
+            for font in fonts_of(pdf)
+            if "CJK-" in str(font.get("/BaseFont"))
+        }
     assert regions == {"JP", "SC"}

@@ -1,6 +1,7 @@
 """The pages pnpgen writes around the cards (rule sheets, tile captions, sheet labels, the typesetting sample)
 are drawn by templates in templates/base: each element names its template line (data-src, for the text
 check's findings) and the typesetting pass has run over the text."""
+
 import re
 
 from conftest import ROOT, copy_game
@@ -19,8 +20,11 @@ BASE = ROOT / "templates" / "base"
 
 def template_line(name: str, fragment: str) -> int:
     """The line of templates/base/NAME holding fragment (once)."""
-    [line] = [number for number, text in enumerate((BASE / name).read_text(encoding="utf-8").splitlines(), 1)
-              if fragment in text]
+    [line] = [
+        number
+        for number, text in enumerate((BASE / name).read_text(encoding="utf-8").splitlines(), 1)
+        if fragment in text
+    ]
     return line
 
 
@@ -37,11 +41,14 @@ def test_rule_blocks_come_from_their_template_lines_and_are_typeset():
     writer = RulebookWriter(game, load_rules(game))
     html = writer.html(("ja",), "a4", cover=True)
     blocks = writer.rulebook.blocks
-    assert len(marked(html, 'div class="block', "rules.html", '<div class="block {{ row.type }}" id="b-')) == len(blocks)
+    assert len(marked(html, 'div class="block', "rules.html", '<div class="block {{ row.type }}" id="b-')) == len(
+        blocks
+    )
     paragraphs = sum(block.type == "paragraph" for block in blocks)
     assert len(marked(html, "p", "rule-blocks.html", "<p>{{ b.text }}</p>")) == paragraphs > 10
     assert len(marked(html, "table", "rule-blocks.html", '<table class="{{ t.css }}"')) == sum(
-        block.type in ("table", "components", "players") for block in blocks)
+        block.type in ("table", "components", "players") for block in blocks
+    )
     assert marked(html, "nav", "rules.html", '<nav class="toc"')
     # the Japanese text went through the typesetting pass: Japanese/Latin gaps, numbers kept with counters
     assert '<span class="jl"> </span>' in html and '<span class="nb">' in html
@@ -60,19 +67,23 @@ def test_tile_captions_come_from_the_template_and_a_game_may_have_its_own(tmp_pa
     captions = marked(html, 'div class="tile"', "tile-captions.html", '<div class="tile"')
     assert len(captions) == layout.count
     assert len(marked(html, 'div class="map-label"', "tile-captions.html", '<div class="map-label"')) == layout.count
-    assert "タイル<span class=\"jl\"> </span>A1" in html  # typeset: the gap between Japanese and Latin
+    assert 'タイル<span class="jl"> </span>A1' in html  # typeset: the gap between Japanese and Latin
 
     (game_dir / "templates").mkdir(exist_ok=True)
     (game_dir / "templates" / "tile-captions.html").write_text(
         '<html lang="{{ lang }}"><body>{% for caption in captions %}<p class="mine">{{ caption }}</p>'
-        "{% endfor %}</body></html>", encoding="utf-8")
+        "{% endfor %}</body></html>",
+        encoding="utf-8",
+    )
     own = furniture_batch(load_game(game_dir, require_templates=False), board, layout, "en", "a4").html
     assert own.count('<p data-src="tile-captions.html:1" class="mine">') == layout.count
 
 
 def test_sheet_labels_and_the_typesetting_sample_come_from_their_templates():
-    pages = [SheetPage(PAPERS["a4"], [], "", "front", 1, ["goods"]),
-             SheetPage(PAPERS["a4"], [], "", "back", 1, ["goods"], labelled=False)]
+    pages = [
+        SheetPage(PAPERS["a4"], [], "", "front", 1, ["goods"]),
+        SheetPage(PAPERS["a4"], [], "", "back", 1, ["goods"], labelled=False),
+    ]
     html = label_batch(pages, ["グリード・インク・1枚目 <sheet>", ""], 5.0, "ja").html
     [_label] = marked(html, 'div class="label"', "sheet-labels.html", '<div class="label"')
     assert "&lt;sheet&gt;" in html and "<sheet>" not in html  # escaped

@@ -3,6 +3,7 @@
 The seed games' boards, aids and tokens are built by their builders directly (their card templates
 are not needed for that); the whole `pnpgen build` path is run on the small game.
 """
+
 import json
 import math
 
@@ -31,9 +32,16 @@ DPI = 254  # 0.1 mm a pixel: the tile windows of the main board fall on whole pi
 
 def build_printed(game_id, out, papers=("a4", "letter"), board_paper=None):
     game = load_game(ROOT / "cards" / game_id, require_templates=False)
-    context = BuildContext(game=game, langs=list(game.languages), out_dir=out / game_id,
-                           sheets=[SheetOptions(paper) for paper in papers], cache=FaceCache(None), jobs=1,
-                           progress=Progress(quiet=True), options=BuildOptions(board_paper=board_paper))
+    context = BuildContext(
+        game=game,
+        langs=list(game.languages),
+        out_dir=out / game_id,
+        sheets=[SheetOptions(paper) for paper in papers],
+        cache=FaceCache(None),
+        jobs=1,
+        progress=Progress(quiet=True),
+        options=BuildOptions(board_paper=board_paper),
+    )
     files = build_boards(context) + build_aids(context) + build_tokens(context)
     return game, {entry["path"]: entry for entry in files}
 
@@ -53,6 +61,7 @@ def ikkin(tmp_path_factory):
 
 
 # --- tile geometry -------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_tiles_cover_the_board_with_exact_overlaps_inside_the_printable_area(paper):
@@ -86,7 +95,7 @@ def test_tiles_are_named_like_a_map_and_a_fitting_board_is_one_tile():
 def test_hexes_touch_their_six_neighbours():
     element = {"at": (0.0, 0.0), "size": 20.0}
     centre = hex_centre(element, 2, 2)
-    neighbours = [(1, 2), (3, 2), (1, 1), (2, 1), (1, 3), (2, 3)]   # even row: the row above starts left
+    neighbours = [(1, 2), (3, 2), (1, 1), (2, 1), (1, 3), (2, 3)]  # even row: the row above starts left
     for col, row in neighbours:
         x, y = hex_centre(element, col, row)
         assert math.dist(centre, (x, y)) == pytest.approx(20.0)
@@ -95,12 +104,16 @@ def test_hexes_touch_their_six_neighbours():
 def test_every_target_lies_in_the_overlap_of_two_tiles():
     layout = tile_layout(MAIN_BOARD, "a4")
     for x, _ in target_points(layout):
-        showing = [1 for c, r in layout.tiles() if layout.board_window(c, r).x <= x
-                   <= layout.board_window(c, r).x + layout.board_window(c, r).w]
+        showing = [
+            1
+            for c, r in layout.tiles()
+            if layout.board_window(c, r).x <= x <= layout.board_window(c, r).x + layout.board_window(c, r).w
+        ]
         assert len(showing) >= 2
 
 
 # --- the boards in the PDFs ----------------------------------------------------------------------
+
 
 def clip_and_origin(page):
     """(clip rect, board origin) in mm of the clipped board drawn on a tile page."""
@@ -119,7 +132,7 @@ def test_tiled_board_pdf_has_a_page_map_then_tiles_with_exact_overlaps(greed, pa
     entry = files[f"board-main-en-{paper}.pdf"]
     pdf = pikepdf.open(out / entry["path"])
     assert entry["kind"] == "board" and entry["pages"] == len(pdf.pages) == entry["tiles"] + 1
-    assert "tiles" in page_text(out / entry["path"], 0)      # the page map says what it is
+    assert "tiles" in page_text(out / entry["path"], 0)  # the page map says what it is
     windows = []
     for page in list(pdf.pages)[1:]:
         assert sorted(page_size_mm(page)) == pytest.approx(sorted(PAPERS[paper]), abs=0.01)
@@ -164,7 +177,7 @@ def test_each_tile_shows_the_board_at_100_percent_and_neighbours_match_in_the_ov
     board_pdf = tmp_path / "board.pdf"
     board_pdf.write_bytes(render_batch(board_batch(game, game.printables.boards["main"], "en")))
     board = render(board_pdf, 0)
-    b = BOARD_BLEED_MM   # the rendered board page carries its bleed on every side
+    b = BOARD_BLEED_MM  # the rendered board page carries its bleed on every side
     assert board.size == (pytest.approx(px(400 + 2 * b), abs=1), pytest.approx(px(MAIN_BOARD[1] + 2 * b), abs=1))
     layout = tile_layout(MAIN_BOARD, "a4", bleed=b)
     on_paper = layout.paper_window()
@@ -185,7 +198,7 @@ def test_each_tile_shows_the_board_at_100_percent_and_neighbours_match_in_the_ov
             width = px(layout.window[0])
             mine = crop.crop((width - px(OVERLAP_MM), 0, width, crop.size[1]))
             theirs = crops[(col + 1, row)].crop((0, 0, px(OVERLAP_MM), crop.size[1]))
-            assert share_differing(mine, theirs) < 0.004   # the same strip but the thin targets (left tile only)
+            assert share_differing(mine, theirs) < 0.004  # the same strip but the thin targets (left tile only)
 
 
 def test_a_board_that_fits_is_imposed_in_its_copies(greed):
@@ -202,12 +215,12 @@ def test_a_board_that_fits_is_imposed_in_its_copies(greed):
 def test_board_paper_prints_the_main_board_on_one_a3_sheet(greed):
     _, files, out = greed
     entry = files["board-main-ja-a3.pdf"]
-    assert "board-company-placard-ja-a3.pdf" not in files   # placards fit A4 and Letter already
+    assert "board-company-placard-ja-a3.pdf" not in files  # placards fit A4 and Letter already
     pdf = pikepdf.open(out / entry["path"])
     assert entry["tiles"] == 1 and len(pdf.pages) == 1
     assert sorted(page_size_mm(pdf.pages[0])) == pytest.approx([297, 420], abs=0.01)
     (cx, cy, cw, ch), _ = clip_and_origin(pdf.pages[0])
-    assert (cw, ch) == pytest.approx([side + 2 * BOARD_BLEED_MM for side in MAIN_BOARD], abs=0.01)   # with its bleed
+    assert (cw, ch) == pytest.approx([side + 2 * BOARD_BLEED_MM for side in MAIN_BOARD], abs=0.01)  # with its bleed
     trim, bleed = ([float(v) * 25.4 / 72 for v in pdf.pages[0].obj[key]] for key in ("/TrimBox", "/BleedBox"))
     assert (trim[2] - trim[0], trim[3] - trim[1]) == pytest.approx(MAIN_BOARD, abs=0.01)
     assert bleed == pytest.approx([cx, cy, cx + cw, cy + ch], abs=0.01)
@@ -221,8 +234,9 @@ def test_price_tracks_come_from_the_goods_data(greed):
     assert coal["values"] == [25, 30, 35, 40, 45, 50, 60, 70, 80] and coal["start"] == 45
     goods = game.decks["goods"].cards
     tracks = [e for e in main.elements if e["kind"] == "track" and "from" in e and "card" in e]
-    assert [(t["values"][0], t["values"][-1], t["start"]) for t in tracks] == \
-        [(c.fields["price_min"], c.fields["price_max"], c.fields["start_price"]) for c in goods]
+    assert [(t["values"][0], t["values"][-1], t["start"]) for t in tracks] == [
+        (c.fields["price_min"], c.fields["price_max"], c.fields["start_price"]) for c in goods
+    ]
     placard = game.printables.boards["company-placard"]
     storage = [e for e in placard.elements if e["kind"] == "slots" and e["slots"] == game.numbers["storage_costs"]]
     assert len(storage) == 1
@@ -231,6 +245,7 @@ def test_price_tracks_come_from_the_goods_data(greed):
 def test_the_company_placard_slots_take_the_cards_they_hold(greed):
     game, _, _ = greed
     from generator.render.boards import layout
+
     placard = game.printables.boards["company-placard"]
     boxes, _ = layout(placard, "en", "ja")
     slots = [box for box in boxes if box.kind == "slot"]
@@ -242,11 +257,12 @@ def test_the_company_placard_slots_take_the_cards_they_hold(greed):
             assert all(s >= c for s, c in zip(sorted((box.w, box.h)), sorted(card))), (box.text, box.w, box.h)
     for i, a in enumerate(slots):
         assert a.x >= 0 and a.y >= 0 and a.x + a.w <= placard.size_mm[0] and a.y + a.h <= placard.size_mm[1]
-        for b in slots[i + 1:]:
+        for b in slots[i + 1 :]:
             assert a.x + a.w <= b.x or b.x + b.w <= a.x or a.y + a.h <= b.y or b.y + b.h <= a.y
 
 
 # --- aids and tokens -----------------------------------------------------------------------------
+
 
 def test_aids_in_each_language_and_bilingual_in_the_stated_number(greed):
     _, files, out = greed
@@ -261,7 +277,7 @@ def test_aids_in_each_language_and_bilingual_in_the_stated_number(greed):
     assert japanese in page_text(out / aids["ja"]["path"], 0)
     assert english not in page_text(out / aids["ja"]["path"], 0)
     assert english in page_text(out / aids["en"]["path"], 0)
-    assert "40%" in both   # the CEO's exit bonus, read from game.yaml
+    assert "40%" in both  # the CEO's exit bonus, read from game.yaml
 
 
 def test_aid_half_page_size_follows_the_paper(greed):
@@ -278,8 +294,9 @@ def test_ikkin_token_counts_follow_the_box_contents(ikkin, sheet, pieces):
     entry = files[f"tokens-{sheet}-ja-a4.pdf"]
     component = next(c for c in game.components if c.source == ("tokens", sheet))
     pdf = pikepdf.open(out / entry["path"])
-    fronts = [p for index, page in enumerate(pdf.pages) for p in placements(page)
-              if entry["sides"] == 1 or index % 2 == 0]
+    fronts = [
+        p for index, page in enumerate(pdf.pages) for p in placements(page) if entry["sides"] == 1 or index % 2 == 0
+    ]
     assert len(fronts) == entry["pieces"] == component.count == pieces
 
 
@@ -298,7 +315,7 @@ def test_two_sided_token_backs_print_behind_their_fronts(greed):
 def test_every_printed_pdf_embeds_its_fonts(greed):
     _, files, out = greed
     for entry in files.values():
-        pdf = pikepdf.open(out / entry["path"])   # kept open while its fonts are read
+        pdf = pikepdf.open(out / entry["path"])  # kept open while its fonts are read
         fonts = fonts_of(pdf)
         assert fonts, entry["path"]
         assert all(is_embedded(font) for font in fonts), entry["path"]
@@ -366,8 +383,11 @@ SMALL_COMPONENTS = """\
 
 @pytest.fixture
 def small_printed(small_game):
-    for folder, name, text in (("boards", "main", SMALL_BOARD), ("aids", "turn", SMALL_AID),
-                               ("tokens", "score", SMALL_TOKENS)):
+    for folder, name, text in (
+        ("boards", "main", SMALL_BOARD),
+        ("aids", "turn", SMALL_AID),
+        ("tokens", "score", SMALL_TOKENS),
+    ):
         (small_game / folder).mkdir()
         (small_game / folder / f"{name}.yaml").write_text(text, encoding="utf-8")
     with open(small_game / "game.yaml", "a", encoding="utf-8") as game_yaml:
@@ -416,12 +436,16 @@ def test_seed_token_sets_count_as_sets(greed):
 
 # --- located input errors ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("old, new, needle, message", [
-    ("    start: 0\n", "    start: 7.5\n", "start: 7.5", "the starting space 7.5 is not on the track"),
-    ("    to: =numbers.goal\n", "    to: =numbers.gaol\n", "numbers.gaol", "'gaol' is unknown"),
-    ("  - kind: grid\n", "  - kind: gird\n", "kind: gird", "expected one of track, slots, grid, hexgrid, text"),
-    ("    columns: 4\n", "    columns: four\n", "columns: four", "expected a whole number"),
-])
+
+@pytest.mark.parametrize(
+    "old, new, needle, message",
+    [
+        ("    start: 0\n", "    start: 7.5\n", "start: 7.5", "the starting space 7.5 is not on the track"),
+        ("    to: =numbers.goal\n", "    to: =numbers.gaol\n", "numbers.gaol", "'gaol' is unknown"),
+        ("  - kind: grid\n", "  - kind: gird\n", "kind: gird", "expected one of track, slots, grid, hexgrid, text"),
+        ("    columns: 4\n", "    columns: four\n", "columns: four", "expected a whole number"),
+    ],
+)
 def test_board_mistakes_name_file_line_and_key(small_printed, cli, old, new, needle, message):
     board = small_printed / "boards" / "main.yaml"
     edit(board, old, new)
@@ -439,11 +463,17 @@ def test_tile_pages_carry_crop_marks_targets_and_neighbour_ticks(greed):
     layout = tile_layout(MAIN_BOARD, "a4", bleed=BOARD_BLEED_MM)
     window = layout.paper_window()
     for index, (col, row) in enumerate(layout.tiles(), 1):
-        ops = [(list(map(float, operands)), str(op)) for operands, op in pikepdf.parse_content_stream(pdf.pages[index])
-               if str(op) in ("m", "l", "c", "RG")]
+        ops = [
+            (list(map(float, operands)), str(op))
+            for operands, op in pikepdf.parse_content_stream(pdf.pages[index])
+            if str(op) in ("m", "l", "c", "RG")
+        ]
         curves = sum(1 for _, op in ops if op == "c")
-        shown = [p for p in target_points(layout)
-                 if layout.board_window(col, row).x <= p[0] <= layout.board_window(col, row).x + window.w]
+        shown = [
+            p
+            for p in target_points(layout)
+            if layout.board_window(col, row).x <= p[0] <= layout.board_window(col, row).x + window.w
+        ]
         # a target only where the next tile covers it: in the right-hand overlap, none on the last tile
         covered = [p for p in shown if p[0] >= layout.board_window(col, row).x + window.w - OVERLAP_MM]
         assert curves == 4 * len(covered) and bool(covered) == (col + 1 < layout.cols)

@@ -1,5 +1,6 @@
 """Progress: counts and the time left on a terminal (one line redrawn), plain lines at a modest rate
 elsewhere, nothing with --quiet but warnings."""
+
 from __future__ import annotations
 
 import io
@@ -28,11 +29,11 @@ def test_the_time_left_is_the_rate_so_far_applied_to_what_remains():
     task.advance(10)
     assert task.remaining() is None  # too early to say
     clock.now += 9.5
-    task.update(100)                 # 100 faces in 10 s: 300 more take 30 s
+    task.update(100)  # 100 faces in 10 s: 300 more take 30 s
     assert task.remaining() == 30.0
     assert "100/400 faces (25%), about 30s left" in task.describe()
     clock.now += 10
-    task.update(300)                 # the rate changed: 300 in 20 s, 100 more take 6.7 s
+    task.update(300)  # the rate changed: 300 in 20 s, 100 more take 6.7 s
     assert abs(task.remaining() - 20 / 300 * 100) < 1e-9
     assert "about 6.7s left" in task.describe()
     task.update(400)
@@ -40,8 +41,7 @@ def test_the_time_left_is_the_rate_so_far_applied_to_what_remains():
 
 
 def test_durations_read_as_people_say_them():
-    assert [format_duration(s) for s in (0.04, 4.26, 42, 65, 3600 + 125)] == ["0.0s", "4.3s", "42s", "1m05s",
-                                                                                "1h02m"]
+    assert [format_duration(s) for s in (0.04, 4.26, 42, 65, 3600 + 125)] == ["0.0s", "4.3s", "42s", "1m05s", "1h02m"]
 
 
 def test_plain_lines_at_a_modest_rate_then_a_final_line():
@@ -95,8 +95,11 @@ def test_a_build_into_a_pipe_prints_plain_counts_from_the_start(small_game, tmp_
     lines = result.err.splitlines()
     assert "\r" not in result.err
     assert re.match(r"\[ *\d+\.\ds\] loading: 0/1 game\(s\) \(0%\)$", lines[0])
-    for task, unit in (("small: preparing card faces", "cards"), ("rendering faces", "faces"),
-                       ("small: writing card sheets", "files")):
+    for task, unit in (
+        ("small: preparing card faces", "cards"),
+        ("rendering faces", "faces"),
+        ("small: writing card sheets", "files"),
+    ):
         shown = [line for line in lines if f"] {task}: " in line]
         counts = [int(re.search(rf"{task}: ([\d,]+)", line)[1].replace(",", "")) for line in shown]
         assert len(shown) >= 2 and counts == sorted(counts) and counts[0] == 0 < counts[-1], (task, shown)

@@ -1,5 +1,6 @@
 """Properties over generated input (hypothesis): the YAML reader only ever raises a located InputError, and
 every text pnpgen writes into a YAML file reads back exactly as written."""
+
 from __future__ import annotations
 
 import shutil
@@ -14,13 +15,58 @@ from generator.errors import InputError
 from generator.i18n.writeback import prepare
 from generator.yamlio import load_yaml, load_yaml_text
 
-YAML_PIECES = ["\n", "  ", ": ", "- ", "? ", "[", "]", "{", "}", ",", "&a ", "*a", "!!float ", "!!int ", "!!binary ",
-               "!!set ", "!!timestamp ", "!!python/object ", "|", ">", "'", '"', "#", "%YAML 1.1\n", "---\n", "...\n",
-               "\t", "\\", "\x00", "\x01", "\x85", "\u2028", "\ufeff", "9" * 50, "1e999", "0x", "0o", ".inf", "~",
-               "2001-13-45", "<<: *a", "key", "値"]
+YAML_PIECES = [
+    "\n",
+    "  ",
+    ": ",
+    "- ",
+    "? ",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    "&a ",
+    "*a",
+    "!!float ",
+    "!!int ",
+    "!!binary ",
+    "!!set ",
+    "!!timestamp ",
+    "!!python/object ",
+    "|",
+    ">",
+    "'",
+    '"',
+    "#",
+    "%YAML 1.1\n",
+    "---\n",
+    "...\n",
+    "\t",
+    "\\",
+    "\x00",
+    "\x01",
+    "\x85",
+    "\u2028",
+    "\ufeff",
+    "9" * 50,
+    "1e999",
+    "0x",
+    "0o",
+    ".inf",
+    "~",
+    "2001-13-45",
+    "<<: *a",
+    "key",
+    "値",
+]
 KIT_FILE = ROOT / "cards" / "ikkin" / "decks" / "employees.yaml"
-SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,  # the same examples every run (make fuzz varies)
-                     suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,  # the same examples every run (make fuzz varies)
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def read_or_located_error(text: str, path: Path) -> None:
@@ -44,17 +90,22 @@ def test_a_mutated_kit_file_reads_or_is_a_located_error(data):
     for _ in range(data.draw(st.integers(1, 4))):
         at = data.draw(st.integers(0, len(text)))
         cut = data.draw(st.integers(0, 12))
-        text = text[:at] + data.draw(st.sampled_from(YAML_PIECES + [""])) + text[at + cut:]
+        text = text[:at] + data.draw(st.sampled_from(YAML_PIECES + [""])) + text[at + cut :]
     read_or_located_error(text, KIT_FILE)
 
 
-DECK = "cards:\n  - id: apple  # a comment that stays\n    text: {ja: 手札を1枚引く。, en: Draw 1 card.}\n" \
-       "    long:\n      en: Plain text\n      ja: 'quoted'\n"
+DECK = (
+    "cards:\n  - id: apple  # a comment that stays\n    text: {ja: 手札を1枚引く。, en: Draw 1 card.}\n"
+    "    long:\n      en: Plain text\n      ja: 'quoted'\n"
+)
 
 
 @SETTINGS
-@given(text=st.text(min_size=1, max_size=40), where=st.sampled_from([("text",), ("long",)]),
-       lang=st.sampled_from(["en", "ja"]))
+@given(
+    text=st.text(min_size=1, max_size=40),
+    where=st.sampled_from([("text",), ("long",)]),
+    lang=st.sampled_from(["en", "ja"]),
+)
 def test_any_written_text_reads_back_equal(text, where, lang):
     folder = Path(tempfile.mkdtemp())
     try:

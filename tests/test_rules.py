@@ -1,4 +1,5 @@
 """Rule sheets: blocks aligned in every language, numbers and names bound to the data, located errors."""
+
 import json
 import re
 
@@ -145,11 +146,11 @@ def test_title_page_contents_page_numbers_and_running_header(ruled_game, tmp_pat
 
 def test_a_data_change_changes_every_language(ruled_game, tmp_path, cli):
     deck = ruled_game / "decks" / "cards.yaml"
-    edit(deck, "    count: 2\n    value: 1\n", "    count: 5\n    value: 1\n")   # apples: 2 -> 5, deck 6 -> 9
+    edit(deck, "    count: 2\n    value: 1\n", "    count: 5\n    value: 1\n")  # apples: 2 -> 5, deck 6 -> 9
     edit(deck, "    remove_at: [2]", "    remove_at: [2, 3]")
     out = tmp_path / "out"
     assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4").code == 0
-    ja = page_text(out / "small" / "rules-ja-a4.pdf", 0)   # short rules: no cover, the text on page 1
+    ja = page_text(out / "small" / "rules-ja-a4.pdf", 0)  # short rules: no cover, the text on page 1
     en = page_text(out / "small" / "rules-en-a4.pdf", 0)
     assert "りんごは9枚の中に5枚あります。" in ja.replace("\r\n", "").replace(" ", "")
     assert "There are 5 Apple cards among the 9." in en.replace("\r\n", " ")
@@ -221,7 +222,7 @@ def only_error(cli, game, old, new):
 
 def test_a_block_missing_a_language_prints_the_source_text_and_says_so(ruled_game, cli):
     rules = ruled_game / "rules.yaml"
-    line = line_of(rules, 'removed.cards@2') - 1  # the `text:` of the block
+    line = line_of(rules, "removed.cards@2") - 1  # the `text:` of the block
     edit(rules, "      en: With 2 players remove {removed.cards@2} grapes.\n", "")
     result = cli("rules", ruled_game, "--out", ruled_game / "out", "--lang", "en", "--paper", "a4")
     assert result.code == 0, result.err
@@ -239,10 +240,19 @@ def test_an_unknown_placeholder_is_a_located_error(ruled_game, cli):
     result = cli("rules", ruled_game, "--out", ruled_game / "out")
     assert result.code == 2
     found = errors(result)
-    assert any(f"rules.yaml:{line_of(rules, 'aple')}:" in m and "blocks[intro].text.ja" in m
-               and "no card 'aple'" in m and "did you mean 'apple'" in m for m in found), found
-    assert any(f"rules.yaml:{line_of(rules, 'removed.card@2')}:" in m and "blocks[removal].text.en" in m
-               and "{removed.card@2}" in m for m in found), found
+    assert any(
+        f"rules.yaml:{line_of(rules, 'aple')}:" in m
+        and "blocks[intro].text.ja" in m
+        and "no card 'aple'" in m
+        and "did you mean 'apple'" in m
+        for m in found
+    ), found
+    assert any(
+        f"rules.yaml:{line_of(rules, 'removed.card@2')}:" in m
+        and "blocks[removal].text.en" in m
+        and "{removed.card@2}" in m
+        for m in found
+    ), found
     assert not (ruled_game / "out").exists(), "nothing is written when the rules have errors"
 
 
@@ -261,14 +271,19 @@ def test_a_figure_is_placed_and_a_missing_one_is_a_located_error(ruled_game, tmp
     (ruled_game / "figures").mkdir()
     (ruled_game / "figures" / "box.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="10mm" viewBox="0 0 40 10">'
-        '<rect width="40" height="10" fill="#ff0000"/></svg>')
+        '<rect width="40" height="10" fill="#ff0000"/></svg>'
+    )
     rules = ruled_game / "rules.yaml"
-    rules.write_text(rules.read_text(encoding="utf-8") + """\
+    rules.write_text(
+        rules.read_text(encoding="utf-8")
+        + """\
   - id: picture
     type: figure
     src: figures/box.svg
     text: {ja: 箱, en: The box}
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     out = tmp_path / "out"
     assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
     assert red_pixels(out / "small" / "rules-en-a4.pdf", 0) > 100, "the figure is drawn"
@@ -300,6 +315,7 @@ def test_rebuild_takes_unchanged_sheets_from_the_cache(ruled_game, tmp_path, cli
 
     def no_render(batch):
         raise AssertionError("an unchanged rule sheet was rendered again")
+
     monkeypatch.setattr(pipeline, "render_fitted", no_render)
     assert cli(*args).code == 0
     assert (out / "small" / "rules-en-a4.pdf").read_bytes() == first
@@ -324,8 +340,9 @@ def frame_pixels(path, index):
         image = document[index].render(scale=50 / 72).to_pil().convert("RGB")
     finally:
         document.close()
-    return sum(1 for r, g, b in image.get_flattened_data() if abs(r - 0x2f) < 12 and abs(g - 0x5d) < 12
-               and abs(b - 0x62) < 12)
+    return sum(
+        1 for r, g, b in image.get_flattened_data() if abs(r - 0x2F) < 12 and abs(g - 0x5D) < 12 and abs(b - 0x62) < 12
+    )
 
 
 def test_a_card_block_shows_the_real_card_and_a_wrong_id_is_a_located_error(ruled_game, tmp_path, cli):
@@ -333,14 +350,18 @@ def test_a_card_block_shows_the_real_card_and_a_wrong_id_is_a_located_error(rule
     out = tmp_path / "out"
     assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
     before = frame_pixels(out / "small" / "rules-en-a4.pdf", 0)
-    rules.write_text(rules.read_text(encoding="utf-8") + """\
+    rules.write_text(
+        rules.read_text(encoding="utf-8")
+        + """\
   - id: anatomy
     type: card
     deck: cards
     cards: [apple]
     callouts: [[5, 5], [30, 40]]
     text: {ja: カードの見方, en: Reading a card}
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
     path = out / "small" / "rules-en-a4.pdf"
     assert frame_pixels(path, 0) > before + 300, "the card's own frame colour is on the page"

@@ -1,5 +1,6 @@
 """docs/schema.md: written by `pnpgen schema` from the schemas that check the files, current, and covering
 every key the three kits use; YAML that breaks on a text says how to write it."""
+
 from __future__ import annotations
 
 import fnmatch
@@ -11,8 +12,7 @@ import yaml
 from conftest import ROOT, run_subprocess
 from generator.commands.schema import REFRESH, SCHEMA_DOC, file_kinds, schema_markdown
 from generator.model.printables import Tagged
-from generator.model.schema import (LOCALIZED_DOC, Checker, Described, ListOf, Localized, MapOf, Object, OneOf,
-                                    start)
+from generator.model.schema import LOCALIZED_DOC, Checker, Described, ListOf, Localized, MapOf, Object, OneOf, start
 from generator.model.schemadoc import document
 from generator.yamlio import load_yaml
 
@@ -36,12 +36,32 @@ def test_schema_command_writes_the_file_and_has_help(cli, tmp_path):
 
 def test_every_file_kind_and_syntax_is_documented():
     text = schema_markdown()
-    for path in ("game.yaml", "components.yaml", "decks/<deck>.yaml", "boards/<board>.yaml", "aids/<aid>.yaml",
-                 "tokens/<sheet>.yaml", "rules.yaml", "labels.yaml", "glossary.yaml", "i18n.lock.yaml"):
+    for path in (
+        "game.yaml",
+        "components.yaml",
+        "decks/<deck>.yaml",
+        "boards/<board>.yaml",
+        "aids/<aid>.yaml",
+        "tokens/<sheet>.yaml",
+        "rules.yaml",
+        "labels.yaml",
+        "glossary.yaml",
+        "i18n.lock.yaml",
+    ):
         assert f"`{path}`" in text, path
-    for needle in ("`setup[]`", "| `label` |", "| `rest` |", "| `cover` | `auto`, `always` or `never`",
-                   "`cards_from`", "`fields.<field>`", "| `ref` |", "{漢字|かんじ}", "{card:coal-mine}",
-                   "| `placeholder` |", "`elements[] (kind: track)`"):
+    for needle in (
+        "`setup[]`",
+        "| `label` |",
+        "| `rest` |",
+        "| `cover` | `auto`, `always` or `never`",
+        "`cards_from`",
+        "`fields.<field>`",
+        "| `ref` |",
+        "{漢字|かんじ}",
+        "{card:coal-mine}",
+        "| `placeholder` |",
+        "`elements[] (kind: track)`",
+    ):
         assert needle in text, needle
 
 
@@ -54,8 +74,7 @@ def test_every_key_has_a_meaning_and_every_mapping_a_title():
 
 
 def kind_of(relative: str):
-    return next((kind for kind in file_kinds() if fnmatch.fnmatch(relative, re.sub(r"<[^>]+>", "*", kind.path))),
-                None)
+    return next((kind for kind in file_kinds() if fnmatch.fnmatch(relative, re.sub(r"<[^>]+>", "*", kind.path))), None)
 
 
 def used_keys(spec, value, found: set, declared: frozenset = frozenset()) -> None:
@@ -136,6 +155,7 @@ def test_placeholder_examples_resolve_in_greed_inc():
 
 # --- YAML that breaks on a text --------------------------------------------------------------------
 
+
 def edit(path, old, new):
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {path}"
@@ -151,7 +171,9 @@ def only_error(result) -> str:
 
 def test_furigana_in_a_flow_mapping_says_to_quote_it(small_game):
     deck = small_game / "decks" / "cards.yaml"
-    edit(deck, "text: {ja: 手札を1枚引く。, en: Draw 1 card.}", "text: {ja: {手札|てふだ}を1枚引く。, en: Draw 1 card.}")
+    edit(
+        deck, "text: {ja: 手札を1枚引く。, en: Draw 1 card.}", "text: {ja: {手札|てふだ}を1枚引く。, en: Draw 1 card.}"
+    )
     line = next(n for n, text in enumerate(deck.read_text(encoding="utf-8").splitlines(), 1) if "てふだ" in text)
     message = only_error(run_subprocess("validate", small_game))
     assert f"cards.yaml:{line}: malformed YAML" in message
@@ -163,16 +185,21 @@ def test_a_comma_in_a_flow_mapping_says_to_quote_it(small_game):
     edit(deck, "en: Draw 1 card.}", "en: Draw 1 card, then discard 1.}")
     line = next(n for n, text in enumerate(deck.read_text(encoding="utf-8").splitlines(), 1) if "then discard" in text)
     message = only_error(run_subprocess("build", small_game, "--out", small_game / "out"))
-    assert f"cards.yaml:{line}: cards[apple].text.then discard 1.: 'then discard 1.' is not one of the game's " \
-           "languages" in message
+    assert (
+        f"cards.yaml:{line}: cards[apple].text.then discard 1.: 'then discard 1.' is not one of the game's "
+        "languages" in message
+    )
     assert "a comma inside {ja: ..., en: ...} ends a text" in message and "quote the text" in message
     assert not (small_game / "out").exists()
 
 
-@pytest.mark.parametrize("title, located, hint", [
-    ("{小|ちい}さな", "game.yaml:3: malformed YAML", "read as a mapping or a list: quote it"),    # a parse error
-    ("{小|ちい}", "game.yaml:3: title.ja: expected text, found a mapping", "quote it"),  # parses, as a mapping
-])
+@pytest.mark.parametrize(
+    "title, located, hint",
+    [
+        ("{小|ちい}さな", "game.yaml:3: malformed YAML", "read as a mapping or a list: quote it"),  # a parse error
+        ("{小|ちい}", "game.yaml:3: title.ja: expected text, found a mapping", "quote it"),  # parses, as a mapping
+    ],
+)
 def test_furigana_opening_a_block_style_text_says_to_quote_it(small_game, title, located, hint):
     edit(small_game / "game.yaml", "title: {ja: small, en: small}", f"title:\n  ja: {title}\n  en: small")
     message = only_error(run_subprocess("validate", small_game))
@@ -181,17 +208,22 @@ def test_furigana_opening_a_block_style_text_says_to_quote_it(small_game, title,
 
 def test_quoted_and_block_style_texts_read_back(small_game, cli):
     deck = small_game / "decks" / "cards.yaml"
-    edit(deck, "text: {ja: 手札を1枚引く。, en: Draw 1 card.}",
-         'text:\n      ja: "{手札|てふだ}を1枚引く。"\n      en: Draw 1 card, then discard 1.')
+    edit(
+        deck,
+        "text: {ja: 手札を1枚引く。, en: Draw 1 card.}",
+        'text:\n      ja: "{手札|てふだ}を1枚引く。"\n      en: Draw 1 card, then discard 1.',
+    )
     result = cli("validate", small_game)
     assert result.code == 0, result
 
 
 # --- files read through the schemas docs/schema.md shows --------------------------------------------
 
+
 def test_a_bad_label_key_and_an_empty_label_are_located(small_game, cli):
-    (small_game / "labels.yaml").write_text("labels:\n  ok: {ja: よし, en: OK}\n  '1st': {ja: 一, en: one}\n"
-                                            "  empty:\n", encoding="utf-8")
+    (small_game / "labels.yaml").write_text(
+        "labels:\n  ok: {ja: よし, en: OK}\n  '1st': {ja: 一, en: one}\n  empty:\n", encoding="utf-8"
+    )
     result = cli("validate", small_game)
     assert result.code == 2 and "Traceback" not in result.err
     messages = [line for line in result.err.splitlines() if line.startswith("error:")]
@@ -208,8 +240,15 @@ def test_a_glossary_term_of_the_wrong_shape_is_located(small_game, cli):
 
 def test_a_broken_lock_file_is_located_and_says_what_to_do(small_game, cli):
     lock = small_game / "i18n.lock.yaml"
-    lock.write_text(re.sub(r'(?m)^  "cards\[apple\]\.text": .*$', '  "cards[apple].text": [en]',
-                           lock.read_text(encoding="utf-8"), count=1), encoding="utf-8")
+    lock.write_text(
+        re.sub(
+            r'(?m)^  "cards\[apple\]\.text": .*$',
+            '  "cards[apple].text": [en]',
+            lock.read_text(encoding="utf-8"),
+            count=1,
+        ),
+        encoding="utf-8",
+    )
     line = next(n for n, text in enumerate(lock.read_text(encoding="utf-8").splitlines(), 1) if "[en]" in text)
     result = cli("i18n", "status", small_game)
     assert result.code == 2 and "Traceback" not in result.err

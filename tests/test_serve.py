@@ -1,5 +1,6 @@
 """`pnpgen serve` over HTTP: edits written like `i18n import`, previews re-rendered, files watched, and
 everything the server must refuse (other origins and hosts, paths outside the game, stale or bad edits)."""
+
 from __future__ import annotations
 
 import threading
@@ -58,8 +59,9 @@ def test_editing_a_translation_changes_one_yaml_line_and_the_preview(served, sma
     status, answer = served.edit("cards[apple].name", "en", "Green Apple")
     elapsed = time.monotonic() - started
     assert status == 200 and answer["written"] == [CARDS]
-    assert changed_lines(before, read(small_game)) == [("    name: {ja: りんご, en: Apple}",
-                                                        "    name: {ja: りんご, en: Green Apple}")]
+    assert changed_lines(before, read(small_game)) == [
+        ("    name: {ja: りんご, en: Apple}", "    name: {ja: りんご, en: Green Apple}")
+    ]
     state = served.request("/api/state")[1]
     assert state["strings"]["cards[apple].name"]["values"]["en"] == "Green Apple"
     faces = card(state, "apple")["faces"]
@@ -90,8 +92,12 @@ def test_a_broken_placeholder_is_refused_and_nothing_written(served, small_game)
 
 def test_a_source_edit_keeps_the_placeholders_its_translations_use(served, small_game):
     path = small_game / CARDS
-    path.write_text(read(small_game).replace("en: Draw 1 card.", "en: 'Draw {deck.cards} cards.'")
-                    .replace("ja: 手札を1枚引く。", "ja: '手札を{deck.cards}枚引く。'"), encoding="utf-8")
+    path.write_text(
+        read(small_game)
+        .replace("en: Draw 1 card.", "en: 'Draw {deck.cards} cards.'")
+        .replace("ja: 手札を1枚引く。", "ja: '手札を{deck.cards}枚引く。'"),
+        encoding="utf-8",
+    )
     assert wait_until(lambda: "{deck.cards}" in served.string("cards[apple].text")["values"]["ja"])
     before = read(small_game)
     status, answer = served.edit("cards[apple].text", "ja", "手札を1枚引く。")
@@ -101,7 +107,12 @@ def test_a_source_edit_keeps_the_placeholders_its_translations_use(served, small
 
 def test_writes_from_another_origin_or_host_are_refused(served, small_game):
     before = read(small_game)
-    body = {"id": "cards[apple].name", "lang": "en", "text": "Evil", "version": served.string("cards[apple].name")["version"]}
+    body = {
+        "id": "cards[apple].name",
+        "lang": "en",
+        "text": "Evil",
+        "version": served.string("cards[apple].name")["version"],
+    }
     assert served.request("/api/edit", body, headers={"Origin": "http://evil.example"})[0] == 403
     assert served.request("/api/edit", body, origin=False)[0] == 403
     assert served.request("/api/edit", body, headers={"Host": "evil.example"})[0] == 403
@@ -110,8 +121,16 @@ def test_writes_from_another_origin_or_host_are_refused(served, small_game):
     assert read(small_game) == before
 
 
-@pytest.mark.parametrize("path", ["/game/../game.yaml", "/game/..%2F..%2Fetc%2Fpasswd", "/game/%2e%2e/%2e%2e/etc/passwd",
-                                  "/game//etc/passwd", "/game/decks/../../small/game.yaml/../../x"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/game/../game.yaml",
+        "/game/..%2F..%2Fetc%2Fpasswd",
+        "/game/%2e%2e/%2e%2e/etc/passwd",
+        "/game//etc/passwd",
+        "/game/decks/../../small/game.yaml/../../x",
+    ],
+)
 def test_only_the_games_own_files_are_served(served, path):
     import http.client
 
@@ -157,13 +176,16 @@ def test_the_page_shows_the_data_problems_build_reports(served, small_game):
 
 
 def test_broken_yaml_is_shown_with_its_location_and_the_cards_kept(served, small_game):
-    (small_game / CARDS).write_text(read(small_game).replace("    count: 2\n    value: 1", "    count: [2\n    value: 1"),
-                                    encoding="utf-8")
+    (small_game / CARDS).write_text(
+        read(small_game).replace("    count: 2\n    value: 1", "    count: [2\n    value: 1"), encoding="utf-8"
+    )
     assert wait_until(lambda: served.request("/api/state")[1]["error"])
     state = served.request("/api/state")[1]
     assert any(CARDS in message and ":1" in message for message in state["error"]), state["error"]
     assert card(state, "apple")
-    status, answer = served.edit("cards[pear].name", "en", "Big Pear", version=state["strings"]["cards[pear].name"]["version"])
+    status, answer = served.edit(
+        "cards[pear].name", "en", "Big Pear", version=state["strings"]["cards[pear].name"]["version"]
+    )
     assert status == 409 and "cannot be read" in answer["error"]
 
 
@@ -172,7 +194,9 @@ def test_confirming_a_stale_translation_updates_the_lock(served, small_game):
     string = served.string("cards[pear].name")
     assert [p["kind"] for p in string["problems"]] == ["stale"] and string["previous"] == {"en": "洋なし"}
     lock_before = read(small_game, "i18n.lock.yaml")
-    status, answer = served.request("/api/confirm", {"id": "cards[pear].name", "lang": "en", "version": string["version"]})
+    status, answer = served.request(
+        "/api/confirm", {"id": "cards[pear].name", "lang": "en", "version": string["version"]}
+    )
     assert status == 200 and answer == {"confirmed": 1, "written": ["i18n.lock.yaml"], "version": answer["version"]}
     assert changed_lines(lock_before, read(small_game, "i18n.lock.yaml")) != []
     assert served.string("cards[pear].name")["problems"] == []
@@ -185,8 +209,10 @@ def test_rule_blocks_are_edited_like_card_texts(served, small_game, monkeypatch)
     from generator.model.game import Text
 
     rules = small_game / "rules.yaml"
-    rules.write_text("# Rule blocks\nblocks:\n  - id: setup\n    text: {ja: 各自3枚引く。, en: Everyone draws 3.}\n",
-                     encoding="utf-8")
+    rules.write_text(
+        "# Rule blocks\nblocks:\n  - id: setup\n    text: {ja: 各自3枚引く。, en: Everyone draws 3.}\n",
+        encoding="utf-8",
+    )
 
     def rule_blocks(game):
         for index, block in enumerate(yaml.safe_load(rules.read_text(encoding="utf-8"))["blocks"]):
@@ -230,6 +256,8 @@ def test_an_overflowing_text_flags_the_card_and_is_outlined_on_its_preview(serve
     assert 0 <= outline["x"] < 100 and 0 <= outline["y"] < 100 and outline["w"] > 0 and outline["h"] > 0
     assert "overflows" in outline["message"] or "runs" in outline["message"]
     assert "en" not in card(state, "apple")["outlines"]
+
+
 def raw_request(served, data: bytes, wait: float = 10) -> bytes:
     """What the server answers to these bytes ('' when it drops the connection without an answer)."""
     import socket
@@ -252,8 +280,10 @@ def raw_request(served, data: bytes, wait: float = 10) -> bytes:
 
 def post_bytes(served, body: bytes, length: str | None = None) -> bytes:
     host = served.url.removeprefix("http://")
-    head = (f"POST /api/edit HTTP/1.1\r\nHost: {host}\r\nOrigin: {served.url}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {length if length is not None else len(body)}\r\nConnection: close\r\n\r\n")
+    head = (
+        f"POST /api/edit HTTP/1.1\r\nHost: {host}\r\nOrigin: {served.url}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {length if length is not None else len(body)}\r\nConnection: close\r\n\r\n"
+    )
     return raw_request(served, head.encode() + body)
 
 
@@ -291,12 +321,17 @@ def test_every_answer_carries_the_content_security_policy(served):
         policy = response.headers["Content-Security-Policy"]
     assert "frame-ancestors 'none'" in policy and "script-src 'self'" in policy
     assert "unsafe-inline" not in policy
+
+
 def test_template_labels_are_edited_like_card_texts(served, small_game):
     (small_game / "labels.yaml").write_text("labels:\n  kind: {ja: 果物, en: Fruit}\n", encoding="utf-8")
     template = small_game / "templates" / "card.html"
-    template.write_text(template.read_text(encoding="utf-8").replace(
-        '<div class="value">', '<div class="kind">{{ label(\'kind\') | tx }}</div><div class="value">'),
-        encoding="utf-8")
+    template.write_text(
+        template.read_text(encoding="utf-8").replace(
+            '<div class="value">', '<div class="kind">{{ label(\'kind\') | tx }}</div><div class="value">'
+        ),
+        encoding="utf-8",
+    )
     served.session.refresh()
     state = served.request("/api/state")[1]
     assert {"kind": "template label", "strings": ["labels[kind].text"]} in state["groups"]

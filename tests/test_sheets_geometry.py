@@ -1,8 +1,20 @@
 """Unit tests of sheet geometry: how many cards fit inside the printable margin and where the backs go."""
+
 import pytest
 
-from generator.render.sheets import (MARGIN_MM, CopyGroup, Rect, SheetOptions, back_slot, first_sheet, fold_slot,
-                                     gutterfold_grid, plan_sheets, printable, sheet_pages)
+from generator.render.sheets import (
+    MARGIN_MM,
+    CopyGroup,
+    Rect,
+    SheetOptions,
+    back_slot,
+    first_sheet,
+    fold_slot,
+    gutterfold_grid,
+    plan_sheets,
+    printable,
+    sheet_pages,
+)
 
 
 def test_nine_poker_cards_fit_a4_portrait_sharing_cut_lines():
@@ -35,7 +47,7 @@ def test_every_bleed_box_and_mark_room_stays_inside_the_margin_and_nothing_overl
         assert shown.x >= area.x + 2 and shown.right <= area.right - 2
         assert shown.y >= area.y + 2 and shown.top <= area.top - 2
     for i, a in enumerate(trims):
-        for b in trims[i + 1:]:
+        for b in trims[i + 1 :]:
             assert a.right <= b.x + 1e-9 or b.right <= a.x + 1e-9 or a.top <= b.y + 1e-9 or b.top <= a.y + 1e-9
 
 
@@ -58,8 +70,9 @@ def test_small_decks_share_a_sheet_below_a_larger_block():
     assert len(plan_sheets([big, small, minis], "a4", shared=False)) == 4
 
 
-@pytest.mark.parametrize("duplex,expected", [("long", Rect(200 - 10 - 30, 20, 30, 40)),
-                                             ("short", Rect(10, 300 - 20 - 40, 30, 40))])
+@pytest.mark.parametrize(
+    "duplex,expected", [("long", Rect(200 - 10 - 30, 20, 30, 40)), ("short", Rect(10, 300 - 20 - 40, 30, 40))]
+)
 def test_back_is_mirrored_about_the_flip_axis_on_portrait_paper(duplex, expected):
     assert back_slot((200, 300), Rect(10, 20, 30, 40), duplex) == expected
 
@@ -88,7 +101,7 @@ def test_each_back_and_its_visible_bleed_mirror_the_front_on_shared_sheets(duple
 
 def test_gutterfold_backs_mirror_across_the_fold():
     grid, labelled = gutterfold_grid("a4", (63, 88), 3)
-    assert (grid.per_page, labelled) == (4, False)   # a row of four on landscape A4, no room for the label
+    assert (grid.per_page, labelled) == (4, False)  # a row of four on landscape A4, no room for the label
     assert gutterfold_grid("letter", (44, 63), 3)[1]  # a row of mini cards on Letter leaves room for it
     fold = grid.paper[1] / 2
     for i in range(grid.per_page):
@@ -101,7 +114,7 @@ def test_gutterfold_backs_mirror_across_the_fold():
 
 
 def test_a_short_deck_takes_the_way_round_that_holds_the_most():
-    assert first_sheet("a4", (88, 63), 3, copies=1).paper == (210.0, 297.0)   # a tie: portrait
+    assert first_sheet("a4", (88, 63), 3, copies=1).paper == (210.0, 297.0)  # a tie: portrait
     assert first_sheet("letter", (63, 88), 3, copies=54).paper == (279.4, 215.9)
 
 
@@ -110,8 +123,9 @@ def test_a_card_too_large_for_the_margin_is_refused():
         first_sheet("a4", (200, 280), 3)
 
 
-@pytest.mark.parametrize("paper,card,count", [("a4", (58, 89), 9), ("a4", (44, 63), 16), ("letter", (44, 63), 12),
-                                              ("letter", (58, 89), 8)])
+@pytest.mark.parametrize(
+    "paper,card,count", [("a4", (58, 89), 9), ("a4", (44, 63), 16), ("letter", (44, 63), 12), ("letter", (58, 89), 8)]
+)
 def test_what_each_paper_gets_as_the_readme_says(paper, card, count):
     assert first_sheet(paper, card, 3).blocks[0].count == count
 
@@ -129,6 +143,7 @@ def test_a_page_holding_one_card_declares_its_trim_and_bleed_boxes_and_its_back_
 def test_the_header_version_follows_the_features_used():
     import pikepdf
     from generator.render.sheets import needed_version
+
     pdf = pikepdf.new()
     pdf.add_blank_page()
     assert needed_version(pdf) == "1.3"

@@ -1,4 +1,5 @@
 """`pnpgen table`: decks to CSV, XLSX and ODS and back, cell-located errors, and decks read from a spreadsheet."""
+
 from __future__ import annotations
 
 import csv
@@ -26,12 +27,14 @@ def game(tmp_path):
 
 def read_sheet_rows(path: Path) -> list[list]:
     from generator.model.table.formats import read_sheet
+
     return read_sheet(path).rows
 
 
 def write_rows(path: Path, rows: list[list]) -> None:
     """Save edited rows in the file's own format, as a spreadsheet program would."""
     from generator.model.table.formats import Header, write_sheet
+
     fmt = path.suffix.lstrip(".")
     headers = [Header(str(label)) for label in rows[0]]
     path.write_bytes(write_sheet(fmt, "assets", headers, rows[1:]))
@@ -54,8 +57,11 @@ def comments(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip().startswith("#")]
 
 
-KITS = {"greed-inc": ["assets", "companies", "goods", "status-symbols"], "ikkin": ["employees"],
-        "mint-rails": ["asset-card", "draft-certificates", "map", "market-certificates", "portfolio", "worth"]}
+KITS = {
+    "greed-inc": ["assets", "companies", "goods", "status-symbols"],
+    "ikkin": ["employees"],
+    "mint-rails": ["asset-card", "draft-certificates", "map", "market-certificates", "portfolio", "worth"],
+}
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -76,8 +82,23 @@ def test_export_has_a_column_per_field_and_language_and_cell_forms(greed, tmp_pa
     out = tmp_path / "assets.csv"
     assert cli("table", "export", greed, "assets", "-o", out).code == 0
     rows = list(csv.reader(out.open(encoding="utf-8-sig")))
-    assert rows[0] == ["id", "count", "remove_at", "placeholder", "name.ja", "name.en", "number", "primary",
-                       "produces", "recipe.inputs", "recipe.outputs", "trend", "mark", "text.ja", "text.en"]
+    assert rows[0] == [
+        "id",
+        "count",
+        "remove_at",
+        "placeholder",
+        "name.ja",
+        "name.en",
+        "number",
+        "primary",
+        "produces",
+        "recipe.inputs",
+        "recipe.outputs",
+        "trend",
+        "mark",
+        "text.ja",
+        "text.en",
+    ]
     by_id = {row[0]: dict(zip(rows[0], row)) for row in rows[1:]}
     assert len(by_id) == 40
     assert by_id["local-builder"]["recipe.inputs"] == "land:1, glass:1"
@@ -111,7 +132,7 @@ def test_ods_export_has_numbers_a_frozen_header_drop_downs_and_header_comments(g
     with zipfile.ZipFile(out) as ods:
         content = ods.read("content.xml").decode()
         settings = ods.read("settings.xml").decode()
-    assert "table:condition='of:cell-content-is-in-list(\"X3/4\";\"X4\")'" in content
+    assert 'table:condition=\'of:cell-content-is-in-list("X3/4";"X4")\'' in content
     assert 'office:value-type="float" office:value="10"' in content
     assert "<office:annotation><text:p>asset number printed in the corner" in content
     assert 'config:name="VerticalSplitMode" config:type="short">2<' in settings
@@ -128,7 +149,9 @@ def test_one_edited_cell_changes_one_yaml_line_and_keeps_every_comment(fmt, game
     assert result.code == 0, result
     assert "changed coal-mine: name.en" in result.out
     after = (game / ASSETS).read_text(encoding="utf-8")
-    assert changed_lines(before, after) == [("    name: {ja: 炭鉱, en: Coal Mine}", "    name: {ja: 炭鉱, en: Coal Pit}")]
+    assert changed_lines(before, after) == [
+        ("    name: {ja: 炭鉱, en: Coal Mine}", "    name: {ja: 炭鉱, en: Coal Pit}")
+    ]
     assert comments(after) == comments(before)
 
 
@@ -228,13 +251,15 @@ def test_new_rows_become_cards_and_missing_ones_are_removed_only_when_asked(game
 def test_csv_cells_that_a_spreadsheet_would_run_as_formulas_are_neutralised_and_restored(game, tmp_path, cli):
     deck = game / ASSETS
     text = deck.read_text(encoding="utf-8")
-    deck.write_text(text.replace("name: {ja: 炭鉱, en: Coal Mine}",
-                                 "name: {ja: 炭鉱, en: '=HYPERLINK(\"http://x\",\"y\")'}"), encoding="utf-8")
+    deck.write_text(
+        text.replace("name: {ja: 炭鉱, en: Coal Mine}", 'name: {ja: 炭鉱, en: \'=HYPERLINK("http://x","y")\'}'),
+        encoding="utf-8",
+    )
     before = deck.read_bytes()
     sheet = tmp_path / "assets.csv"
     assert cli("table", "export", game, "assets", "-o", sheet).code == 0
     row = next(r for r in csv.reader(sheet.open(encoding="utf-8-sig")) if r[0] == "coal-mine")
-    assert row[5] == "'=HYPERLINK(\"http://x\",\"y\")"
+    assert row[5] == '\'=HYPERLINK("http://x","y")'
     assert cli("table", "import", game, "assets", sheet).code == 0
     assert deck.read_bytes() == before
     xlsx = tmp_path / "assets.xlsx"
@@ -249,7 +274,7 @@ def spreadsheet_game(small_game: Path, cli, fmt: str = "xlsx") -> Path:
     assert cli("table", "export", small_game, "cards", "-o", sheet).code == 0
     deck = small_game / "decks" / "cards.yaml"
     text = deck.read_text(encoding="utf-8")
-    deck.write_text(text[:text.index("cards:\n")] + f"cards_from: cards.{fmt}\n", encoding="utf-8")
+    deck.write_text(text[: text.index("cards:\n")] + f"cards_from: cards.{fmt}\n", encoding="utf-8")
     return sheet
 
 
@@ -290,14 +315,20 @@ def test_removing_items_and_keys_moves_their_comments_to_a_neighbour():
     from generator.i18n.writeback import dump, faithful_yaml
     from generator.yamledit import delete_item, delete_key
 
-    text = ("a:\n  # head 0\n  - id: x\n    n: 1  # eol n\n    m: 2\n  # head 1\n  - id: y\n    n: 2\n"
-            "  # head 2\n  - id: z\n    n: {p: 1, q: 2}  # eol z\n  # tail\n")
+    text = (
+        "a:\n  # head 0\n  - id: x\n    n: 1  # eol n\n    m: 2\n  # head 1\n  - id: y\n    n: 2\n"
+        "  # head 2\n  - id: z\n    n: {p: 1, q: 2}  # eol z\n  # tail\n"
+    )
     yaml, document = faithful_yaml(text, None)
     delete_item(document["a"], 1)
-    assert dump(yaml, document) == ("a:\n  # head 0\n  - id: x\n    n: 1  # eol n\n    m: 2\n  # head 1\n"
-                                    "  # head 2\n  - id: z\n    n: {p: 1, q: 2}  # eol z\n  # tail\n")
+    assert dump(yaml, document) == (
+        "a:\n  # head 0\n  - id: x\n    n: 1  # eol n\n    m: 2\n  # head 1\n"
+        "  # head 2\n  - id: z\n    n: {p: 1, q: 2}  # eol z\n  # tail\n"
+    )
     yaml, document = faithful_yaml(text, None)
     delete_key(document["a"][0], "n")
     delete_item(document["a"], 2)
-    assert dump(yaml, document) == ("a:\n  # head 0\n  - id: x # eol n\n    m: 2\n  # head 1\n  - id: y\n"
-                                    "    n: 2\n  # head 2\n  # eol z\n  # tail\n")
+    assert dump(yaml, document) == (
+        "a:\n  # head 0\n  - id: x # eol n\n    m: 2\n  # head 1\n  - id: y\n"
+        "    n: 2\n  # head 2\n  # eol z\n  # tail\n"
+    )

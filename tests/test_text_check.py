@@ -1,5 +1,6 @@
 """Every text of every printed piece is checked: planted over-long texts are found, named by their piece,
 with no attribute in the templates; the kits as shipped report nothing."""
+
 import json
 
 import pytest
@@ -7,8 +8,10 @@ import pytest
 from conftest import copy_game
 from generator.yamlio import load_yaml_round_trip, round_trip_yaml
 
-LONG = {"en": "Extraordinarily Overlong Name Written By A Very Enthusiastic Translator Indeed " * 4,
-        "ja": "とてつもなく長い名前が翻訳者によってここに書かれてしまいましたとさ" * 4}
+LONG = {
+    "en": "Extraordinarily Overlong Name Written By A Very Enthusiastic Translator Indeed " * 4,
+    "ja": "とてつもなく長い名前が翻訳者によってここに書かれてしまいましたとさ" * 4,
+}
 
 
 def rewrite(path, change):
@@ -75,8 +78,11 @@ def test_an_overlong_text_planted_in_every_piece_is_found_with_its_id(cli, tmp_p
     result = cli("build", game, "--out", tmp_path / "out", "-q", "--paper", "a4", "--strict")
     assert result.code == 1, result
     found = json.loads((tmp_path / "out" / name / "build.json").read_text())["overflows"]
-    missing = [want for want in expected
-               if not any(o["deck"] == want[0] and want[1] in o["cards"] and o["lang"] == want[2] for o in found)]
+    missing = [
+        want
+        for want in expected
+        if not any(o["deck"] == want[0] and want[1] in o["cards"] and o["lang"] == want[2] for o in found)
+    ]
     assert not missing, (missing, [(o["deck"], o["cards"][:2], o["lang"], o["kind"]) for o in found])
     assert "--strict:" in result.err
     if name == "greed-inc":  # the issue's cases, as --strict names them
@@ -90,12 +96,14 @@ def test_text_past_a_round_cut_and_onto_other_text_is_found():
     import weasyprint
     from generator.render.weasy.fit import render_measured
 
-    html = ('<html data-cut="round" data-safe="1"><style>@page { size: 30mm 30mm; margin: 0 }'
-            'body { margin: 0; font-size: 8pt } div { position: absolute; white-space: nowrap }</style>'
-            '<div data-src="t.html:1" style="left: 1mm; top: 2mm">Corner</div>'
-            '<div data-src="t.html:2" style="left: 9mm; top: 13mm">Middle</div>'
-            '<div data-src="t.html:3" style="left: 10mm; top: 13.5mm">Overlap</div>'
-            '<div data-overflow="allow" style="left: 0; top: 26mm">Bleeds</div></html>')
+    html = (
+        '<html data-cut="round" data-safe="1"><style>@page { size: 30mm 30mm; margin: 0 }'
+        "body { margin: 0; font-size: 8pt } div { position: absolute; white-space: nowrap }</style>"
+        '<div data-src="t.html:1" style="left: 1mm; top: 2mm">Corner</div>'
+        '<div data-src="t.html:2" style="left: 9mm; top: 13mm">Middle</div>'
+        '<div data-src="t.html:3" style="left: 10mm; top: 13.5mm">Overlap</div>'
+        '<div data-overflow="allow" style="left: 0; top: 26mm">Bleeds</div></html>'
+    )
     _, found = render_measured(weasyprint.HTML(string=html))
     by_source = {fit.source: fit for fit in found}
     assert by_source["t.html:1"].kind == "cut" and by_source["t.html:1"].overflow_mm > 2
@@ -108,10 +116,12 @@ def test_a_long_word_past_its_box_and_the_safe_area_of_a_card():
     import weasyprint
     from generator.render.weasy.fit import render_measured
 
-    html = ('<html data-safe="3" data-corner="3"><style>@page { size: 63mm 88mm; margin: 0 }'
-            'body { margin: 0; font-size: 8pt } .n { position: absolute; left: 3mm; top: 3mm; width: 20mm }'
-            '</style><div class="n" data-src="t.html:1">Supercalifragilisticexpialidocious</div>'
-            '<div class="n" style="top: 40mm" data-src="t.html:2">fits here</div></html>')
+    html = (
+        '<html data-safe="3" data-corner="3"><style>@page { size: 63mm 88mm; margin: 0 }'
+        "body { margin: 0; font-size: 8pt } .n { position: absolute; left: 3mm; top: 3mm; width: 20mm }"
+        '</style><div class="n" data-src="t.html:1">Supercalifragilisticexpialidocious</div>'
+        '<div class="n" style="top: 40mm" data-src="t.html:2">fits here</div></html>'
+    )
     _, [fit] = render_measured(weasyprint.HTML(string=html))
     assert (fit.source, fit.kind) == ("t.html:1", "box")
     assert fit.overflow_mm == pytest.approx(fit.area[2] - 20, abs=0.1)
@@ -122,7 +132,7 @@ def test_the_check_can_be_measured_off(monkeypatch):
     from generator.render.weasy.fit import render_measured
 
     html = '<html data-safe="3"><style>@page { size: 20mm 20mm; margin: 0 }</style><p>x</p></html>'
-    assert render_measured(weasyprint.HTML(string=html))[1]   # body margin puts the text past the safe area
+    assert render_measured(weasyprint.HTML(string=html))[1]  # body margin puts the text past the safe area
     monkeypatch.setenv("PNPGEN_TEXT_CHECK", "0")
     assert render_measured(weasyprint.HTML(string=html))[1] == []
 
@@ -133,10 +143,15 @@ def test_a_face_running_onto_a_second_page_keeps_one_page_per_face():
     import weasyprint
     from generator.render.weasy.fit import render_measured
 
-    faces = ['<div class="face"><p>short</p></div>', '<div class="face"><p>' + "many words " * 400 + "</p></div>",
-             '<div class="face"><p>third</p></div>']
-    html = ('<html data-cut="rect" data-safe="1"><style>@page { size: 40mm 40mm; margin: 0 } body { margin: 0 }'
-            '.face { break-after: page; font-size: 8pt; padding: 2mm }</style>' + "".join(faces) + "</html>")
+    faces = [
+        '<div class="face"><p>short</p></div>',
+        '<div class="face"><p>' + "many words " * 400 + "</p></div>",
+        '<div class="face"><p>third</p></div>',
+    ]
+    html = (
+        '<html data-cut="rect" data-safe="1"><style>@page { size: 40mm 40mm; margin: 0 } body { margin: 0 }'
+        ".face { break-after: page; font-size: 8pt; padding: 2mm }</style>" + "".join(faces) + "</html>"
+    )
     document, found = render_measured(weasyprint.HTML(string=html))
     assert len(document.pages) == 3
     spilled = [fit for fit in found if fit.kind == "trim"]

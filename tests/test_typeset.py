@@ -1,18 +1,27 @@
 """Japanese typesetting: the filters, and the test page laid out by WeasyPrint (read back from its boxes)."""
+
 import pytest
 
 from generator.render.sample import FEATURES, render_sample, write_sample
 from generator.render.typeset_html import typeset_page
 from generator.render.vertical import cells
-from generator.render.typeset import (GAP, compress_punctuation, full_width, phrase_pieces, phrases, plain,
-                                      tidy_spaces, typeset)
+from generator.render.typeset import (
+    GAP,
+    compress_punctuation,
+    full_width,
+    phrase_pieces,
+    phrases,
+    plain,
+    tidy_spaces,
+    typeset,
+)
 
 FORBIDDEN_AT_LINE_START = "。、」）"
 
 
 def test_spacing_between_japanese_and_latin():
     assert str(typeset("CEOは40%を")) == f"CEO{GAP}は{GAP}40%{GAP}を"
-    assert tidy_spaces("両社の CEO の同意") == "両社のCEOの同意"   # the author's space becomes our gap
+    assert tidy_spaces("両社の CEO の同意") == "両社のCEOの同意"  # the author's space becomes our gap
     assert tidy_spaces("グリード インコーポレイテッド") == "グリード インコーポレイテッド"
     assert str(typeset("CEO and CFO", "en")) == "CEO and CFO"
 
@@ -37,8 +46,8 @@ def test_furigana_markup_and_phrases_keep_ruby_whole():
 def test_a_long_reading_overhangs_kana_but_not_kanji():
     # 3 kana at half size over one kanji: 0.25 em too wide a side, which a kana neighbour takes (JLReq)
     assert "padding" not in str(typeset("この{主|あるじ}は"))
-    assert 'padding: 0 0.25em 0 0.25em' in str(typeset("{主|あるじ}"))      # nothing beside it: widened
-    assert 'padding: 0 0.25em 0 0em' in str(typeset("の{主|あるじ}人"))     # a kanji after it refuses
+    assert "padding: 0 0.25em 0 0.25em" in str(typeset("{主|あるじ}"))  # nothing beside it: widened
+    assert "padding: 0 0.25em 0 0em" in str(typeset("の{主|あるじ}人"))  # a kanji after it refuses
 
 
 def test_phrase_spans_compress_punctuation_across_phrases():
@@ -68,8 +77,9 @@ def lines(box):
     found = []
     for child in descendants(box):
         if type(child).__name__ == "LineBox":
-            text = "".join(t.text for t in descendants(child) if type(t).__name__ == "TextBox"
-                           and not _in_reading(t, child))
+            text = "".join(
+                t.text for t in descendants(child) if type(t).__name__ == "TextBox" and not _in_reading(t, child)
+            )
             found.append(text.replace("\u200b", ""))  # <wbr> between phrases, or the naive box's breaks
     return found
 
@@ -84,8 +94,9 @@ def test_kinsoku_keeps_closing_marks_off_a_line_start(sample_layout):
     assert len(set_lines) >= 4
     assert not [line for line in set_lines if line.strip()[:1] in FORBIDDEN_AT_LINE_START]
     naive = lines(sample_layout["kinsoku", "plain"])
-    assert [line for line in naive if line[:1] in FORBIDDEN_AT_LINE_START], \
+    assert [line for line in naive if line[:1] in FORBIDDEN_AT_LINE_START], (
         "the comparison box should show what breaking after any character does"
+    )
 
 
 def test_budoux_lines_end_at_phrase_boundaries(sample_layout):
@@ -95,10 +106,10 @@ def test_budoux_lines_end_at_phrase_boundaries(sample_layout):
         total += len(phrase)
         boundaries.add(total)
     set_lines = lines(sample_layout["phrases", "set"])
-    ends = [sum(len(line) for line in set_lines[:i + 1]) for i in range(len(set_lines))]
+    ends = [sum(len(line) for line in set_lines[: i + 1]) for i in range(len(set_lines))]
     assert len(set_lines) >= 2 and set(ends) <= boundaries
     plain_lines = lines(sample_layout["phrases", "plain"])
-    plain_ends = {sum(len(line) for line in plain_lines[:i + 1]) for i in range(len(plain_lines))}
+    plain_ends = {sum(len(line) for line in plain_lines[: i + 1]) for i in range(len(plain_lines))}
     assert not plain_ends <= boundaries, "without phrases a word is cut"
 
 
@@ -115,8 +126,13 @@ def test_furigana_sits_above_its_base(sample_layout):
 
 def test_latin_runs_get_a_quarter_em(sample_layout):
     box = sample_layout["spacing", "set"]
-    gaps = [b for b in descendants(box) if getattr(b, "element", None) is not None
-            and b.element.get("class") == "jl" and type(b).__name__ == "InlineBox"]
+    gaps = [
+        b
+        for b in descendants(box)
+        if getattr(b, "element", None) is not None
+        and b.element.get("class") == "jl"
+        and type(b).__name__ == "InlineBox"
+    ]
     assert len(gaps) >= 4
     size = box.style["font_size"]
     for gap in gaps:
@@ -126,8 +142,11 @@ def test_latin_runs_get_a_quarter_em(sample_layout):
 
 def test_consecutive_punctuation_is_set_half_width(sample_layout):
     box = sample_layout["punctuation", "set"]
-    halves = [b for b in descendants(box) if type(b).__name__ == "TextBox"
-              and b.element is not None and b.element.get("class") == "halt"]
+    halves = [
+        b
+        for b in descendants(box)
+        if type(b).__name__ == "TextBox" and b.element is not None and b.element.get("class") == "halt"
+    ]
     assert halves
     size = box.style["font_size"]
     assert all(abs(b.width - size / 2) < 0.05 * size for b in halves)
@@ -151,11 +170,12 @@ def test_write_sample_is_deterministic(tmp_path):
 
 # --- the pass over a whole page ---------------------------------------------------------------------
 
+
 def test_every_text_of_a_page_is_set_without_a_filter():
     page = typeset_page('<div class="name">カードを1枚</div><p lang="en">Draw 1 card</p>', "ja")
     assert f'<span class="phrase">{GAP}1{GAP}枚</span>' in page  # display text: the phrase keeps 1 with 枚
     body = typeset_page('<p data-typeset="no-phrases">カードを1枚</p>', "ja")
-    assert f'を{GAP}<span class="nb">1{GAP}枚</span>' in body   # running text: an unbreakable span
+    assert f'を{GAP}<span class="nb">1{GAP}枚</span>' in body  # running text: an unbreakable span
     assert "Draw 1 card" in page
 
 
@@ -179,15 +199,28 @@ def test_styles_scripts_and_svg_are_left_alone():
 def test_display_text_keeps_words_and_a_demonstrative_with_its_noun():
     page = typeset_page("<div>止まるその日まで。</div>", "ja")
     assert '<span class="phrase">その日まで。</span>' in page
-    assert '<span class="phrase">グリード・</span><wbr><span class="phrase">インコーポレイテッド</span>' in \
-        typeset_page("<div>グリード・インコーポレイテッド</div>", "ja")
+    assert (
+        '<span class="phrase">グリード・</span><wbr><span class="phrase">インコーポレイテッド</span>'
+        in typeset_page("<div>グリード・インコーポレイテッド</div>", "ja")
+    )
 
 
 def test_vertical_cells():
     assert cells("地図カード 北 12「ッ」、") == [
-        ("upright", "地"), ("upright", "図"), ("upright", "カ"), ("upright", "ー"), ("upright", "ド"), ("space", ""),
-        ("upright", "北"), ("space", ""), ("across", "12"), ("upright", "「"), ("upright", "ッ"), ("upright", "」"),
-        ("upright", "、")]
+        ("upright", "地"),
+        ("upright", "図"),
+        ("upright", "カ"),
+        ("upright", "ー"),
+        ("upright", "ド"),
+        ("space", ""),
+        ("upright", "北"),
+        ("space", ""),
+        ("across", "12"),
+        ("upright", "「"),
+        ("upright", "ッ"),
+        ("upright", "」"),
+        ("upright", "、"),
+    ]
     page = typeset_page('<div data-typeset="vertical">北 1</div>', "ja")
     assert 'class="tate"' in page and '<span class="v-across">1</span>' in page
     assert typeset_page('<div data-typeset="vertical" lang="en">North 1</div>', "ja").count("tate") == 0
@@ -208,10 +241,16 @@ def test_sample_vertical_text_is_a_column_read_top_to_bottom(sample_layout):
 
 def test_sample_furigana_overhangs_kana_and_stays_in_its_line(sample_layout):
     box = _box(sample_layout, "furigana")
-    rubies = [b for b in descendants(box) if getattr(b, "element", None) is not None
-              and b.element.get("class") == "ruby" and type(b).__name__ == "InlineBlockBox"]
-    readings = {id(r): [t for t in descendants(r) if type(t).__name__ == "TextBox" and _in_reading(t, None)]
-                for r in rubies}
+    rubies = [
+        b
+        for b in descendants(box)
+        if getattr(b, "element", None) is not None
+        and b.element.get("class") == "ruby"
+        and type(b).__name__ == "InlineBlockBox"
+    ]
+    readings = {
+        id(r): [t for t in descendants(r) if type(t).__name__ == "TextBox" and _in_reading(t, None)] for r in rubies
+    }
     overhanging = [r for r in rubies if readings[id(r)] and readings[id(r)][0].width > r.width + 0.5]
     assert overhanging, "a reading wider than its base (あるじ over 主) hangs over its kana neighbours"
     for ruby in overhanging:

@@ -1,4 +1,5 @@
 """`pnpgen validate` and `pnpgen components` on the seed games and on games broken on purpose."""
+
 import json
 
 import pytest
@@ -108,8 +109,9 @@ def test_a_duplicate_id(tmp_path, cli):
     deck = game / "decks" / "assets.yaml"
     edit(deck, "id: oil-well", "id: sand-pit")
     problem = only(problems(cli, game), "duplicate id 'sand-pit'")
-    assert problem["line"] == [n for n, text in enumerate(deck.read_text().splitlines(), 1)
-                               if "id: sand-pit" in text][1]
+    assert (
+        problem["line"] == [n for n, text in enumerate(deck.read_text().splitlines(), 1) if "id: sand-pit" in text][1]
+    )
 
 
 def test_a_missing_translation(tmp_path, cli):
@@ -117,6 +119,7 @@ def test_a_missing_translation(tmp_path, cli):
     deck = game / "decks" / "employees.yaml"
     text = deck.read_text(encoding="utf-8")
     import re
+
     match = re.search(r"name: \{ja: ([^,]+), en: [^}]+\}", text)
     deck.write_text(text.replace(match.group(0), f"name: {{ja: {match.group(1)}}}", 1), encoding="utf-8")
     problem = only(problems(cli, game), "has no en text")
@@ -178,8 +181,12 @@ def test_components_list_in_both_languages(cli, lang, title, name):
 def test_components_csv_and_markdown(cli):
     import csv
     import io
-    rows = list(csv.DictReader(io.StringIO(cli("components", "mint-rails", "--lang", "en", "--format", "csv",
-                                                 "--players", "2").out)))
+
+    rows = list(
+        csv.DictReader(
+            io.StringIO(cli("components", "mint-rails", "--lang", "en", "--format", "csv", "--players", "2").out)
+        )
+    )
     draft = next(r for r in rows if r["id"] == "draft-certificates")
     assert (draft["count"], draft["in_play"]) == ("12", "8")
     md = cli("components", "ikkin", "--lang", "ja", "--format", "md").out

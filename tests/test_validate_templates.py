@@ -1,4 +1,5 @@
 """`pnpgen validate` checks templates without laying anything out, and `--json` always prints JSON."""
+
 import json
 
 from test_images import SVG
@@ -25,16 +26,21 @@ def test_a_card_name_the_deck_does_not_declare_is_found_by_validate(small_game, 
     edit(small_game / "templates" / "card.html", "{{ card.value }}", "{% if card.power %}{{ card.valeu }}{% endif %}")
     result = validate(cli, small_game)
     assert result.code == 1
-    assert "templates/card.html:7: card.valeu is not a field of deck 'cards' (cards.yaml) (did you mean 'value'?)" \
+    assert (
+        "templates/card.html:7: card.valeu is not a field of deck 'cards' (cards.yaml) (did you mean 'value'?)"
         in result.out
-    assert "card.power is not a field" in result.out   # in a branch no card takes
+    )
+    assert "card.power is not a field" in result.out  # in a branch no card takes
 
 
 def test_missing_and_corrupt_icons_are_found_by_validate(small_game, cli):
     (small_game / "templates" / "icons").mkdir()
     (small_game / "templates" / "icons" / "star.svg").write_text(SVG[:40], encoding="utf-8")
-    edit(small_game / "templates" / "card.html", "{{ card.value }}",
-         "{{ card.value }}{{ icon('star') }}{{ icon('moon') }}")
+    edit(
+        small_game / "templates" / "card.html",
+        "{{ card.value }}",
+        "{{ card.value }}{{ icon('star') }}{{ icon('moon') }}",
+    )
     result = validate(cli, small_game)
     assert result.code == 1
     assert "templates/card.html:7: image 'icons/star.svg' is not a well-formed SVG file" in result.out

@@ -1,4 +1,5 @@
 """`pnpgen watch`: builds, rebuilds after a change, reports a bad edit with its location and keeps watching."""
+
 from __future__ import annotations
 
 import os
@@ -18,9 +19,14 @@ class Watching:
     """`pnpgen watch` in a child process, its output lines read as they come."""
 
     def __init__(self, *args):
-        self.process = subprocess.Popen([sys.executable, "-m", "generator", "watch", *map(str, args)], cwd=ROOT,
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                        start_new_session=True)  # a process group of its own, as in a terminal
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "generator", "watch", *map(str, args)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )  # a process group of its own, as in a terminal
         self.lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self.read, daemon=True).start()
 
@@ -108,11 +114,15 @@ def test_watch_rebuilds_after_a_change_and_survives_a_bad_edit(small_game, tmp_p
         assert any("changed: cards.yaml" in line for line in lines)
         assert pdf.stat().st_mtime_ns > first
 
-        cards.write_text(cards.read_text(encoding="utf-8").replace("    value: 2\n", "    value: [2\n"), encoding="utf-8")
+        cards.write_text(
+            cards.read_text(encoding="utf-8").replace("    value: 2\n", "    value: [2\n"), encoding="utf-8"
+        )
         lines = watching.until("still watching")
         assert any(line.startswith("error: ") and f"{CARDS}:" in line for line in lines), lines
 
-        cards.write_text(cards.read_text(encoding="utf-8").replace("    value: [2\n", "    value: 2\n"), encoding="utf-8")
+        cards.write_text(
+            cards.read_text(encoding="utf-8").replace("    value: [2\n", "    value: 2\n"), encoding="utf-8"
+        )
         watching.until("rebuilt")
 
         components = small_game / "components.yaml"  # what validate rejects, the rebuild reports as build does

@@ -1,6 +1,7 @@
 """The WeasyPrint internals pnpgen touches (generator/render/weasy/internals.py) are there, as expected.
 
 One test per name: after a WeasyPrint upgrade the failing test's id names the one that changed."""
+
 from __future__ import annotations
 
 import ast

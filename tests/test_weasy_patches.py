@@ -1,5 +1,6 @@
 """generator.render.weasy.patches: WeasyPrint with prebuilt C declarations, deferred font copies, fonts subset in
 parallel and inline styles shared renders the same bytes as the plain import."""
+
 from __future__ import annotations
 
 import ast
@@ -32,22 +33,36 @@ print(json.dumps({"pycparser": "pycparser" in sys.modules,
 
 
 def render(tmp_path, **env):
-    result = subprocess.run([sys.executable, "-c", RENDER], capture_output=True, check=True,
-                            env={**os.environ, "XDG_CACHE_HOME": str(tmp_path), **env})
+    result = subprocess.run(
+        [sys.executable, "-c", RENDER],
+        capture_output=True,
+        check=True,
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path), **env},
+    )
     return result.stdout, json.loads(result.stderr.decode().strip().splitlines()[-1])
 
 
 def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path):
     plain, plain_state = render(tmp_path, PNPGEN_PLAIN_WEASYPRINT="1")
-    assert plain_state == {"pycparser": True, "deferred": "NoneType", "parallel": False, "shared": False,
-                           "margins": False}
+    assert plain_state == {
+        "pycparser": True,
+        "deferred": "NoneType",
+        "parallel": False,
+        "shared": False,
+        "margins": False,
+    }
     render(tmp_path)  # builds the cached declarations module
     assert list((tmp_path / "pnpgen" / "ffi").glob("_pnpgen_ffi_*.py"))
     fast, fast_state = render(tmp_path)
     # the C text not parsed again, whole font files not copied, the three fonts subset side by side, the
     # repeated style attributes computed once, margin boxes made on the first page only (its footer)
-    assert fast_state == {"pycparser": False, "deferred": "_FileContent", "parallel": True, "shared": True,
-                          "margins": True}
+    assert fast_state == {
+        "pycparser": False,
+        "deferred": "_FileContent",
+        "parallel": True,
+        "shared": True,
+        "margins": True,
+    }
     assert fast == plain
     assert fast.startswith(b"%PDF") and len(fast) > 1000
 
@@ -92,11 +107,15 @@ def test_whole_font_bytes_are_read_once_and_only_when_asked():
 def test_elements_with_the_same_style_attribute_share_their_declarations():
     """The same parsed declarations: what lets WeasyPrint compute their style once."""
     weasyprint = patches.load()
-    html = weasyprint.HTML(string='<body><p style="color: red">a</p><p style="color: red">b</p>'
-                                  '<p style="color: blue">c</p><p style="color:red">d</p><p lang="en">e</p></body>')
-    found = {element.text: declarations for specificity, element, declarations, _
-             in weasyprint.css.find_style_attributes(html.etree_element)
-             if specificity == patches.STYLE_ATTRIBUTE_SPECIFICITY}
+    html = weasyprint.HTML(
+        string='<body><p style="color: red">a</p><p style="color: red">b</p>'
+        '<p style="color: blue">c</p><p style="color:red">d</p><p lang="en">e</p></body>'
+    )
+    found = {
+        element.text: declarations
+        for specificity, element, declarations, _ in weasyprint.css.find_style_attributes(html.etree_element)
+        if specificity == patches.STYLE_ATTRIBUTE_SPECIFICITY
+    }
     assert found["a"] is found["b"]
     assert found["c"] is not found["a"] and found["d"] is not found["a"]  # another text: parsed on its own
     assert set(found) == {"a", "b", "c", "d"}
@@ -104,10 +123,13 @@ def test_elements_with_the_same_style_attribute_share_their_declarations():
 
 def test_margin_boxes_are_made_where_a_rule_gives_them_content():
     weasyprint = patches.load()
-    html = weasyprint.HTML(string='<style>@page { size: 60mm 60mm } @page :first { @bottom-right { content: "one" } }'
-                                  '@page :left { @top-center { content: "left" } }</style>'
-                                  '<p>a</p><p style="break-before: page">b</p><p style="break-before: page">c</p>')
+    html = weasyprint.HTML(
+        string='<style>@page { size: 60mm 60mm } @page :first { @bottom-right { content: "one" } }'
+        '@page :left { @top-center { content: "left" } }</style>'
+        '<p>a</p><p style="break-before: page">b</p><p style="break-before: page">c</p>'
+    )
     pages = html.render().pages
-    margin = [[box.at_keyword for box in page._page_box.children if type(box).__name__ == "MarginBox"]
-              for page in pages]
+    margin = [
+        [box.at_keyword for box in page._page_box.children if type(box).__name__ == "MarginBox"] for page in pages
+    ]
     assert margin == [["@bottom-right"], ["@top-center"], []]

@@ -1,4 +1,5 @@
 """Located YAML reading: lines of keys and items, YAML 1.2 booleans, duplicate keys."""
+
 import pytest
 
 from generator.errors import InputError
@@ -27,8 +28,9 @@ def test_a_duplicate_key_is_a_located_error(tmp_path):
 def test_a_large_file_without_aliases_loads(tmp_path):
     """The bound on values is on what aliases repeat: a 20,000-card deck file writes 340,000 values out."""
     path = tmp_path / "a.yaml"
-    path.write_text("cards:\n" + "".join(f"  - {{id: c{i}, n: {i}}}\n" for i in range(50_000))
-                    + "note: R&D\n")  # an & that is no anchor
+    path.write_text(
+        "cards:\n" + "".join(f"  - {{id: c{i}, n: {i}}}\n" for i in range(50_000)) + "note: R&D\n"
+    )  # an & that is no anchor
     data = load_yaml(path)
     assert len(data["cards"]) == 50_000 and item_line(data["cards"], 49_999) == 50_001
 
@@ -60,7 +62,7 @@ def deck_text(cards: list[str], tail: str = "") -> str:
 
 
 def card(i: int, body: str = "text") -> str:
-    return f"  - id: c{i}\n    name: {{ja: カード{i}, en: Card {i}}}\n    body: {{en: \"{body} {i}\"}}\n"
+    return f'  - id: c{i}\n    name: {{ja: カード{i}, en: Card {i}}}\n    body: {{en: "{body} {i}"}}\n'
 
 
 EDITS = {

@@ -4,6 +4,7 @@
 output is a Builder (builder.py) in a module of its own; `render_game` gives the rendered faces that exports
 and previews start from. Nothing here reads the command line.
 """
+
 from generator.build.decks import RenderedDeck, render_game
 from generator.build.engine import build
 from generator.build.options import BuildOptions, select_languages

@@ -1,4 +1,5 @@
 """Player aids: every aid in each language and bilingual, in the number it states, for each paper."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -30,22 +31,47 @@ def build_aids(context: BuildContext) -> list[dict]:
         renderer = GameRenderer(game, langs[0])
         for aid in aids:
             data = data_names(game)
-            resolved = replace(aid, title=resolve_all(aid.title, data, [*langs, game.source_language]),
-                              sections=resolve_all(aid.sections, data, [*langs, game.source_language]))
+            resolved = replace(
+                aid,
+                title=resolve_all(aid.title, data, [*langs, game.source_language]),
+                sections=resolve_all(aid.sections, data, [*langs, game.source_language]),
+            )
             card = aid_card(resolved, langs, game.source_language)
             for option in context.sheets:
                 size = aid_size(aid, option.paper, option.margin)
-                deck = pseudo_deck(f"aid-{aid.id}", aid, size, 0.0, own_or_base(game, "aid.html"), None, [card],
-                                   ["langs", "title", "colour", "sections", "written"])
+                deck = pseudo_deck(
+                    f"aid-{aid.id}",
+                    aid,
+                    size,
+                    0.0,
+                    own_or_base(game, "aid.html"),
+                    None,
+                    [card],
+                    ["langs", "title", "colour", "sections", "written"],
+                )
                 deck.cut = "sheet"
                 writer = SheetWriter()
                 _open, copies = faces_copies(renderer, deck, context)
                 impose_deck(writer, size, 0.0, copies, single_sided(option))
                 name = f"aid-{aid.id}-{variant.replace(BILINGUAL_JOIN, '-')}-{option.paper}.pdf"
-                save_pdf(writer, context.out_dir / name, f"{text_of(aid.name, langs[0], game.source_language)} ({variant})", variant)
-                files.append({"path": name, "kind": "aid", "aid": aid.id, "lang": variant, "paper": option.paper,
-                              "pages": len(writer.pdf.pages), "copies": aid.copies,
-                              "size_mm": [round(v, 2) for v in size]})
+                save_pdf(
+                    writer,
+                    context.out_dir / name,
+                    f"{text_of(aid.name, langs[0], game.source_language)} ({variant})",
+                    variant,
+                )
+                files.append(
+                    {
+                        "path": name,
+                        "kind": "aid",
+                        "aid": aid.id,
+                        "lang": variant,
+                        "paper": option.paper,
+                        "pages": len(writer.pdf.pages),
+                        "copies": aid.copies,
+                        "size_mm": [round(v, 2) for v in size],
+                    }
+                )
                 context.progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
     return files
 

@@ -1,4 +1,5 @@
 """Boards: one PDF per board, language and paper; copies imposed when the board fits, else tiles."""
+
 from __future__ import annotations
 
 from generator.build.builder import OutputBuilder
@@ -20,27 +21,53 @@ def board_papers(context: BuildContext, board: Board) -> list[str]:
     return context.papers + ([extra] if extra and tiled else [])
 
 
-def board_findings(context: BuildContext, board: Board, lang: str, fits: list[FitBox],
-                   source: str = "") -> list[CardFit]:
+def board_findings(
+    context: BuildContext, board: Board, lang: str, fits: list[FitBox], source: str = ""
+) -> list[CardFit]:
     """The text findings of a board (or of the captions around its tiles), located in the board's file."""
     found = []
     for fit in fits:
         if not fit.overflows:
             continue
         key, text = find_text(board.elements, lang, fit.text, "elements")
-        found.append(CardFit(lang, f"board-{board.id}", "front", [board.id], key, fit.width_mm, fit.height_mm,
-                             fit.overflow_mm, fit.scale, fit.kind, source or fit.source, tuple(fit.area), fit.other,
-                             str(text.file if text is not None and text.file else board.file),
-                             text.line_of(lang) if text is not None else None, "board"))
+        found.append(
+            CardFit(
+                lang,
+                f"board-{board.id}",
+                "front",
+                [board.id],
+                key,
+                fit.width_mm,
+                fit.height_mm,
+                fit.overflow_mm,
+                fit.scale,
+                fit.kind,
+                source or fit.source,
+                tuple(fit.area),
+                fit.other,
+                str(text.file if text is not None and text.file else board.file),
+                text.line_of(lang) if text is not None else None,
+                "board",
+            )
+        )
     return found
 
 
 def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tiles: TileLayout | None) -> dict:
-    entry = {"path": path, "kind": "board", "board": board.id, "lang": lang, "paper": paper, "pages": pages,
-             "copies": board.copies, "size_mm": list(board.size_mm)}
+    entry = {
+        "path": path,
+        "kind": "board",
+        "board": board.id,
+        "lang": lang,
+        "paper": paper,
+        "pages": pages,
+        "copies": board.copies,
+        "size_mm": list(board.size_mm),
+    }
     if tiles is not None:
-        entry.update(tiles=tiles.count, grid=f"{tiles.cols}x{tiles.rows}", overlap_mm=tiles.overlap,
-                     paper_mm=list(tiles.paper))
+        entry.update(
+            tiles=tiles.count, grid=f"{tiles.cols}x{tiles.rows}", overlap_mm=tiles.overlap, paper_mm=list(tiles.paper)
+        )
     return entry
 
 
@@ -68,16 +95,19 @@ def write_board(context: BuildContext, board: Board, page, lang: str, paper: str
     if options is not None and fits_on(board, paper, options.margin):
         impose_deck(writer, board.size_mm, BOARD_BLEED_MM, [(page, None)] * board.copies, single_sided(options))
     else:
-        layout = tile_layout(board.size_mm, paper, margin=options.margin if options else MARGIN_MM, bleed=BOARD_BLEED_MM)
+        layout = tile_layout(
+            board.size_mm, paper, margin=options.margin if options else MARGIN_MM, bleed=BOARD_BLEED_MM
+        )
         batch = furniture_batch(context.game, board, layout, lang, paper)
         _open, (furniture,) = rendered_pages(context, [batch])
         context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key), "tile captions"))
         for _ in range(board.copies):
             write_tiles(writer, layout, page, furniture)
-    save_pdf(writer, context.out_dir / name, f"{text_of(board.name, lang, context.game.source_language)} ({lang})", lang)
+    save_pdf(
+        writer, context.out_dir / name, f"{text_of(board.name, lang, context.game.source_language)} ({lang})", lang
+    )
     context.progress.say(f"{context.game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
     return board_entry(board, name, lang, paper, len(writer.pdf.pages), layout)
-
 
 
 BUILDER = OutputBuilder("boards", build_boards)

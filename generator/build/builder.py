@@ -1,4 +1,5 @@
 """The Builder protocol: one kind of output of a game (card sheets, boards, aids, token sheets, rule sheets)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

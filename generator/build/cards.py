@@ -1,4 +1,5 @@
 """The card sheets: one PDF per language and paper, every deck in box-contents order (and reprints)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -34,8 +35,18 @@ def sheet_inputs(game: Game, lang: str, decks: list[RenderedDeck], option: Sheet
     digest.update(labels_module.template_source().encode("utf-8"))  # the labels' markup
     parts: list[Any] = [game.title.get(lang, game.source_language), lang, asdict(option)]
     for deck in decks:
-        parts.append([deck.faces.deck.id, deck_name(game, deck.faces.deck.id, lang), deck.faces.deck.size_mm, deck.faces.deck.bleed_mm, deck.keys,
-                      deck.faces.front_of, deck.faces.back_of, [card.count for card in deck.faces.deck.cards]])
+        parts.append(
+            [
+                deck.faces.deck.id,
+                deck_name(game, deck.faces.deck.id, lang),
+                deck.faces.deck.size_mm,
+                deck.faces.deck.bleed_mm,
+                deck.keys,
+                deck.faces.front_of,
+                deck.faces.back_of,
+                [card.count for card in deck.faces.deck.cards],
+            ]
+        )
     digest.update(json.dumps(parts, sort_keys=True).encode("utf-8"))
     return digest.hexdigest()
 
@@ -46,9 +57,9 @@ class PlannedSheet:
 
     lang: str
     option: SheetOptions
-    name: str                  # the file's name, e.g. cards-ja-a4.pdf
-    inputs: str                # hash of what it is made from (sheet_inputs)
-    kept: dict | None = None   # the previous build.json entry, when the file is up to date
+    name: str  # the file's name, e.g. cards-ja-a4.pdf
+    inputs: str  # hash of what it is made from (sheet_inputs)
+    kept: dict | None = None  # the previous build.json entry, when the file is up to date
 
     @property
     def stale(self) -> bool:
@@ -61,11 +72,16 @@ def build_cards(context: BuildContext) -> list[dict]:
     A sheet PDF whose inputs (faces, copies, options, code) are those of the file already written is kept
     as it is: a rebuild with nothing changed renders and writes nothing.
     """
-    game, langs, options, out_dir, progress = (context.game, context.langs, context.sheets, context.out_dir,
-                                               context.progress)
+    game, langs, options, out_dir, progress = (
+        context.game,
+        context.langs,
+        context.sheets,
+        context.out_dir,
+        context.progress,
+    )
     prepared = prepare_game(game, langs, FaceMemo(context.cache.directory), progress)
     since = context.options.changed_since
-    before = reference_keys(since, game, langs) if since else None   # a bad REF stops the build before any write
+    before = reference_keys(since, game, langs) if since else None  # a bad REF stops the build before any write
     previous = previous_entries(out_dir)
     planned = []
     for lang in langs:
@@ -93,8 +109,7 @@ def build_cards(context: BuildContext) -> list[dict]:
                 files.append(plan.kept)
                 continue
             entry = write_card_file(context, prepared[plan.lang], plan.option, plan.lang, plan.name)
-            files.append({**entry, "kind": "cards", "inputs": plan.inputs,
-                          "face_keys": card_keys(prepared[plan.lang])})
+            files.append({**entry, "kind": "cards", "inputs": plan.inputs, "face_keys": card_keys(prepared[plan.lang])})
             task.advance()
     if len(files) > sum(1 for p in planned if p.stale):
         progress.say(f"{game.id}: {sum(1 for p in planned if not p.stale)} card sheet file(s) up to date")
@@ -103,27 +118,46 @@ def build_cards(context: BuildContext) -> list[dict]:
     return files
 
 
-def write_card_file(context: BuildContext, decks: list[RenderedDeck], option: SheetOptions, lang: str, name: str,
-                    only: set[str] | None = None) -> dict:
+def write_card_file(
+    context: BuildContext,
+    decks: list[RenderedDeck],
+    option: SheetOptions,
+    lang: str,
+    name: str,
+    only: set[str] | None = None,
+) -> dict:
     """Impose the decks' copies (only the `deck/card`s in `only` when given) with their sheet labels, write
     the PDF and return its build.json entry."""
     game = context.game
     writer = SheetWriter()
-    pages, _texts = write_labelled(writer, copy_groups(decks, option, only), option,
-                                   plain(game.title.get(lang, game.source_language)),
-                                   {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks},
-                                   lang, context.cache, context.jobs)
+    pages, _texts = write_labelled(
+        writer,
+        copy_groups(decks, option, only),
+        option,
+        plain(game.title.get(lang, game.source_language)),
+        {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks},
+        lang,
+        context.cache,
+        context.jobs,
+    )
     write_pdf(writer, context.out_dir / name, game, lang)
     faces_count = {d.faces.deck.id: len(printed_copies(d, only)) for d in decks if printed_copies(d, only)}
     context.progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
-    return {"path": name, "lang": lang, "paper": option.paper, "pages": len(writer.pdf.pages),
-            "faces": faces_count, "decks": list(faces_count),
-            "sheets": [page.decks for page in pages if page.side != "back"],
-            "duplex": option.duplex if option.layout == "duplex" else "gutterfold"}
+    return {
+        "path": name,
+        "lang": lang,
+        "paper": option.paper,
+        "pages": len(writer.pdf.pages),
+        "faces": faces_count,
+        "decks": list(faces_count),
+        "sheets": [page.decks for page in pages if page.side != "back"],
+        "duplex": option.duplex if option.layout == "duplex" else "gutterfold",
+    }
 
 
-def build_reprint(context: BuildContext, prepared: dict[str, list[RenderedDeck]], since: str,
-                  before: dict[str, dict[str, str]]) -> list[dict]:
+def build_reprint(
+    context: BuildContext, prepared: dict[str, list[RenderedDeck]], since: str, before: dict[str, dict[str, str]]
+) -> list[dict]:
     """--changed-since: a file per language and paper holding only the cards whose faces changed, with their
     backs, as many copies as the deck has of each."""
     files = []
@@ -131,10 +165,10 @@ def build_reprint(context: BuildContext, prepared: dict[str, list[RenderedDeck]]
         changed = changed_cards(card_keys(prepared[lang]), before[lang])
         if not changed:
             context.progress.say(f"{context.game.id}: no card face changed in {lang} since {since}: no reprint")
-            for option in context.sheets:   # an older reprint would read as this one
+            for option in context.sheets:  # an older reprint would read as this one
                 (context.out_dir / f"reprint-{lang}-{option.paper}.pdf").unlink(missing_ok=True)
             continue
-        if any(not deck.pages for deck in prepared[lang]):   # its card sheets were up to date: nothing loaded
+        if any(not deck.pages for deck in prepared[lang]):  # its card sheets were up to date: nothing loaded
             render_prepared(context.game, {lang: prepared[lang]}, context.cache, context.jobs, context.progress)
         for option in context.sheets:
             name = f"reprint-{lang}-{option.paper}.pdf"

@@ -1,4 +1,5 @@
 """What every builder of a game gets (BuildContext), and how it reports what it measured and found."""
+
 from __future__ import annotations
 
 import hashlib
@@ -25,7 +26,7 @@ class BuildContext:
     game: Game
     langs: list[str]
     out_dir: Path
-    sheets: list[SheetOptions]   # one per paper size, with the duplex/layout/marks options
+    sheets: list[SheetOptions]  # one per paper size, with the duplex/layout/marks options
     cache: FaceCache
     jobs: int
     progress: Progress
@@ -43,14 +44,22 @@ class BuildContext:
             self.problems = BuildProblems(self.progress)
 
     @classmethod
-    def for_game(cls, game: Game, options: BuildOptions, progress: Progress,
-                 problems: BuildProblems | None = None) -> BuildContext:
-        return cls(game=game, langs=select_languages(game, options.languages), out_dir=options.out / game.id,
-                   sheets=options.sheet_options(),
-                   cache=FaceCache(face_cache_dir(game.dir, options.out) if options.use_cache else None,
-                                   index=cache_index_name(game)),
-                   jobs=options.jobs, progress=progress, options=options,
-                   problems=problems if problems is not None else BuildProblems(progress))
+    def for_game(
+        cls, game: Game, options: BuildOptions, progress: Progress, problems: BuildProblems | None = None
+    ) -> BuildContext:
+        return cls(
+            game=game,
+            langs=select_languages(game, options.languages),
+            out_dir=options.out / game.id,
+            sheets=options.sheet_options(),
+            cache=FaceCache(
+                face_cache_dir(game.dir, options.out) if options.use_cache else None, index=cache_index_name(game)
+            ),
+            jobs=options.jobs,
+            progress=progress,
+            options=options,
+            problems=problems if problems is not None else BuildProblems(progress),
+        )
 
     def report(self, fits: list[CardFit]) -> None:
         report_fits(self, fits)
@@ -82,8 +91,11 @@ class BuildContext:
 
 
 def location(text) -> str:
-    return f"{display_path(text.file)}:{text.line}" if text.file and text.line else (
-        display_path(text.file) if text.file else "?")
+    return (
+        f"{display_path(text.file)}:{text.line}"
+        if text.file and text.line
+        else (display_path(text.file) if text.file else "?")
+    )
 
 
 def overflow_problem(game: Game, fit: CardFit) -> Problem:

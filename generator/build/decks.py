@@ -1,4 +1,5 @@
 """Every deck's distinct faces, rendered once per language: what card sheets, exports and previews start from."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -21,14 +22,17 @@ class RenderedDeck:
     keys: list[str] = field(default_factory=list)  # the face cache key of each distinct face
 
 
-def prepare_game(game: Game, langs: list[str], memo: FaceMemo | None = None,
-                 progress: Progress | None = None) -> dict[str, list[RenderedDeck]]:
+def prepare_game(
+    game: Game, langs: list[str], memo: FaceMemo | None = None, progress: Progress | None = None
+) -> dict[str, list[RenderedDeck]]:
     """Every deck's distinct faces (HTML and cache keys) per language, nothing rendered yet; with a memo,
     the templates run only for the cards that changed since it was written."""
     decks_by_lang: dict[str, list[RenderedDeck]] = {}
     cards = len(langs) * sum(len(deck.cards) for deck in game.decks.values())
-    with (progress or Progress(quiet=True)).task(f"{game.id}: preparing card faces", cards, "cards") as task, \
-            long_lived():
+    with (
+        (progress or Progress(quiet=True)).task(f"{game.id}: preparing card faces", cards, "cards") as task,
+        long_lived(),
+    ):
         for lang in langs:
             renderer = GameRenderer(game, lang, memo)
             decks_by_lang[lang] = []
@@ -39,8 +43,9 @@ def prepare_game(game: Game, langs: list[str], memo: FaceMemo | None = None,
     return decks_by_lang
 
 
-def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
-                progress: Progress) -> dict[str, list[RenderedDeck]]:
+def render_game(
+    game: Game, langs: list[str], cache: FaceCache, jobs: int, progress: Progress
+) -> dict[str, list[RenderedDeck]]:
     """Every distinct face of every deck, for each language; the uncached ones rendered in one pool."""
     try:
         decks_by_lang = prepare_game(game, langs)
@@ -50,13 +55,13 @@ def render_game(game: Game, langs: list[str], cache: FaceCache, jobs: int,
     return decks_by_lang
 
 
-def render_prepared(game: Game, decks_by_lang: dict[str, list[RenderedDeck]], cache: FaceCache, jobs: int,
-                    progress: Progress) -> None:
+def render_prepared(
+    game: Game, decks_by_lang: dict[str, list[RenderedDeck]], cache: FaceCache, jobs: int, progress: Progress
+) -> None:
     """Give prepared decks their pages (from the cache, or rendered in one pool) and measured text boxes."""
     decks = [deck for lang_decks in decks_by_lang.values() for deck in lang_decks]
     requests = [deck.request for deck in decks]
-    progress.say(f"{game.id}: {sum(len(deck.keys) for deck in decks)} distinct faces "
-                 f"({', '.join(decks_by_lang)})")
+    progress.say(f"{game.id}: {sum(len(deck.keys) for deck in decks)} distinct faces ({', '.join(decks_by_lang)})")
     result = render_faces(requests, cache, jobs, progress)
     for deck, deck_pages in zip(decks, result.pages):
         deck.pages, deck.sources = deck_pages, result.sources

@@ -1,4 +1,5 @@
 """build(): every output of the games asked for, staged together, with one report of what was found."""
+
 from __future__ import annotations
 
 from generator.build import aids, boards, cards, rules, tokens
@@ -31,7 +32,9 @@ def build(games: Game | list[Game], options: BuildOptions, progress: Progress | 
     problems = BuildProblems(progress)
     with progress.task("checking the data", len(games), "game(s)") as task:
         for game in games:
-            problems.extend(data_problems(game, select_languages(game, options.languages)), "data")  # before rendering: they are fast and say what is wrong
+            problems.extend(
+                data_problems(game, select_languages(game, options.languages)), "data"
+            )  # before rendering: they are fast and say what is wrong
             task.advance()
     try:
         with OutputSet(options.out):  # every file of the build replaced together, or none (build.json last)
@@ -51,5 +54,7 @@ def build_game(game: Game, options: BuildOptions, progress: Progress, problems: 
     write_report(context.out_dir, game, files, context.fits, context.untranslated)
     context.cache.save_index()
     report_untranslated(context)
-    progress.say(f"{game.id}: {len(files)} files in {context.out_dir} "
-                 f"({context.cache.hits} faces from the cache, {context.cache.misses} rendered)")
+    progress.say(
+        f"{game.id}: {len(files)} files in {context.out_dir} "
+        f"({context.cache.hits} faces from the cache, {context.cache.misses} rendered)"
+    )

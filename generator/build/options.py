@@ -1,4 +1,5 @@
 """What a build is asked for, as typed values: the command line (or a test, watch, ...) fills BuildOptions."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -16,25 +17,29 @@ class BuildOptions:
     """Everything `pnpgen build` can be told, with its defaults (see `pnpgen build --help`)."""
 
     out: Path = OUTPUT_DIR
-    languages: str = "all"                 # "ja", "ja,en", ... or "all" (every language of the game)
+    languages: str = "all"  # "ja", "ja,en", ... or "all" (every language of the game)
     papers: tuple[str, ...] = tuple(PAPERS)
-    duplex: str = "long"                   # long | short | none (see render/sheets.DUPLEX_MODES)
-    layout: str = "duplex"                 # duplex | gutterfold
-    board_paper: str | None = None         # also print tiled boards on one sheet of this larger paper
-    margin: float = MARGIN_MM              # the paper's outer edge a home printer cannot print, mm
-    sheets: str = "shared"                 # shared | per-deck
+    duplex: str = "long"  # long | short | none (see render/sheets.DUPLEX_MODES)
+    layout: str = "duplex"  # duplex | gutterfold
+    board_paper: str | None = None  # also print tiled boards on one sheet of this larger paper
+    margin: float = MARGIN_MM  # the paper's outer edge a home printer cannot print, mm
+    sheets: str = "shared"  # shared | per-deck
     cut_lines: bool = False
-    marks: bool = True                     # crop marks
-    changed_since: str | None = None       # a git revision or an earlier build.json: also write reprint files
+    marks: bool = True  # crop marks
+    changed_since: str | None = None  # a git revision or an earlier build.json: also write reprint files
     jobs: int = field(default_factory=default_jobs)
     use_cache: bool = True
     quiet: bool = False
-    strict: bool = False                   # the build's problems make its exit status 1
+    strict: bool = False  # the build's problems make its exit status 1
 
     def sheet_options(self) -> list[SheetOptions]:
         """One per paper, with the duplex, layout and marks options."""
-        return [SheetOptions(paper, self.duplex, self.layout, self.marks, self.cut_lines, check_margin(self.margin),
-                             self.sheets) for paper in self.papers]
+        return [
+            SheetOptions(
+                paper, self.duplex, self.layout, self.marks, self.cut_lines, check_margin(self.margin), self.sheets
+            )
+            for paper in self.papers
+        ]
 
     @property
     def cache_root(self) -> Path | None:
@@ -48,13 +53,26 @@ def select_languages(game: Game, wanted: str) -> list[str]:
     langs = [lang.strip() for lang in wanted.split(",") if lang.strip()]
     for lang in langs:
         if lang not in game.languages:
-            raise InputError(Problem(game.files["game"], None, f"the game has no language '{lang}'",
-                                     "languages", hint=f"choose from {', '.join(game.languages)} or all"))
+            raise InputError(
+                Problem(
+                    game.files["game"],
+                    None,
+                    f"the game has no language '{lang}'",
+                    "languages",
+                    hint=f"choose from {', '.join(game.languages)} or all",
+                )
+            )
     return langs
 
 
 def check_margin(margin: float) -> float:
     if not 0 <= margin <= 40:
-        raise InputError(Problem(None, None, f"--margin {margin:g}: the printable margin must be 0 to 40 mm",
-                                 hint="home printers need about 3-5 mm; the default is 5"))
+        raise InputError(
+            Problem(
+                None,
+                None,
+                f"--margin {margin:g}: the printable margin must be 0 to 40 mm",
+                hint="home printers need about 3-5 mm; the default is 5",
+            )
+        )
     return margin

@@ -1,4 +1,5 @@
 """What the builders of boards, aids and token sheets share: rendering batches and pseudo-decks, saving."""
+
 from __future__ import annotations
 
 import io
@@ -38,5 +39,3 @@ def faces_copies(renderer: GameRenderer, deck: Deck, context: BuildContext) -> t
     for card, front, back in zip(deck.cards, faces.front_of, faces.back_of):
         copies += [(pages[front], pages[back] if back is not None else None)] * card.count
     return sources, copies
-
-

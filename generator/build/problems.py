@@ -5,6 +5,7 @@ layout, ...) adds its problems to one BuildProblems. Each is printed as a locate
 the build ends with one summary line, and `--strict` makes any problem exit status 1. A new check only
 adds problems of its own kind (and a phrase for the summary in KIND_PHRASES).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ KIND_PHRASES = {
 @dataclass
 class BuildProblem:
     problem: Problem
-    kind: str                  # what found it: a key of KIND_PHRASES
+    kind: str  # what found it: a key of KIND_PHRASES
     severity: str = "warning"  # warning: the output is written anyway
 
     def __str__(self) -> str:

@@ -1,4 +1,5 @@
 """build.json (what a build wrote, measured and printed untranslated) and the untranslated summary."""
+
 from __future__ import annotations
 
 import json
@@ -15,13 +16,24 @@ from generator.render.faces import CardFit
 SHOWN_UNTRANSLATED = 12  # strings listed on the terminal per language; build.json has them all
 
 
-def write_report(out_dir: Path, game: Game, files: list[dict], fits: Sequence[CardFit] = (),
-                 untranslated: dict[str, dict[str, str]] | None = None) -> None:
-    report = {"game": game.id, "files": files,
-              "overflows": [asdict(fit) for fit in fits if fit.overflow_mm > 0],
-              "shrunk": [asdict(fit) for fit in fits if fit.scale < 1],
-              "untranslated": {lang: [{"id": string_id, "where": where} for string_id, where in strings.items()]
-                               for lang, strings in (untranslated or {}).items() if strings}}
+def write_report(
+    out_dir: Path,
+    game: Game,
+    files: list[dict],
+    fits: Sequence[CardFit] = (),
+    untranslated: dict[str, dict[str, str]] | None = None,
+) -> None:
+    report = {
+        "game": game.id,
+        "files": files,
+        "overflows": [asdict(fit) for fit in fits if fit.overflow_mm > 0],
+        "shrunk": [asdict(fit) for fit in fits if fit.scale < 1],
+        "untranslated": {
+            lang: [{"id": string_id, "where": where} for string_id, where in strings.items()]
+            for lang, strings in (untranslated or {}).items()
+            if strings
+        },
+    }
     write_atomic(out_dir / "build.json", json.dumps(report, ensure_ascii=False, indent=2) + "\n")
 
 
@@ -42,13 +54,20 @@ def report_untranslated(context: BuildContext) -> None:
         if not strings:
             continue
         flagged = context.flagged.get(lang, 0)
-        context.problems.add(Problem(game.files["game"], None,
-                                     f"{game.id}: {lang}: {len(strings)} text(s) have no {lang} translation and are "
-                                     f"printed in {game.source_language}"
-                                     + (f"; {flagged} card(s) carry the corner flag" if flagged else "")),
-                             "untranslated")
+        context.problems.add(
+            Problem(
+                game.files["game"],
+                None,
+                f"{game.id}: {lang}: {len(strings)} text(s) have no {lang} translation and are "
+                f"printed in {game.source_language}"
+                + (f"; {flagged} card(s) carry the corner flag" if flagged else ""),
+            ),
+            "untranslated",
+        )
         for string_id in list(strings)[:SHOWN_UNTRANSLATED]:
             context.progress.warn(f"  {strings[string_id]}: {string_id}")
         if len(strings) > SHOWN_UNTRANSLATED:
-            context.progress.warn(f"  ... and {len(strings) - SHOWN_UNTRANSLATED} more: all in build.json; translate "
-                                  f"them with `pnpgen i18n export {game.id} --lang {lang}`")
+            context.progress.warn(
+                f"  ... and {len(strings) - SHOWN_UNTRANSLATED} more: all in build.json; translate "
+                f"them with `pnpgen i18n export {game.id} --lang {lang}`"
+            )

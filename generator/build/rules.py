@@ -1,4 +1,5 @@
 """Rule sheets: every edition (each language alone, and side by side) on every paper, from rules.yaml."""
+
 from __future__ import annotations
 
 import io
@@ -18,8 +19,17 @@ from generator.render.pipeline import FaceCache
 from generator.render.rulebook import RulebookWriter, edition_name, editions, render_editions, require_valid_rules
 
 
-def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Path, progress: Progress,
-                    cache_dir: Path | None = None, jobs: int = 1, report=None, untranslated=None) -> list[dict]:
+def write_rulebooks(
+    game: Game,
+    langs: list[str],
+    papers: list[str],
+    out_dir: Path,
+    progress: Progress,
+    cache_dir: Path | None = None,
+    jobs: int = 1,
+    report=None,
+    untranslated=None,
+) -> list[dict]:
     """Every edition on every paper, rendered on `jobs` cores; unchanged ones come from the cache.
     `report` is given the text found overflowing (see rule_findings); untranslated(fallbacks) is told which
     texts were printed in the source language, by language."""
@@ -40,10 +50,8 @@ def write_rulebooks(game: Game, langs: list[str], papers: list[str], out_dir: Pa
         name = f"rules-{edition_name(edition)}-{paper}.pdf"
         write_atomic(out_dir / name, data)
         pages = len(pikepdf.open(io.BytesIO(data)).pages)
-        files.append({"path": name, "kind": "rules", "lang": edition_name(edition), "paper": paper,
-                      "pages": pages})
-    progress.say(f"{game.id}: wrote {len(files)} rule sheets ({cache.hits} from the cache, "
-                 f"{cache.misses} rendered)")
+        files.append({"path": name, "kind": "rules", "lang": edition_name(edition), "paper": paper, "pages": pages})
+    progress.say(f"{game.id}: wrote {len(files)} rule sheets ({cache.hits} from the cache, {cache.misses} rendered)")
     return files
 
 
@@ -61,16 +69,42 @@ def rule_findings(game: Game, rulebook: Rulebook, edition: tuple[str, ...], fits
         texts = {name: getattr(block, name) for name in vars(block)} if block else {}
         key, text = find_text(texts, lang, fit.text)
         line = (text.line_of(lang) if text is not None else None) or (block.line if block else None)
-        found.append(CardFit(lang, "rules", "front", [block_id or "(page)"], key, fit.width_mm, fit.height_mm,
-                             fit.overflow_mm, fit.scale, fit.kind, "", tuple(fit.area), fit.other,
-                             str(block.file if block else game.dir / "rules.yaml"), line, "rules"))
+        found.append(
+            CardFit(
+                lang,
+                "rules",
+                "front",
+                [block_id or "(page)"],
+                key,
+                fit.width_mm,
+                fit.height_mm,
+                fit.overflow_mm,
+                fit.scale,
+                fit.kind,
+                "",
+                tuple(fit.area),
+                fit.other,
+                str(block.file if block else game.dir / "rules.yaml"),
+                line,
+                "rules",
+            )
+        )
     return found
 
 
 def build_rules(context: BuildContext) -> list[dict]:
     """The build's rule sheets: every language asked for, alone and side by side, on every paper."""
-    return write_rulebooks(context.game, context.langs, context.papers, context.out_dir, context.progress,
-                           context.cache.directory, context.jobs, context.report, context.note_rules)
+    return write_rulebooks(
+        context.game,
+        context.langs,
+        context.papers,
+        context.out_dir,
+        context.progress,
+        context.cache.directory,
+        context.jobs,
+        context.report,
+        context.note_rules,
+    )
 
 
 BUILDER = OutputBuilder("rules", build_rules, require_valid_rules)

@@ -1,4 +1,5 @@
 """Token sheets: one PDF per token file, language and paper; two-sided tokens get mirrored backs."""
+
 from __future__ import annotations
 
 from generator.build.builder import OutputBuilder
@@ -21,19 +22,40 @@ def build_tokens(context: BuildContext) -> list[dict]:
         renderer = GameRenderer(game, lang)
         for sheet in sheets:
             _open, copies = faces_copies(renderer, token_deck(game, sheet), context)
-            group = CopyGroup((sheet.size_mm, sheet.size_mm), sheet.bleed_mm,
-                              [(front, back, sheet.id) for front, back in copies])
+            group = CopyGroup(
+                (sheet.size_mm, sheet.size_mm), sheet.bleed_mm, [(front, back, sheet.id) for front, back in copies]
+            )
             for option in context.sheets:
                 writer = SheetWriter()
-                _pages, _texts = write_labelled(writer, [group], option, plain(text_of(game.title, lang, game.source_language)),
-                                                {sheet.id: plain(text_of(sheet.name, lang, game.source_language))}, lang,
-                                                context.cache, context.jobs, None if sheet.sides == 2 else "none")
+                _pages, _texts = write_labelled(
+                    writer,
+                    [group],
+                    option,
+                    plain(text_of(game.title, lang, game.source_language)),
+                    {sheet.id: plain(text_of(sheet.name, lang, game.source_language))},
+                    lang,
+                    context.cache,
+                    context.jobs,
+                    None if sheet.sides == 2 else "none",
+                )
                 name = f"tokens-{sheet.id}-{lang}-{option.paper}.pdf"
-                save_pdf(writer, context.out_dir / name, f"{text_of(sheet.name, lang, game.source_language)} ({lang})", lang)
-                files.append({"path": name, "kind": "tokens", "tokens": sheet.id, "lang": lang,
-                              "paper": option.paper, "pages": len(writer.pdf.pages), "pieces": len(copies),
-                              "sides": sheet.sides, "shape": sheet.shape,
-                              "duplex": option.duplex if sheet.sides == 2 else "none"})
+                save_pdf(
+                    writer, context.out_dir / name, f"{text_of(sheet.name, lang, game.source_language)} ({lang})", lang
+                )
+                files.append(
+                    {
+                        "path": name,
+                        "kind": "tokens",
+                        "tokens": sheet.id,
+                        "lang": lang,
+                        "paper": option.paper,
+                        "pages": len(writer.pdf.pages),
+                        "pieces": len(copies),
+                        "sides": sheet.sides,
+                        "shape": sheet.shape,
+                        "duplex": option.duplex if sheet.sides == 2 else "none",
+                    }
+                )
                 context.progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
     return files
 

@@ -2,6 +2,7 @@
 
 This module knows no game by name; the expressions are model/expr.py's, their names model/setup.py's.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -26,16 +27,27 @@ def run_declared_checks(game: Game, table: dict[int, PlayerCount]) -> list[Probl
             if "expect" in check:
                 for row in rows:
                     if not evaluate(check["expect"], names_for(game, row), functions_for(game, row.players)):
-                        problems.append(Problem(file, lines.get("expect", line), f"with {row.players} players, "
-                                                f"`{check['expect']}` does not hold{about}"))
+                        problems.append(
+                            Problem(
+                                file,
+                                lines.get("expect", line),
+                                f"with {row.players} players, `{check['expect']}` does not hold{about}",
+                            )
+                        )
             if "same" in check:
-                values = {row.players: evaluate(check["same"], names_for(game, row),
-                                                functions_for(game, row.players)) for row in rows}
+                values = {
+                    row.players: evaluate(check["same"], names_for(game, row), functions_for(game, row.players))
+                    for row in rows
+                }
                 if len(set(values.values())) > 1:
-                    shown = ", ".join(f"{n} players: {v:g}" if isinstance(v, (int, float)) else f"{n}: {v}"
-                                      for n, v in values.items())
-                    problems.append(Problem(file, lines.get("same", line), f"`{check['same']}` differs by player count "
-                                            f"({shown}){about}"))
+                    shown = ", ".join(
+                        f"{n} players: {v:g}" if isinstance(v, (int, float)) else f"{n}: {v}" for n, v in values.items()
+                    )
+                    problems.append(
+                        Problem(
+                            file, lines.get("same", line), f"`{check['same']}` differs by player count ({shown}){about}"
+                        )
+                    )
             if "unique" in check:
                 problems += check_unique(game, check["unique"], file, line)
             if "each" in check:
@@ -62,8 +74,13 @@ def check_unique(game: Game, spec: dict, file: Path, line: int) -> list[Problem]
         key = tuple(card.fields.get(f) for f in spec["fields"])
         if key in seen:
             shown = ", ".join(f"{f}={v}" for f, v in zip(spec["fields"], key))
-            problems.append(Problem(card.file, card.line_of(spec["fields"][-1]),
-                                    f"card '{card.id}' repeats {shown} of card '{seen[key].id}'"))
+            problems.append(
+                Problem(
+                    card.file,
+                    card.line_of(spec["fields"][-1]),
+                    f"card '{card.id}' repeats {shown} of card '{seen[key].id}'",
+                )
+            )
         seen[key] = card
     return problems
 
@@ -78,8 +95,13 @@ def check_each(game: Game, spec: dict, file: Path, line: int, about: str) -> lis
         names.update(card.fields)
         names.update(id=card.id, count=card.count)
         if not evaluate(spec["expect"], names, functions_for(game, None)):
-            problems.append(Problem(card.file, card.line, f"card '{card.id}': `{spec['expect']}` does not hold"
-                                    f"{about} (rule at {file.name}:{line})"))
+            problems.append(
+                Problem(
+                    card.file,
+                    card.line,
+                    f"card '{card.id}': `{spec['expect']}` does not hold{about} (rule at {file.name}:{line})",
+                )
+            )
     return problems
 
 
@@ -101,5 +123,7 @@ def check_distinct_pairs(game: Game, spec: dict, players: int) -> str | None:
 
     if fits(0, [], Counter()):
         return None
-    return (f"with {players} players the {sum(available.values())} cards of deck '{spec['deck']}' "
-            f"cannot give every player {take} with no two players holding the same {spec['by']}s")
+    return (
+        f"with {players} players the {sum(available.values())} cards of deck '{spec['deck']}' "
+        f"cannot give every player {take} with no two players holding the same {spec['by']}s"
+    )

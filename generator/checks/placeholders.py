@@ -1,4 +1,5 @@
 """validate: every `{...}` placeholder of the printed texts resolves (the language is model/placeholders.py)."""
+
 from __future__ import annotations
 
 import itertools

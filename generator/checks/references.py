@@ -1,4 +1,5 @@
 """validate: ids are unique, references name existing cards and decks, removals fall in the player range."""
+
 from __future__ import annotations
 
 from generator.errors import Problem, did_you_mean
@@ -11,8 +12,13 @@ def check_ids(game: Game) -> list[Problem]:
     for card in game.cards():
         if card.id in first:
             other = first[card.id]
-            problems.append(Problem(card.file, card.line_of("id"), f"duplicate id '{card.id}': also used at "
-                                    f"{other.file.name}:{other.line_of('id')}"))
+            problems.append(
+                Problem(
+                    card.file,
+                    card.line_of("id"),
+                    f"duplicate id '{card.id}': also used at {other.file.name}:{other.line_of('id')}",
+                )
+            )
         else:
             first[card.id] = card
     seen_components = {}
@@ -31,17 +37,26 @@ def check_references(game: Game) -> list[Problem]:
                 if name not in card.fields:
                     continue
                 for _, target_deck, target in walk_refs(declared.spec, card.fields[name]):
-                    target_cards = {c.id for c in game.decks[target_deck].cards} if target_deck in game.decks \
-                        else None
+                    target_cards = {c.id for c in game.decks[target_deck].cards} if target_deck in game.decks else None
                     if target_cards is None:
-                        problems.append(Problem(deck.file, deck.lines.get("fields"),
-                                                f"field '{name}' refers to deck '{target_deck}', which does not "
-                                                "exist", hint=did_you_mean(target_deck, game.decks)))
+                        problems.append(
+                            Problem(
+                                deck.file,
+                                deck.lines.get("fields"),
+                                f"field '{name}' refers to deck '{target_deck}', which does not exist",
+                                hint=did_you_mean(target_deck, game.decks),
+                            )
+                        )
                         break
                     if target not in target_cards:
-                        problems.append(Problem(card.file, card.line_of(name),
-                                                f"card '{card.id}' {name}: '{target}' is not a card of deck "
-                                                f"'{target_deck}'", hint=did_you_mean(target, target_cards)))
+                        problems.append(
+                            Problem(
+                                card.file,
+                                card.line_of(name),
+                                f"card '{card.id}' {name}: '{target}' is not a card of deck '{target_deck}'",
+                                hint=did_you_mean(target, target_cards),
+                            )
+                        )
     return problems
 
 
@@ -51,7 +66,11 @@ def check_removals(game: Game) -> list[Problem]:
     for card in game.cards():
         for n in card.remove_at:
             if not low <= n <= high:
-                problems.append(Problem(card.file, card.line_of("remove_at"),
-                                        f"card '{card.id}' is removed at {n} players, but the game is for "
-                                        f"{low}-{high} players"))
+                problems.append(
+                    Problem(
+                        card.file,
+                        card.line_of("remove_at"),
+                        f"card '{card.id}' is removed at {n} players, but the game is for {low}-{high} players",
+                    )
+                )
     return problems

@@ -6,6 +6,7 @@ Each deck's templates (and the macros they import or include) are parsed; litera
 no WeasyPrint), which finds what only the data decides: an icon named by a card field, an unknown
 placeholder in a card text.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -76,8 +77,11 @@ def undeclared_card_names(deck: Deck, path: Path, tree: nodes.Template) -> list[
         name = node.attr if isinstance(node, nodes.Getattr) else getattr(node.arg, "value", None)
         if isinstance(name, str) and name not in known:
             hint = did_you_mean(name, known) or f"deck '{deck.id}' declares {', '.join(sorted(deck.fields))}"
-            problems.append(Problem(path, node.lineno, f"card.{name} is not a field of deck '{deck.id}' "
-                                    f"({deck.file.name})", hint=hint))
+            problems.append(
+                Problem(
+                    path, node.lineno, f"card.{name} is not a field of deck '{deck.id}' ({deck.file.name})", hint=hint
+                )
+            )
     return problems
 
 
@@ -85,15 +89,26 @@ def literal_assets(game: Game, path: Path, tree: nodes.Template) -> list[Problem
     """icon('name') and asset('file') with a written name: the file exists and decodes."""
     problems = []
     for call in tree.find_all(nodes.Call):
-        if not (isinstance(call.node, nodes.Name) and call.node.name in ("icon", "asset") and call.args
-                and isinstance(call.args[0], nodes.Const) and isinstance(call.args[0].value, str)):
+        if not (
+            isinstance(call.node, nodes.Name)
+            and call.node.name in ("icon", "asset")
+            and call.args
+            and isinstance(call.args[0], nodes.Const)
+            and isinstance(call.args[0].value, str)
+        ):
             continue
         written = call.args[0].value
         name = f"icons/{written}.svg" if call.node.name == "icon" else written
         found = find_template(game.dir, name)
         if found is None:
-            problems.append(Problem(path, call.lineno, f"{call.node.name}('{written}'): '{name}' not found",
-                                    hint="put it in the game's templates/ folder"))
+            problems.append(
+                Problem(
+                    path,
+                    call.lineno,
+                    f"{call.node.name}('{written}'): '{name}' not found",
+                    hint="put it in the game's templates/ folder",
+                )
+            )
         elif why := image_problem(found):
             problems.append(Problem(path, call.lineno, f"image '{name}' {why} (used by {call.node.name}('{written}'))"))
     return problems

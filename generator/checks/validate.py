@@ -4,6 +4,7 @@ The checks live in modules of their own (box_contents, references, translations,
 templates); the game declares what must hold (setup deals, invariants, unique fields) in game.yaml, and no
 check knows a game by name.
 """
+
 from __future__ import annotations
 
 import os
@@ -31,10 +32,14 @@ class Report:
     def as_json(self) -> dict:
         return {
             "game": self.game.id,
-            "players": {str(n): {"decks": {d: row.in_play for d, row in pc.decks.items()},
-                                 "removed": {d: row.removed for d, row in pc.decks.items()},
-                                 "setup": pc.setup}
-                        for n, pc in self.counts.items()},
+            "players": {
+                str(n): {
+                    "decks": {d: row.in_play for d, row in pc.decks.items()},
+                    "removed": {d: row.removed for d, row in pc.decks.items()},
+                    "setup": pc.setup,
+                }
+                for n, pc in self.counts.items()
+            },
             "problems": [problem_json(p, self.game.dir) for p in self.problems],
         }
 
@@ -48,8 +53,14 @@ def problem_json(problem: Problem, game_dir: Path | None) -> dict:
     return {"file": file, "line": problem.line, "message": message, "hint": problem.hint}
 
 
-def validate(game: Game, only_players: int | None = None, templates: bool = True,
-             langs: list[str] | None = None, memo=None, progress=None) -> Report:
+def validate(
+    game: Game,
+    only_players: int | None = None,
+    templates: bool = True,
+    langs: list[str] | None = None,
+    memo=None,
+    progress=None,
+) -> Report:
     """Every check; `templates=False` leaves out the template checks (a build finds those as errors itself);
     `langs` limits the missing translations looked for to those languages (a build of some of them); `memo`
     (a FaceMemo) spares the template dry run the cards run before with the same inputs; `progress` counts them."""

@@ -2,6 +2,7 @@
 
 The command reads its options into a BuildOptions and calls build() (generator/build/), which does the work.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,41 +29,69 @@ from generator.render.tiles import BOARD_PAPERS
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "build", help="build print-ready PDFs for games",
+        "build",
+        help="build print-ready PDFs for games",
         description="Build each game's card sheets, boards, player aids, token sheets and rule sheets into "
-                    "OUT/<game>/, with OUT/<game>/build.json listing them. Unchanged outputs are kept.")
+        "OUT/<game>/, with OUT/<game>/build.json listing them. Unchanged outputs are kept.",
+    )
     add_games(parser)
     add_lang(parser)
     add_paper(parser)
-    parser.add_argument("--duplex", default="long", choices=DUPLEX_MODES,
-                        help="backs on the following page for a long- or short-edge flip, or none (default: long)")
-    parser.add_argument("--layout", default="duplex", choices=LAYOUTS,
-                        help="duplex sheets, or gutterfold (fronts above the fold, backs below)")
-    parser.add_argument("--board-paper", choices=list(BOARD_PAPERS),
-                        help="also print each board on one sheet of this larger paper, at 100%%")
-    parser.add_argument("--margin", type=float, default=MARGIN_MM, metavar="MM",
-                        help="the paper's outer edge a home printer cannot print; nothing is placed there "
-                             f"(default: {MARGIN_MM:g}). With 5 mm, A4 takes 9 poker or 16 mini cards a page, "
-                             "Letter 8 poker (landscape) or 12 mini: where cards with their own bleed fit "
-                             "fewer, they share cut lines, with bleed around the block")
-    parser.add_argument("--sheets", default="shared", choices=SHEET_MODES,
-                        help="shared: decks of one card size continue on the same sheets and a small deck "
-                             "fills the room left below another; per-deck: every deck starts a new sheet")
+    parser.add_argument(
+        "--duplex",
+        default="long",
+        choices=DUPLEX_MODES,
+        help="backs on the following page for a long- or short-edge flip, or none (default: long)",
+    )
+    parser.add_argument(
+        "--layout",
+        default="duplex",
+        choices=LAYOUTS,
+        help="duplex sheets, or gutterfold (fronts above the fold, backs below)",
+    )
+    parser.add_argument(
+        "--board-paper",
+        choices=list(BOARD_PAPERS),
+        help="also print each board on one sheet of this larger paper, at 100%%",
+    )
+    parser.add_argument(
+        "--margin",
+        type=float,
+        default=MARGIN_MM,
+        metavar="MM",
+        help="the paper's outer edge a home printer cannot print; nothing is placed there "
+        f"(default: {MARGIN_MM:g}). With 5 mm, A4 takes 9 poker or 16 mini cards a page, "
+        "Letter 8 poker (landscape) or 12 mini: where cards with their own bleed fit "
+        "fewer, they share cut lines, with bleed around the block",
+    )
+    parser.add_argument(
+        "--sheets",
+        default="shared",
+        choices=SHEET_MODES,
+        help="shared: decks of one card size continue on the same sheets and a small deck "
+        "fills the room left below another; per-deck: every deck starts a new sheet",
+    )
     parser.add_argument("--cut-lines", action="store_true", help="draw dashed cut lines along every trim edge")
     parser.add_argument("--no-marks", action="store_true", help="leave out the crop marks")
-    parser.add_argument("--changed-since", metavar="REF",
-                        help="also write reprint-LANG-PAPER.pdf holding only the cards whose faces changed since "
-                             "REF (a git revision of the game, or the build.json of an earlier build), with their "
-                             "backs")
+    parser.add_argument(
+        "--changed-since",
+        metavar="REF",
+        help="also write reprint-LANG-PAPER.pdf holding only the cards whose faces changed since "
+        "REF (a git revision of the game, or the build.json of an earlier build), with their "
+        "backs",
+    )
     add_out(parser)
     add_jobs(parser)
     add_no_cache(parser)
     add_quiet(parser)
-    parser.add_argument("--strict", action="store_true",
-                        help="exit 1 when the build finds any problem: what `pnpgen validate` reports, text "
-                             "overflowing past its box, the safe area, the trim or the cut, or onto other text (every "
-                             "text of every card, token, aid, board and rule sheet), and text printed in the source "
-                             "language for want of a translation")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when the build finds any problem: what `pnpgen validate` reports, text "
+        "overflowing past its box, the safe area, the trim or the cut, or onto other text (every "
+        "text of every card, token, aid, board and rule sheet), and text printed in the source "
+        "language for want of a translation",
+    )
     parser.set_defaults(run=run)
 
 
@@ -80,11 +109,23 @@ def run(args) -> int:
 
 def options_from(args) -> BuildOptions:
     """The command line's choices as the build engine's options."""
-    return BuildOptions(out=args.out, languages=args.lang, papers=chosen_papers(args.paper),
-                        duplex=args.duplex, layout=args.layout, board_paper=args.board_paper, margin=args.margin,
-                        sheets=args.sheets, cut_lines=args.cut_lines, marks=not args.no_marks,
-                        changed_since=args.changed_since, jobs=args.jobs, use_cache=not args.no_cache,
-                        quiet=args.quiet, strict=args.strict)
+    return BuildOptions(
+        out=args.out,
+        languages=args.lang,
+        papers=chosen_papers(args.paper),
+        duplex=args.duplex,
+        layout=args.layout,
+        board_paper=args.board_paper,
+        margin=args.margin,
+        sheets=args.sheets,
+        cut_lines=args.cut_lines,
+        marks=not args.no_marks,
+        changed_since=args.changed_since,
+        jobs=args.jobs,
+        use_cache=not args.no_cache,
+        quiet=args.quiet,
+        strict=args.strict,
+    )
 
 
 def parse_options(argv: list[str]) -> BuildOptions:

@@ -1,4 +1,5 @@
 """`pnpgen components`: the box contents list, in the game's languages."""
+
 from __future__ import annotations
 
 from generator.build import select_languages
@@ -10,8 +11,10 @@ from generator.render.components import component_rows, format_rows
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "components", help="print the box contents list",
-        description="Print the box contents (内容物 / Components) from components.yaml and the decks.")
+        "components",
+        help="print the box contents list",
+        description="Print the box contents (内容物 / Components) from components.yaml and the decks.",
+    )
     add_game(parser)
     add_lang(parser, "language (default: the game's source language)", default=None)
     parser.add_argument("--players", type=int, help="also show how many of each are used with N players")

@@ -1,4 +1,5 @@
 """`pnpgen daemon`: the resident server that makes repeated commands start warm (see generator.daemon)."""
+
 from __future__ import annotations
 
 import sys
@@ -9,15 +10,20 @@ from generator.commands import runner
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "daemon", help="start, stop or show the resident server that makes rebuilds fast",
+        "daemon",
+        help="start, stop or show the resident server that makes rebuilds fast",
         description="pnpgen build, validate, rules, export, components, list and i18n run in a resident server "
-                    "when one is ready: it keeps pnpgen, WeasyPrint and the fonts loaded and runs each command "
-                    "in a fresh fork, so a rebuild after a small edit takes a fraction of a second. The first "
-                    "command starts one in the background (not when CI is set); it stops after "
-                    f"{daemon.IDLE_SECONDS // 60} idle minutes or when pnpgen, WeasyPrint or the fonts change. "
-                    "PNPGEN_DAEMON=0 turns it off.")
-    parser.add_argument("action", choices=["start", "stop", "status"],
-                        help="start one now and wait until it is ready, stop every one, or list them")
+        "when one is ready: it keeps pnpgen, WeasyPrint and the fonts loaded and runs each command "
+        "in a fresh fork, so a rebuild after a small edit takes a fraction of a second. The first "
+        "command starts one in the background (not when CI is set); it stops after "
+        f"{daemon.IDLE_SECONDS // 60} idle minutes or when pnpgen, WeasyPrint or the fonts change. "
+        "PNPGEN_DAEMON=0 turns it off.",
+    )
+    parser.add_argument(
+        "action",
+        choices=["start", "stop", "status"],
+        help="start one now and wait until it is ready, stop every one, or list them",
+    )
     parser.add_argument("--foreground", action="store_true", help="run the server in this process")
     parser.set_defaults(run=run)
 
@@ -35,8 +41,10 @@ def run(args) -> int:
         return daemon.serve(runner.run_here, runner.warm_up)
     daemon.spawn()
     if not daemon.wait_until_ready():
-        print("error: the pnpgen server did not start within 30 s; "
-              "run `pnpgen daemon start --foreground` to see why", file=sys.stderr)
+        print(
+            "error: the pnpgen server did not start within 30 s; run `pnpgen daemon start --foreground` to see why",
+            file=sys.stderr,
+        )
         return 1
     print(f"pnpgen server ready: {daemon.socket_path()}")
     return 0

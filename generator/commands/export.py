@@ -1,4 +1,5 @@
 """`pnpgen export`: a game's cards as print services and virtual tabletops want them."""
+
 from __future__ import annotations
 
 from functools import partial
@@ -17,8 +18,7 @@ from generator.render.pipeline import FaceCache
 # target -> (what it makes, the function writing a language's files and returning their names)
 TARGETS = {
     "png": ("one PNG per distinct face and back, with a CSV manifest of copy counts", png.export_game),
-    "tgc": ("The Game Crafter's exact image sizes (poker 825x1125 px), RGB",
-            partial(services.export_game, "tgc")),
+    "tgc": ("The Game Crafter's exact image sizes (poker 825x1125 px), RGB", partial(services.export_game, "tgc")),
     "mpc": ("MakePlayingCards' exact image sizes (poker 822x1122 px), RGB", partial(services.export_game, "mpc")),
     "tts": ("Tabletop Simulator deck sheets (at most 10x7, 4096 px) and the saved object JSON", tts.export_game),
     "pdfx": ("one CMYK PDF/X-4 per deck with 3 mm bleed and トンボ, for Japanese print shops", pdfx.export_game),
@@ -27,17 +27,27 @@ TARGETS = {
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "export", help="export cards for print services and Tabletop Simulator",
+        "export",
+        help="export cards for print services and Tabletop Simulator",
         description="Export a game's cards into OUT/<game>/<target>-<lang>/. Targets: "
-                    + "; ".join(f"{name}: {text}" for name, (text, _) in TARGETS.items()) + ".")
+        + "; ".join(f"{name}: {text}" for name, (text, _) in TARGETS.items())
+        + ".",
+    )
     add_game(parser)
     parser.add_argument("--to", required=True, choices=list(TARGETS), dest="target", help="what to export for")
     add_lang(parser)
     parser.add_argument("--dpi", type=int, default=300, choices=png.DPI_CHOICES, help="png resolution (default: 300)")
     parser.add_argument("--no-bleed", action="store_true", help="png: trimmed images without the bleed")
-    parser.add_argument("--icc", type=Path, metavar="PATH", help="pdfx: the print shop's CMYK output profile (default: SWOP from "
-                                                 "Ghostscript, installed by scripts/install-system-deps.sh)")
-    parser.add_argument("--base-url", metavar="URL", help="tts: the URL the sheets will be uploaded to (default: file URLs)")
+    parser.add_argument(
+        "--icc",
+        type=Path,
+        metavar="PATH",
+        help="pdfx: the print shop's CMYK output profile (default: SWOP from "
+        "Ghostscript, installed by scripts/install-system-deps.sh)",
+    )
+    parser.add_argument(
+        "--base-url", metavar="URL", help="tts: the URL the sheets will be uploaded to (default: file URLs)"
+    )
     add_out(parser)
     add_jobs(parser)
     add_no_cache(parser)

@@ -1,4 +1,5 @@
 """`pnpgen i18n`: translation status, confirming translations, and PO/XLIFF/CSV export and import."""
+
 from __future__ import annotations
 
 import json
@@ -25,15 +26,19 @@ from generator.render.pipeline import FaceCache
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "i18n", help="translation status, confirm, export and import",
+        "i18n",
+        help="translation status, confirm, export and import",
         description="Translations of a game's strings: what is missing, stale or overflowing; PO, XLIFF and "
-                    "CSV files for translators' tools.")
+        "CSV files for translators' tools.",
+    )
     commands = parser.add_subparsers(dest="i18n_command", metavar="ACTION", required=True)
 
     status = commands.add_parser(
-        "status", help="per language: translated, missing, stale, overflowing, glossary problems",
+        "status",
+        help="per language: translated, missing, stale, overflowing, glossary problems",
         description="Count and list every translation problem, each with file, line, card and field. "
-                    "Exit 0: none; 1: problems found; 2: unreadable input.")
+        "Exit 0: none; 1: problems found; 2: unreadable input.",
+    )
     add_game(status)
     status.add_argument("--lang", help="only this language")
     status.add_argument("--json", action="store_true", help="print the counts and problems as JSON")
@@ -41,21 +46,30 @@ def register(subparsers) -> None:
     status.set_defaults(run=run_status)
 
     confirm = commands.add_parser(
-        "confirm", help="record that translations match their current source",
+        "confirm",
+        help="record that translations match their current source",
         description="Mark translations as made from the current source text (after checking them), so that "
-                    "they are no longer stale. Without IDS every translation of the game is confirmed.")
+        "they are no longer stale. Without IDS every translation of the game is confirmed.",
+    )
     add_game(confirm)
     confirm.add_argument("ids", nargs="*", metavar="ID", help="string ids, as `i18n status` and exports show them")
     confirm.add_argument("--lang", help="only this language")
-    confirm.add_argument("--ignore", action="append", default=[], choices=CHECKS, metavar="CHECK",
-                         help="also silence this check for the strings (repeatable): " + ", ".join(CHECKS)
-                              + "; needs IDS and --lang")
+    confirm.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        choices=CHECKS,
+        metavar="CHECK",
+        help="also silence this check for the strings (repeatable): " + ", ".join(CHECKS) + "; needs IDS and --lang",
+    )
     confirm.set_defaults(run=run_confirm)
 
     export = commands.add_parser(
-        "export", help="write one language's strings as PO, XLIFF or CSV",
+        "export",
+        help="write one language's strings as PO, XLIFF or CSV",
         description="Every string with its context (card and field), its box size, and stale ones marked fuzzy "
-                    "(PO) or needs-review (XLIFF, CSV) with the previous source.")
+        "(PO) or needs-review (XLIFF, CSV) with the previous source.",
+    )
     add_game(export)
     export.add_argument("--lang", required=True, help="the language to translate into")
     export.add_argument("--format", choices=list(formats.FORMATS), help="default: from the file name")
@@ -64,19 +78,23 @@ def register(subparsers) -> None:
     export.set_defaults(run=run_export)
 
     imports = commands.add_parser(
-        "import", help="write translations from a PO, XLIFF or CSV file into the game's YAML",
+        "import",
+        help="write translations from a PO, XLIFF or CSV file into the game's YAML",
         description="Check the whole file first (unknown ids, wrong language, changed placeholders: error, "
-                    "nothing written), then write the changed translations, keeping comments and layout.")
+        "nothing written), then write the changed translations, keeping comments and layout.",
+    )
     add_game(imports)
     imports.add_argument("file", type=Path, metavar="FILE", help="a .po, .xlf or .csv file")
-    imports.add_argument("--lang", help="the language the file holds, when it does not say (or says it "
-                                        "differently: ja_JP, pt-BR)")
+    imports.add_argument(
+        "--lang", help="the language the file holds, when it does not say (or says it differently: ja_JP, pt-BR)"
+    )
     imports.set_defaults(run=run_import)
 
 
 def add_layout_options(parser) -> None:
-    parser.add_argument("--no-layout", action="store_true",
-                        help="skip rendering the cards (no overflow check, no box sizes)")
+    parser.add_argument(
+        "--no-layout", action="store_true", help="skip rendering the cards (no overflow check, no box sizes)"
+    )
     add_jobs(parser)
     add_quiet(parser, "no progress lines")
 
@@ -90,8 +108,15 @@ def chosen_langs(game: Game, lang: str | None) -> list[str]:
         return list(game.languages)
     lang = match_language(lang, game.languages) or lang
     if lang not in game.languages:
-        raise InputError(Problem(game.files["game"], None, f"the game has no language '{lang}'", "languages",
-                                 hint=did_you_mean(lang, game.languages) or f"choose from {', '.join(game.languages)}"))
+        raise InputError(
+            Problem(
+                game.files["game"],
+                None,
+                f"the game has no language '{lang}'",
+                "languages",
+                hint=did_you_mean(lang, game.languages) or f"choose from {', '.join(game.languages)}",
+            )
+        )
     return [lang]
 
 
@@ -102,13 +127,14 @@ def layout_fits(game: Game, langs: list[str], args) -> tuple[list[CardFit] | Non
     if args.no_layout:
         return None, "not checked (--no-layout)"
     if game.template_problems:
-        return None, (f"not checked: {len(game.template_problems)} template(s) missing, e.g. "
-                      f"{game.template_problems[0].message}")
+        return None, (
+            f"not checked: {len(game.template_problems)} template(s) missing, e.g. {game.template_problems[0].message}"
+        )
     progress = Progress(args.quiet)
     rendered = render_game(game, langs, FaceCache(face_cache_dir(game.dir)), args.jobs, progress)
     fits = [fit for decks in rendered.values() for deck in decks for fit in deck.fits]
     if not fits:
-        return None, f"not checked: no text box in the templates carries {FIT_ATTRIBUTE}=\"FIELD\""
+        return None, f'not checked: no text box in the templates carries {FIT_ATTRIBUTE}="FIELD"'
     return fits, None
 
 
@@ -137,11 +163,14 @@ def render_status(report: StatusReport) -> str:
         out.append(f"\n{len(report.findings)} problem(s):")
         for finding in report.findings:
             owner = finding.owner if finding.owner_kind == "game" else f"{finding.owner_kind} '{finding.owner}'"
-            out.append(f"  {finding.where()}: {finding.lang} {finding.kind}: {owner}, {finding.field}: "
-                       f"{finding.message}")
+            out.append(
+                f"  {finding.where()}: {finding.lang} {finding.kind}: {owner}, {finding.field}: {finding.message}"
+            )
         if any(finding.kind in CHECKS for finding in report.findings):
-            out.append(f"\nA check wrong for one string is silenced with `pnpgen i18n confirm {game.id} ID --lang "
-                       "LANG --ignore CHECK` (or the flag `ignore-CHECK` in a PO or XLIFF file).")
+            out.append(
+                f"\nA check wrong for one string is silenced with `pnpgen i18n confirm {game.id} ID --lang "
+                "LANG --ignore CHECK` (or the flag `ignore-CHECK` in a PO or XLIFF file)."
+            )
     else:
         out.append("\nno problems")
     return "\n".join(out)
@@ -152,22 +181,35 @@ def run_confirm(args) -> int:
     all_units = units(game)
     unknown = [string_id for string_id in args.ids if string_id not in all_units]
     if unknown:
-        raise InputError([Problem(None, None, f"unknown string id '{string_id}'",
-                                  hint=did_you_mean(string_id, all_units)) for string_id in unknown])
+        raise InputError(
+            [
+                Problem(None, None, f"unknown string id '{string_id}'", hint=did_you_mean(string_id, all_units))
+                for string_id in unknown
+            ]
+        )
     if args.ignore and not (args.ids and args.lang):
-        raise InputError(Problem(None, None, "--ignore silences a check for chosen strings in one language",
-                                 hint=f"pnpgen i18n confirm {game.id} ID... --lang LANG --ignore CHECK"))
+        raise InputError(
+            Problem(
+                None,
+                None,
+                "--ignore silences a check for chosen strings in one language",
+                hint=f"pnpgen i18n confirm {game.id} ID... --lang LANG --ignore CHECK",
+            )
+        )
     lock = read_lock(game)
-    changed = confirm_all(game, lock, all_units, set(args.ids) or None, chosen_langs(game, args.lang)
-                          if args.lang else None)
+    changed = confirm_all(
+        game, lock, all_units, set(args.ids) or None, chosen_langs(game, args.lang) if args.lang else None
+    )
     for string_id in args.ids if args.ignore else ():
         lock.ignore(string_id, chosen_langs(game, args.lang)[0], args.ignore)
     if not args.ids:
         lock.keep_only(all_units)
     written = write_lock(lock)
-    print(f"{game.id}: confirmed {len(changed)} translation(s)"
-          + (f", {', '.join(args.ignore)} silenced for {len(args.ids)} string(s)" if args.ignore else "")
-          + (f"; wrote {display_path(lock.path)}" if written else "; nothing to change"))
+    print(
+        f"{game.id}: confirmed {len(changed)} translation(s)"
+        + (f", {', '.join(args.ignore)} silenced for {len(args.ids)} string(s)" if args.ignore else "")
+        + (f"; wrote {display_path(lock.path)}" if written else "; nothing to change")
+    )
     return 0
 
 
@@ -175,8 +217,14 @@ def run_export(args) -> int:
     game = load(args)
     lang = chosen_langs(game, args.lang)[0]
     if lang == game.source_language:
-        raise InputError(Problem(game.files["game"], None, f"'{lang}' is the source language: export a language "
-                                 "to translate into", "source_language"))
+        raise InputError(
+            Problem(
+                game.files["game"],
+                None,
+                f"'{lang}' is the source language: export a language to translate into",
+                "source_language",
+            )
+        )
     fmt = args.format or formats.format_of(args.output)
     all_units = units(game)
     fits, _ = layout_fits(game, [lang], args)
@@ -184,8 +232,10 @@ def run_export(args) -> int:
     write_atomic(args.output, formats.write(exchange, fmt))
     stale = sum(entry.stale for entry in exchange.entries)
     missing = sum(not entry.target for entry in exchange.entries)
-    print(f"{game.id}: wrote {len(exchange.entries)} {lang} strings to {display_path(args.output)} ({fmt}; "
-          f"{stale} stale, {missing} missing)")
+    print(
+        f"{game.id}: wrote {len(exchange.entries)} {lang} strings to {display_path(args.output)} ({fmt}; "
+        f"{stale} stale, {missing} missing)"
+    )
     return 0
 
 
@@ -204,8 +254,10 @@ def run_import(args) -> int:
         lock.ignore(string_id, plan.lang, checks)
     write_all(prepared)
     lock_written = write_lock(lock)
-    print(f"{game.id}: {len(plan.changes)} {plan.lang} translation(s) written, {len(plan.confirmations)} "
-          f"confirmed, {plan.unchanged} unchanged"
-          + (f"; files: {', '.join(display_path(f) for f in prepared)}" if prepared else "")
-          + (f"; updated {display_path(lock.path)}" if lock_written else ""))
+    print(
+        f"{game.id}: {len(plan.changes)} {plan.lang} translation(s) written, {len(plan.confirmations)} "
+        f"confirmed, {plan.unchanged} unchanged"
+        + (f"; files: {', '.join(display_path(f) for f in prepared)}" if prepared else "")
+        + (f"; updated {display_path(lock.path)}" if lock_written else "")
+    )
     return 0

@@ -1,4 +1,5 @@
 """`pnpgen new NAME`: a small game (one deck, one template) that builds and validates as it stands."""
+
 from __future__ import annotations
 
 import re
@@ -89,9 +90,11 @@ STYLE_CSS = """\
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "new", help="make a small game to start from",
+        "new",
+        help="make a small game to start from",
         description="Create a game directory NAME (a path) with one deck and one template that builds as it "
-                    "stands: then `pnpgen build NAME`.")
+        "stands: then `pnpgen build NAME`.",
+    )
     parser.add_argument("name", metavar="NAME", help="the new game's directory, e.g. my-game or ~/games/my-game")
     parser.set_defaults(run=run)
 
@@ -100,11 +103,13 @@ def run(args) -> int:
     target = Path(args.name).expanduser()
     name = target.name
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", name):
-        raise InputError(Problem(target, None, "a game name uses letters, digits, '-' and '_' only",
-                                 hint="for example my-game"))
+        raise InputError(
+            Problem(target, None, "a game name uses letters, digits, '-' and '_' only", hint="for example my-game")
+        )
     if target.exists() and any(target.iterdir()):
-        raise InputError(Problem(target, None, "already exists and is not empty",
-                                 hint="choose another name; nothing was written"))
+        raise InputError(
+            Problem(target, None, "already exists and is not empty", hint="choose another name; nothing was written")
+        )
     files = {
         "game.yaml": GAME_YAML.format(name=name, path=args.name),
         "components.yaml": COMPONENTS_YAML,

@@ -1,5 +1,6 @@
 """The options several commands share, declared once: which game(s), --out, --jobs, --no-cache, --quiet,
 --paper and --lang. A command passes its own help text where the option means something narrower there."""
+
 from __future__ import annotations
 
 import argparse

@@ -3,6 +3,7 @@
 `pnpgen build` builds them too (generator/build/rules.py); this command builds only the rule sheets (no card
 templates needed), and `--sample` writes a page showing each piece of Japanese typesetting.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,18 +31,24 @@ from generator.progress import Progress
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "rules", help="build rule sheets: each language and side by side",
+        "rules",
+        help="build rule sheets: each language and side by side",
         description="Build OUT/<game>/rules-<lang>-<paper>.pdf for each language, and rules-ja+en-<paper>.pdf "
-                    "with the languages side by side, from the game's rules.yaml; build.json lists them.")
+        "with the languages side by side, from the game's rules.yaml; build.json lists them.",
+    )
     add_games(parser)
-    add_lang(parser, "ja, en, ... or all: the single-language editions (side by side is built when two or more "
-                     "are chosen)")
+    add_lang(
+        parser, "ja, en, ... or all: the single-language editions (side by side is built when two or more are chosen)"
+    )
     add_paper(parser)
     add_out(parser)
     add_jobs(parser)
     add_no_cache(parser, "render every rule sheet again")
-    parser.add_argument("--sample", action="store_true",
-                        help="write OUT/typesetting-sample.pdf: furigana, spacing, phrases, kinsoku, punctuation")
+    parser.add_argument(
+        "--sample",
+        action="store_true",
+        help="write OUT/typesetting-sample.pdf: furigana, spacing, phrases, kinsoku, punctuation",
+    )
     add_quiet(parser)
     parser.set_defaults(run=run)
 
@@ -59,15 +66,29 @@ def run(args) -> int:
     games = [load_game(d, require_templates=False) for d in game_dirs]
     missing = [g for g in games if not has_rules(g)]
     if args.games and missing:
-        raise InputError([Problem(g.dir / "rules.yaml", None, "the game has no rules",
-                                  hint="write rules.yaml: a list of `blocks:`") for g in missing])
+        raise InputError(
+            [
+                Problem(
+                    g.dir / "rules.yaml", None, "the game has no rules", hint="write rules.yaml: a list of `blocks:`"
+                )
+                for g in missing
+            ]
+        )
     papers = list(chosen_papers(args.paper))
     with OutputSet(args.out):  # replaced together, build.json last, or not at all
         for game in games:
             langs = select_languages(game, args.lang)
             faces = None if args.no_cache else face_cache_dir(game.dir, args.out)
-            files = write_rulebooks(game, langs, papers, args.out / game.id, progress, faces, args.jobs,
-                                    untranslated=lambda found, game=game: warn_untranslated(game, found, progress))
+            files = write_rulebooks(
+                game,
+                langs,
+                papers,
+                args.out / game.id,
+                progress,
+                faces,
+                args.jobs,
+                untranslated=lambda found, game=game: warn_untranslated(game, found, progress),
+            )
             if files:
                 merge_report(args.out / game.id / "build.json", game, files)
     return 0
@@ -77,8 +98,10 @@ def warn_untranslated(game: Game, found: dict, progress: Progress) -> None:
     """Name the rule texts printed in the source language for want of a translation."""
     for lang, texts in found.items():
         for string_id, text in texts.items():
-            progress.warn(f"{display_path(text.file)}:{text.line}: {string_id} has no {lang} text; "
-                          f"the {lang} rules print the {game.source_language} text")
+            progress.warn(
+                f"{display_path(text.file)}:{text.line}: {string_id} has no {lang} text; "
+                f"the {lang} rules print the {game.source_language} text"
+            )
 
 
 def merge_report(path: Path, game: Game, files: list[dict]) -> None:

@@ -3,6 +3,7 @@
 `pnpgen` (generator/cli.py) calls run_here when no resident server takes the command; a server
 (generator/daemon.py) calls it in the fork that runs each command, after warm_up.
 """
+
 from __future__ import annotations
 
 import functools
@@ -15,8 +16,21 @@ from generator import __version__
 if TYPE_CHECKING:
     import argparse
 
-COMMANDS = ["build", "validate", "components", "list", "new", "i18n", "export", "rules", "serve", "watch", "table",
-            "schema", "daemon"]
+COMMANDS = [
+    "build",
+    "validate",
+    "components",
+    "list",
+    "new",
+    "i18n",
+    "export",
+    "rules",
+    "serve",
+    "watch",
+    "table",
+    "schema",
+    "daemon",
+]
 
 
 def parser() -> argparse.ArgumentParser:
@@ -39,7 +53,8 @@ def _parser(commands: tuple[str, ...]) -> argparse.ArgumentParser:
     import importlib
 
     root = argparse.ArgumentParser(
-        prog="pnpgen", description="Print-and-play component generator: YAML card databases to print-ready PDFs.")
+        prog="pnpgen", description="Print-and-play component generator: YAML card databases to print-ready PDFs."
+    )
     root.add_argument("--version", action="version", version=f"pnpgen {__version__}")
     subparsers = root.add_subparsers(dest="command", metavar="COMMAND")
     for name in commands:
@@ -92,10 +107,12 @@ def warm_up() -> None:
 
     parser()
     weasyprint = weasy.load()
-    sample = (f'<html lang="en"><head><style>{fonts.font_face_css()}</style></head>'
-              '<body style="font-family: Noto Sans CJK JP; hyphens: auto">'
-              '<p>Draw one card, then hyphenation.</p><p lang="ja">カードを1枚引く。</p>'
-              '<p style="font-weight: bold">報酬</p><p style="font-family: Noto Serif CJK JP">明朝</p></body></html>')
+    sample = (
+        f'<html lang="en"><head><style>{fonts.font_face_css()}</style></head>'
+        '<body style="font-family: Noto Sans CJK JP; hyphens: auto">'
+        '<p>Draw one card, then hyphenation.</p><p lang="ja">カードを1枚引く。</p>'
+        '<p style="font-weight: bold">報酬</p><p style="font-family: Noto Serif CJK JP">明朝</p></body></html>'
+    )
     weasyprint.HTML(string=sample).write_pdf()
     gc.collect()
     gc.freeze()  # children share these pages instead of copying them when the collector visits them

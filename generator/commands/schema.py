@@ -2,6 +2,7 @@
 
 docs/schema.md is this command's output; a test fails when it is not current.
 """
+
 from __future__ import annotations
 
 import sys
@@ -13,15 +14,22 @@ REFRESH = f".venv/bin/pnpgen schema --format md -o {SCHEMA_DOC}"
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "schema", help="print the YAML formats of a game's files (docs/schema.md)",
+        "schema",
+        help="print the YAML formats of a game's files (docs/schema.md)",
         description="Print every YAML file kind of a game folder (game.yaml, components.yaml, decks, boards, aids, "
-                    "token sheets, rules.yaml, labels.yaml, glossary.yaml, i18n.lock.yaml): each key with its type, "
-                    "whether it is required, its default and its meaning, and the syntax of texts, placeholders, "
-                    "furigana, expressions and references, written from the schemas pnpgen checks the files with. "
-                    f"docs/schema.md is its output: `{REFRESH}` refreshes it.")
+        "token sheets, rules.yaml, labels.yaml, glossary.yaml, i18n.lock.yaml): each key with its type, "
+        "whether it is required, its default and its meaning, and the syntax of texts, placeholders, "
+        "furigana, expressions and references, written from the schemas pnpgen checks the files with. "
+        f"docs/schema.md is its output: `{REFRESH}` refreshes it.",
+    )
     parser.add_argument("--format", choices=["md"], default="md", help="md: Markdown (the default)")
-    parser.add_argument("-o", "--out", metavar="FILE", type=Path,
-                        help="write FILE (replaced only by a complete new one) instead of printing")
+    parser.add_argument(
+        "-o",
+        "--out",
+        metavar="FILE",
+        type=Path,
+        help="write FILE (replaced only by a complete new one) instead of printing",
+    )
     parser.set_defaults(run=run)
 
 
@@ -47,8 +55,18 @@ def file_kinds() -> list:
     from generator.model.printables import AID_FILE, BOARD_FILE, TOKENS_FILE
     from generator.model.rules import RULES_FILE_KIND
 
-    return [GAME_FILE, COMPONENTS_FILE, DECK_FILE, BOARD_FILE, AID_FILE, TOKENS_FILE, RULES_FILE_KIND,
-            LABELS_FILE_KIND, GLOSSARY_FILE_KIND, LOCK_FILE_KIND]
+    return [
+        GAME_FILE,
+        COMPONENTS_FILE,
+        DECK_FILE,
+        BOARD_FILE,
+        AID_FILE,
+        TOKENS_FILE,
+        RULES_FILE_KIND,
+        LABELS_FILE_KIND,
+        GLOSSARY_FILE_KIND,
+        LOCK_FILE_KIND,
+    ]
 
 
 def schema_markdown() -> str:
@@ -58,20 +76,29 @@ def schema_markdown() -> str:
     out = [
         "# The YAML files of a game",
         "",
-        (f"<!-- Written by `pnpgen schema --format md` from the schemas that check these files. Do not edit: "
-        f"change a `doc` string in the code, then run `{REFRESH}`. -->"),
+        (
+            f"<!-- Written by `pnpgen schema --format md` from the schemas that check these files. Do not edit: "
+            f"change a `doc` string in the code, then run `{REFRESH}`. -->"
+        ),
         "",
-        ("A game is a folder (`cards/<game>/` or anywhere) holding these YAML files, each checked against the "
-        "schema below when any command reads it: a key that is not listed, a value of the wrong type or a "
-        "missing required key is an error naming the file, the line and the key (exit status 2)."),
+        (
+            "A game is a folder (`cards/<game>/` or anywhere) holding these YAML files, each checked against the "
+            "schema below when any command reads it: a key that is not listed, a value of the wrong type or a "
+            "missing required key is an error naming the file, the line and the key (exit status 2)."
+        ),
         "",
         "| file | every game | what |",
         "|---|---|---|",
-        *[f"| [`{kind.path}`](#{document(kind).sections[0].anchor}) | {'yes' if kind.required else ''} | "
-          f"{cell(first_sentence(kind.doc))} |" for kind in kinds],
+        *[
+            f"| [`{kind.path}`](#{document(kind).sections[0].anchor}) | {'yes' if kind.required else ''} | "
+            f"{cell(first_sentence(kind.doc))} |"
+            for kind in kinds
+        ],
         "",
-        ("Besides them: `templates/` (the game's Jinja2 HTML card templates, `style.css`, `icons/`), the images "
-        "rules.yaml's figures name, and the spreadsheets decks read their cards from."),
+        (
+            "Besides them: `templates/` (the game's Jinja2 HTML card templates, `style.css`, `icons/`), the images "
+            "rules.yaml's figures name, and the spreadsheets decks read their cards from."
+        ),
         "",
         *syntax_sections(),
         *[markdown(document(kind)) for kind in kinds],
@@ -96,47 +123,72 @@ def syntax_sections() -> list[str]:
 
     functions = ", ".join(f"`{name}`" for name in functions_for(None, None))
     return [
-        f'## <a id="{LOCALIZED_ANCHOR}"></a>Texts in every language', "", LOCALIZED_DOC, "",
-        '## <a id="placeholders"></a>Placeholders `{...}` in texts', "",
-        ("Numbers and names in texts come from the data, so a data change updates every language and no "
-        "translation can state another number. Placeholders resolve in card names and texts, token labels, aid "
-        "and board texts and rule blocks; an unknown one is an error with its file, line and language. A board "
-        "slot's `format:` keeps its own `{n}` and `{value}`, and a label's `{name}` is filled in by the template."),
+        f'## <a id="{LOCALIZED_ANCHOR}"></a>Texts in every language',
         "",
-        "| placeholder | prints |", "|---|---|",
+        LOCALIZED_DOC,
+        "",
+        '## <a id="placeholders"></a>Placeholders `{...}` in texts',
+        "",
+        (
+            "Numbers and names in texts come from the data, so a data change updates every language and no "
+            "translation can state another number. Placeholders resolve in card names and texts, token labels, aid "
+            "and board texts and rule blocks; an unknown one is an error with its file, line and language. A board "
+            "slot's `format:` keeps its own `{n}` and `{value}`, and a label's `{name}` is filled in by the template."
+        ),
+        "",
+        "| placeholder | prints |",
+        "|---|---|",
         *[f"| `{cell(example)}` | {cell(meaning)} |" for example, meaning in PLACEHOLDER_SYNTAX],
         "",
-        '## <a id="furigana"></a>Furigana', "", FURIGANA_SYNTAX, "",
-        '## <a id="expressions"></a>Expressions', "",
-        ("game.yaml's `checks:`, rules.yaml's `players` columns, `{...}` placeholders and `=expression` values "
-        "are expressions in Python's syntax, parsed and interpreted by pnpgen (never `eval`): literals, "
-        "arithmetic, comparisons, `and`/`or`/`not`, `x if c else y`, `[i]` and `.key`. Checks and rules see "
-        "`players`, `deck.<id>` (cards in play after removals), `total.<id>` (in the box), `removed.<id>`, "
-        "`dealt.<id>`, `left.<id>`, `component[id]` (a component's count), `numbers`, `min_players`, "
-        f"`max_players` and the functions {functions}."),
+        '## <a id="furigana"></a>Furigana',
         "",
-        '## <a id="references"></a>References between cards', "",
-        ("A card field declared `type: ref` holds the id of a card in the deck its `ref:` names "
-        "(`partner: {type: ref, ref: companies}`, then `partner: coal-co` on a card); `type: counts` maps such "
-        "ids to numbers (`produces: {type: counts, ref: goods}`, then `produces: {oil: 2}`). Validate checks that "
-        "every id names a card of that deck (ids inside list and object fields too); a template sees the id and "
-        "finds the card in `decks` (`decks.goods[card.produces_from]`). "
-        "In texts, `{card:<id>}` prints a card's name and `{card:<id>.<field>}` one of its fields."),
+        FURIGANA_SYNTAX,
         "",
-        '## <a id="field-types"></a>Card field types', "",
-        ("A deck's `fields:` declares its cards' own keys (see `fields.<field>` under "
-        "[decks/&lt;deck&gt;.yaml](#decks-deck-yaml)); each declaration's `type:` is one of:"),
+        '## <a id="expressions"></a>Expressions',
         "",
-        "| type | value | keys besides `type`, `required`, `doc`, `default` |", "|---|---|---|",
-        *[f"| `{name}` | {cell(doc)} | {', '.join(f'`{k}`' for k in sorted(KEYS_BY_TYPE.get(name, ())))} |"
-          for name, doc in FIELD_TYPE_DOCS.items()],
+        (
+            "game.yaml's `checks:`, rules.yaml's `players` columns, `{...}` placeholders and `=expression` values "
+            "are expressions in Python's syntax, parsed and interpreted by pnpgen (never `eval`): literals, "
+            "arithmetic, comparisons, `and`/`or`/`not`, `x if c else y`, `[i]` and `.key`. Checks and rules see "
+            "`players`, `deck.<id>` (cards in play after removals), `total.<id>` (in the box), `removed.<id>`, "
+            "`dealt.<id>`, `left.<id>`, `component[id]` (a component's count), `numbers`, `min_players`, "
+            f"`max_players` and the functions {functions}."
+        ),
         "",
-        '## <a id="block-types"></a>Rule block types', "",
-        "| type | block |", "|---|---|",
+        '## <a id="references"></a>References between cards',
+        "",
+        (
+            "A card field declared `type: ref` holds the id of a card in the deck its `ref:` names "
+            "(`partner: {type: ref, ref: companies}`, then `partner: coal-co` on a card); `type: counts` maps such "
+            "ids to numbers (`produces: {type: counts, ref: goods}`, then `produces: {oil: 2}`). Validate checks that "
+            "every id names a card of that deck (ids inside list and object fields too); a template sees the id and "
+            "finds the card in `decks` (`decks.goods[card.produces_from]`). "
+            "In texts, `{card:<id>}` prints a card's name and `{card:<id>.<field>}` one of its fields."
+        ),
+        "",
+        '## <a id="field-types"></a>Card field types',
+        "",
+        (
+            "A deck's `fields:` declares its cards' own keys (see `fields.<field>` under "
+            "[decks/&lt;deck&gt;.yaml](#decks-deck-yaml)); each declaration's `type:` is one of:"
+        ),
+        "",
+        "| type | value | keys besides `type`, `required`, `doc`, `default` |",
+        "|---|---|---|",
+        *[
+            f"| `{name}` | {cell(doc)} | {', '.join(f'`{k}`' for k in sorted(KEYS_BY_TYPE.get(name, ())))} |"
+            for name, doc in FIELD_TYPE_DOCS.items()
+        ],
+        "",
+        '## <a id="block-types"></a>Rule block types',
+        "",
+        "| type | block |",
+        "|---|---|",
         *[f"| `{name}` | {cell(doc)} |" for name, doc in BLOCK_TYPE_DOCS.items()],
         "",
         "The words pnpgen itself prints on a rule sheet come in Japanese and English; labels.yaml may give "
-        "them in any language under these keys: " + ", ".join(f"`{key}`" for key in sorted(set(GAME_LABEL.values())))
+        "them in any language under these keys: "
+        + ", ".join(f"`{key}`" for key in sorted(set(GAME_LABEL.values())))
         + ".",
         "",
     ]

@@ -1,4 +1,5 @@
 """`pnpgen serve`: a game's cards in the browser, with their texts in every language side by side, editable."""
+
 from __future__ import annotations
 
 import threading
@@ -14,11 +15,13 @@ from generator.web.session import GameSession
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "serve", help="live card preview and side-by-side translation editor in the browser",
+        "serve",
+        help="live card preview and side-by-side translation editor in the browser",
         description="Serve a page per deck on http://127.0.0.1:PORT/ (this computer only): every card's front and "
-                    "back, its texts in each language side by side with missing, stale, overflow and glossary "
-                    "flags. Edits are written into the YAML (comments and layout kept) and the cards re-rendered; "
-                    "edits made in a text editor appear on the open page.")
+        "back, its texts in each language side by side with missing, stale, overflow and glossary "
+        "flags. Edits are written into the YAML (comments and layout kept) and the cards re-rendered; "
+        "edits made in a text editor appear on the open page.",
+    )
     add_game(parser)
     parser.add_argument("--port", type=int, default=8470, help="port on 127.0.0.1 (default: 8470; 0: any free one)")
     parser.add_argument("--open", action="store_true", help="open the page in the web browser")
@@ -53,8 +56,15 @@ def listen(session: GameSession, port: int) -> Server:
     try:
         return Server(session, port)
     except OSError as error:
-        raise InputError(Problem(None, None, f"cannot listen on {HOST}:{port}: {error.strerror}", "--port",
-                                 hint="another program uses it: choose another port, or --port 0")) from None
+        raise InputError(
+            Problem(
+                None,
+                None,
+                f"cannot listen on {HOST}:{port}: {error.strerror}",
+                "--port",
+                hint="another program uses it: choose another port, or --port 0",
+            )
+        ) from None
 
 
 def warm_up() -> None:

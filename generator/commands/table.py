@@ -1,4 +1,5 @@
 """`pnpgen table`: a deck's cards as a spreadsheet (CSV, XLSX, ODS), and a spreadsheet back into the deck."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,16 +18,20 @@ SHOWN_IDS = 12
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "table", help="a deck's cards as a spreadsheet (CSV, XLSX, ODS) and back",
+        "table",
+        help="a deck's cards as a spreadsheet (CSV, XLSX, ODS) and back",
         description="Export a deck's cards to a spreadsheet, one row per card, and import an edited one: every "
-                    "cell is checked against the deck's fields first, then only changed values are written.")
+        "cell is checked against the deck's fields first, then only changed values are written.",
+    )
     actions = parser.add_subparsers(dest="table_command", metavar="ACTION", required=True)
 
     export = actions.add_parser(
-        "export", help="write a deck's cards as CSV, XLSX or ODS",
+        "export",
+        help="write a deck's cards as CSV, XLSX or ODS",
         description="One row per card, one column per card key and field; a text has a column per language "
-                    "(name.ja, name.en). XLSX and ODS: numbers as numbers, the header row frozen, drop-down "
-                    "lists for enum and ref fields, each field's doc as its header's comment.")
+        "(name.ja, name.en). XLSX and ODS: numbers as numbers, the header row frozen, drop-down "
+        "lists for enum and ref fields, each field's doc as its header's comment.",
+    )
     add_game_deck(export)
     export.add_argument("--format", choices=FORMATS, help="default: from the file name")
     export.add_argument("-o", "--output", type=Path, required=True, metavar="FILE", help="the file to write")
@@ -34,11 +39,13 @@ def register(subparsers) -> None:
     export.set_defaults(run=run_export)
 
     imports = actions.add_parser(
-        "import", help="write a spreadsheet's cards into the deck's YAML",
+        "import",
+        help="write a spreadsheet's cards into the deck's YAML",
         description="Check every cell first (an error names the file, sheet and cell; exit 2, nothing written), "
-                    "then write only the values that changed, keeping the YAML's order, comments and quoting. "
-                    "New rows become new cards; cards missing from the sheet are listed, and removed with "
-                    "--delete. A changed source-language text makes its translations stale.")
+        "then write only the values that changed, keeping the YAML's order, comments and quoting. "
+        "New rows become new cards; cards missing from the sheet are listed, and removed with "
+        "--delete. A changed source-language text makes its translations stale.",
+    )
     add_game_deck(imports)
     imports.add_argument("file", type=Path, metavar="FILE", help="a .csv, .xlsx or .ods file")
     imports.add_argument("--format", choices=FORMATS, help="default: from the file name")
@@ -61,9 +68,15 @@ def chosen_langs(game: Game, given: str | None) -> list[str]:
     langs = [lang.strip() for lang in given.split(",") if lang.strip()]
     unknown = [lang for lang in langs if lang not in game.languages]
     if unknown:
-        raise InputError(Problem(game.files["game"], None, f"the game has no language '{unknown[0]}'", "languages",
-                                 hint=did_you_mean(unknown[0], game.languages)
-                                 or f"choose from {', '.join(game.languages)}"))
+        raise InputError(
+            Problem(
+                game.files["game"],
+                None,
+                f"the game has no language '{unknown[0]}'",
+                "languages",
+                hint=did_you_mean(unknown[0], game.languages) or f"choose from {', '.join(game.languages)}",
+            )
+        )
     return langs
 
 
@@ -73,8 +86,10 @@ def run_export(args) -> int:
     fmt = format_of(args.output, args.format)
     headers, rows = export_table(game, deck, chosen_langs(game, args.lang))
     write_atomic(args.output, write_sheet(fmt, deck.id, headers, rows))
-    print(f"{game.id}: wrote {len(rows)} card(s) of deck '{deck.id}' to {display_path(args.output)} "
-          f"({fmt}, {len(headers)} columns)")
+    print(
+        f"{game.id}: wrote {len(rows)} card(s) of deck '{deck.id}' to {display_path(args.output)} "
+        f"({fmt}, {len(headers)} columns)"
+    )
     return 0
 
 
@@ -86,8 +101,12 @@ def run_import(args) -> int:
     if plan.text is not None:
         write_atomic(deck.file, plan.text)
     values = sum(len(labels) for labels in plan.changed.values())
-    out = [(f"{game.id}: deck '{deck.id}' from {display_path(args.file)}: {values} value(s) changed on "
-            f"{len(plan.changed)} card(s), {len(plan.added)} card(s) added, {len(plan.deleted)} removed")]
+    out = [
+        (
+            f"{game.id}: deck '{deck.id}' from {display_path(args.file)}: {values} value(s) changed on "
+            f"{len(plan.changed)} card(s), {len(plan.added)} card(s) added, {len(plan.deleted)} removed"
+        )
+    ]
     for card_id, labels in list(plan.changed.items())[:SHOWN_IDS]:
         out.append(f"  changed {card_id}: {', '.join(labels)}")
     if plan.added:
@@ -97,8 +116,10 @@ def run_import(args) -> int:
     elif plan.missing:
         out.append(f"  not in the sheet, kept: {shown(plan.missing)} (--delete removes them)")
     if plan.source_texts:
-        out.append(f"  {len(plan.source_texts)} source text(s) changed: their translations are stale until "
-                   f"translated again or confirmed (pnpgen i18n status {game.id})")
+        out.append(
+            f"  {len(plan.source_texts)} source text(s) changed: their translations are stale until "
+            f"translated again or confirmed (pnpgen i18n status {game.id})"
+        )
     out.append(f"  wrote {display_path(deck.file)}" if plan.text is not None else "  nothing to change")
     print("\n".join(out))
     return 0

@@ -1,4 +1,5 @@
 """`pnpgen validate`: deck counts, removals and deals at every player count, and every inconsistency."""
+
 from __future__ import annotations
 
 import json
@@ -17,9 +18,11 @@ from generator.render.memo import FaceMemo
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "validate", help="check a game's data for consistency",
+        "validate",
+        help="check a game's data for consistency",
         description="Check box contents against the decks, removals and setup at every player count, ids, "
-                    "references and translations. Exit 0: consistent; 1: problems found; 2: unreadable input.")
+        "references and translations. Exit 0: consistent; 1: problems found; 2: unreadable input.",
+    )
     add_game(parser)
     parser.add_argument("--players", type=int, help="check only this player count")
     parser.add_argument("--json", action="store_true", help="print the tables and problems as JSON")
@@ -36,9 +39,17 @@ def run(args) -> int:
                 game_dir = resolve_game(args.game)
             except InputError:
                 game_dir = None
-            print(json.dumps({"game": str(args.game), "error": True,
-                              "problems": [problem_json(p, game_dir) for p in error.problems]},
-                             ensure_ascii=False, indent=2))
+            print(
+                json.dumps(
+                    {
+                        "game": str(args.game),
+                        "error": True,
+                        "problems": [problem_json(p, game_dir) for p in error.problems],
+                    },
+                    ensure_ascii=False,
+                    indent=2,
+                )
+            )
             return 2
     return check(args)
 
@@ -51,8 +62,14 @@ def check(args) -> int:
         game = load_game(game_dir, require_templates=False)
         task.advance()
     if args.players is not None and not game.players[0] <= args.players <= game.players[1]:
-        raise InputError(Problem(game.files["game"], None, f"{args.players} players is outside the game's "
-                                 f"range {game.players[0]}-{game.players[1]}", "players"))
+        raise InputError(
+            Problem(
+                game.files["game"],
+                None,
+                f"{args.players} players is outside the game's range {game.players[0]}-{game.players[1]}",
+                "players",
+            )
+        )
     with long_lived():
         report = validate(game, args.players, memo=FaceMemo(face_cache_dir(game_dir)), progress=progress)
     if args.json:
@@ -68,8 +85,10 @@ def render_text(report: Report) -> str:
     for players, row in report.counts.items():
         out.append(f"\n{players} players")
         titles = ["deck", "in box", "removed", "in play", "dealt", "left"]
-        cells = [[deck, str(r.in_box), str(r.removed), str(r.in_play), str(r.dealt) if r.dealt else "-",
-                  str(r.left)] for deck, r in row.decks.items()]
+        cells = [
+            [deck, str(r.in_box), str(r.removed), str(r.in_play), str(r.dealt) if r.dealt else "-", str(r.left)]
+            for deck, r in row.decks.items()
+        ]
         widths = [max(display_width(x) for x in column) for column in zip(titles, *cells)]
         out.append("  " + "  ".join(pad(t, w) for t, w in zip(titles, widths)).rstrip())
         out += ["  " + "  ".join(pad(c, w) for c, w in zip(line, widths)).rstrip() for line in cells]

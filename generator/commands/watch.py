@@ -1,4 +1,5 @@
 """`pnpgen watch`: rebuild a game's PDFs whenever one of its files changes."""
+
 from __future__ import annotations
 
 import sys
@@ -17,14 +18,20 @@ from generator.watcher import POLL_SECONDS, FileWatcher, game_roots
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "watch", help="rebuild a game's PDFs whenever its files change",
+        "watch",
+        help="rebuild a game's PDFs whenever its files change",
         description="Build the game, then watch its YAML, templates and images and build again after each "
-                    "change, as `pnpgen build` does. A failed build prints the error and keeps watching. Ctrl+C or "
-                    "SIGTERM stops it: between builds with exit status 0, during a build with 130 (the build's "
-                    "files are then left as they were).")
+        "change, as `pnpgen build` does. A failed build prints the error and keeps watching. Ctrl+C or "
+        "SIGTERM stops it: between builds with exit status 0, during a build with 130 (the build's "
+        "files are then left as they were).",
+    )
     add_game(parser)
-    parser.add_argument("build_options", nargs="*", metavar="-- BUILD_OPTION",
-                        help="options for `pnpgen build` after `--`, e.g. `-- --lang en --paper a4`")
+    parser.add_argument(
+        "build_options",
+        nargs="*",
+        metavar="-- BUILD_OPTION",
+        help="options for `pnpgen build` after `--`, e.g. `-- --lang en --paper a4`",
+    )
     parser.set_defaults(run=run)
 
 

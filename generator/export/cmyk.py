@@ -8,6 +8,7 @@ K plate only (スミ, k = 1 - grey level, no dot-gain compensation) so that grey
 misregisters. Soft masks stay as they are: their grey is opacity, not ink.
 Anything else in RGB is an error rather than a silent RGB leftover in a print file.
 """
+
 from __future__ import annotations
 
 import zlib
@@ -17,7 +18,7 @@ import pikepdf
 from PIL import Image, ImageCms
 
 RGB_SPACES = ("/DeviceRGB", "/CalRGB")
-NEUTRAL_SPREAD = 3   # an RGB colour whose channels differ by at most this (of 255) is a grey
+NEUTRAL_SPREAD = 3  # an RGB colour whose channels differ by at most this (of 255) is a grey
 
 
 class ConversionError(Exception):
@@ -29,9 +30,13 @@ class CmykConverter:
         self.profile_path = profile
         srgb = ImageCms.createProfile("sRGB")
         self.transform = ImageCms.buildTransform(
-            srgb, ImageCms.getOpenProfile(str(profile)), "RGB", "CMYK",
+            srgb,
+            ImageCms.getOpenProfile(str(profile)),
+            "RGB",
+            "CMYK",
             renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
-            flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+            flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
+        )
         self._colours: dict[tuple, list[float]] = {}
 
     def colour(self, rgb) -> list[float]:
@@ -94,7 +99,7 @@ class CmykConverter:
     def _instructions(self, instructions) -> list | None:
         """The instructions with RGB colour turned into CMYK, or None when there was none."""
         out, changed = [], False
-        rgb_space, saved = {"fill": False, "stroke": False}, []   # is the current colour space RGB?
+        rgb_space, saved = {"fill": False, "stroke": False}, []  # is the current colour space RGB?
         for operands, operator in instructions:
             op = str(operator)
             if op == "q":
@@ -185,4 +190,3 @@ def _collect_forms(form, found: set) -> None:
 
 def profile_description(path: Path) -> str:
     return ImageCms.getProfileDescription(ImageCms.getOpenProfile(str(path))).strip()
-

@@ -4,6 +4,7 @@ The faces come from the build's pipeline (GameRenderer + batches + FaceCache), s
 build renders nothing again. Rasterizing uses PDFium, which draws a face page's media box: the trim
 plus the deck's bleed on every side.
 """
+
 from __future__ import annotations
 
 import csv
@@ -28,9 +29,9 @@ class Face:
     """One distinct face of a deck: its page index, the cards showing it, and a file-friendly name."""
 
     index: int
-    side: str            # front | back
-    name: str            # e.g. assets-coal-mine-front, assets-back
-    cards: list[str]     # ids of the cards that show this face
+    side: str  # front | back
+    name: str  # e.g. assets-coal-mine-front, assets-back
+    cards: list[str]  # ids of the cards that show this face
 
 
 @dataclass
@@ -58,8 +59,9 @@ class DeckExport:
                 continue
             name = f"{deck.id}-back" if len(backs) == 1 else f"{deck.id}-{card.id}-back"
             by_index.setdefault(back, Face(back, "back", name, [])).cards.append(card.id)
-        export.faces = ([f for f in by_index.values() if f.side == "front"]
-                        + [f for f in by_index.values() if f.side == "back"])
+        export.faces = [f for f in by_index.values() if f.side == "front"] + [
+            f for f in by_index.values() if f.side == "back"
+        ]
         return export
 
     def front_of(self, card_id: str) -> Face:
@@ -124,8 +126,9 @@ def save_png(path, image: Image.Image, dpi: float) -> None:
 def write_manifest(path, rows: list[dict]) -> None:
     """A CSV of what to order: one row per card with its copy count and the files of its faces."""
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["deck", "card", "copies"],
-                            lineterminator="\n")
+    writer = csv.DictWriter(
+        buffer, fieldnames=list(rows[0]) if rows else ["deck", "card", "copies"], lineterminator="\n"
+    )
     writer.writeheader()
     writer.writerows(rows)
     write_atomic(path, buffer.getvalue())
@@ -141,8 +144,15 @@ def manifest_rows(deck: DeckExport, file_of) -> list[dict]:
     rows = []
     for card in deck.deck.cards:
         back = deck.back_of(card.id)
-        rows.append({"deck": deck.deck.id, "card": card.id, "copies": card.count,
-                     "front": file_of(deck.front_of(card.id)), "back": file_of(back) if back else ""})
+        rows.append(
+            {
+                "deck": deck.deck.id,
+                "card": card.id,
+                "copies": card.count,
+                "front": file_of(deck.front_of(card.id)),
+                "back": file_of(back) if back else "",
+            }
+        )
     return rows
 
 
@@ -152,5 +162,5 @@ class ExportOptions:
 
     dpi: int = 300
     bleed: bool = True
-    icc: Path | None = None       # the CMYK output profile (pdfx)
-    base_url: str | None = None   # where the tts sheets will be served from (default: file URLs)
+    icc: Path | None = None  # the CMYK output profile (pdfx)
+    base_url: str | None = None  # where the tts sheets will be served from (default: file URLs)

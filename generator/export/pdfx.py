@@ -5,6 +5,7 @@ each card uses and how many copies to print. The face keeps its vector text and 
 colour is converted to CMYK through the output profile (cmyk.py). Raster images inside a face are
 checked against the 350 dpi Japanese print shops ask for.
 """
+
 from __future__ import annotations
 
 import io
@@ -37,8 +38,9 @@ def _box(rect) -> pikepdf.Array:
 
 def check_bleed(deck) -> None:
     if deck.bleed_mm < BLEED_MM:
-        raise deck_problem(deck, "bleed", f"a print shop needs {BLEED_MM:g} mm of bleed, the deck has "
-                                          f"{deck.bleed_mm:g} mm")
+        raise deck_problem(
+            deck, "bleed", f"a print shop needs {BLEED_MM:g} mm of bleed, the deck has {deck.bleed_mm:g} mm"
+        )
 
 
 def impose(deck: DeckExport) -> SheetWriter:
@@ -51,7 +53,7 @@ def impose(deck: DeckExport) -> SheetWriter:
         source = deck.rendered.pages[face.index]
         x0, y0, x1, y1 = (float(v) for v in source.obj.TrimBox)
         b = BLEED_MM * MM
-        source.obj.BleedBox = pikepdf.Array([x0 - b, y0 - b, x1 + b, y1 + b])   # the form's clip (SheetWriter)
+        source.obj.BleedBox = pikepdf.Array([x0 - b, y0 - b, x1 + b, y1 + b])  # the form's clip (SheetWriter)
         writer.add_page(page, [(source, bleed_box, False)], tombo.content(trim, BLEED_MM))
         sheet = writer.pdf.pages[-1]
         sheet.obj.TrimBox = _box(trim)
@@ -65,9 +67,19 @@ def mark_pdfx(pdf: pikepdf.Pdf, profile: Path, title: str, identity: str) -> Non
     icc.N = 4
     icc.Alternate = pikepdf.Name.DeviceCMYK
     description = profile_description(profile)
-    pdf.Root.OutputIntents = pikepdf.Array([pikepdf.Dictionary(
-        Type=pikepdf.Name.OutputIntent, S=pikepdf.Name.GTS_PDFX, OutputConditionIdentifier="Custom",
-        OutputCondition=description, Info=description, RegistryName="", DestOutputProfile=icc)])
+    pdf.Root.OutputIntents = pikepdf.Array(
+        [
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.OutputIntent,
+                S=pikepdf.Name.GTS_PDFX,
+                OutputConditionIdentifier="Custom",
+                OutputCondition=description,
+                Info=description,
+                RegistryName="",
+                DestOutputProfile=icc,
+            )
+        ]
+    )
     now = datetime.now(UTC).replace(microsecond=0).isoformat()
     document_id = f"uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'pnpgen:' + identity)}"
     with pdf.open_metadata(set_pikepdf_as_editor=False) as meta:
@@ -123,26 +135,37 @@ def export_deck(deck: DeckExport, converter: CmykConverter, out_dir: Path, title
 def check_profile(profile: Path) -> Path:
     """The profile, if it is a CMYK output (printer) profile; else a clear error."""
     if not profile.is_file():
-        raise InputError(Problem(profile, None, "no such CMYK profile",
-                                 hint="run scripts/install-system-deps.sh, or give one with --icc PATH"))
+        raise InputError(
+            Problem(
+                profile,
+                None,
+                "no such CMYK profile",
+                hint="run scripts/install-system-deps.sh, or give one with --icc PATH",
+            )
+        )
     try:
         header = ImageCms.getOpenProfile(str(profile)).profile
     except (ImageCms.PyCMSError, OSError) as error:
         raise InputError(Problem(profile, None, f"not an ICC profile ({error})")) from None
     if header.xcolor_space.strip() != "CMYK" or header.device_class != "prtr":
-        raise InputError(Problem(profile, None, f"not a CMYK output profile (a {header.xcolor_space.strip()} "
-                                                f"'{header.device_class}' profile)",
-                                 hint="a print shop's CMYK profile, e.g. Japan Color 2001 Coated"))
+        raise InputError(
+            Problem(
+                profile,
+                None,
+                f"not a CMYK output profile (a {header.xcolor_space.strip()} '{header.device_class}' profile)",
+                hint="a print shop's CMYK profile, e.g. Japan Color 2001 Coated",
+            )
+        )
     return profile
 
 
-def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress,
-                title: str = "") -> list[str]:
+def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress, title: str = "") -> list[str]:
     converter = CmykConverter(check_profile(Path(options.icc or DEFAULT_PROFILE)))
     files, rows = [], []
     for deck in decks:
-        name = export_deck(deck, converter, out_dir, f"{title}: {deck.deck.name.get(deck.rendered.faces.lang)}",
-                           progress)
+        name = export_deck(
+            deck, converter, out_dir, f"{title}: {deck.deck.name.get(deck.rendered.faces.lang)}", progress
+        )
         files.append(name)
         page_of = {face.index: number for number, face in enumerate(deck.faces, start=1)}
         rows += manifest_rows(deck, lambda face, name=name, page_of=page_of: f"{name} p{page_of[face.index]}")

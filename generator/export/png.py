@@ -1,4 +1,5 @@
 """png: one PNG per distinct face at 300, 350 or 600 dpi, with or without the bleed, and a CSV manifest."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -27,8 +28,7 @@ def export_deck(deck: DeckExport, options: ExportOptions, out_dir: Path, progres
     return manifest_rows(deck, lambda face: f"{face.name}.png")
 
 
-def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress,
-                title: str = "") -> list[str]:
+def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress, title: str = "") -> list[str]:
     rows = []
     for deck in decks:
         rows += export_deck(deck, options, out_dir, progress)

@@ -8,6 +8,7 @@ whole image, and centred: the service cuts at most a fraction of a millimetre in
 trim line (`trim_offset_mm` in the manifest says how much), which the 3 mm safe area absorbs.
 A landscape card goes onto a portrait product turned a quarter turn clockwise.
 """
+
 from __future__ import annotations
 
 import math
@@ -16,18 +17,25 @@ from pathlib import Path
 
 from PIL import Image
 
-from generator.export.deck_images import (MM_PER_INCH, DeckExport, ExportOptions, deck_problem, manifest_rows,
-                                    save_png, write_manifest)
+from generator.export.deck_images import (
+    MM_PER_INCH,
+    DeckExport,
+    ExportOptions,
+    deck_problem,
+    manifest_rows,
+    save_png,
+    write_manifest,
+)
 
 SERVICE_DPI = 300
-SIZE_TOLERANCE_MM = 1.5   # a product fits a card when each trim side is this close
+SIZE_TOLERANCE_MM = 1.5  # a product fits a card when each trim side is this close
 
 
 @dataclass(frozen=True)
 class Product:
     name: str
-    trim_in: tuple[float, float]   # portrait, inches
-    pixels: tuple[int, int]        # the whole image the service asks for, trim plus its bleed
+    trim_in: tuple[float, float]  # portrait, inches
+    pixels: tuple[int, int]  # the whole image the service asks for, trim plus its bleed
 
     @property
     def trim_mm(self) -> tuple[float, float]:
@@ -35,13 +43,22 @@ class Product:
 
 
 def _products(bleed_in: float, sizes: dict[str, tuple[float, float]]) -> list[Product]:
-    return [Product(name, trim, (round((trim[0] + 2 * bleed_in) * SERVICE_DPI),
-                                 round((trim[1] + 2 * bleed_in) * SERVICE_DPI)))
-            for name, trim in sizes.items()]
+    return [
+        Product(
+            name, trim, (round((trim[0] + 2 * bleed_in) * SERVICE_DPI), round((trim[1] + 2 * bleed_in) * SERVICE_DPI))
+        )
+        for name, trim in sizes.items()
+    ]
 
 
-TRIM_SIZES_IN = {"poker": (2.5, 3.5), "bridge": (2.25, 3.5), "mini": (1.75, 2.5), "tarot": (2.75, 4.75),
-                 "small square": (2.5, 2.5), "square": (3.5, 3.5)}
+TRIM_SIZES_IN = {
+    "poker": (2.5, 3.5),
+    "bridge": (2.25, 3.5),
+    "mini": (1.75, 2.5),
+    "tarot": (2.75, 4.75),
+    "small square": (2.5, 2.5),
+    "square": (3.5, 3.5),
+}
 # The Game Crafter: 1/8 in bleed (poker 825 x 1125 px); MakePlayingCards: 0.12 in (poker 822 x 1122 px).
 # The other products apply the same bleed to the trim sizes both services list.
 SERVICES = {"tgc": _products(0.125, TRIM_SIZES_IN), "mpc": _products(0.12, TRIM_SIZES_IN)}
@@ -53,8 +70,8 @@ class Fit:
     """How a deck's faces become a product's image."""
 
     product: Product
-    turned: bool           # a landscape card on a portrait product
-    px_per_mm: float       # the uniform scale of our face
+    turned: bool  # a landscape card on a portrait product
+    px_per_mm: float  # the uniform scale of our face
     trim_offset_mm: float  # how far the service's cut lies from our trim line, at most, on the card
 
 
@@ -68,8 +85,9 @@ def product_for(service: str, deck) -> Fit:
         if abs(pw - card[0]) <= SIZE_TOLERANCE_MM and abs(ph - card[1]) <= SIZE_TOLERANCE_MM:
             return fit_product(product, card, deck.bleed_mm, turned)
     sizes = ", ".join(f"{p.name} {p.trim_mm[0]:.1f}x{p.trim_mm[1]:.1f} mm" for p in SERVICES[service])
-    raise deck_problem(deck, "size", f"{SERVICE_NAMES[service]} has no card of {w:g} x {h:g} mm",
-                       hint=f"its card sizes: {sizes}")
+    raise deck_problem(
+        deck, "size", f"{SERVICE_NAMES[service]} has no card of {w:g} x {h:g} mm", hint=f"its card sizes: {sizes}"
+    )
 
 
 def fit_product(product: Product, card: tuple[float, float], bleed: float, turned: bool) -> Fit:
@@ -91,8 +109,9 @@ def service_image(deck: DeckExport, face, fit_: Fit) -> Image.Image:
     return image.crop((left, top, left + tw, top + th))
 
 
-def export_game(service: str, decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress,
-                title: str = "") -> list[str]:
+def export_game(
+    service: str, decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress, title: str = ""
+) -> list[str]:
     fits = {deck.deck.id: product_for(service, deck.deck) for deck in decks}  # every size checked first
     rows, files = [], []
     for deck in decks:
@@ -100,10 +119,16 @@ def export_game(service: str, decks: list[DeckExport], options: ExportOptions, o
         for face in deck.faces:
             save_png(out_dir / f"{face.name}.png", service_image(deck, face, fit_), SERVICE_DPI)
             files.append(f"{face.name}.png")
-        extra = {"product": fit_.product.name, "pixels": "x".join(map(str, fit_.product.pixels)),
-                 "turned": "yes" if fit_.turned else "no", "trim_offset_mm": f"{fit_.trim_offset_mm:.2f}"}
+        extra = {
+            "product": fit_.product.name,
+            "pixels": "x".join(map(str, fit_.product.pixels)),
+            "turned": "yes" if fit_.turned else "no",
+            "trim_offset_mm": f"{fit_.trim_offset_mm:.2f}",
+        }
         rows += [{**row, **extra} for row in manifest_rows(deck, lambda face: f"{face.name}.png")]
-        progress.say(f"{deck.deck.id}: {len(deck.faces)} {SERVICE_NAMES[service]} {fit_.product.name} images "
-                     f"({extra['pixels']} px)")
+        progress.say(
+            f"{deck.deck.id}: {len(deck.faces)} {SERVICE_NAMES[service]} {fit_.product.name} images "
+            f"({extra['pixels']} px)"
+        )
     write_manifest(out_dir / "manifest.csv", rows)
     return files + ["manifest.csv"]

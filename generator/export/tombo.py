@@ -6,12 +6,13 @@ marks (センタートンボ) on each side are a line on the centre axis crossed
 starts at the bleed box and runs away from it, so no mark ever falls on the card. Lines are in
 registration colour (all four inks), as a print shop's plates all need them.
 """
+
 from __future__ import annotations
 
 from generator.render.sheets import MM, Rect, pdf_number
 
 MARK_LENGTH_MM = 10.0
-PAGE_MARGIN_MM = MARK_LENGTH_MM + 3.0   # paper around the bleed box: the marks and a little air
+PAGE_MARGIN_MM = MARK_LENGTH_MM + 3.0  # paper around the bleed box: the marks and a little air
 LINE_WIDTH_MM = 0.1
 
 
@@ -31,8 +32,12 @@ def segments(trim: Rect, bleed: float) -> list[tuple[float, float, float, float]
         for cy, sy in ((trim.y, -1), (trim.y + trim.h, 1)):
             start_x, end_x = cx + sx * bleed, cx + sx * (bleed + length)
             start_y, end_y = cy + sy * bleed, cy + sy * (bleed + length)
-            lines += [(start_x, cy, end_x, cy), (start_x, start_y, end_x, start_y),      # horizontal pair
-                      (cx, start_y, cx, end_y), (start_x, start_y, start_x, end_y)]      # vertical pair
+            lines += [
+                (start_x, cy, end_x, cy),
+                (start_x, start_y, end_x, start_y),  # horizontal pair
+                (cx, start_y, cx, end_y),
+                (start_x, start_y, start_x, end_y),
+            ]  # vertical pair
     mid_x, mid_y = trim.x + trim.w / 2, trim.y + trim.h / 2
     half = length / 2
     for y, s in ((trim.y, -1), (trim.y + trim.h, 1)):

@@ -7,6 +7,7 @@ lists a card id once per copy. A sheet is at most 4096 px a side. Every deck has
 (blank when the deck has no back), or, when its cards have different backs, a back sheet laid out
 like the front sheet (UniqueBack).
 """
+
 from __future__ import annotations
 
 import json
@@ -21,9 +22,9 @@ from generator.fsutil import write_atomic
 
 MAX_COLUMNS, MAX_ROWS = 10, 7
 MAX_SIDE_PX = 4096
-MAX_PX_PER_MM = 300 / 25.4   # a small deck's cards are not drawn larger than 300 dpi
-MIN_SIDE = 2                 # the smallest grid Tabletop Simulator's custom deck dialog offers
-POKER_MM = (63.0, 88.0)      # a custom card at scale 1 is a poker card: other sizes are scaled from it
+MAX_PX_PER_MM = 300 / 25.4  # a small deck's cards are not drawn larger than 300 dpi
+MIN_SIDE = 2  # the smallest grid Tabletop Simulator's custom deck dialog offers
+POKER_MM = (63.0, 88.0)  # a custom card at scale 1 is a poker card: other sizes are scaled from it
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def trimmed(deck: DeckExport, face, size: tuple[int, int]) -> Image.Image:
 def draw_sheet(deck: DeckExport, faces: list, grid: SheetGrid, hidden: Image.Image) -> Image.Image:
     sheet = Image.new("RGB", grid.size, "white")
     for slot, face in enumerate(faces):
-        if face is not None:   # a card without a back among cards with backs stays blank
+        if face is not None:  # a card without a back among cards with backs stays blank
             sheet.paste(trimmed(deck, face, grid.card_px), grid.box(slot))
     sheet.paste(hidden, grid.box(grid.hidden_slot))
     return sheet
@@ -91,15 +92,22 @@ def export_deck(deck: DeckExport, out_dir: Path, url_of, first_key: int) -> tupl
     per_sheet = MAX_COLUMNS * MAX_ROWS - 1
     files, custom, slot_of = [], {}, {}
     for number, start in enumerate(range(0, len(fronts), per_sheet), start=1):
-        chunk = fronts[start:start + per_sheet]
+        chunk = fronts[start : start + per_sheet]
         grid = sheet_grid(len(chunk), deck.deck.size_mm)
         key = first_key + number - 1
         name = f"{deck.deck.id}-sheet-{number}.png"
         save_png(out_dir / name, draw_sheet(deck, chunk, grid, back_image(deck, grid.card_px)), 300)
         back_name, unique = _backs(deck, chunk, grid, number, out_dir)
         files += [name] + ([back_name] if back_name not in files else [])
-        custom[str(key)] = {"FaceURL": url_of(name), "BackURL": url_of(back_name), "NumWidth": grid.columns,
-                            "NumHeight": grid.rows, "BackIsHidden": True, "UniqueBack": unique, "Type": 0}
+        custom[str(key)] = {
+            "FaceURL": url_of(name),
+            "BackURL": url_of(back_name),
+            "NumWidth": grid.columns,
+            "NumHeight": grid.rows,
+            "BackIsHidden": True,
+            "UniqueBack": unique,
+            "Type": 0,
+        }
         for slot, face in enumerate(chunk):
             for card_id in face.cards:
                 slot_of[card_id] = key * 100 + slot
@@ -135,25 +143,44 @@ def _deck_object(deck: DeckExport, custom: dict, slot_of: dict) -> dict:
     cards = []
     for card in deck.deck.cards:
         card_id = slot_of[card.id]
-        entry = {"Name": "Card", "Nickname": card.name.get(lang, fallback), "CardID": card_id,
-                 "Transform": _transform(scale=scale),
-                 "CustomDeck": {str(card_id // 100): custom[str(card_id // 100)]}}
+        entry = {
+            "Name": "Card",
+            "Nickname": card.name.get(lang, fallback),
+            "CardID": card_id,
+            "Transform": _transform(scale=scale),
+            "CustomDeck": {str(card_id // 100): custom[str(card_id // 100)]},
+        }
         cards += [entry] * card.count
     sideways = deck.deck.size_mm[0] > deck.deck.size_mm[1]
     if len(cards) == 1:
         return {**cards[0], "SidewaysCard": sideways}
-    return {"Name": "DeckCustom", "Nickname": deck.deck.name.get(lang), "Transform": _transform(scale=scale),
-            "SidewaysCard": sideways, "HideWhenFaceDown": True, "DeckIDs": [c["CardID"] for c in cards],
-            "CustomDeck": custom, "ContainedObjects": cards}
+    return {
+        "Name": "DeckCustom",
+        "Nickname": deck.deck.name.get(lang),
+        "Transform": _transform(scale=scale),
+        "SidewaysCard": sideways,
+        "HideWhenFaceDown": True,
+        "DeckIDs": [c["CardID"] for c in cards],
+        "CustomDeck": custom,
+        "ContainedObjects": cards,
+    }
 
 
 def _transform(x: float = 0.0, scale: tuple[float, float] = (1.0, 1.0)) -> dict:
-    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
-            "scaleX": scale[0], "scaleY": 1.0, "scaleZ": scale[1]}
+    return {
+        "posX": x,
+        "posY": 1.0,
+        "posZ": 0.0,
+        "rotX": 0.0,
+        "rotY": 180.0,
+        "rotZ": 180.0,
+        "scaleX": scale[0],
+        "scaleY": 1.0,
+        "scaleZ": scale[1],
+    }
 
 
-def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress,
-                title: str = "") -> list[str]:
+def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress, title: str = "") -> list[str]:
     def url_of(name: str) -> str:
         if options.base_url:
             return options.base_url.rstrip("/") + "/" + name
@@ -167,8 +194,20 @@ def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, 
         objects.append(obj)
         files += written
         progress.say(f"{deck.deck.id}: {len(written)} Tabletop Simulator images")
-    saved = {"SaveName": title, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
-             "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {},
-             "VersionNumber": ""}
+    saved = {
+        "SaveName": title,
+        "GameMode": "",
+        "Date": "",
+        "Table": "",
+        "Sky": "",
+        "Note": "",
+        "Rules": "",
+        "XmlUI": "",
+        "LuaScript": "",
+        "LuaScriptState": "",
+        "ObjectStates": objects,
+        "TabStates": {},
+        "VersionNumber": "",
+    }
     write_atomic(out_dir / "tts.json", json.dumps(saved, ensure_ascii=False, indent=2) + "\n")
     return files + ["tts.json"]

@@ -4,6 +4,7 @@ Each check takes the source text, the translation and the context, and returns a
 Placeholders are `{name}` (also icon tokens like `{icon:coal}`) and printf's `%s`/`%d`; furigana
 markup `{漢字|かんじ}` is not a placeholder.
 """
+
 from __future__ import annotations
 
 import re
@@ -16,28 +17,46 @@ from generator.render.typeset import CJK
 CHECKS = ("numbers", "placeholders", "brackets", "untranslated", "glossary")  # names for `ignore-CHECK`
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 PLACEHOLDER = re.compile(r"\{[^{}|\s]+\}|%[sd]")
-BRACKETS = {")": "(", "]": "[", "}": "{", "）": "（", "］": "［", "」": "「", "』": "『", "】": "【", "〉": "〈",
-            "》": "《"}
+BRACKETS = {
+    ")": "(",
+    "]": "[",
+    "}": "{",
+    "）": "（",
+    "］": "［",
+    "」": "「",
+    "』": "『",
+    "】": "【",
+    "〉": "〈",
+    "》": "《",
+}
 LETTER = re.compile(r"[^\W\d_]")
 # A copy of a source text is untranslated when it holds the source language's own script: a Japanese
 # text copied into English is, a Latin name in Japanese data (a game called "sg2") is not.
 OWN_SCRIPT = {"ja": re.compile(f"[{CJK}]")}
 
 
-NUMBER_WORDS = {word: str(value) for value, word in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+NUMBER_WORDS = {
+    word: str(value)
+    for value, word in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
+}
 NUMBER_WORDS.update(twenty="20", thirty="30", forty="40", fifty="50", hundred="100", twice="2")
 # Ordinals are numbers too: "the third player" is 3番目のプレイヤー. Not "first" and "second" (nor "once"):
 # "scores first", "the second try" and "at once" are as often 先に, やり直し and すぐに as numbers.
-NUMBER_WORDS.update({word: str(value) for value, word in enumerate(
-    "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 3)})
+NUMBER_WORDS.update(
+    {
+        word: str(value)
+        for value, word in enumerate("third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 3)
+    }
+)
 # "a ship" is 1隻 and "an action" 1回: an article stands for a 1 the other text writes as a digit.
 ARTICLE = re.compile(r"\b(a|an)\b", re.IGNORECASE)
 ENGLISH_NUMBER = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
 KANJI_DIGITS = dict(zip("一二三四五六七八九", range(1, 10)))
 KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
 # Kanji numerals count as a number only before a counter (二人, 二十年), not in words like 一次.
-KANJI_COUNT = re.compile("([一二三四五六七八九十百千]+)(?=[人つ個枚冊段回年色台本番位倍点])|(?<=第)([一二三四五六七八九十百千]+)")
+KANJI_COUNT = re.compile(
+    "([一二三四五六七八九十百千]+)(?=[人つ個枚冊段回年色台本番位倍点])|(?<=第)([一二三四五六七八九十百千]+)"
+)
 JAPANESE_PEOPLE = {"ひとり": "1人", "ふたり": "2人"}
 
 
@@ -134,12 +153,15 @@ def without_placeholders(text: str) -> str:
 def check_pair(source: str, target: str, glossary: Glossary, source_lang: str, lang: str) -> list[tuple[str, str]]:
     """(kind, message) for every check the translation fails."""
     words, target_words = without_placeholders(source), without_placeholders(target)
-    found = [(kind, message) for kind, message in (
-        ("numbers", check_numbers(words, target_words)),
-        ("placeholders", check_placeholders(source, target)),
-        ("brackets", check_brackets(source, target)),
-        ("untranslated", check_untranslated(source, target, glossary, source_lang)),
-    ) if message]
-    found += [("glossary", message)
-              for message in check_glossary(words, target_words, glossary, source_lang, lang)]
+    found = [
+        (kind, message)
+        for kind, message in (
+            ("numbers", check_numbers(words, target_words)),
+            ("placeholders", check_placeholders(source, target)),
+            ("brackets", check_brackets(source, target)),
+            ("untranslated", check_untranslated(source, target, glossary, source_lang)),
+        )
+        if message
+    ]
+    found += [("glossary", message) for message in check_glossary(words, target_words, glossary, source_lang, lang)]
     return found

@@ -16,6 +16,7 @@ an XLIFF `<note from="pnpgen-flags">` and a CSV `flags` cell.
 
 Readers are strict: every malformed line, duplicate id or short row is an InputError with its line.
 """
+
 from __future__ import annotations
 
 import csv
@@ -30,8 +31,15 @@ from generator.errors import InputError, Problem
 FORMATS = {"po": ".po", "xliff": ".xlf", "csv": ".csv"}
 XLIFF_NS = "urn:oasis:names:tc:xliff:document:1.2"
 XLIFF_NAMESPACES = {XLIFF_NS, "urn:oasis:names:tc:xliff:document:1.1"}
-STALE_STATES = {"needs-review-translation", "needs-translation", "needs-adaptation", "needs-l10n", "new",
-                "needs-review-adaptation", "needs-review-l10n"}
+STALE_STATES = {
+    "needs-review-translation",
+    "needs-translation",
+    "needs-adaptation",
+    "needs-l10n",
+    "new",
+    "needs-review-adaptation",
+    "needs-review-l10n",
+}
 FLAG_PREFIX = "ignore-"
 FLAGS_NOTE = "pnpgen-flags"
 
@@ -42,13 +50,13 @@ class Entry:
     source: str
     target: str = ""
     stale: bool = False
-    previous: str | None = None   # the source the translation was made from, when stale
-    note: str = ""                # what the string is
+    previous: str | None = None  # the source the translation was made from, when stale
+    note: str = ""  # what the string is
     width_mm: float | None = None  # the box it is printed in
     height_mm: float | None = None
-    location: str = ""            # file:line in the game directory
-    line: int | None = None       # where the entry starts in the exchange file (when read)
-    confirmed: bool = False       # the lock records the current source (XLIFF approved="yes")
+    location: str = ""  # file:line in the game directory
+    line: int | None = None  # where the entry starts in the exchange file (when read)
+    confirmed: bool = False  # the lock records the current source (XLIFF approved="yes")
     ignored: tuple[str, ...] = ()  # checks silenced for this translation: numbers, glossary ...
 
     @property
@@ -76,8 +84,9 @@ def format_of(path: Path) -> str:
     for name, ext in FORMATS.items():
         if suffix == ext or (name == "xliff" and suffix == ".xliff"):
             return name
-    raise InputError(Problem(path, None, f"unknown translation file type '{suffix}'",
-                             hint="use a .po, .xlf (.xliff) or .csv file"))
+    raise InputError(
+        Problem(path, None, f"unknown translation file type '{suffix}'", hint="use a .po, .xlf (.xliff) or .csv file")
+    )
 
 
 def write(exchange: Exchange, fmt: str) -> str:
@@ -100,8 +109,9 @@ def read(path: Path) -> Exchange:
     try:
         exchange = {"po": read_po, "xliff": read_xliff, "csv": read_csv}[fmt](text, path)
     except RecursionError:
-        raise InputError(Problem(path, None, "elements nested too deeply", hint="a translation file is flat: "
-                                 "units in a body")) from None
+        raise InputError(
+            Problem(path, None, "elements nested too deeply", hint="a translation file is flat: units in a body")
+        ) from None
     refuse_duplicates(exchange.entries, path, {"po": "msgctxt", "xliff": "trans-unit id", "csv": "context"}[fmt])
     exchange.path = path
     return exchange
@@ -114,8 +124,15 @@ def refuse_duplicates(entries: list[Entry], path: Path, what: str) -> None:
         if not entry.id:
             continue
         if entry.id in first:
-            problems.append(Problem(path, entry.line, f"{what} '{entry.id}' appears twice (first at line "
-                                    f"{first[entry.id]})", entry.id, "keep one entry per string"))
+            problems.append(
+                Problem(
+                    path,
+                    entry.line,
+                    f"{what} '{entry.id}' appears twice (first at line {first[entry.id]})",
+                    entry.id,
+                    "keep one entry per string",
+                )
+            )
         else:
             first[entry.id] = entry.line
     if problems:
@@ -127,15 +144,14 @@ WEBLATE_CHECKS = {"same": "untranslated"}
 
 
 def flags_to_checks(flags) -> tuple[str, ...]:
-    checks = {flag[len(FLAG_PREFIX):] for flag in flags if flag.startswith(FLAG_PREFIX)}
+    checks = {flag[len(FLAG_PREFIX) :] for flag in flags if flag.startswith(FLAG_PREFIX)}
     return tuple(sorted(WEBLATE_CHECKS.get(check, check) for check in checks))
 
 
 # --- PO ---------------------------------------------------------------------------------------
 
 # gettext's C escapes; other control characters as octal, which gettext reads too.
-PO_ESCAPES = {"\\": "\\\\", '"': '\\"', "\a": "\\a", "\b": "\\b", "\t": "\\t", "\v": "\\v", "\f": "\\f",
-              "\r": "\\r"}
+PO_ESCAPES = {"\\": "\\\\", '"': '\\"', "\a": "\\a", "\b": "\\b", "\t": "\\t", "\v": "\\v", "\f": "\\f", "\r": "\\r"}
 PO_UNESCAPES = {"n": "\n", "a": "\a", "b": "\b", "t": "\t", "v": "\v", "f": "\f", "r": "\r", "\\": "\\", '"': '"'}
 PO_NEEDS_ESCAPE = re.compile(r'[\\"\x00-\x09\x0b-\x1f]')
 
@@ -155,15 +171,24 @@ def po_quote(text: str) -> str:
 
 
 def write_po(exchange: Exchange) -> str:
-    header = (f"Project-Id-Version: {exchange.game}\\n\nPO-Revision-Date: YEAR-MO-DA HO:MI+ZONE\\n\n"
-              "Last-Translator: \\n\nLanguage-Team: \\n\n"
-              f"Language: {exchange.target_lang}\\n\n"
-              "MIME-Version: 1.0\\n\nContent-Type: text/plain; charset=UTF-8\\n\n"
-              f"Content-Transfer-Encoding: 8bit\\n\nX-Source-Language: {exchange.source_lang}\\n\n"
-              f"X-Pnpgen-Game: {exchange.game}\\n\nX-Generator: pnpgen\\n")
-    out = [f"# {exchange.game}: {exchange.source_lang} -> {exchange.target_lang}, written by `pnpgen i18n export`.",
-           "# msgctxt is the string's id; keep it. Read back with `pnpgen i18n import`.",
-           'msgid ""', 'msgstr ""'] + [f'"{line}"' for line in header.split("\n")] + [""]
+    header = (
+        f"Project-Id-Version: {exchange.game}\\n\nPO-Revision-Date: YEAR-MO-DA HO:MI+ZONE\\n\n"
+        "Last-Translator: \\n\nLanguage-Team: \\n\n"
+        f"Language: {exchange.target_lang}\\n\n"
+        "MIME-Version: 1.0\\n\nContent-Type: text/plain; charset=UTF-8\\n\n"
+        f"Content-Transfer-Encoding: 8bit\\n\nX-Source-Language: {exchange.source_lang}\\n\n"
+        f"X-Pnpgen-Game: {exchange.game}\\n\nX-Generator: pnpgen\\n"
+    )
+    out = (
+        [
+            f"# {exchange.game}: {exchange.source_lang} -> {exchange.target_lang}, written by `pnpgen i18n export`.",
+            "# msgctxt is the string's id; keep it. Read back with `pnpgen i18n import`.",
+            'msgid ""',
+            'msgstr ""',
+        ]
+        + [f'"{line}"' for line in header.split("\n")]
+        + [""]
+    )
     for entry in exchange.entries:
         out += [f"#. {line}" for line in _one_line(entry.note, entry.limit) if line]
         if entry.location:
@@ -173,8 +198,12 @@ def write_po(exchange: Exchange) -> str:
             out.append("#, " + ", ".join(flags))
         if entry.stale and entry.previous is not None:
             out.append("#| msgid " + po_quote(entry.previous).replace("\n", "\n#| "))
-        out += [f"msgctxt {po_quote(entry.id)}", f"msgid {po_quote(entry.source)}",
-                f"msgstr {po_quote(entry.target)}", ""]
+        out += [
+            f"msgctxt {po_quote(entry.id)}",
+            f"msgid {po_quote(entry.source)}",
+            f"msgstr {po_quote(entry.target)}",
+            "",
+        ]
     return "\n".join(out)
 
 
@@ -184,29 +213,41 @@ def _one_line(*texts: str) -> list[str]:
 
 
 PO_KEYWORD = re.compile(r'^(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)[ \t]+(".*)$')
-PO_ESCAPE = re.compile(r'\\([0-7]{1,3}|.?)')
+PO_ESCAPE = re.compile(r"\\([0-7]{1,3}|.?)")
 
 
 def po_unquote(literal: str, path: Path, line: int) -> str:
     """The text of one quoted PO string: gettext escapes only, every mistake located."""
     literal = literal.rstrip(" \t")
     if len(literal) < 2 or not (literal.startswith('"') and literal.endswith('"')):
-        raise InputError(Problem(path, line, "expected a string in double quotes on this line",
-                                 hint='a PO string is "text", with \\" for a quote and \\n for a new line'))
+        raise InputError(
+            Problem(
+                path,
+                line,
+                "expected a string in double quotes on this line",
+                hint='a PO string is "text", with \\" for a quote and \\n for a new line',
+            )
+        )
     body = literal[1:-1]
     pieces, position = [], 0
     for match in PO_ESCAPE.finditer(body):
-        plain = body[position:match.start()]
+        plain = body[position : match.start()]
         if '"' in plain:
-            raise InputError(Problem(path, line, "a quote inside the string is not escaped",
-                                     hint='write \\" for a quote inside the text'))
+            raise InputError(
+                Problem(
+                    path, line, "a quote inside the string is not escaped", hint='write \\" for a quote inside the text'
+                )
+            )
         pieces.append(plain)
         pieces.append(_po_unescape(match, body, path, line))
         position = match.end()
     rest = body[position:]
     if '"' in rest:
-        raise InputError(Problem(path, line, "a quote inside the string is not escaped",
-                                 hint='write \\" for a quote inside the text'))
+        raise InputError(
+            Problem(
+                path, line, "a quote inside the string is not escaped", hint='write \\" for a quote inside the text'
+            )
+        )
     return "".join(pieces) + rest
 
 
@@ -219,11 +260,19 @@ def _po_unescape(match: re.Match, body: str, path: Path, line: int) -> str:
             raise InputError(Problem(path, line, f"octal escape '\\{char}' needs three digits"))
         return chr(int(char, 8))
     if char == "":
-        raise InputError(Problem(path, line, "the string ends in a backslash",
-                                 hint="write \\\\ for a backslash at the end of the text"))
-    raise InputError(Problem(path, line, f"'\\{char}' is not a gettext escape",
-                             hint="PO strings know \\n \\t \\r \\\" \\\\ (and \\a \\b \\f \\v); "
-                                  "write any other character as itself"))
+        raise InputError(
+            Problem(
+                path, line, "the string ends in a backslash", hint="write \\\\ for a backslash at the end of the text"
+            )
+        )
+    raise InputError(
+        Problem(
+            path,
+            line,
+            f"'\\{char}' is not a gettext escape",
+            hint='PO strings know \\n \\t \\r \\" \\\\ (and \\a \\b \\f \\v); write any other character as itself',
+        )
+    )
 
 
 def read_po(text: str, path: Path) -> Exchange:
@@ -239,9 +288,17 @@ def read_po(text: str, path: Path) -> Exchange:
                     if name.strip():
                         headers[name.strip()] = value.strip()
             else:
-                entries.append(Entry(current.get("msgctxt", ""), current["msgid"], current.get("msgstr", ""),
-                                     stale="fuzzy" in flags, line=start, location=location,
-                                     ignored=flags_to_checks(flags)))
+                entries.append(
+                    Entry(
+                        current.get("msgctxt", ""),
+                        current["msgid"],
+                        current.get("msgstr", ""),
+                        stale="fuzzy" in flags,
+                        line=start,
+                        location=location,
+                        ignored=flags_to_checks(flags),
+                    )
+                )
         elif current:
             raise InputError(Problem(path, start, "an entry without msgid", hint="each entry needs msgid and msgstr"))
         current, flags, key, start, location = {}, set(), None, None, ""
@@ -260,14 +317,26 @@ def read_po(text: str, path: Path) -> Exchange:
                 location = line[2:].strip().split()[0] if line[2:].strip() else ""
         elif line.startswith('"'):
             if key is None:
-                raise InputError(Problem(path, number, "a quoted string outside an entry",
-                                         hint="a continued string follows msgctxt, msgid or msgstr"))
+                raise InputError(
+                    Problem(
+                        path,
+                        number,
+                        "a quoted string outside an entry",
+                        hint="a continued string follows msgctxt, msgid or msgstr",
+                    )
+                )
             current[key] += po_unquote(line, path, number)
         else:
             match = PO_KEYWORD.match(line)
             if not match:
-                raise InputError(Problem(path, number, f"cannot read this line: {line[:40]}",
-                                         hint="expected msgctxt, msgid or msgstr followed by a quoted string"))
+                raise InputError(
+                    Problem(
+                        path,
+                        number,
+                        f"cannot read this line: {line[:40]}",
+                        hint="expected msgctxt, msgid or msgstr followed by a quoted string",
+                    )
+                )
             keyword = match.group(1)
             if keyword == "msgid_plural" or keyword.startswith("msgstr["):
                 raise InputError(Problem(path, number, "plural forms are not used by pnpgen strings"))
@@ -278,8 +347,9 @@ def read_po(text: str, path: Path) -> Exchange:
             key = keyword
             current[key] = po_unquote(match.group(2), path, number)
     finish()
-    game = headers.get("X-Pnpgen-Game") or (headers.get("Project-Id-Version", "")
-                                            if headers.get("X-Generator") == "pnpgen" else "")
+    game = headers.get("X-Pnpgen-Game") or (
+        headers.get("Project-Id-Version", "") if headers.get("X-Generator") == "pnpgen" else ""
+    )
     return Exchange(game, headers.get("X-Source-Language", ""), headers.get("Language", ""), entries)
 
 
@@ -306,9 +376,17 @@ def _xml_content(element: ET.Element, text: str) -> None:
 def write_xliff(exchange: Exchange) -> str:
     ET.register_namespace("", XLIFF_NS)
     root = ET.Element("xliff", {"version": "1.2", "xmlns": XLIFF_NS})
-    file = ET.SubElement(root, "file", {"original": exchange.game, "datatype": "plaintext",
-                                        "source-language": exchange.source_lang,
-                                        "target-language": exchange.target_lang, "tool-id": "pnpgen"})
+    file = ET.SubElement(
+        root,
+        "file",
+        {
+            "original": exchange.game,
+            "datatype": "plaintext",
+            "source-language": exchange.source_lang,
+            "target-language": exchange.target_lang,
+            "tool-id": "pnpgen",
+        },
+    )
     header = ET.SubElement(file, "header")
     ET.SubElement(header, "tool", {"tool-id": "pnpgen", "tool-name": "pnpgen"})
     body = ET.SubElement(file, "body")
@@ -317,12 +395,18 @@ def write_xliff(exchange: Exchange) -> str:
         if entry.target and not entry.stale:
             attributes["approved"] = "yes" if entry.confirmed else "no"
         if entry.width_mm is not None:
-            attributes.update({"maxwidth": f"{entry.width_mm:g}", "maxheight": f"{entry.height_mm:g}",
-                               "size-unit": "mm"})
+            attributes.update(
+                {"maxwidth": f"{entry.width_mm:g}", "maxheight": f"{entry.height_mm:g}", "size-unit": "mm"}
+            )
         unit = ET.SubElement(body, "trans-unit", attributes)
         _xml_content(ET.SubElement(unit, "source"), entry.source)
-        state = "needs-translation" if entry.stale else \
-            ("signed-off" if entry.confirmed else "translated") if entry.target else "new"
+        state = (
+            "needs-translation"
+            if entry.stale
+            else ("signed-off" if entry.confirmed else "translated")
+            if entry.target
+            else "new"
+        )
         _xml_content(ET.SubElement(unit, "target", {"state": state}), entry.target)
         if entry.location:
             group = ET.SubElement(unit, "context-group", {"purpose": "location"})
@@ -360,8 +444,14 @@ def _indent(element: ET.Element, level: int = 0) -> None:
 
 def read_xliff(text: str, path: Path) -> Exchange:
     if re.search(r"<!(DOCTYPE|ENTITY)", text):
-        raise InputError(Problem(path, text.count("\n", 0, re.search(r"<!(DOCTYPE|ENTITY)", text).start()) + 1,
-                                 "XLIFF files have no DOCTYPE or entity declarations", hint="remove them"))
+        raise InputError(
+            Problem(
+                path,
+                text.count("\n", 0, re.search(r"<!(DOCTYPE|ENTITY)", text).start()) + 1,
+                "XLIFF files have no DOCTYPE or entity declarations",
+                hint="remove them",
+            )
+        )
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
@@ -370,11 +460,17 @@ def read_xliff(text: str, path: Path) -> Exchange:
     ns = {"x": root.tag[1:].partition("}")[0] if root.tag.startswith("{") else ""}
     file = root.find("x:file", ns)
     if ns["x"] not in XLIFF_NAMESPACES or root.tag != f"{{{ns['x']}}}xliff" or file is None:
-        raise InputError(Problem(path, 1, "not an XLIFF 1.2 file", hint="expected <xliff version=\"1.2\"> with a <file>"))
+        raise InputError(Problem(path, 1, "not an XLIFF 1.2 file", hint='expected <xliff version="1.2"> with a <file>'))
     files = root.findall("x:file", ns)
     if len(files) > 1:
-        raise InputError(Problem(path, None, f"the file holds {len(files)} <file> elements; pnpgen reads one "
-                                 "language of one game", hint="export each language to its own file"))
+        raise InputError(
+            Problem(
+                path,
+                None,
+                f"the file holds {len(files)} <file> elements; pnpgen reads one language of one game",
+                hint="export each language to its own file",
+            )
+        )
     lines = [text.count("\n", 0, match.start()) + 1 for match in re.finditer(r"<trans-unit[\s>]", text)]
     entries = []
     for index, unit in enumerate(file.iterfind(".//x:trans-unit", ns)):
@@ -386,13 +482,24 @@ def read_xliff(text: str, path: Path) -> Exchange:
         flags = [flag.strip() for flag in notes.get(FLAGS_NOTE, "").split(",")]
         flags += [flag.strip() for flag in (unit.get("weblate-flags") or "").split(",")]
         translation = _xml_text(target)
-        entries.append(Entry(unit.get("id", ""), _xml_text(unit.find("x:source", ns)), translation,
-                             stale=bool(translation) and state in STALE_STATES and unit.get("approved") != "yes",
-                             confirmed=unit.get("approved") == "yes", location=_xliff_location(unit, ns),
-                             line=lines[index] if index < len(lines) else None, ignored=flags_to_checks(flags)))
-    return Exchange(file.get("original", "") if file.get("tool-id") == "pnpgen" else "",
-                    file.get("source-language", "") if file.get("tool-id") == "pnpgen" else "",
-                    file.get("target-language", ""), entries)
+        entries.append(
+            Entry(
+                unit.get("id", ""),
+                _xml_text(unit.find("x:source", ns)),
+                translation,
+                stale=bool(translation) and state in STALE_STATES and unit.get("approved") != "yes",
+                confirmed=unit.get("approved") == "yes",
+                location=_xliff_location(unit, ns),
+                line=lines[index] if index < len(lines) else None,
+                ignored=flags_to_checks(flags),
+            )
+        )
+    return Exchange(
+        file.get("original", "") if file.get("tool-id") == "pnpgen" else "",
+        file.get("source-language", "") if file.get("tool-id") == "pnpgen" else "",
+        file.get("target-language", ""),
+        entries,
+    )
 
 
 def _xliff_location(unit: ET.Element, ns: dict) -> str:
@@ -430,8 +537,14 @@ FORMULA = re.compile(r"^'*[=+\-@\t\r]")
 TRUE = {"1", "x", "true", "yes", "fuzzy", "stale"}
 # Other names translate-toolkit reads for the same columns. Without `context` (po2csv's default columns are
 # location, source, target) each row is matched by its location and source text.
-CSV_ALIASES = {"original": "source", "untranslated": "source", "translated": "target", "translation": "target",
-               "state": "fuzzy", "msgctxt": "context"}
+CSV_ALIASES = {
+    "original": "source",
+    "untranslated": "source",
+    "translated": "target",
+    "translation": "target",
+    "state": "fuzzy",
+    "msgctxt": "context",
+}
 
 
 def csv_cell(text: str) -> str:
@@ -450,41 +563,80 @@ def write_csv(exchange: Exchange) -> str:
         notes = "; ".join(part for part in (entry.note, entry.limit) if part)
         if entry.stale and entry.previous is not None:
             notes += f"\nprevious source: {entry.previous}"
-        writer.writerow([csv_cell(cell) for cell in (
-            entry.location, entry.source, entry.target, entry.id, "True" if entry.stale else "False", notes,
-            ", ".join(entry.flags), exchange.target_lang)])
+        writer.writerow(
+            [
+                csv_cell(cell)
+                for cell in (
+                    entry.location,
+                    entry.source,
+                    entry.target,
+                    entry.id,
+                    "True" if entry.stale else "False",
+                    notes,
+                    ", ".join(entry.flags),
+                    exchange.target_lang,
+                )
+            ]
+        )
     # A byte order mark makes spreadsheets read the file as UTF-8 (Japanese stays Japanese).
     return "\ufeff" + buffer.getvalue()
 
 
 def read_csv(text: str, path: Path) -> Exchange:
     rows = _csv_rows(text, path)
-    header = [CSV_ALIASES.get(name, name) for name in
-              (cell.strip().lower().replace(" ", "_") for cell in rows[0][1])] if rows else []
+    header = (
+        [CSV_ALIASES.get(name, name) for name in (cell.strip().lower().replace(" ", "_") for cell in rows[0][1])]
+        if rows
+        else []
+    )
     if "source" not in header or "target" not in header:
-        raise InputError(Problem(path, 1, "expected a header row with the columns source and target (and context, "
-                                 "the string id)", hint="export a CSV with `pnpgen i18n export --format csv` to see "
-                                 "the layout"))
+        raise InputError(
+            Problem(
+                path,
+                1,
+                "expected a header row with the columns source and target (and context, the string id)",
+                hint="export a CSV with `pnpgen i18n export --format csv` to see the layout",
+            )
+        )
     column = {name: header.index(name) for name in CSV_COLUMNS if name in header}
     entries, languages, problems = [], set(), []
     for line, row in rows[1:]:
         if not any(cell.strip() for cell in row):
             continue
         if len(row) <= column["target"]:
-            problems.append(Problem(path, line, f"this row has {len(row)} cell(s): the translation is column "
-                                    f"{column['target'] + 1} ('target')", hint="give every row a target cell, "
-                                    "empty when not translated"))
+            problems.append(
+                Problem(
+                    path,
+                    line,
+                    f"this row has {len(row)} cell(s): the translation is column {column['target'] + 1} ('target')",
+                    hint="give every row a target cell, empty when not translated",
+                )
+            )
             continue
         cell = {name: csv_value(row[index]) if index < len(row) else "" for name, index in column.items()}
         if cell.get("language", "").strip():
             languages.add(cell["language"].strip())
-        entries.append(Entry(cell.get("context", "").strip(), cell["source"], cell["target"],
-                             stale=cell.get("fuzzy", "").strip().lower() in TRUE, line=line,
-                             location=cell.get("location", "").strip(),
-                             ignored=flags_to_checks(flag.strip() for flag in cell.get("flags", "").split(","))))
+        entries.append(
+            Entry(
+                cell.get("context", "").strip(),
+                cell["source"],
+                cell["target"],
+                stale=cell.get("fuzzy", "").strip().lower() in TRUE,
+                line=line,
+                location=cell.get("location", "").strip(),
+                ignored=flags_to_checks(flag.strip() for flag in cell.get("flags", "").split(",")),
+            )
+        )
     if len(languages) > 1:
-        problems.append(Problem(path, None, f"rows name different languages: {', '.join(sorted(languages))}",
-                                "language", "a file holds one language"))
+        problems.append(
+            Problem(
+                path,
+                None,
+                f"rows name different languages: {', '.join(sorted(languages))}",
+                "language",
+                "a file holds one language",
+            )
+        )
     if problems:
         raise InputError(problems)
     return Exchange("", "", languages.pop() if languages else "", entries)

@@ -12,6 +12,7 @@ source text only where a word can start: at a BudouX phrase start or after a cha
 (so 点 is found in 2点を得る but not in 得点を得る), and a katakana term not inside a longer katakana word.
 In a translation a Japanese form may stand anywhere (油 in 油井 is the oil of Oil Well).
 """
+
 from __future__ import annotations
 
 import re
@@ -20,28 +21,45 @@ from pathlib import Path
 
 from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Game
-from generator.model.schema import (Checker, Field, FileKind, LanguageCode, ListOf, MapOf, Object, OneOf, Str,
-                                    start)
+from generator.model.schema import Checker, Field, FileKind, LanguageCode, ListOf, MapOf, Object, OneOf, Str, start
 from generator.yamlio import item_line, key_line, load_yaml
 
 GLOSSARY_NAME = "glossary.yaml"
 TERM = MapOf(LanguageCode(), OneOf([Str(), ListOf(Str())], expected="a word or a list of words"), key="language")
-GLOSSARY_SCHEMA = Object({"terms": Field(ListOf(TERM), required=True, doc=(
-    "each term as its words by language, like `{ja: 内部留保, en: retained earnings}`; a list gives every form a "
-    "translation may use (`{ja: [石油, 油], en: oil}`), and a term the same in every language (a name) is kept "
-    "as it is"))}, what="glossary.yaml")
-GLOSSARY_FILE_KIND = FileKind(GLOSSARY_NAME, GLOSSARY_SCHEMA, doc=(
-    "Terms translated the same way everywhere: a string whose source names a term must use one of the term's "
-    "forms in each translation (`pnpgen i18n status` and validate check it). Latin terms match whole words in "
-    "any case, with an ending (s, es, d, ed, ing); a Japanese term is found where a word can start."))
+GLOSSARY_SCHEMA = Object(
+    {
+        "terms": Field(
+            ListOf(TERM),
+            required=True,
+            doc=(
+                "each term as its words by language, like `{ja: 内部留保, en: retained earnings}`; a list gives "
+                "every form a translation may use (`{ja: [石油, 油], en: oil}`), and a term the same in every "
+                "language (a name) is kept as it is"
+            ),
+        )
+    },
+    what="glossary.yaml",
+)
+GLOSSARY_FILE_KIND = FileKind(
+    GLOSSARY_NAME,
+    GLOSSARY_SCHEMA,
+    doc=(
+        "Terms translated the same way everywhere: a string whose source names a term must use one of the term's "
+        "forms in each translation (`pnpgen i18n status` and validate check it). Latin terms match whole words in "
+        "any case, with an ending (s, es, d, ed, ing); a Japanese term is found where a word can start."
+    ),
+)
 LATIN_WORD = re.compile(r"[A-Za-z]")
-SCRIPTS = (("kanji", re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005]")),
-           ("hiragana", re.compile("[\u3040-\u309f]")), ("katakana", re.compile("[\u30a0-\u30ff\uff66-\uff9f]")))
+SCRIPTS = (
+    ("kanji", re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005]")),
+    ("hiragana", re.compile("[\u3040-\u309f]")),
+    ("katakana", re.compile("[\u30a0-\u30ff\uff66-\uff9f]")),
+)
 
 
 @dataclass
 class Term:
-    forms: dict[str, list[str]]   # lang -> accepted forms, the first one preferred
+    forms: dict[str, list[str]]  # lang -> accepted forms, the first one preferred
     line: int | None
 
     def found_in(self, text: str, lang: str) -> bool:
@@ -138,9 +156,15 @@ def _term(entry, game: Game, path: Path, line, key: str, problems: list) -> Term
     for lang, value in entry.items():
         at = key_line(entry, lang) or line
         if lang not in game.languages:
-            problems.append(Problem(path, at, f"'{lang}' is not one of the game's languages "
-                                    f"({', '.join(game.languages)})", f"{key}.{lang}",
-                                    did_you_mean(lang, game.languages)))
+            problems.append(
+                Problem(
+                    path,
+                    at,
+                    f"'{lang}' is not one of the game's languages ({', '.join(game.languages)})",
+                    f"{key}.{lang}",
+                    did_you_mean(lang, game.languages),
+                )
+            )
             continue
         words = value if isinstance(value, list) else [value]
         if not words or not all(isinstance(w, str) and w.strip() for w in words):

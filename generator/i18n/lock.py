@@ -11,6 +11,7 @@ The lock also keeps the checks silenced for a translation (`ignore:`, string id 
 The file is written in one deterministic form (sorted keys, JSON-quoted strings, which YAML reads),
 so that confirming twice changes nothing and diffs show only what changed.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,19 +30,33 @@ LOCK_NAME = "i18n.lock.yaml"
 CONFIRMED, STALE, UNCONFIRMED = "confirmed", "stale", "unconfirmed"
 LOCK_HINT = "the file is written by `pnpgen i18n confirm`; delete it and confirm again"
 LANGS_TO = MapOf(LanguageCode(), Str(), key="language")
-LOCK_SCHEMA = Object({
-    "made_from": Field(MapOf(Str(), LANGS_TO, key="string id"),
-                       doc="string id -> language -> a hash of the source text the translation was made from"),
-    "sources": Field(MapOf(Str(), Str(), key="hash"),
-                     doc="hash -> that source text, to show what a stale translation's source used to say"),
-    "ignore": Field(MapOf(Str(), MapOf(LanguageCode(), ListOf(Enum(list(CHECKS))), key="language"), key="string id"),
-                    doc="string id -> language -> the checks silenced for it (" + ", ".join(CHECKS) + "); delete "
-                        "a line to check the string again"),
-}, what="i18n.lock.yaml")
-LOCK_FILE_KIND = FileKind(LOCK_NAME, LOCK_SCHEMA, doc=(
-    "Written by `pnpgen i18n confirm`, `i18n import` and the confirm button of `pnpgen serve`; commit it with the "
-    "card data. For each translation it records the source text it was made from, which is what makes a "
-    "translation confirmed (the source is unchanged) or stale (the source changed since)."))
+LOCK_SCHEMA = Object(
+    {
+        "made_from": Field(
+            MapOf(Str(), LANGS_TO, key="string id"),
+            doc="string id -> language -> a hash of the source text the translation was made from",
+        ),
+        "sources": Field(
+            MapOf(Str(), Str(), key="hash"),
+            doc="hash -> that source text, to show what a stale translation's source used to say",
+        ),
+        "ignore": Field(
+            MapOf(Str(), MapOf(LanguageCode(), ListOf(Enum(list(CHECKS))), key="language"), key="string id"),
+            doc="string id -> language -> the checks silenced for it (" + ", ".join(CHECKS) + "); delete "
+            "a line to check the string again",
+        ),
+    },
+    what="i18n.lock.yaml",
+)
+LOCK_FILE_KIND = FileKind(
+    LOCK_NAME,
+    LOCK_SCHEMA,
+    doc=(
+        "Written by `pnpgen i18n confirm`, `i18n import` and the confirm button of `pnpgen serve`; commit it with the "
+        "card data. For each translation it records the source text it was made from, which is what makes a "
+        "translation confirmed (the source is unchanged) or stale (the source changed since)."
+    ),
+)
 HEADER = """\
 # Written by `pnpgen i18n confirm` and `pnpgen i18n import`; commit it with the card data.
 # made_from: for each string and translation, a hash of the source text the translation was made from.
@@ -53,7 +68,7 @@ HEADER = """\
 class Lock:
     path: Path
     made_from: dict[str, dict[str, str]] = field(default_factory=dict)  # string id -> lang -> source hash
-    sources: dict[str, str] = field(default_factory=dict)              # source hash -> source text
+    sources: dict[str, str] = field(default_factory=dict)  # source hash -> source text
     ignored: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # string id -> lang -> checks
 
     def state(self, unit: Unit, lang: str, source_lang: str) -> str:
@@ -119,10 +134,12 @@ def read_lock(game: Game) -> Lock:
         raise InputError([Problem(p.file, p.line, p.message, p.key, p.hint or LOCK_HINT) for p in checker.problems])
     made_from, sources = document.get("made_from") or {}, document.get("sources") or {}
     ignored = document.get("ignore") or {}
-    return Lock(path, {str(k): {str(lang): str(h) for lang, h in v.items()} for k, v in made_from.items()},
-                {str(k): str(v) for k, v in sources.items()},
-                {str(k): {str(lang): sorted(str(c) for c in checks) for lang, checks in v.items()}
-                 for k, v in ignored.items()})
+    return Lock(
+        path,
+        {str(k): {str(lang): str(h) for lang, h in v.items()} for k, v in made_from.items()},
+        {str(k): str(v) for k, v in sources.items()},
+        {str(k): {str(lang): sorted(str(c) for c in checks) for lang, checks in v.items()} for k, v in ignored.items()},
+    )
 
 
 def write_lock(lock: Lock) -> bool:

@@ -1,5 +1,6 @@
 """`pnpgen i18n status`'s report: per language, what is translated, missing, stale, overflowing or
 inconsistent with the glossary, and every problem with its file, line, card (or rule block) and field."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from generator.render.faces import CardFit
 class Finding:
     """One problem with one string (or text box) in one language."""
 
-    kind: str      # missing, stale, unconfirmed, overflow, glossary, numbers, placeholders, brackets, untranslated
+    kind: str  # missing, stale, unconfirmed, overflow, glossary, numbers, placeholders, brackets, untranslated
     lang: str
     message: str
     file: Path | None
@@ -26,16 +27,24 @@ class Finding:
     owner_kind: str
     owner: str
     field: str
-    string: str | None = None   # the string id, when the problem is about a string
+    string: str | None = None  # the string id, when the problem is about a string
 
     def where(self) -> str:
         location = display_path(self.file) if self.file else "?"
         return f"{location}:{self.line}" if self.line else location
 
     def as_json(self) -> dict:
-        return {"kind": self.kind, "lang": self.lang, "id": self.string, "file": str(self.file) if self.file else None,
-                "line": self.line, "owner_kind": self.owner_kind, "owner": self.owner, "field": self.field,
-                "message": self.message}
+        return {
+            "kind": self.kind,
+            "lang": self.lang,
+            "id": self.string,
+            "file": str(self.file) if self.file else None,
+            "line": self.line,
+            "owner_kind": self.owner_kind,
+            "owner": self.owner,
+            "field": self.field,
+            "message": self.message,
+        }
 
 
 @dataclass
@@ -47,9 +56,9 @@ class LanguageStatus:
     missing: int = 0
     stale: int = 0
     unconfirmed: int = 0
-    overflowing: int | None = None   # None when the layout was not checked
+    overflowing: int | None = None  # None when the layout was not checked
     glossary: int = 0
-    checks: int = 0                  # numbers, placeholders, brackets, untranslated
+    checks: int = 0  # numbers, placeholders, brackets, untranslated
 
     def as_json(self) -> dict:
         return dict(self.__dict__)
@@ -60,25 +69,36 @@ class StatusReport:
     game: Game
     languages: dict[str, LanguageStatus]
     findings: list[Finding] = field(default_factory=list)
-    layout_note: str | None = None   # why overflow was not checked
+    layout_note: str | None = None  # why overflow was not checked
 
     def as_json(self) -> dict:
-        return {"game": self.game.id, "source_language": self.game.source_language,
-                "languages": {lang: status.as_json() for lang, status in self.languages.items()},
-                "overflow_checked": self.layout_note is None, "overflow_note": self.layout_note,
-                "problems": [finding.as_json() for finding in self.findings]}
+        return {
+            "game": self.game.id,
+            "source_language": self.game.source_language,
+            "languages": {lang: status.as_json() for lang, status in self.languages.items()},
+            "overflow_checked": self.layout_note is None,
+            "overflow_note": self.layout_note,
+            "problems": [finding.as_json() for finding in self.findings],
+        }
 
 
 def unit_finding(kind: str, lang: str, unit: Unit, message: str) -> Finding:
     return Finding(kind, lang, message, unit.file, unit.line, unit.owner_kind, unit.owner, unit.field, unit.id)
 
 
-def game_status(game: Game, all_units: dict[str, Unit], lock: Lock, glossary: Glossary,
-                fits: list[CardFit] | None, langs: list[str] | None = None) -> StatusReport:
+def game_status(
+    game: Game,
+    all_units: dict[str, Unit],
+    lock: Lock,
+    glossary: Glossary,
+    fits: list[CardFit] | None,
+    langs: list[str] | None = None,
+) -> StatusReport:
     source_lang = game.source_language
     chosen = langs or game.languages
-    report = StatusReport(game, {lang: LanguageStatus(lang, lang == source_lang, total=len(all_units))
-                                 for lang in chosen})
+    report = StatusReport(
+        game, {lang: LanguageStatus(lang, lang == source_lang, total=len(all_units)) for lang in chosen}
+    )
     for unit in all_units.values():
         source = unit.value(source_lang)
         for lang in chosen:
@@ -93,8 +113,9 @@ def game_status(game: Game, all_units: dict[str, Unit], lock: Lock, glossary: Gl
     return report
 
 
-def string_findings(status: LanguageStatus, unit: Unit, source: str, lock: Lock, glossary: Glossary,
-                    source_lang: str) -> list[Finding]:
+def string_findings(
+    status: LanguageStatus, unit: Unit, source: str, lock: Lock, glossary: Glossary, source_lang: str
+) -> list[Finding]:
     """Count one string in one language and say what is wrong with it."""
     lang, target = status.lang, unit.value(status.lang)
     if not target:
@@ -109,12 +130,25 @@ def string_findings(status: LanguageStatus, unit: Unit, source: str, lock: Lock,
         status.stale += 1
         before = lock.previous_source(unit, lang)
         was = f" (it was made from '{before}')" if before is not None else ""
-        found.append(unit_finding("stale", lang, unit, f"the {source_lang} source changed since this translation "
-                                  f"was made{was}; re-translate, or confirm with `pnpgen i18n confirm`"))
+        found.append(
+            unit_finding(
+                "stale",
+                lang,
+                unit,
+                f"the {source_lang} source changed since this translation "
+                f"was made{was}; re-translate, or confirm with `pnpgen i18n confirm`",
+            )
+        )
     elif state == UNCONFIRMED:
         status.unconfirmed += 1
-        found.append(unit_finding("unconfirmed", lang, unit, "no record of the source this translation was made "
-                                  "from; `pnpgen i18n confirm` records the current one"))
+        found.append(
+            unit_finding(
+                "unconfirmed",
+                lang,
+                unit,
+                "no record of the source this translation was made from; `pnpgen i18n confirm` records the current one",
+            )
+        )
     silenced = lock.ignored_checks(unit.id, lang)
     for kind, message in check_pair(source, target, glossary, source_lang, lang):
         if kind in silenced:
@@ -133,5 +167,13 @@ def overflow_finding(game: Game, all_units: dict[str, Unit], fit: CardFit) -> Fi
     if unit is not None:
         return unit_finding("overflow", fit.lang, unit, message)
     card = next((c for c in game.decks[fit.deck].cards if c.id == fit.card), None)
-    return Finding("overflow", fit.lang, message, card.file if card else game.decks[fit.deck].file,
-                   card.line if card else None, "card", fit.card, fit.field)
+    return Finding(
+        "overflow",
+        fit.lang,
+        message,
+        card.file if card else game.decks[fit.deck].file,
+        card.line if card else None,
+        "card",
+        fit.card,
+        fit.field,
+    )

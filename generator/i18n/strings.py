@@ -3,6 +3,7 @@
 The strings come from `model.texts.texts` (and so from every source registered in TEXT_SOURCES:
 card data now, rule blocks when they exist); a string's id is its label there, like `cards[coal].name`.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -15,9 +16,17 @@ from generator.errors import display_path
 from generator.model.game import Game, Text
 
 LABEL = re.compile(r"^(?P<collection>[A-Za-z_-]+)\[(?P<owner>[^\]]+)\]\.(?P<field>.+)$")
-OWNER_KINDS = {"cards": "card", "components": "component", "decks": "deck", "setup": "setup deal",
-               "rules": "rule block", "labels": "template label", "boards": "board", "aids": "player aid",
-               "tokens": "token sheet"}
+OWNER_KINDS = {
+    "cards": "card",
+    "components": "component",
+    "decks": "deck",
+    "setup": "setup deal",
+    "rules": "rule block",
+    "labels": "template label",
+    "boards": "board",
+    "aids": "player aid",
+    "tokens": "token sheet",
+}
 
 
 @dataclass(frozen=True)
@@ -26,9 +35,9 @@ class Unit:
 
     id: str
     text: Text
-    owner_kind: str   # card, component, deck, rule block, ... or game
-    owner: str        # the card's (component's, rule block's) id; the game's id for game keys
-    field: str        # name, text, projects[0].label, title ...
+    owner_kind: str  # card, component, deck, rule block, ... or game
+    owner: str  # the card's (component's, rule block's) id; the game's id for game keys
+    field: str  # name, text, projects[0].label, title ...
 
     @property
     def file(self) -> Path | None:

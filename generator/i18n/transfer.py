@@ -1,5 +1,6 @@
 """From a game to an exchange file and back: export every string of one language; import a file after
 checking all of it, writing nothing when anything is wrong."""
+
 from __future__ import annotations
 
 import re
@@ -27,8 +28,9 @@ def box_sizes(all_units: dict[str, Unit], fits: list[CardFit] | None, lang: str)
     return sizes
 
 
-def build_exchange(game: Game, all_units: dict[str, Unit], lock: Lock, lang: str,
-                   fits: list[CardFit] | None) -> Exchange:
+def build_exchange(
+    game: Game, all_units: dict[str, Unit], lock: Lock, lang: str, fits: list[CardFit] | None
+) -> Exchange:
     source_lang = game.source_language
     sizes = box_sizes(all_units, fits, lang)
     exchange = Exchange(game.id, source_lang, lang)
@@ -38,11 +40,21 @@ def build_exchange(game: Game, all_units: dict[str, Unit], lock: Lock, lang: str
             continue  # nothing to translate from: `i18n status` reports it missing
         state = lock.state(unit, lang, source_lang) if unit.value(lang) else None
         width, height = sizes.get(unit.id, (None, None))
-        exchange.entries.append(Entry(
-            unit.id, source, unit.value(lang), stale=state == STALE,
-            previous=lock.previous_source(unit, lang) if state == STALE else None, note=unit.describe(),
-            width_mm=width, height_mm=height, location=unit.location(game.dir), confirmed=state == CONFIRMED,
-            ignored=tuple(lock.ignored_checks(unit.id, lang))))
+        exchange.entries.append(
+            Entry(
+                unit.id,
+                source,
+                unit.value(lang),
+                stale=state == STALE,
+                previous=lock.previous_source(unit, lang) if state == STALE else None,
+                note=unit.describe(),
+                width_mm=width,
+                height_mm=height,
+                location=unit.location(game.dir),
+                confirmed=state == CONFIRMED,
+                ignored=tuple(lock.ignored_checks(unit.id, lang)),
+            )
+        )
     return exchange
 
 
@@ -69,9 +81,9 @@ def match_language(tag: str, languages: list[str]) -> str | None:
 @dataclass
 class ImportPlan:
     lang: str
-    changes: list[tuple] = field(default_factory=list)        # (file, key path, lang, text) for writeback
+    changes: list[tuple] = field(default_factory=list)  # (file, key path, lang, text) for writeback
     confirmations: list[tuple] = field(default_factory=list)  # (string id, source text the translation used)
-    ignores: list[tuple] = field(default_factory=list)        # (string id, checks the file silences)
+    ignores: list[tuple] = field(default_factory=list)  # (string id, checks the file silences)
     unchanged: int = 0
 
 
@@ -89,14 +101,28 @@ def plan_import(game: Game, all_units: dict[str, Unit], lock: Lock, exchange: Ex
             problems.append(finder.problem(entry, path))
             continue
         if unit.id in seen:
-            problems.append(Problem(path, entry.line, f"a second entry for '{unit.id}' (the first is at line "
-                                    f"{seen[unit.id]})", unit.id, "keep one entry per string"))
+            problems.append(
+                Problem(
+                    path,
+                    entry.line,
+                    f"a second entry for '{unit.id}' (the first is at line {seen[unit.id]})",
+                    unit.id,
+                    "keep one entry per string",
+                )
+            )
             continue
         seen[unit.id] = entry.line
         unknown = [check for check in entry.ignored if check not in CHECKS]
         if unknown:
-            problems.append(Problem(path, entry.line, f"unknown check in flag 'ignore-{unknown[0]}'", unit.id,
-                                    f"checks: {', '.join(CHECKS)}"))
+            problems.append(
+                Problem(
+                    path,
+                    entry.line,
+                    f"unknown check in flag 'ignore-{unknown[0]}'",
+                    unit.id,
+                    f"checks: {', '.join(CHECKS)}",
+                )
+            )
             continue
         if entry.ignored:
             plan.ignores.append((unit.id, entry.ignored))
@@ -119,16 +145,35 @@ def file_problems(game: Game, exchange: Exchange) -> list[Problem]:
     if exchange.game and exchange.game != game.id:
         problems.append(Problem(path, 1, f"this file is for game '{exchange.game}', not '{game.id}'"))
     if exchange.source_lang and match_language(exchange.source_lang, [game.source_language]) is None:
-        problems.append(Problem(path, 1, f"the file translates from '{exchange.source_lang}', but the game's "
-                                f"source language is '{game.source_language}'"))
+        problems.append(
+            Problem(
+                path,
+                1,
+                f"the file translates from '{exchange.source_lang}', but the game's "
+                f"source language is '{game.source_language}'",
+            )
+        )
     if not lang:
-        problems.append(Problem(path, 1, "the file does not say which language it holds", "language",
-                                "PO: the Language header; XLIFF: target-language; CSV: the third column's header"))
+        problems.append(
+            Problem(
+                path,
+                1,
+                "the file does not say which language it holds",
+                "language",
+                "PO: the Language header; XLIFF: target-language; CSV: the third column's header",
+            )
+        )
     elif match_language(lang, game.languages) in (None, game.source_language):
         targets = [code for code in game.languages if code != game.source_language]
-        problems.append(Problem(path, 1, f"wrong language '{lang}': the game translates into "
-                                f"{', '.join(targets) or 'nothing'}", "language",
-                                "`pnpgen i18n import --lang LANG` says which one the file holds"))
+        problems.append(
+            Problem(
+                path,
+                1,
+                f"wrong language '{lang}': the game translates into {', '.join(targets) or 'nothing'}",
+                "language",
+                "`pnpgen i18n import --lang LANG` says which one the file holds",
+            )
+        )
     return problems
 
 
@@ -152,8 +197,11 @@ class UnitFinder:
         if not entry.location:
             return []
         file, line = split_location(entry.location)
-        same = [unit for unit in self.by_source.get(entry.source.strip(), [])
-                if split_location(unit.location(self.game.dir))[0] == file]
+        same = [
+            unit
+            for unit in self.by_source.get(entry.source.strip(), [])
+            if split_location(unit.location(self.game.dir))[0] == file
+        ]
         if len(same) > 1 and line:
             same = [unit for unit in same if str(unit.line) == line] or same
         return same
@@ -167,15 +215,29 @@ class UnitFinder:
 
     def problem(self, entry: Entry, path) -> Problem:
         if len(self.candidates(entry)) > 1:
-            return Problem(path, entry.line, f"{len(self.candidates(entry))} strings at {entry.location} have this "
-                           "source text, and the entry has no string id", entry.id or None,
-                           "keep the msgctxt (PO) or trans-unit id (XLIFF) that `pnpgen i18n export` wrote")
+            return Problem(
+                path,
+                entry.line,
+                f"{len(self.candidates(entry))} strings at {entry.location} have this "
+                "source text, and the entry has no string id",
+                entry.id or None,
+                "keep the msgctxt (PO) or trans-unit id (XLIFF) that `pnpgen i18n export` wrote",
+            )
         if not entry.id:
-            return Problem(path, entry.line, "an entry without a string id whose source and location match no "
-                           "string", None, "ids are written by `pnpgen i18n export` as msgctxt, trans-unit id or "
-                           "the CSV's context column")
-        return Problem(path, entry.line, f"unknown string id '{entry.id}'", entry.id,
-                       did_you_mean(entry.id, self.all_units) or "ids are written by `pnpgen i18n export`")
+            return Problem(
+                path,
+                entry.line,
+                "an entry without a string id whose source and location match no string",
+                None,
+                "ids are written by `pnpgen i18n export` as msgctxt, trans-unit id or the CSV's context column",
+            )
+        return Problem(
+            path,
+            entry.line,
+            f"unknown string id '{entry.id}'",
+            entry.id,
+            did_you_mean(entry.id, self.all_units) or "ids are written by `pnpgen i18n export`",
+        )
 
 
 def plan_entry(plan: ImportPlan, unit: Unit, entry: Entry, target: str, lock: Lock, source_lang: str) -> None:

@@ -10,6 +10,7 @@ it must hold exactly the old values with the new texts in their places. ruamel w
 where YAML reads them otherwise (`? key` or `: x` in a flow mapping, `3` for a text): such a text is
 written double-quoted, and a file that still does not read back is refused, naming the key.
 """
+
 from __future__ import annotations
 
 import io
@@ -34,9 +35,14 @@ def faithful_yaml(text: str, path: Path):
         document = yaml.load(text)
         if dump(yaml, document) == text:
             return yaml, document
-    raise InputError(Problem(path, None, "cannot rewrite this file without changing its layout",
-                             hint="nothing was written; re-indent it consistently (2 spaces, lists indented) "
-                                  "and import again"))
+    raise InputError(
+        Problem(
+            path,
+            None,
+            "cannot rewrite this file without changing its layout",
+            hint="nothing was written; re-indent it consistently (2 spaces, lists indented) and import again",
+        )
+    )
 
 
 def dump(yaml, document) -> str:
@@ -69,9 +75,15 @@ def rewrite_texts(file: Path, edits: list[tuple[tuple, str, str]]) -> str:
         if reads_back(new, file, expected):
             return new
     path, lang, _ = edits[0]
-    raise InputError(Problem(file, None, "the new text would not read back as written",
-                             ".".join(str(k) for k in (*path, lang)),
-                             hint="nothing was written; please report this text to pnpgen's authors"))
+    raise InputError(
+        Problem(
+            file,
+            None,
+            "the new text would not read back as written",
+            ".".join(str(k) for k in (*path, lang)),
+            hint="nothing was written; please report this text to pnpgen's authors",
+        )
+    )
 
 
 def rewrite(file: Path, apply) -> str:
@@ -82,15 +94,27 @@ def rewrite(file: Path, apply) -> str:
     apply(document)
     new = dump(yaml, document)
     if not reads_back(new, file, document):
-        raise InputError(Problem(file, None, "the new values would not read back as written",
-                                 hint="nothing was written; please report this change to pnpgen's authors"))
+        raise InputError(
+            Problem(
+                file,
+                None,
+                "the new values would not read back as written",
+                hint="nothing was written; please report this change to pnpgen's authors",
+            )
+        )
     return new
 
 
 def refuse_spreadsheet(file: Path) -> None:
     if file.suffix.lower() not in (".yaml", ".yml"):  # a deck's cards read from a spreadsheet (`cards_from:`)
-        raise InputError(Problem(file, None, "this text comes from a spreadsheet: pnpgen does not write into it",
-                                 hint=f"edit it in {file.name}"))
+        raise InputError(
+            Problem(
+                file,
+                None,
+                "this text comes from a spreadsheet: pnpgen does not write into it",
+                hint=f"edit it in {file.name}",
+            )
+        )
 
 
 def container(document, path: tuple):

@@ -2,24 +2,32 @@
 
 The YAML loader and the spreadsheet reader (model/table/) check cards against the same schema.
 """
+
 from __future__ import annotations
 
 from generator.model.schema import Bool, Field, Id, Int, ListOf, Localized, Object, OneOf, Str
 
 PLACEHOLDER = OneOf([Bool(), ListOf(Str())], expected="true, or a list of the invented fields")
 PLACEHOLDER_DOC = "values invented for want of the real ones: `true`, or the list of the invented keys"
-BACK = Object({"template": Field(Str(), required=True, doc="the template of the back, in templates/")},
-              what="back", doc="The card back: `{template: assets-back.html}`.")
+BACK = Object(
+    {"template": Field(Str(), required=True, doc="the template of the back, in templates/")},
+    what="back",
+    doc="The card back: `{template: assets-back.html}`.",
+)
 
 
 def card_schema(fields: dict[str, Field]) -> Object:
     """The keys of a card: the built-in ones and the deck's declared fields."""
-    return Object({
-        "id": Field(Id(), required=True, doc="unique in the deck; names the card in references, texts and errors"),
-        "name": Field(Localized(), required=True, doc="the card's name (`{card:<id>}` in texts)"),
-        "count": Field(Int(0, 10000), default=1, doc="copies in the box"),
-        "remove_at": Field(ListOf(Int(1, 20)), doc="player counts at which the card is taken out of the game"),
-        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC + " (templates see `card.placeholder`)"),
-        "back": Field(BACK, doc="this card's own back, in place of the deck's"),
-        **fields,
-    }, what="card", doc="A card: these keys, then the deck's declared `fields:`, each as its declaration says.")
+    return Object(
+        {
+            "id": Field(Id(), required=True, doc="unique in the deck; names the card in references, texts and errors"),
+            "name": Field(Localized(), required=True, doc="the card's name (`{card:<id>}` in texts)"),
+            "count": Field(Int(0, 10000), default=1, doc="copies in the box"),
+            "remove_at": Field(ListOf(Int(1, 20)), doc="player counts at which the card is taken out of the game"),
+            "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC + " (templates see `card.placeholder`)"),
+            "back": Field(BACK, doc="this card's own back, in place of the deck's"),
+            **fields,
+        },
+        what="card",
+        doc="A card: these keys, then the deck's declared `fields:`, each as its declaration says.",
+    )

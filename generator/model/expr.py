@@ -4,6 +4,7 @@ Expressions use Python's syntax but are never given to `eval`: they are parsed w
 interpreted here, accepting only literals, names, arithmetic, comparisons, `and`/`or`/`not`,
 `x if c else y`, subscripts, attribute access on mappings and calls of the functions given.
 """
+
 from __future__ import annotations
 
 import ast
@@ -11,17 +12,30 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-          ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
-COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
-           ast.Gt: operator.gt, ast.GtE: operator.ge,
-           ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
+BINARY = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
+COMPARE = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+}
 UNARY: dict[type, Callable[[Any], Any]] = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_}
 
 
-MAX_SOURCE = 2_000        # characters of one expression
-MAX_ITEMS = 100_000       # characters or items a `*` may make
-MAX_BITS = 20_000         # size of a whole number a `*` may make (about 6,000 digits)
+MAX_SOURCE = 2_000  # characters of one expression
+MAX_ITEMS = 100_000  # characters or items a `*` may make
+MAX_BITS = 20_000  # size of a whole number a `*` may make (about 6,000 digits)
 
 
 class ExpressionError(Exception):
@@ -46,9 +60,28 @@ def parse(source: str) -> ast.Expression:
     except (RecursionError, MemoryError, ValueError):
         raise ExpressionTooLarge(f"cannot parse '{source[:60]}...': nested too deeply") from None
     for node in ast.walk(tree):
-        allowed = (ast.Expression, ast.Constant, ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.BoolOp,
-                   ast.Compare, ast.IfExp, ast.Subscript, ast.Attribute, ast.Call, ast.Tuple, ast.List,
-                   ast.Dict, ast.And, ast.Or, *BINARY, *COMPARE, *UNARY)
+        allowed = (
+            ast.Expression,
+            ast.Constant,
+            ast.Name,
+            ast.Load,
+            ast.BinOp,
+            ast.UnaryOp,
+            ast.BoolOp,
+            ast.Compare,
+            ast.IfExp,
+            ast.Subscript,
+            ast.Attribute,
+            ast.Call,
+            ast.Tuple,
+            ast.List,
+            ast.Dict,
+            ast.And,
+            ast.Or,
+            *BINARY,
+            *COMPARE,
+            *UNARY,
+        )
         if not isinstance(node, allowed):
             raise ExpressionError(f"'{type(node).__name__}' is not allowed in '{source}'")
         if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
@@ -71,8 +104,7 @@ def bounded_product(left, right, source: str):
     for sized, times in ((left, right), (right, left)):
         if isinstance(sized, (str, tuple, list)) and isinstance(times, int) and len(sized) * times > MAX_ITEMS:
             raise ExpressionTooLarge(f"'{source}' would make {len(sized) * times:,} items (at most {MAX_ITEMS:,})")
-    if (isinstance(left, int) and isinstance(right, int)
-            and abs(left).bit_length() + abs(right).bit_length() > MAX_BITS):
+    if isinstance(left, int) and isinstance(right, int) and abs(left).bit_length() + abs(right).bit_length() > MAX_BITS:
         raise ExpressionTooLarge(f"'{source}' would make a number of more than {MAX_BITS * 3 // 10:,} digits")
     return left * right
 
@@ -132,8 +164,7 @@ def _eval(node, names, functions, source):
     if isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name) or node.func.id not in functions or node.keywords:
             name = getattr(node.func, "id", "?")
-            raise ExpressionError(f"unknown function '{name}' in '{source}' "
-                                  f"(known: {', '.join(sorted(functions))})")
+            raise ExpressionError(f"unknown function '{name}' in '{source}' (known: {', '.join(sorted(functions))})")
         try:
             return functions[node.func.id](*[ev(a) for a in node.args])
         except ExpressionError:

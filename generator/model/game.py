@@ -1,4 +1,5 @@
 """Domain objects of a game: what the YAML describes, after checking."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -82,7 +83,7 @@ class Deck:
     cards: list[Card]
     lines: dict[str, int | None] = field(default_factory=dict)  # deck-level key -> line
     placeholder: bool | list[str] = False  # true, or the deck-level keys that are invented (e.g. size)
-    cut: str = "card"   # how its pieces are cut: card (rounded corners), round or square (tokens), sheet (aids)
+    cut: str = "card"  # how its pieces are cut: card (rounded corners), round or square (tokens), sheet (aids)
 
     @property
     def copies(self) -> int:
@@ -107,6 +108,7 @@ class Component:
 
 # --- boards, player aids and token sheets (model/printables.py loads them) ---------------------------
 
+
 @dataclass
 class Board:
     id: str
@@ -115,7 +117,7 @@ class Board:
     size_mm: tuple[float, float]
     copies: int
     background: str
-    elements: list[dict]   # resolved: every =expression evaluated, for_each expanded
+    elements: list[dict]  # resolved: every =expression evaluated, for_each expanded
     placeholder: bool = False
 
 
@@ -176,8 +178,8 @@ class Game:
     files: dict[str, Path] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)  # checked game.yaml, for later stages
     numbers: dict[str, Any] = field(default_factory=dict)
-    setup: list[dict] = field(default_factory=list)    # deals, each with its `_line`
-    checks: list[dict] = field(default_factory=list)   # declared invariants, each with its `_line`
+    setup: list[dict] = field(default_factory=list)  # deals, each with its `_line`
+    checks: list[dict] = field(default_factory=list)  # declared invariants, each with its `_line`
     template_problems: list = field(default_factory=list)  # missing templates (when not required)
     printables: Printables | None = None  # boards, aids and token sheets
     labels: dict[str, Text] = field(default_factory=dict)  # template labels by key (labels.yaml)
@@ -188,7 +190,8 @@ class Game:
 
     def decks_in_box_order(self) -> list[Deck]:
         """Decks in the order the box contents list them, then any the list does not name."""
-        named = [c.source[1] for c in self.components
-                 if c.source and c.source[0] == "deck" and c.source[1] in self.decks]
+        named = [
+            c.source[1] for c in self.components if c.source and c.source[0] == "deck" and c.source[1] in self.decks
+        ]
         order = list(dict.fromkeys(named)) + [d for d in self.decks if d not in named]
         return [self.decks[deck_id] for deck_id in order]

@@ -6,6 +6,7 @@
 Templates print one with `label('trend_announce')`. Each label is a translation string like a card's text
 (`labels[trend_announce].text`), so it is exported, imported, checked and edited with the rest.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,15 +17,28 @@ from generator.model.schema import INVALID, Checker, Field, FileKind, Localized,
 from generator.yamlio import load_yaml
 
 LABELS_FILE = "labels.yaml"
-LABEL_KEY = Name(r"[A-Za-z][A-Za-z0-9_-]*", "a label key (letters, digits, _ and -, starting with a letter)",
-                 "like trend_announce")
-LABELS_SCHEMA = Object({"labels": Field(MapOf(LABEL_KEY, Localized(), key="label key"), required=True,
-                                        doc="the words, by key: `trend_announce: {ja: ..., en: ...}`")},
-                       what="labels.yaml")
-LABELS_FILE_KIND = FileKind(LABELS_FILE, LABELS_SCHEMA, doc=(
-    "The words templates print that are not card data, each with a text per language; a template prints one "
-    "with `{{ label('trend_announce') | tx }}`, and `{name}` in a label is filled in by the template "
-    "(`label('cubes', n=4)`). Each is a translation string (`labels[<key>].text`)."))
+LABEL_KEY = Name(
+    r"[A-Za-z][A-Za-z0-9_-]*", "a label key (letters, digits, _ and -, starting with a letter)", "like trend_announce"
+)
+LABELS_SCHEMA = Object(
+    {
+        "labels": Field(
+            MapOf(LABEL_KEY, Localized(), key="label key"),
+            required=True,
+            doc="the words, by key: `trend_announce: {ja: ..., en: ...}`",
+        )
+    },
+    what="labels.yaml",
+)
+LABELS_FILE_KIND = FileKind(
+    LABELS_FILE,
+    LABELS_SCHEMA,
+    doc=(
+        "The words templates print that are not card data, each with a text per language; a template prints one "
+        "with `{{ label('trend_announce') | tx }}`, and `{name}` in a label is filled in by the template "
+        "(`label('cubes', n=4)`). Each is a translation string (`labels[<key>].text`)."
+    ),
+)
 
 
 def load_labels(game_dir: Path, languages: list[str], problems: list[Problem]) -> dict[str, Text]:

@@ -1,4 +1,5 @@
 """Load a game directory: every file checked against its schema, every problem located."""
+
 from __future__ import annotations
 
 import re
@@ -9,66 +10,127 @@ from generator.model.cards import BACK, PLACEHOLDER, PLACEHOLDER_DOC, card_schem
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Card, Component, Deck, Game, Text
-from generator.model.schema import (FIELD_DECLARATION, INVALID, Checker, Described, Enum, Field, FileKind, Id,
-                                    Int, LanguageCode, ListOf, Localized, MapOf, Object, OneOf, Str, Where,
-                                    compile_field, start)
+from generator.model.schema import (
+    FIELD_DECLARATION,
+    INVALID,
+    Checker,
+    Described,
+    Enum,
+    Field,
+    FileKind,
+    Id,
+    Int,
+    LanguageCode,
+    ListOf,
+    Localized,
+    MapOf,
+    Object,
+    OneOf,
+    Str,
+    Where,
+    compile_field,
+    start,
+)
 from generator.paths import find_template, template_dirs
 from generator.yamlio import load_yaml
 
 # A well-formed BCP 47 tag (RFC 5646 section 2.1): language, extlang, script, region, variants, extensions.
-LANGUAGE_TAG = re.compile(r"^(?:[a-z]{2,3}(?:-[a-z]{3}){0,3}|[a-z]{4,8})(?:-[a-z]{4})?(?:-(?:[a-z]{2}|\d{3}))?"
-                          r"(?:-(?:[a-z\d]{5,8}|\d[a-z\d]{3}))*(?:-[\da-wyz](?:-[a-z\d]{2,8})+)*"
-                          r"(?:-x(?:-[a-z\d]{1,8})+)?$", re.IGNORECASE)
+LANGUAGE_TAG = re.compile(
+    r"^(?:[a-z]{2,3}(?:-[a-z]{3}){0,3}|[a-z]{4,8})(?:-[a-z]{4})?(?:-(?:[a-z]{2}|\d{3}))?"
+    r"(?:-(?:[a-z\d]{5,8}|\d[a-z\d]{3}))*(?:-[\da-wyz](?:-[a-z\d]{2,8})+)*"
+    r"(?:-x(?:-[a-z\d]{1,8})+)?$",
+    re.IGNORECASE,
+)
 RESERVED_CARD_KEYS = ("id", "count", "name", "remove_at", "placeholder", "back")
 
-PLAYERS = Object({"min": Field(Int(1, 20), required=True, doc="the fewest players"),
-                  "max": Field(Int(1, 20), required=True, doc="the most players")},
-                 what="player range", doc="How many can play: `{min: 3, max: 5}`.")
+PLAYERS = Object(
+    {
+        "min": Field(Int(1, 20), required=True, doc="the fewest players"),
+        "max": Field(Int(1, 20), required=True, doc="the most players"),
+    },
+    what="player range",
+    doc="How many can play: `{min: 3, max: 5}`.",
+)
 
-DEAL = Object({
-    "deck": Field(Str(), required=True, doc="the id of the deck dealt from"),
-    "per_player": Field(Int(0, 100), doc="cards each player gets"),
-    "seats": Field(ListOf(Int(0, 100)), doc="cards for the 1st, 2nd, ... seat; the last number repeats"),
-    "where": Field(Object({}, what="card filter", extra=True),
-                   doc="deal only cards with these field values, like `{starting: true}`"),
-    "rest": Field(Enum(["deck", "box", "reserve"]), default="deck", doc="where the cards not dealt go"),
-    "label": Field(Localized(), doc="the deal's name, a translation string; `{setup.<deck>.label}` prints it"),
-}, what="setup deal", doc="One deal at setup, checked by validate at every player count against the cards in play; "
-                          "rules name its values as `{setup.<deck>.per_player}`.")
-CHECK = Object({
-    "about": Field(Str(), doc="what the check means, shown when it fails"),
-    "expect": Field(Str(), doc="an expression true at every player count"),
-    "same": Field(Str(), doc="an expression with the same value at every player count"),
-    "players": Field(ListOf(Int(1, 20)), doc="only at these player counts"),
-    "unique": Field(Object({"deck": Field(Str(), required=True, doc="the deck whose cards are compared"),
-                            "fields": Field(ListOf(Str()), required=True,
-                                            doc="fields whose values together differ from card to card")},
-                           what="unique check", doc="No two cards of a deck share the values of these fields."),
-                    doc="no two cards of a deck share these fields' values"),
-    "each": Field(Object({"deck": Field(Str(), required=True, doc="the deck whose cards are checked"),
-                          "expect": Field(Str(), required=True,
-                                          doc="an expression over one card's fields, true for every card")},
-                         what="each-card check", doc="An expression true for every card of a deck."),
-                  doc="an expression true for every card of a deck"),
-    "distinct_pairs": Field(Object({"deck": Field(Str(), required=True, doc="the deck drafted from"),
-                                    "by": Field(Str(), required=True, doc="the field that must differ"),
-                                    "take": Field(Int(1, 10), default=2, doc="cards taken together")},
-                                   what="distinct pairs check",
-                                   doc="Cards taken together never share the value of a field."),
-                            doc="cards taken together never share the value of a field"),
-}, what="check", doc="An invariant `pnpgen validate` evaluates at every player count; give one of `expect`, "
-                     "`same`, `unique`, `each`, `distinct_pairs`.")
+DEAL = Object(
+    {
+        "deck": Field(Str(), required=True, doc="the id of the deck dealt from"),
+        "per_player": Field(Int(0, 100), doc="cards each player gets"),
+        "seats": Field(ListOf(Int(0, 100)), doc="cards for the 1st, 2nd, ... seat; the last number repeats"),
+        "where": Field(
+            Object({}, what="card filter", extra=True),
+            doc="deal only cards with these field values, like `{starting: true}`",
+        ),
+        "rest": Field(Enum(["deck", "box", "reserve"]), default="deck", doc="where the cards not dealt go"),
+        "label": Field(Localized(), doc="the deal's name, a translation string; `{setup.<deck>.label}` prints it"),
+    },
+    what="setup deal",
+    doc="One deal at setup, checked by validate at every player count against the cards in play; "
+    "rules name its values as `{setup.<deck>.per_player}`.",
+)
+CHECK = Object(
+    {
+        "about": Field(Str(), doc="what the check means, shown when it fails"),
+        "expect": Field(Str(), doc="an expression true at every player count"),
+        "same": Field(Str(), doc="an expression with the same value at every player count"),
+        "players": Field(ListOf(Int(1, 20)), doc="only at these player counts"),
+        "unique": Field(
+            Object(
+                {
+                    "deck": Field(Str(), required=True, doc="the deck whose cards are compared"),
+                    "fields": Field(
+                        ListOf(Str()), required=True, doc="fields whose values together differ from card to card"
+                    ),
+                },
+                what="unique check",
+                doc="No two cards of a deck share the values of these fields.",
+            ),
+            doc="no two cards of a deck share these fields' values",
+        ),
+        "each": Field(
+            Object(
+                {
+                    "deck": Field(Str(), required=True, doc="the deck whose cards are checked"),
+                    "expect": Field(
+                        Str(), required=True, doc="an expression over one card's fields, true for every card"
+                    ),
+                },
+                what="each-card check",
+                doc="An expression true for every card of a deck.",
+            ),
+            doc="an expression true for every card of a deck",
+        ),
+        "distinct_pairs": Field(
+            Object(
+                {
+                    "deck": Field(Str(), required=True, doc="the deck drafted from"),
+                    "by": Field(Str(), required=True, doc="the field that must differ"),
+                    "take": Field(Int(1, 10), default=2, doc="cards taken together"),
+                },
+                what="distinct pairs check",
+                doc="Cards taken together never share the value of a field.",
+            ),
+            doc="cards taken together never share the value of a field",
+        ),
+    },
+    what="check",
+    doc="An invariant `pnpgen validate` evaluates at every player count; give one of `expect`, "
+    "`same`, `unique`, `each`, `distinct_pairs`.",
+)
 
 GAME_SCHEMA = {
     "title": Field(Localized(), required=True, doc="the game's name"),
     "players": Field(PLAYERS, required=True, doc="how many can play"),
     "languages": Field(ListOf(LanguageCode()), required=True, doc="the languages the game is printed in (BCP 47)"),
-    "source_language": Field(LanguageCode(), required=True,
-                             doc="the language translations are made from; one of `languages`"),
+    "source_language": Field(
+        LanguageCode(), required=True, doc="the language translations are made from; one of `languages`"
+    ),
     "style": Field(Str(), doc="stylesheet for every template of the game"),
     "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
-    "numbers": Field(Object({}, what="numbers", extra=True),
-                     doc="named numbers (a number, a list or a mapping each) for checks, rules and `=` values"),
+    "numbers": Field(
+        Object({}, what="numbers", extra=True),
+        doc="named numbers (a number, a list or a mapping each) for checks, rules and `=` values",
+    ),
     "setup": Field(ListOf(DEAL), doc="what is dealt at setup"),
     "checks": Field(ListOf(CHECK), doc="invariants `pnpgen validate` checks"),
 }
@@ -81,55 +143,99 @@ def game_schema() -> Object:
 
 
 COMPONENT_SOURCES = ("deck", "board", "aid", "tokens", "rules")
-COMPONENT = Object({
-    "id": Field(Id(), required=True, doc="names the component in checks (`component[id]`) and translations"),
-    "name": Field(Localized(), required=True, doc="as the rule sheet's component list prints it"),
-    "count": Field(Int(0), required=True, doc="how many the box holds; checked against its source"),
-    "deck": Field(Str(), doc="the deck (`decks/<id>.yaml`) these cards are; validate checks the count"),
-    "board": Field(Str(), doc="the board (`boards/<id>.yaml`) it is"),
-    "aid": Field(Str(), doc="the player aid (`aids/<id>.yaml`) it is"),
-    "tokens": Field(Str(), doc="the token sheet (`tokens/<id>.yaml`) it is"),
-    "rules": Field(Str(), doc="`rules`: the rule sheet (rules.yaml), a checked component"),
-    "note": Field(Localized(), doc="a note printed beside it in the component list"),
-    "per_kind": Field(Int(1), doc="copies of each distinct card, e.g. 9 of each good"),
-    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
-}, what="component", doc="One thing in the box; at most one of `deck`, `board`, `aid`, `tokens`, `rules` says "
-                         "which file prints it.")
+COMPONENT = Object(
+    {
+        "id": Field(Id(), required=True, doc="names the component in checks (`component[id]`) and translations"),
+        "name": Field(Localized(), required=True, doc="as the rule sheet's component list prints it"),
+        "count": Field(Int(0), required=True, doc="how many the box holds; checked against its source"),
+        "deck": Field(Str(), doc="the deck (`decks/<id>.yaml`) these cards are; validate checks the count"),
+        "board": Field(Str(), doc="the board (`boards/<id>.yaml`) it is"),
+        "aid": Field(Str(), doc="the player aid (`aids/<id>.yaml`) it is"),
+        "tokens": Field(Str(), doc="the token sheet (`tokens/<id>.yaml`) it is"),
+        "rules": Field(Str(), doc="`rules`: the rule sheet (rules.yaml), a checked component"),
+        "note": Field(Localized(), doc="a note printed beside it in the component list"),
+        "per_kind": Field(Int(1), doc="copies of each distinct card, e.g. 9 of each good"),
+        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+    },
+    what="component",
+    doc="One thing in the box; at most one of `deck`, `board`, `aid`, `tokens`, `rules` says which file prints it.",
+)
 assert set(COMPONENT_SOURCES) <= set(COMPONENT.fields)
 
-SIZE = OneOf([Enum(list(CARD_SIZES)),
-              Object({"width": Field(Int(10, 600, whole=False), required=True, doc="mm, across the trim"),
-                      "height": Field(Int(10, 600, whole=False), required=True, doc="mm, down the trim")},
-                     what="size", doc="A card size of the deck's own: `{width: 88, height: 63}`.")],
-             expected=f"a card size ({', '.join(CARD_SIZES)}) or {{width: mm, height: mm}}")
-DECK_SCHEMA = Object({
-    "name": Field(Localized(), required=True, doc="the deck's name (`{deck:<id>}` in texts)"),
-    "size": Field(SIZE, required=True, doc="card size: " + ", ".join(
-        f"{name} {w:g} x {h:g}" for name, (w, h) in CARD_SIZES.items()) + " mm, or `{width: mm, height: mm}`"),
-    "bleed": Field(Int(0, 10, whole=False), default=DEFAULT_BLEED_MM, doc="mm printed past the trim on each side"),
-    "template": Field(Str(), required=True, doc="the front's Jinja2 HTML template, in the game's templates/"),
-    "back": Field(BACK, doc="the back; without it the cards have none"),
-    "fields": Field(Described(Object({}, what="fields", extra=True),
-                              MapOf(Str(), FIELD_DECLARATION, key="field")),
-                    doc="the cards' own keys, each declared by name (see below)"),
-    "cards": Field(Described(ListOf(Object({}, what="card", extra=True)), ListOf(card_schema({}))),
-                   doc="the cards (a deck has `cards:` or `cards_from:`, not both)"),
-    "cards_from": Field(Str(), doc="a spreadsheet (.xlsx, .ods, .csv) beside the deck file holding the cards, one "
-                                   "row a card: the sheet named after the deck, else the first"),
-    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
-}, what="deck")
+SIZE = OneOf(
+    [
+        Enum(list(CARD_SIZES)),
+        Object(
+            {
+                "width": Field(Int(10, 600, whole=False), required=True, doc="mm, across the trim"),
+                "height": Field(Int(10, 600, whole=False), required=True, doc="mm, down the trim"),
+            },
+            what="size",
+            doc="A card size of the deck's own: `{width: 88, height: 63}`.",
+        ),
+    ],
+    expected=f"a card size ({', '.join(CARD_SIZES)}) or {{width: mm, height: mm}}",
+)
+DECK_SCHEMA = Object(
+    {
+        "name": Field(Localized(), required=True, doc="the deck's name (`{deck:<id>}` in texts)"),
+        "size": Field(
+            SIZE,
+            required=True,
+            doc="card size: "
+            + ", ".join(f"{name} {w:g} x {h:g}" for name, (w, h) in CARD_SIZES.items())
+            + " mm, or `{width: mm, height: mm}`",
+        ),
+        "bleed": Field(Int(0, 10, whole=False), default=DEFAULT_BLEED_MM, doc="mm printed past the trim on each side"),
+        "template": Field(Str(), required=True, doc="the front's Jinja2 HTML template, in the game's templates/"),
+        "back": Field(BACK, doc="the back; without it the cards have none"),
+        "fields": Field(
+            Described(Object({}, what="fields", extra=True), MapOf(Str(), FIELD_DECLARATION, key="field")),
+            doc="the cards' own keys, each declared by name (see below)",
+        ),
+        "cards": Field(
+            Described(ListOf(Object({}, what="card", extra=True)), ListOf(card_schema({}))),
+            doc="the cards (a deck has `cards:` or `cards_from:`, not both)",
+        ),
+        "cards_from": Field(
+            Str(),
+            doc="a spreadsheet (.xlsx, .ods, .csv) beside the deck file holding the cards, one "
+            "row a card: the sheet named after the deck, else the first",
+        ),
+        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+    },
+    what="deck",
+)
 
-GAME_FILE = FileKind("game.yaml", game_schema(), required=True, doc=(
-    "The game: its title, player range, languages, named numbers, what is dealt at setup and the checks "
-    "`pnpgen validate` runs at every player count."))
-COMPONENTS_FILE = FileKind("components.yaml", Object({"components": Field(
-    ListOf(COMPONENT), required=True, doc="the box contents, in the rule sheet's order")}, what="components.yaml"),
-    required=True, doc=(
+GAME_FILE = FileKind(
+    "game.yaml",
+    game_schema(),
+    required=True,
+    doc=(
+        "The game: its title, player range, languages, named numbers, what is dealt at setup and the checks "
+        "`pnpgen validate` runs at every player count."
+    ),
+)
+COMPONENTS_FILE = FileKind(
+    "components.yaml",
+    Object(
+        {"components": Field(ListOf(COMPONENT), required=True, doc="the box contents, in the rule sheet's order")},
+        what="components.yaml",
+    ),
+    required=True,
+    doc=(
         "The box contents. Validate counts each printed component against its deck, board, aid or token sheet; "
-        "`pnpgen components` and the rule sheet's `components` block list them."))
-DECK_FILE = FileKind("decks/<deck>.yaml", DECK_SCHEMA, doc=(
-    "One deck of cards; the file name is the deck's id. Its cards are listed under `cards:` or read from a "
-    "spreadsheet (`cards_from:`, one row per card and one column per key, as `pnpgen table export` writes it)."))
+        "`pnpgen components` and the rule sheet's `components` block list them."
+    ),
+)
+DECK_FILE = FileKind(
+    "decks/<deck>.yaml",
+    DECK_SCHEMA,
+    doc=(
+        "One deck of cards; the file name is the deck's id. Its cards are listed under `cards:` or read from a "
+        "spreadsheet (`cards_from:`, one row per card and one column per key, as `pnpgen table export` writes it)."
+    ),
+)
 
 
 def load_game(game_dir: Path, require_templates: bool = True) -> Game:
@@ -146,8 +252,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
     if document is None:
         raise InputError(problems)
     checker = Checker()
-    info = game_schema().check(
-        document, start(game_file, document), checker)
+    info = game_schema().check(document, start(game_file, document), checker)
     problems += checker.problems
     if info is INVALID or "languages" not in info or "title" not in info or "players" not in info:
         raise InputError(problems)
@@ -163,22 +268,32 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         if deck is not None:
             decks[deck.id] = deck
     players = info["players"]
-    printables = load_printables(game_dir, languages, decks, dict(info.get("numbers", {})),
-                                 (players["min"], players["max"]), problems)
+    printables = load_printables(
+        game_dir, languages, decks, dict(info.get("numbers", {})), (players["min"], players["max"]), problems
+    )
     labels = load_labels(game_dir, languages, problems)
     if require_templates:
         problems += template_problems
     if problems:
         raise InputError(unique_problems(problems))  # game.yaml texts are checked twice
     return Game(
-        id=game_dir.name, dir=game_dir, title=info["title"], players=(players["min"], players["max"]),
-        languages=languages, source_language=str(info["source_language"]), components=components,
-        decks=decks, style=info.get("style"),
-        files={"game": game_file, "components": game_dir / "components.yaml"}, raw=info,
+        id=game_dir.name,
+        dir=game_dir,
+        title=info["title"],
+        players=(players["min"], players["max"]),
+        languages=languages,
+        source_language=str(info["source_language"]),
+        components=components,
+        decks=decks,
+        style=info.get("style"),
+        files={"game": game_file, "components": game_dir / "components.yaml"},
+        raw=info,
         numbers=dict(info.get("numbers", {})),
         setup=_with_lines(info.get("setup", []), document, "setup", game_file),
         checks=_with_lines(info.get("checks", []), document, "checks", game_file),
-        template_problems=template_problems, printables=printables, labels=labels,
+        template_problems=template_problems,
+        printables=printables,
+        labels=labels,
     )
 
 
@@ -213,26 +328,43 @@ def _load(path: Path, problems: list[Problem]):
 def _check_game_info(info, document, file, languages, problems):
     where = start(file, document)
     if not languages:
-        problems.append(Problem(file, where.child(document, "languages").line, "list at least one language",
-                                "languages"))
+        problems.append(
+            Problem(file, where.child(document, "languages").line, "list at least one language", "languages")
+        )
     raw_languages = document.get("languages") or []
     for index, lang in enumerate(languages):
         if not is_language_tag(lang):
-            hint = (f"write '{lang.replace('_', '-')}' (BCP 47 uses hyphens)" if "_" in lang
-                    else "a BCP 47 language tag, like ja, en, de, zh-Hans, zh-Hant, ko or pt-BR")
-            problems.append(Problem(file, where.child(document, "languages").child(raw_languages, index).line,
-                                    f"'{lang}' is not a language tag", f"languages[{index}]", hint))
+            hint = (
+                f"write '{lang.replace('_', '-')}' (BCP 47 uses hyphens)"
+                if "_" in lang
+                else "a BCP 47 language tag, like ja, en, de, zh-Hans, zh-Hant, ko or pt-BR"
+            )
+            problems.append(
+                Problem(
+                    file,
+                    where.child(document, "languages").child(raw_languages, index).line,
+                    f"'{lang}' is not a language tag",
+                    f"languages[{index}]",
+                    hint,
+                )
+            )
         elif languages.index(lang) != index:
-            problems.append(Problem(file, where.child(document, "languages").line, f"'{lang}' is listed twice",
-                                    "languages"))
+            problems.append(
+                Problem(file, where.child(document, "languages").line, f"'{lang}' is listed twice", "languages")
+            )
     source = info.get("source_language")
     if source is not None and source not in languages:
-        problems.append(Problem(file, where.child(document, "source_language").line,
-                                f"'{source}' is not in languages ({', '.join(languages)})", "source_language"))
+        problems.append(
+            Problem(
+                file,
+                where.child(document, "source_language").line,
+                f"'{source}' is not in languages ({', '.join(languages)})",
+                "source_language",
+            )
+        )
     players = info.get("players", {})
     if players.get("min", 0) > players.get("max", 99):
-        problems.append(Problem(file, where.child(document, "players").line,
-                                "min is larger than max", "players"))
+        problems.append(Problem(file, where.child(document, "players").line, "min is larger than max", "players"))
 
 
 def _recheck_texts(document, file, languages, problems):
@@ -258,14 +390,25 @@ def _load_components(path: Path, languages, problems) -> list[Component]:
         raw = raw_list[index] if index < len(raw_list) else {}
         source = next(((kind, entry[kind]) for kind in COMPONENT_SOURCES if kind in entry), None)
         where = start(path, document).child(document, "components").child(raw_list, index)
-        components.append(Component(
-            id=entry.get("id", f"#{index}"), name=entry.get("name", Text({})), count=entry.get("count", 0),
-            file=path, line=where.line, source=source, note=entry.get("note"),
-            placeholder=bool(entry.get("placeholder")), per_kind=entry.get("per_kind"),
-        ))
+        components.append(
+            Component(
+                id=entry.get("id", f"#{index}"),
+                name=entry.get("name", Text({})),
+                count=entry.get("count", 0),
+                file=path,
+                line=where.line,
+                source=source,
+                note=entry.get("note"),
+                placeholder=bool(entry.get("placeholder")),
+                per_kind=entry.get("per_kind"),
+            )
+        )
         if sum(kind in raw for kind in COMPONENT_SOURCES) > 1:
-            problems.append(Problem(path, where.line, "a component has one source: "
-                                    + " or ".join(COMPONENT_SOURCES), entry.get("id")))
+            problems.append(
+                Problem(
+                    path, where.line, "a component has one source: " + " or ".join(COMPONENT_SOURCES), entry.get("id")
+                )
+            )
     return components
 
 
@@ -300,12 +443,22 @@ def _load_deck(game_dir: Path, path: Path, languages, problems, template_problem
             continue
         own = {k: v for k, v in checked.items() if k not in RESERVED_CARD_KEYS}
         placeholder = checked.get("placeholder", False)
-        cards.append(Card(
-            id=checked["id"], name=checked["name"], count=checked.get("count", 1), fields=own,
-            deck_id=path.stem, file=where.file, line=where.line, index=index,
-            remove_at=list(checked.get("remove_at", [])), placeholder=placeholder,
-            back=checked.get("back"), lines={k: where.child(raw, k).line for k in raw},
-        ))
+        cards.append(
+            Card(
+                id=checked["id"],
+                name=checked["name"],
+                count=checked.get("count", 1),
+                fields=own,
+                deck_id=path.stem,
+                file=where.file,
+                line=where.line,
+                index=index,
+                remove_at=list(checked.get("remove_at", [])),
+                placeholder=placeholder,
+                back=checked.get("back"),
+                lines={k: where.child(raw, k).line for k in raw},
+            )
+        )
     lines = {key: root.child(document, key).line for key in document}
     problems += checker.problems
     templates = Checker(languages)
@@ -317,10 +470,18 @@ def _load_deck(game_dir: Path, path: Path, languages, problems, template_problem
     size_mm = CARD_SIZES[size] if isinstance(size, str) else (float(size["width"]), float(size["height"]))
     back = deck.get("back")
     return Deck(
-        id=path.stem, name=deck.get("name", Text({})), file=path, size_mm=size_mm,
-        size_name=size if isinstance(size, str) else None, bleed_mm=float(deck.get("bleed", DEFAULT_BLEED_MM)),
-        template=deck.get("template", ""), back_template=back["template"] if back else None,
-        fields=fields, cards=cards, lines=lines, placeholder=deck.get("placeholder", False),
+        id=path.stem,
+        name=deck.get("name", Text({})),
+        file=path,
+        size_mm=size_mm,
+        size_name=size if isinstance(size, str) else None,
+        bleed_mm=float(deck.get("bleed", DEFAULT_BLEED_MM)),
+        template=deck.get("template", ""),
+        back_template=back["template"] if back else None,
+        fields=fields,
+        cards=cards,
+        lines=lines,
+        placeholder=deck.get("placeholder", False),
     )
 
 
@@ -334,13 +495,15 @@ def _card_sources(game_dir, path, document, root, deck, fields, languages, check
         return raw_cards, [root.child(document, "cards").child(raw_cards, i) for i in range(len(raw_cards))]
     where = root.child(document, "cards_from")
     if "cards" in deck:
-        checker.report(where, "a deck has `cards:` or `cards_from:`, not both",
-                       "remove the list, or the spreadsheet's name")
+        checker.report(
+            where, "a deck has `cards:` or `cards_from:`, not both", "remove the list, or the spreadsheet's name"
+        )
         return [], []
     sheet_file = (path.parent / deck["cards_from"]).resolve()
     if not sheet_file.is_relative_to(game_dir):
-        checker.report(where, f"'{deck['cards_from']}' is outside the game's folder",
-                       "keep the spreadsheet beside the deck file")
+        checker.report(
+            where, f"'{deck['cards_from']}' is outside the game's folder", "keep the spreadsheet beside the deck file"
+        )
         return [], []
     from generator.model.table.cards import read_deck_sheet
 

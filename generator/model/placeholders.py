@@ -1,7 +1,9 @@
 """Numbers and names in the rules come from the data: `{...}` placeholders resolved from the model.
 
-Syntax: PLACEHOLDER_SYNTAX below (docs/schema.md prints it). Furigana `{漢字|かんじ}` has a `|` and is left alone. An unknown placeholder is a located error.
+Syntax: PLACEHOLDER_SYNTAX below (docs/schema.md prints it). Furigana `{漢字|かんじ}` has a `|` and is left
+alone. An unknown placeholder is a located error.
 """
+
 from __future__ import annotations
 
 import re
@@ -48,14 +50,21 @@ class DataNames:
 
     def names(self, players: int | None) -> dict:
         game = self.game
-        setup = {"setup": Namespace({entry["deck"]: Namespace({k: v for k, v in entry.items() if k[0] != "_"})
-                                     for entry in game.setup})}
+        setup = {
+            "setup": Namespace(
+                {entry["deck"]: Namespace({k: v for k, v in entry.items() if k[0] != "_"}) for entry in game.setup}
+            )
+        }
         if players is None:
-            return {**setup, "deck": Namespace({d.id: d.copies for d in game.decks.values()}),
-                    "total": Namespace({d.id: d.copies for d in game.decks.values()}),
-                    "component": Namespace({c.id: c.count for c in game.components}),
-                    "numbers": Namespace(game.numbers),
-                    "min_players": game.players[0], "max_players": game.players[1]}
+            return {
+                **setup,
+                "deck": Namespace({d.id: d.copies for d in game.decks.values()}),
+                "total": Namespace({d.id: d.copies for d in game.decks.values()}),
+                "component": Namespace({c.id: c.count for c in game.components}),
+                "numbers": Namespace(game.numbers),
+                "min_players": game.players[0],
+                "max_players": game.players[1],
+            }
         row = self.tables.get(players)
         if row is None:
             low, high = game.players
@@ -139,11 +148,13 @@ def resolve_one(source: str, data: DataNames, lang: str, players: int | None = N
 
 def resolve(text: str, data: DataNames, lang: str) -> str:
     """Every placeholder of text replaced; the first unknown one raises PlaceholderError."""
+
     def replace(match: re.Match) -> str:
         try:
             return resolve_one(match.group(1), data, lang)
         except PlaceholderError as error:
             raise PlaceholderError(f"placeholder {match.group(0)}: {error}") from None
+
     return PLACEHOLDER.sub(replace, text)
 
 

@@ -5,6 +5,7 @@ be read from the game's data with `=expression` values (the expression language 
 checks): `=card.price_min` inside a `for_each: goods` element, `=numbers.storage_costs`,
 `=max_players`. Expressions are evaluated while loading, so a wrong one is reported with its line.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -14,8 +15,27 @@ from typing import Any
 from generator.model.expr import ExpressionError, Namespace, evaluate
 from generator.errors import InputError, Problem
 from generator.model.game import CARD_SIZES, Aid, Board, Deck, Printables, Text, TokenSheet
-from generator.model.schema import (INVALID, Bool, Checker, Colour, Enum, Field, FileKind, Id, Int, ListOf, Localized,
-                                    Object, OneOf, Spec, Str, Where, is_colour, start, type_name)
+from generator.model.schema import (
+    INVALID,
+    Bool,
+    Checker,
+    Colour,
+    Enum,
+    Field,
+    FileKind,
+    Id,
+    Int,
+    ListOf,
+    Localized,
+    Object,
+    OneOf,
+    Spec,
+    Str,
+    Where,
+    is_colour,
+    start,
+    type_name,
+)
 from generator.yamlio import item_line, load_yaml
 
 KINDS = ("boards", "aids", "tokens")
@@ -23,6 +43,7 @@ HALF_PAGE = "half-page"
 
 
 # --- schema vocabulary ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Expr:
@@ -70,8 +91,11 @@ class Pair(Spec):
         return f"two numbers in mm, {self.what}"
 
     def check(self, value, where, checker):
-        if (not isinstance(value, list) or len(value) != 2
-                or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in value)):
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in value)
+        ):
             return self.wrong(value, where, checker)
         return (float(value[0]), float(value[1]))
 
@@ -86,8 +110,9 @@ class Tagged(Spec):
     every: Object = field(init=False, repr=False)
 
     def __post_init__(self):
-        self.every = Object(self.common, what=f"every {self.what}", doc=f"The keys every {self.what} has, "
-                                                                        "whatever its `kind:`.")
+        self.every = Object(
+            self.common, what=f"every {self.what}", doc=f"The keys every {self.what} has, whatever its `kind:`."
+        )
 
     @property
     def expected(self):
@@ -123,121 +148,217 @@ def element(kind: str, fields: dict, doc: str) -> Object:
     return Object({**own_kind, **ELEMENT_KEYS, **fields}, what=f"{kind} ({doc})", doc=f"`kind: {kind}`: {doc}.")
 
 
-STEP = Object({"from": Field(NUMBER, required=True, doc="the first value the step applies from"),
-               "step": Field(NUMBER, required=True, doc="the difference between neighbouring spaces")},
-              what="step band", doc="A band of a counted track: from a value on, spaces go up by `step`.")
-ELEMENT = Tagged({
-    "track": element("track", {
-        "values": Field(OneOf([ListOf(Value()), Value()], expected="a list of values or an =expression"),
-                        doc="the spaces, listed; or count them with `from`, `to` and `step`"),
-        "from": Field(NUMBER, doc="the first space of a counted track"),
-        "to": Field(NUMBER, doc="the last space of a counted track"),
-        "step": Field(NUMBER, doc="the difference between neighbouring spaces"),
-        "steps": Field(ListOf(STEP), doc="a different step from a value on: [{from: 50, step: 10}]"),
-        "start": Field(Value(), doc="the starting space"),
-        "cell": Field(Pair("[width, height]"), default=(9.0, 9.0), doc="size of a space, mm"),
-        "label_width": Field(Int(0, 300, whole=False), default=30, doc="mm left of the spaces for the label"),
-        "sign": Field(Bool(), default=False, doc="print +1 rather than 1"),
-    }, "a row of spaces"),
-    "slots": element("slots", {
-        "slots": Field(OneOf([ListOf(TEXT), Value()], expected="a list of labels or an =expression"),
-                       required=True, doc="the places: their labels, or an =expression giving the values"),
-        "format": Field(Localized(), doc="each slot's label, with {value} and {n} (1, 2, ...)"),
-        "slot": Field(Pair("[width, height]"), default=(30.0, 20.0), doc="size of a place, mm"),
-        "columns": Field(Int(1, 50), doc="places in a row (all in one row when left out)"),
-        "gap": Field(Int(0, 100, whole=False), default=3, doc="mm between places"),
-    }, "an area of labelled places"),
-    "grid": element("grid", {
-        "columns": Field(Int(1, 100), required=True, doc="cells across"),
-        "rows": Field(Int(1, 100), required=True, doc="cells down"),
-        "cell": Field(Pair("[width, height]"), default=(10.0, 10.0), doc="size of a cell, mm"),
-    }, "a square grid"),
-    "hexgrid": element("hexgrid", {
-        "columns": Field(Int(1, 100), required=True, doc="hexes across"),
-        "rows": Field(Int(1, 100), required=True, doc="hexes down"),
-        "size": Field(Int(2, 200, whole=False), default=20, doc="width of a hex (pointy top), mm"),
-        "cells": Field(ListOf(Object({"at": Field(Pair("[column, row]"), required=True, doc="which hex, from 0"),
-                                      "label": Field(TEXT, doc="text printed in the hex"),
-                                      "colour": Field(ColourValue(), doc="the hex's fill")},
-                                     what="hex", doc="One hex of a hex grid given a label or a colour.")),
-                       doc="hexes given a label or a colour"),
-    }, "a grid of pointy-top hexes"),
-    "text": element("text", {
-        "width": Field(Int(1, 2000, whole=False), default=100, doc="mm; the text wraps inside it"),
-        "size": Field(Int(4, 200, whole=False), default=12, doc="points"),
-        "align": Field(Enum(["left", "center", "right"]), default="left", doc="alignment inside the width"),
-    }, "a text"),
-}, common=ELEMENT_KEYS)
+STEP = Object(
+    {
+        "from": Field(NUMBER, required=True, doc="the first value the step applies from"),
+        "step": Field(NUMBER, required=True, doc="the difference between neighbouring spaces"),
+    },
+    what="step band",
+    doc="A band of a counted track: from a value on, spaces go up by `step`.",
+)
+ELEMENT = Tagged(
+    {
+        "track": element(
+            "track",
+            {
+                "values": Field(
+                    OneOf([ListOf(Value()), Value()], expected="a list of values or an =expression"),
+                    doc="the spaces, listed; or count them with `from`, `to` and `step`",
+                ),
+                "from": Field(NUMBER, doc="the first space of a counted track"),
+                "to": Field(NUMBER, doc="the last space of a counted track"),
+                "step": Field(NUMBER, doc="the difference between neighbouring spaces"),
+                "steps": Field(ListOf(STEP), doc="a different step from a value on: [{from: 50, step: 10}]"),
+                "start": Field(Value(), doc="the starting space"),
+                "cell": Field(Pair("[width, height]"), default=(9.0, 9.0), doc="size of a space, mm"),
+                "label_width": Field(Int(0, 300, whole=False), default=30, doc="mm left of the spaces for the label"),
+                "sign": Field(Bool(), default=False, doc="print +1 rather than 1"),
+            },
+            "a row of spaces",
+        ),
+        "slots": element(
+            "slots",
+            {
+                "slots": Field(
+                    OneOf([ListOf(TEXT), Value()], expected="a list of labels or an =expression"),
+                    required=True,
+                    doc="the places: their labels, or an =expression giving the values",
+                ),
+                "format": Field(Localized(), doc="each slot's label, with {value} and {n} (1, 2, ...)"),
+                "slot": Field(Pair("[width, height]"), default=(30.0, 20.0), doc="size of a place, mm"),
+                "columns": Field(Int(1, 50), doc="places in a row (all in one row when left out)"),
+                "gap": Field(Int(0, 100, whole=False), default=3, doc="mm between places"),
+            },
+            "an area of labelled places",
+        ),
+        "grid": element(
+            "grid",
+            {
+                "columns": Field(Int(1, 100), required=True, doc="cells across"),
+                "rows": Field(Int(1, 100), required=True, doc="cells down"),
+                "cell": Field(Pair("[width, height]"), default=(10.0, 10.0), doc="size of a cell, mm"),
+            },
+            "a square grid",
+        ),
+        "hexgrid": element(
+            "hexgrid",
+            {
+                "columns": Field(Int(1, 100), required=True, doc="hexes across"),
+                "rows": Field(Int(1, 100), required=True, doc="hexes down"),
+                "size": Field(Int(2, 200, whole=False), default=20, doc="width of a hex (pointy top), mm"),
+                "cells": Field(
+                    ListOf(
+                        Object(
+                            {
+                                "at": Field(Pair("[column, row]"), required=True, doc="which hex, from 0"),
+                                "label": Field(TEXT, doc="text printed in the hex"),
+                                "colour": Field(ColourValue(), doc="the hex's fill"),
+                            },
+                            what="hex",
+                            doc="One hex of a hex grid given a label or a colour.",
+                        )
+                    ),
+                    doc="hexes given a label or a colour",
+                ),
+            },
+            "a grid of pointy-top hexes",
+        ),
+        "text": element(
+            "text",
+            {
+                "width": Field(Int(1, 2000, whole=False), default=100, doc="mm; the text wraps inside it"),
+                "size": Field(Int(4, 200, whole=False), default=12, doc="points"),
+                "align": Field(Enum(["left", "center", "right"]), default="left", doc="alignment inside the width"),
+            },
+            "a text",
+        ),
+    },
+    common=ELEMENT_KEYS,
+)
 
-BOARD_SCHEMA = Object({
-    "name": Field(Localized(), required=True, doc="the board's name"),
-    "size": Field(Pair("[width, height]"), required=True, doc="mm; larger than the paper prints in tiles"),
-    "copies": Field(NUMBER, default=1, doc="how many are printed (a number or =expression)"),
-    "background": Field(Colour(), default="#ffffff", doc="the board's background colour"),
-    "elements": Field(ListOf(ELEMENT), required=True, doc="what is drawn, each with its `kind:` (see below)"),
-    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
-}, what="board")
+BOARD_SCHEMA = Object(
+    {
+        "name": Field(Localized(), required=True, doc="the board's name"),
+        "size": Field(Pair("[width, height]"), required=True, doc="mm; larger than the paper prints in tiles"),
+        "copies": Field(NUMBER, default=1, doc="how many are printed (a number or =expression)"),
+        "background": Field(Colour(), default="#ffffff", doc="the board's background colour"),
+        "elements": Field(ListOf(ELEMENT), required=True, doc="what is drawn, each with its `kind:` (see below)"),
+        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+    },
+    what="board",
+)
 
 SIZE_NAMES = [*CARD_SIZES, HALF_PAGE]
-AID_SECTION = Object({
-    "heading": Field(Localized(), required=True, doc="the section's heading"),
-    "mark": Field(Str(), doc="a short mark before the heading, like a phase number"),
-    "text": Field(Localized(), doc="a paragraph"),
-    "items": Field(ListOf(Localized()), doc="a bulleted list"),
-    "numbers": Field(ListOf(Object({"label": Field(Localized(), required=True, doc="what the number is"),
-                                    "value": Field(Value(), required=True, doc="the number, or an =expression"),
-                                    "unit": Field(TEXT, doc="printed after the value")},
-                                   what="number", doc="A labelled number in an aid's table.")),
-                     doc="a table of labelled numbers"),
-}, what="section", doc="One section of a player aid: a heading and a text, a list or numbers.")
-AID_SCHEMA = Object({
-    "name": Field(Localized(), required=True, doc="the aid's name (box contents, file labels)"),
-    "size": Field(OneOf([Enum(SIZE_NAMES), Pair("[width, height]")],
-                        expected=f"one of {', '.join(SIZE_NAMES)} or [width, height]"), required=True,
-                  doc=f"a card size ({', '.join(CARD_SIZES)}), {HALF_PAGE}, or [width, height] in mm"),
-    "copies": Field(NUMBER, required=True, doc="how many are printed, e.g. =max_players"),
-    "title": Field(Localized(), required=True, doc="printed at the top of the aid"),
-    "colour": Field(Colour(), default="#2f5d62", doc="the colour of the title band and headings"),
-    "sections": Field(ListOf(AID_SECTION), required=True, doc="the aid's sections, top to bottom"),
-    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
-}, what="player aid")
+AID_SECTION = Object(
+    {
+        "heading": Field(Localized(), required=True, doc="the section's heading"),
+        "mark": Field(Str(), doc="a short mark before the heading, like a phase number"),
+        "text": Field(Localized(), doc="a paragraph"),
+        "items": Field(ListOf(Localized()), doc="a bulleted list"),
+        "numbers": Field(
+            ListOf(
+                Object(
+                    {
+                        "label": Field(Localized(), required=True, doc="what the number is"),
+                        "value": Field(Value(), required=True, doc="the number, or an =expression"),
+                        "unit": Field(TEXT, doc="printed after the value"),
+                    },
+                    what="number",
+                    doc="A labelled number in an aid's table.",
+                )
+            ),
+            doc="a table of labelled numbers",
+        ),
+    },
+    what="section",
+    doc="One section of a player aid: a heading and a text, a list or numbers.",
+)
+AID_SCHEMA = Object(
+    {
+        "name": Field(Localized(), required=True, doc="the aid's name (box contents, file labels)"),
+        "size": Field(
+            OneOf(
+                [Enum(SIZE_NAMES), Pair("[width, height]")],
+                expected=f"one of {', '.join(SIZE_NAMES)} or [width, height]",
+            ),
+            required=True,
+            doc=f"a card size ({', '.join(CARD_SIZES)}), {HALF_PAGE}, or [width, height] in mm",
+        ),
+        "copies": Field(NUMBER, required=True, doc="how many are printed, e.g. =max_players"),
+        "title": Field(Localized(), required=True, doc="printed at the top of the aid"),
+        "colour": Field(Colour(), default="#2f5d62", doc="the colour of the title band and headings"),
+        "sections": Field(ListOf(AID_SECTION), required=True, doc="the aid's sections, top to bottom"),
+        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+    },
+    what="player aid",
+)
 
-TOKEN_SIDE = {"label": Field(TEXT, doc="text printed on the token"),
-              "value": Field(Value(), doc="a number printed large (a coin's value)"),
-              "colour": Field(ColourValue(), doc="the token's fill"),
-              "text_colour": Field(Colour(), doc="the colour of its text")}
-TOKEN = Object({"id": Field(Id(), required=True, doc="names the token in errors and translations"),
-                "count": Field(Int(1, 1000), required=True, doc="copies on the sheet (in each set)"),
-                **TOKEN_SIDE,
-                "back": Field(Object(TOKEN_SIDE, what="token back", doc="The other side of a two-sided token."),
-                              doc="the other side, for `sides: 2`")},
-               what="token", doc="One kind of token and how many of it.")
-TOKENS_SCHEMA = Object({
-    "name": Field(Localized(), required=True, doc="the sheet's name"),
-    "shape": Field(Enum(["round", "square"]), required=True, doc="how the tokens are cut"),
-    "size": Field(Int(8, 150, whole=False), required=True, doc="diameter or side, mm"),
-    "sides": Field(Int(1, 2), default=1, doc="2: a back printed behind each token"),
-    "bleed": Field(Int(0, 5, whole=False), default=1.5, doc="mm printed past the cut"),
-    "sets": Field(Int(1, 100), doc="the box counts sets (like 1 set of money), each set all the tokens"),
-    "tokens": Field(ListOf(TOKEN), required=True, doc="the tokens of the sheet"),
-    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
-}, what="token sheet")
+TOKEN_SIDE = {
+    "label": Field(TEXT, doc="text printed on the token"),
+    "value": Field(Value(), doc="a number printed large (a coin's value)"),
+    "colour": Field(ColourValue(), doc="the token's fill"),
+    "text_colour": Field(Colour(), doc="the colour of its text"),
+}
+TOKEN = Object(
+    {
+        "id": Field(Id(), required=True, doc="names the token in errors and translations"),
+        "count": Field(Int(1, 1000), required=True, doc="copies on the sheet (in each set)"),
+        **TOKEN_SIDE,
+        "back": Field(
+            Object(TOKEN_SIDE, what="token back", doc="The other side of a two-sided token."),
+            doc="the other side, for `sides: 2`",
+        ),
+    },
+    what="token",
+    doc="One kind of token and how many of it.",
+)
+TOKENS_SCHEMA = Object(
+    {
+        "name": Field(Localized(), required=True, doc="the sheet's name"),
+        "shape": Field(Enum(["round", "square"]), required=True, doc="how the tokens are cut"),
+        "size": Field(Int(8, 150, whole=False), required=True, doc="diameter or side, mm"),
+        "sides": Field(Int(1, 2), default=1, doc="2: a back printed behind each token"),
+        "bleed": Field(Int(0, 5, whole=False), default=1.5, doc="mm printed past the cut"),
+        "sets": Field(Int(1, 100), doc="the box counts sets (like 1 set of money), each set all the tokens"),
+        "tokens": Field(ListOf(TOKEN), required=True, doc="the tokens of the sheet"),
+        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+    },
+    what="token sheet",
+)
 
-VALUES_DOC = ("Numbers and texts can come from the game's data: a value `=expression` is evaluated as game.yaml's "
-              "checks are, with `numbers`, `min_players`, `max_players` and, inside `for_each: <deck>`, `card` "
-              "(`=card.price_min`).")
-BOARD_FILE = FileKind("boards/<board>.yaml", BOARD_SCHEMA, doc=(
-    "A board, drawn from its elements; the file name is its id (components name it with `board:`). "
-    "A board larger than the paper is printed at 100% in tiles. " + VALUES_DOC))
-AID_FILE = FileKind("aids/<aid>.yaml", AID_SCHEMA, doc=(
-    "A player aid: a titled sheet of sections, its text set as large as fits; the file name is its id "
-    "(components name it with `aid:`). " + VALUES_DOC))
-TOKENS_FILE = FileKind("tokens/<sheet>.yaml", TOKENS_SCHEMA, doc=(
-    "A sheet of round or square tokens with their counts; the file name is its id (components name it with "
-    "`tokens:`). " + VALUES_DOC))
+VALUES_DOC = (
+    "Numbers and texts can come from the game's data: a value `=expression` is evaluated as game.yaml's "
+    "checks are, with `numbers`, `min_players`, `max_players` and, inside `for_each: <deck>`, `card` "
+    "(`=card.price_min`)."
+)
+BOARD_FILE = FileKind(
+    "boards/<board>.yaml",
+    BOARD_SCHEMA,
+    doc=(
+        "A board, drawn from its elements; the file name is its id (components name it with `board:`). "
+        "A board larger than the paper is printed at 100% in tiles. " + VALUES_DOC
+    ),
+)
+AID_FILE = FileKind(
+    "aids/<aid>.yaml",
+    AID_SCHEMA,
+    doc=(
+        "A player aid: a titled sheet of sections, its text set as large as fits; the file name is its id "
+        "(components name it with `aid:`). " + VALUES_DOC
+    ),
+)
+TOKENS_FILE = FileKind(
+    "tokens/<sheet>.yaml",
+    TOKENS_SCHEMA,
+    doc=(
+        "A sheet of round or square tokens with their counts; the file name is its id (components name it with "
+        "`tokens:`). " + VALUES_DOC
+    ),
+)
 
 
 # --- loading -------------------------------------------------------------------------------------
+
 
 class Resolver:
     """Evaluates =expressions against the game's data; a failure becomes a located problem."""
@@ -265,15 +386,15 @@ class Resolver:
         for key in COLOUR_KEYS:
             value = resolved.get(key)
             if value is not None and value is not INVALID and isinstance(raw.get(key), Expr) and not is_colour(value):
-                resolved[key] = self.checker.report(raw[key].where, f"the expression gave {value!r}, not a colour "
-                                                                    "like #2f5d62, rgb(47, 93, 98) or teal")
+                resolved[key] = self.checker.report(
+                    raw[key].where, f"the expression gave {value!r}, not a colour like #2f5d62, rgb(47, 93, 98) or teal"
+                )
         return resolved
 
     def cards(self, deck_id: str, where: Where):
         deck = self.decks.get(deck_id)
         if deck is None:
-            self.checker.report(where, f"no deck '{deck_id}' to repeat over",
-                                "decks: " + ", ".join(self.decks))
+            self.checker.report(where, f"no deck '{deck_id}' to repeat over", "decks: " + ", ".join(self.decks))
             return []
         return [{**card.fields, "id": card.id, "name": card.name} for card in deck.cards]
 
@@ -286,12 +407,20 @@ class Resolver:
         return int(number)
 
 
-def load_printables(game_dir: Path, languages: list[str], decks: dict[str, Deck], numbers: dict,
-                    players: tuple[int, int], problems: list[Problem]) -> Printables:
+def load_printables(
+    game_dir: Path,
+    languages: list[str],
+    decks: dict[str, Deck],
+    numbers: dict,
+    players: tuple[int, int],
+    problems: list[Problem],
+) -> Printables:
     found = Printables()
     loaders: dict[str, tuple[Object, Any, dict[str, Any]]] = {
-        "boards": (BOARD_SCHEMA, _board, found.boards), "aids": (AID_SCHEMA, _aid, found.aids),
-        "tokens": (TOKENS_SCHEMA, _tokens, found.tokens)}
+        "boards": (BOARD_SCHEMA, _board, found.boards),
+        "aids": (AID_SCHEMA, _aid, found.aids),
+        "tokens": (TOKENS_SCHEMA, _tokens, found.tokens),
+    }
     for folder, (schema, build, into) in loaders.items():
         for path in sorted((game_dir / folder).glob("*.yaml")) if (game_dir / folder).is_dir() else []:
             checker = Checker(languages)
@@ -322,9 +451,16 @@ def _board(path, checked, resolver: Resolver, root: Where, document) -> Board:
         where = root.child(document, "elements").child(raw, index)
         elements += expand_element(entry, resolver, where, raw[index])
     where = root.child(document, "copies")
-    return Board(id=path.stem, name=checked["name"], file=path, size_mm=checked["size"],
-                 copies=resolver.count(checked["copies"], where), background=checked["background"],
-                 elements=elements, placeholder=_placeholder(checked))
+    return Board(
+        id=path.stem,
+        name=checked["name"],
+        file=path,
+        size_mm=checked["size"],
+        copies=resolver.count(checked["copies"], where),
+        background=checked["background"],
+        elements=elements,
+        placeholder=_placeholder(checked),
+    )
 
 
 def expand_element(entry: dict, resolver: Resolver, where: Where, raw: dict) -> list[dict]:
@@ -345,8 +481,10 @@ def expand_element(entry: dict, resolver: Resolver, where: Where, raw: dict) -> 
             if not resolved["values"]:
                 continue
         if entry["kind"] == "hexgrid":
-            resolved["cells"] = [resolver.colours({k: resolver.value(v, card) for k, v in cell.items()}, cell, where)
-                                 for cell in entry.get("cells", [])]
+            resolved["cells"] = [
+                resolver.colours({k: resolver.value(v, card) for k, v in cell.items()}, cell, where)
+                for cell in entry.get("cells", [])
+            ]
         out.append(resolved)
     return out
 
@@ -361,10 +499,11 @@ def track_values(resolved: dict, resolver: Resolver, where: Where, raw: dict) ->
     if not values:
         return []
     if "start" in resolved and str(resolved["start"]) not in [str(v) for v in values]:
-        resolver.checker.report(where.child(raw, "start"),
-                                f"the starting space {resolved['start']!r} is not on the track "
-                                f"({values[0]} to {values[-1]})" + (f" for card '{resolved['card']}'"
-                                                                    if "card" in resolved else ""))
+        resolver.checker.report(
+            where.child(raw, "start"),
+            f"the starting space {resolved['start']!r} is not on the track "
+            f"({values[0]} to {values[-1]})" + (f" for card '{resolved['card']}'" if "card" in resolved else ""),
+        )
         return []
     return values
 
@@ -375,12 +514,16 @@ def _counted(resolved: dict, where: Where, checker: Checker) -> list:
         checker.report(where, "a track needs `values:`, or `from:`, `to:` and `step:` (or `steps:`)")
         return []
     bands = [(float("-inf"), resolved.get("step", 1))] + sorted(
-        (band["from"], band["step"]) for band in resolved.get("steps", []))
+        (band["from"], band["step"]) for band in resolved.get("steps", [])
+    )
     numbers = [resolved["from"], resolved["to"], *[n for band in bands[1:] for n in band], bands[0][1]]
-    if any(isinstance(n, bool) or not isinstance(n, (int, float)) for n in numbers) or \
-            any(step <= 0 for _, step in bands):
-        checker.report(where, f"track from/to/step must be numbers and steps positive, found "
-                              f"{', '.join(type_name(n) for n in numbers)}")
+    if any(isinstance(n, bool) or not isinstance(n, (int, float)) for n in numbers) or any(
+        step <= 0 for _, step in bands
+    ):
+        checker.report(
+            where,
+            f"track from/to/step must be numbers and steps positive, found {', '.join(type_name(n) for n in numbers)}",
+        )
         return []
     values: list[float] = []
     value = resolved["from"]
@@ -397,23 +540,41 @@ def _aid(path, checked, resolver: Resolver, root: Where, document) -> Aid:
     for section in checked["sections"]:
         numbers = [{**entry, "value": resolver.value(entry["value"])} for entry in section.get("numbers", [])]
         sections.append({**section, "numbers": numbers})
-    return Aid(id=path.stem, name=checked["name"], file=path, size=checked["size"],
-               copies=resolver.count(checked["copies"], root.child(document, "copies")), title=checked["title"],
-               colour=checked["colour"], sections=sections, placeholder=_placeholder(checked))
+    return Aid(
+        id=path.stem,
+        name=checked["name"],
+        file=path,
+        size=checked["size"],
+        copies=resolver.count(checked["copies"], root.child(document, "copies")),
+        title=checked["title"],
+        colour=checked["colour"],
+        sections=sections,
+        placeholder=_placeholder(checked),
+    )
 
 
 def _tokens(path, checked, resolver: Resolver, root: Where, document) -> TokenSheet:
     tokens = []
     for index, token in enumerate(checked["tokens"]):
-        resolved = resolver.colours({key: resolver.value(value) for key, value in token.items() if key != "back"},
-                                    token, root)
+        resolved = resolver.colours(
+            {key: resolver.value(value) for key, value in token.items() if key != "back"}, token, root
+        )
         resolved["line"] = item_line(document["tokens"], index)  # where a finding on the token points
         back = token.get("back", {})
         resolved["back"] = resolver.colours({key: resolver.value(value) for key, value in back.items()}, back, root)
         tokens.append(resolved)
-    return TokenSheet(id=path.stem, name=checked["name"], file=path, shape=checked["shape"],
-                      size_mm=float(checked["size"]), sides=checked["sides"], bleed_mm=float(checked["bleed"]),
-                      sets=checked.get("sets"), tokens=tokens, placeholder=_placeholder(checked))
+    return TokenSheet(
+        id=path.stem,
+        name=checked["name"],
+        file=path,
+        shape=checked["shape"],
+        size_mm=float(checked["size"]),
+        sides=checked["sides"],
+        bleed_mm=float(checked["bleed"]),
+        sets=checked.get("sets"),
+        tokens=tokens,
+        placeholder=_placeholder(checked),
+    )
 
 
 def plain_value(value: Any, lang: str, fallback: str) -> Any:

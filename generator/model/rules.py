@@ -4,6 +4,7 @@ Keeping every language inside the same block is what keeps translations aligned 
 without a text in some language is a missing translation (validate and `i18n status` list it; an edition
 prints the source language's text there), so a language can be added first and translated afterwards.
 """
+
 from __future__ import annotations
 
 import re
@@ -12,35 +13,67 @@ from pathlib import Path
 
 from generator.errors import InputError, Problem
 from generator.model.game import Game, Text
-from generator.model.schema import (INVALID, Checker, Enum, Field, FileKind, Int, ListOf, Localized, Object, OneOf,
-                                    Str, Where, start)
+from generator.model.schema import (
+    INVALID,
+    Checker,
+    Enum,
+    Field,
+    FileKind,
+    Int,
+    ListOf,
+    Localized,
+    Object,
+    OneOf,
+    Str,
+    Where,
+    start,
+)
 from generator.yamlio import load_yaml
 
 RULES_FILE = "rules.yaml"
-BLOCK_TYPES = ["heading", "paragraph", "list", "steps", "table", "example", "note", "figure", "components",
-               "players", "card"]
+BLOCK_TYPES = [
+    "heading",
+    "paragraph",
+    "list",
+    "steps",
+    "table",
+    "example",
+    "note",
+    "figure",
+    "components",
+    "players",
+    "card",
+]
 POINT = ListOf(Int(whole=False))
 CELL = OneOf([Localized(), Str()], expected="a text {ja: ..., en: ...} or a plain value")
-COLUMN = Object({
-    "head": Field(Localized(), required=True, doc="the column's heading"),
-    "value": Field(Str(), required=True, doc="an expression evaluated at each player count, like deck.assets"),
-}, what="players column", doc="A column of a `players` table: one row per player count.")
-BLOCK = Object({
-    "id": Field(Str(), doc="a name for the block; made from the section heading when left out"),
-    "type": Field(Enum(BLOCK_TYPES), default="paragraph", doc="what the block is (see the block types below)"),
-    "level": Field(Int(1, 3), default=1, doc="headings: 1 chapter, 2 section, 3 subsection"),
-    "text": Field(Localized(), doc="the block's text; a caption for figures and tables"),
-    "items": Field(ListOf(Localized()), doc="list and steps items"),
-    "head": Field(ListOf(CELL), doc="table header cells"),
-    "rows": Field(ListOf(ListOf(CELL)), doc="table rows"),
-    "columns": Field(ListOf(COLUMN), doc="players tables: one column per expression"),
-    "src": Field(Str(), doc="figures: an image file beside rules.yaml"),
-    "deck": Field(Str(), doc="card blocks: the deck of the cards shown"),
-    "cards": Field(ListOf(Str()), doc="card blocks: ids of the cards shown, the first at the bottom of a pile"),
-    "callouts": Field(ListOf(POINT), doc="card blocks: [x, y] in mm from the card's top left, numbered ① ② ..."),
-    "offset": Field(POINT, default=[0.0, 0.0], doc="card blocks: [x, y] in mm from one card of a pile to the next"),
-    "width": Field(Int(10, 200, whole=False), default=40.0, doc="card blocks: printed width of a card in mm"),
-}, what="block", doc="One block of the rules, holding its text in every language.")
+COLUMN = Object(
+    {
+        "head": Field(Localized(), required=True, doc="the column's heading"),
+        "value": Field(Str(), required=True, doc="an expression evaluated at each player count, like deck.assets"),
+    },
+    what="players column",
+    doc="A column of a `players` table: one row per player count.",
+)
+BLOCK = Object(
+    {
+        "id": Field(Str(), doc="a name for the block; made from the section heading when left out"),
+        "type": Field(Enum(BLOCK_TYPES), default="paragraph", doc="what the block is (see the block types below)"),
+        "level": Field(Int(1, 3), default=1, doc="headings: 1 chapter, 2 section, 3 subsection"),
+        "text": Field(Localized(), doc="the block's text; a caption for figures and tables"),
+        "items": Field(ListOf(Localized()), doc="list and steps items"),
+        "head": Field(ListOf(CELL), doc="table header cells"),
+        "rows": Field(ListOf(ListOf(CELL)), doc="table rows"),
+        "columns": Field(ListOf(COLUMN), doc="players tables: one column per expression"),
+        "src": Field(Str(), doc="figures: an image file beside rules.yaml"),
+        "deck": Field(Str(), doc="card blocks: the deck of the cards shown"),
+        "cards": Field(ListOf(Str()), doc="card blocks: ids of the cards shown, the first at the bottom of a pile"),
+        "callouts": Field(ListOf(POINT), doc="card blocks: [x, y] in mm from the card's top left, numbered ① ② ..."),
+        "offset": Field(POINT, default=[0.0, 0.0], doc="card blocks: [x, y] in mm from one card of a pile to the next"),
+        "width": Field(Int(10, 200, whole=False), default=40.0, doc="card blocks: printed width of a card in mm"),
+    },
+    what="block",
+    doc="One block of the rules, holding its text in every language.",
+)
 BLOCK_TYPE_DOCS = {
     "heading": "a heading (`text`, `level`); level 1 and 2 headings make the contents page",
     "paragraph": "running text (`text`)",
@@ -55,8 +88,18 @@ BLOCK_TYPE_DOCS = {
     "card": "real card faces rendered by the game's templates (`deck`, `cards`, `width`, `offset`, `callouts`)",
 }
 assert list(BLOCK_TYPE_DOCS) == BLOCK_TYPES
-NEEDS = {"heading": "text", "paragraph": "text", "example": "text", "note": "text", "list": "items",
-         "steps": "items", "table": "rows", "figure": "src", "players": "columns", "card": "cards"}
+NEEDS = {
+    "heading": "text",
+    "paragraph": "text",
+    "example": "text",
+    "note": "text",
+    "list": "items",
+    "steps": "items",
+    "table": "rows",
+    "figure": "src",
+    "players": "columns",
+    "card": "cards",
+}
 
 
 @dataclass
@@ -68,7 +111,7 @@ class Block:
     level: int = 1
     text: Text | None = None
     items: list[Text] = field(default_factory=list)
-    head: list = field(default_factory=list)     # Text or plain strings
+    head: list = field(default_factory=list)  # Text or plain strings
     rows: list[list] = field(default_factory=list)
     columns: list[dict] = field(default_factory=list)
     src: str | None = None
@@ -97,23 +140,34 @@ class Block:
 
 COVER_CHOICES = ["auto", "always", "never"]
 COVER_FROM_PAGES = 6  # `cover: auto`: rules whose text takes more pages than this get a cover and contents
-RULES_SCHEMA = Object({
-    "cover": Field(Enum(COVER_CHOICES), default="auto",
-                   doc="a cover and a contents page: `always`, `never`, or `auto` (only when the text takes more "
-                       f"than {COVER_FROM_PAGES} pages); `never` leaves both out"),
-    "blocks": Field(ListOf(BLOCK), required=True, doc="the rules, block by block, in reading order"),
-}, what="rules.yaml")
-RULES_FILE_KIND = FileKind(RULES_FILE, RULES_SCHEMA, doc=(
-    "The rule sheet, printed by `pnpgen rules` and `pnpgen build` in each language and side by side. Every "
-    "block holds its text in every language, so the editions stay aligned block by block; numbers and names "
-    "come from the data through `{...}` placeholders."))
+RULES_SCHEMA = Object(
+    {
+        "cover": Field(
+            Enum(COVER_CHOICES),
+            default="auto",
+            doc="a cover and a contents page: `always`, `never`, or `auto` (only when the text takes more "
+            f"than {COVER_FROM_PAGES} pages); `never` leaves both out",
+        ),
+        "blocks": Field(ListOf(BLOCK), required=True, doc="the rules, block by block, in reading order"),
+    },
+    what="rules.yaml",
+)
+RULES_FILE_KIND = FileKind(
+    RULES_FILE,
+    RULES_SCHEMA,
+    doc=(
+        "The rule sheet, printed by `pnpgen rules` and `pnpgen build` in each language and side by side. Every "
+        "block holds its text in every language, so the editions stay aligned block by block; numbers and names "
+        "come from the data through `{...}` placeholders."
+    ),
+)
 
 
 @dataclass
 class Rulebook:
     file: Path
     blocks: list[Block]
-    cover: str = "auto"   # a cover and a contents page: always, never, or only for long rules
+    cover: str = "auto"  # a cover and a contents page: always, never, or only for long rules
 
     def headings(self, max_level: int = 2) -> list[Block]:
         return [b for b in self.blocks if b.type == "heading" and b.level <= max_level]
@@ -165,25 +219,40 @@ def _named_by_id(problem: Problem, raw_blocks) -> Problem:
     if match and isinstance(raw_blocks, list) and int(match.group(1)) < len(raw_blocks):
         raw = raw_blocks[int(match.group(1))]
         if isinstance(raw, dict) and isinstance(raw.get("id"), str):
-            problem.key = f"blocks[{raw['id']}]" + key[match.end():]
+            problem.key = f"blocks[{raw['id']}]" + key[match.end() :]
     return problem
 
 
 def _block(block_id: str, entry: dict, where: Where) -> Block:
-    return Block(id=block_id, type=entry.get("type", "paragraph"), file=where.file, line=where.line,
-                 level=entry.get("level", 1), text=entry.get("text"), items=entry.get("items", []),
-                 head=entry.get("head", []), rows=entry.get("rows", []), columns=entry.get("columns", []),
-                 src=entry.get("src"), deck=entry.get("deck"), cards=entry.get("cards", []),
-                 callouts=entry.get("callouts", []), offset=entry.get("offset", [0.0, 0.0]),
-                 width=entry.get("width", 40.0))
+    return Block(
+        id=block_id,
+        type=entry.get("type", "paragraph"),
+        file=where.file,
+        line=where.line,
+        level=entry.get("level", 1),
+        text=entry.get("text"),
+        items=entry.get("items", []),
+        head=entry.get("head", []),
+        rows=entry.get("rows", []),
+        columns=entry.get("columns", []),
+        src=entry.get("src"),
+        deck=entry.get("deck"),
+        cards=entry.get("cards", []),
+        callouts=entry.get("callouts", []),
+        offset=entry.get("offset", [0.0, 0.0]),
+        width=entry.get("width", 40.0),
+    )
 
 
 def _block_problems(block: Block, where: Where, seen: dict) -> list[Problem]:
     problems = []
     label = f"blocks[{block.id}]"
     if block.id in seen:
-        problems.append(Problem(block.file, where.line, f"duplicate block id '{block.id}': also used at line "
-                                f"{seen[block.id]}", label))
+        problems.append(
+            Problem(
+                block.file, where.line, f"duplicate block id '{block.id}': also used at line {seen[block.id]}", label
+            )
+        )
     seen.setdefault(block.id, where.line)
     needed = NEEDS.get(block.type)
     if needed and not getattr(block, needed):

@@ -4,6 +4,7 @@ Every check records a located Problem (file, line, key path, what was expected) 
 so that one run reports every mistake in a file. Deck files declare their own card fields in the
 same vocabulary (`fields: {number: {type: int, min: 10}}`), compiled by `compile_field`.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -133,17 +134,23 @@ class Name(Str):
 
 
 def Id() -> Name:  # noqa: N802 - used like a spec class
-    return Name(r"[^\W_][\w-]{0,63}", "an id (letters, digits, '-' and '_', at most 64)",
-                "for example coal-mine or card_12")
+    return Name(
+        r"[^\W_][\w-]{0,63}", "an id (letters, digits, '-' and '_', at most 64)", "for example coal-mine or card_12"
+    )
 
 
 def LanguageCode() -> Name:  # noqa: N802
-    return Name(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}", "a language code like ja, en or pt-BR",
-                "the ISO 639 code, optionally with a region: ja, en, en-US")
+    return Name(
+        r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}",
+        "a language code like ja, en or pt-BR",
+        "the ISO 639 code, optionally with a region: ja, en, en-US",
+    )
 
 
-COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|[a-zA-Z]{3,30}"
-                    r"|(?:rgba?|hsla?|device-cmyk)\([0-9a-z.%,/ +-]{1,80}\)")
+COLOUR = re.compile(
+    r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|[a-zA-Z]{3,30}"
+    r"|(?:rgba?|hsla?|device-cmyk)\([0-9a-z.%,/ +-]{1,80}\)"
+)
 
 
 def is_colour(value) -> bool:
@@ -228,10 +235,14 @@ or `@`, or holds `: ` or ` #`, is still quoted. A multi-line text is a block sca
 lines, indented. pnpgen's error for a text YAML cannot read says so, with its file and line."""
 
 
-COMMA_IN_FLOW = ("a comma inside {ja: ..., en: ...} ends a text, and YAML read what follows it as a key: quote "
-                 "the text (\"...\") or write one language a line (block style)")
-BRACES_READ_AS_MAPPING = ("YAML reads a text starting with { or [ (furigana {漢字|かんじ}, a placeholder) as a "
-                          "mapping or a list: quote it, like \"{札|ふだ}を引く\"")
+COMMA_IN_FLOW = (
+    "a comma inside {ja: ..., en: ...} ends a text, and YAML read what follows it as a key: quote "
+    'the text ("...") or write one language a line (block style)'
+)
+BRACES_READ_AS_MAPPING = (
+    "YAML reads a text starting with { or [ (furigana {漢字|かんじ}, a placeholder) as a "
+    'mapping or a list: quote it, like "{札|ふだ}を引く"'
+)
 
 
 class Localized(Spec):
@@ -248,8 +259,9 @@ class Localized(Spec):
             lines[str(lang)] = at.line
             if checker.languages and lang not in checker.languages:
                 hint = COMMA_IN_FLOW if text is None else did_you_mean(lang, checker.languages)
-                checker.report(at, f"'{lang}' is not one of the game's languages "
-                                   f"({', '.join(checker.languages)})", hint)
+                checker.report(
+                    at, f"'{lang}' is not one of the game's languages ({', '.join(checker.languages)})", hint
+                )
                 continue
             if text is None:
                 continue  # an empty entry is a missing translation, not a type error
@@ -327,7 +339,7 @@ class Object(Spec):
     fields: dict[str, Field]
     what: str = "mapping"
     extra: bool = False  # accept keys not listed (checked elsewhere)
-    doc: str = ""        # what the mapping is, for docs/schema.md
+    doc: str = ""  # what the mapping is, for docs/schema.md
 
     @property
     def expected(self):
@@ -410,9 +422,9 @@ class Described(Spec):
 class FileKind:
     """A kind of YAML file in a game's folder, as `pnpgen schema` documents it."""
 
-    path: str     # where it lives in the game's folder, like `decks/<deck>.yaml`
+    path: str  # where it lives in the game's folder, like `decks/<deck>.yaml`
     schema: Object
-    doc: str      # what the file is for (Markdown, a paragraph)
+    doc: str  # what the file is for (Markdown, a paragraph)
     required: bool = False
 
 
@@ -445,24 +457,33 @@ FIELD_TYPE_DOCS = {
 }
 FIELD_TYPES = list(FIELD_TYPE_DOCS)
 KEYS_BY_TYPE = {
-    "int": {"min", "max"}, "number": {"min", "max"}, "counts": {"ref", "min", "max"},
-    "enum": {"values"}, "ref": {"ref"}, "list": {"of"}, "object": {"fields"},
+    "int": {"min", "max"},
+    "number": {"min", "max"},
+    "counts": {"ref", "min", "max"},
+    "enum": {"values"},
+    "ref": {"ref"},
+    "list": {"of"},
+    "object": {"fields"},
 }
 # The keys of a field declaration, for docs/schema.md; compile_field checks them (which keys go with which type).
-FIELD_DECLARATION = Object({
-    "type": Field(Enum(FIELD_TYPES), required=True, doc="the kind of value (see the field types below)"),
-    "required": Field(Bool(), default=False, doc="every card must give it"),
-    "doc": Field(Str(), doc="what the field means: shown in spreadsheet headers and docs"),
-    "default": Field(AnyValue(), doc="the value of a card that leaves the field out"),
-    "min": Field(Int(whole=False), doc="int, number, counts: the smallest value allowed"),
-    "max": Field(Int(whole=False), doc="int, number, counts: the largest value allowed"),
-    "values": Field(ListOf(Str()), doc="enum: the values allowed"),
-    "ref": Field(Id(), doc="ref, counts: the id of the deck whose card ids the value names"),
-}, what="field declaration",
-    doc="How a deck declares one of its cards' own fields, like `number: {type: int, min: 10, max: 49}`.")
+FIELD_DECLARATION = Object(
+    {
+        "type": Field(Enum(FIELD_TYPES), required=True, doc="the kind of value (see the field types below)"),
+        "required": Field(Bool(), default=False, doc="every card must give it"),
+        "doc": Field(Str(), doc="what the field means: shown in spreadsheet headers and docs"),
+        "default": Field(AnyValue(), doc="the value of a card that leaves the field out"),
+        "min": Field(Int(whole=False), doc="int, number, counts: the smallest value allowed"),
+        "max": Field(Int(whole=False), doc="int, number, counts: the largest value allowed"),
+        "values": Field(ListOf(Str()), doc="enum: the values allowed"),
+        "ref": Field(Id(), doc="ref, counts: the id of the deck whose card ids the value names"),
+    },
+    what="field declaration",
+    doc="How a deck declares one of its cards' own fields, like `number: {type: int, min: 10, max: 49}`.",
+)
 FIELD_DECLARATION.fields["of"] = Field(FIELD_DECLARATION, doc="list: the declaration of each item")
-FIELD_DECLARATION.fields["fields"] = Field(MapOf(Str(), FIELD_DECLARATION, key="field"),
-                                           doc="object: the declarations of its keys, by name")
+FIELD_DECLARATION.fields["fields"] = Field(
+    MapOf(Str(), FIELD_DECLARATION, key="field"), doc="object: the declarations of its keys, by name"
+)
 FIELD_SPEC_KEYS = set(FIELD_DECLARATION.fields)
 
 
@@ -473,15 +494,18 @@ def compile_field(node, where: Where, checker: Checker) -> Field | None:
         return None
     kind = node.get("type")
     if kind not in FIELD_TYPES:
-        checker.report(where.child(node, "type") if "type" in node else where,
-                       f"expected a field type: one of {', '.join(FIELD_TYPES)}, found {kind!r}",
-                       did_you_mean(kind, FIELD_TYPES) if isinstance(kind, str) else None)
+        checker.report(
+            where.child(node, "type") if "type" in node else where,
+            f"expected a field type: one of {', '.join(FIELD_TYPES)}, found {kind!r}",
+            did_you_mean(kind, FIELD_TYPES) if isinstance(kind, str) else None,
+        )
         return None
     allowed = {"type", "required", "doc", "default"} | KEYS_BY_TYPE.get(kind, set())
     for key in node:
         if key not in allowed:
-            checker.report(where.child(node, key), f"unknown key in a field of type {kind}",
-                           hint_for_unknown(key, sorted(allowed)))
+            checker.report(
+                where.child(node, key), f"unknown key in a field of type {kind}", hint_for_unknown(key, sorted(allowed))
+            )
     spec = _compile_spec(kind, node, where, checker)
     if spec is None:
         return None
@@ -512,15 +536,19 @@ def _compile_spec(kind, node, where, checker) -> Spec | None:
     if kind == "enum":
         values = node.get("values")
         if not isinstance(values, list) or not values:
-            checker.report(where.child(node, "values") if "values" in node else where,
-                           "an enum field needs `values:`, a non-empty list")
+            checker.report(
+                where.child(node, "values") if "values" in node else where,
+                "an enum field needs `values:`, a non-empty list",
+            )
             return None
         return Enum(list(values))
     if kind in ("ref", "counts"):
         deck = node.get("ref")
         if not isinstance(deck, str):
-            checker.report(where.child(node, "ref") if "ref" in node else where,
-                           f"a {kind} field needs `ref:`, the id of the deck it points into")
+            checker.report(
+                where.child(node, "ref") if "ref" in node else where,
+                f"a {kind} field needs `ref:`, the id of the deck it points into",
+            )
             return None
         if kind == "ref":
             return Ref(deck)
@@ -534,8 +562,10 @@ def _compile_spec(kind, node, where, checker) -> Spec | None:
     if kind == "object":
         fields = node.get("fields")
         if not isinstance(fields, dict) or not fields:
-            checker.report(where.child(node, "fields") if "fields" in node else where,
-                           "an object field needs `fields:`, a mapping of field declarations")
+            checker.report(
+                where.child(node, "fields") if "fields" in node else where,
+                "an object field needs `fields:`, a mapping of field declarations",
+            )
             return None
         compiled = {}
         for name, sub in fields.items():

@@ -5,6 +5,7 @@ A file kind's keys are one section; each mapping nested in it (a setup deal, a b
 section of its own, named by its path in the file (`setup[]`, `elements[] (kind: track)`), linked from the
 row that holds it.
 """
+
 from __future__ import annotations
 
 import re
@@ -27,7 +28,7 @@ class Row:
 
 @dataclass
 class Section:
-    path: str     # the mapping's place in the file: "" for the file's own keys, `setup[]`, `cards[]`...
+    path: str  # the mapping's place in the file: "" for the file's own keys, `setup[]`, `cards[]`...
     spec: Object = field(repr=False, compare=False)
     anchor: str
     rows: list[Row] = field(default_factory=list)
@@ -70,8 +71,11 @@ def document(kind: FileKind) -> FileDoc:
             pending += objects_in(item.spec, f"{path}.{key}" if path else key)
     for section in sections:
         inherited = section.shared.spec.fields if section.shared else {}
-        section.rows = [Row(key, describe(item.spec, anchors), item.required, format_default(item.default), item.doc)
-                        for key, item in section.spec.fields.items() if inherited.get(key) is not item]
+        section.rows = [
+            Row(key, describe(item.spec, anchors), item.required, format_default(item.default), item.doc)
+            for key, item in section.spec.fields.items()
+            if inherited.get(key) is not item
+        ]
     return FileDoc(kind, sections)
 
 
@@ -166,8 +170,12 @@ def cell(text: str) -> str:
 def markdown(doc: FileDoc, level: int = 2) -> str:
     """A file kind's sections as Markdown tables."""
     kind = doc.kind
-    out = [f'{"#" * level} <a id="{doc.sections[0].anchor}"></a>`{kind.path}`', "",
-           kind.doc + ("" if not kind.required else " Every game has one."), ""]
+    out = [
+        f'{"#" * level} <a id="{doc.sections[0].anchor}"></a>`{kind.path}`',
+        "",
+        kind.doc + ("" if not kind.required else " Every game has one."),
+        "",
+    ]
     for section in doc.sections:
         if section.path:
             out += [f'{"#" * (level + 1)} <a id="{section.anchor}"></a>`{kind.path}`: `{section.path}`', ""]
@@ -177,8 +185,11 @@ def markdown(doc: FileDoc, level: int = 2) -> str:
             keys = ", ".join(f"`{row.key}`" for row in section.shared.rows)
             out += [f"Besides [the keys every kind has](#{section.shared.anchor}) ({keys}):", ""]
         out += ["| key | type | required | default | meaning |", "|---|---|---|---|---|"]
-        out += [f"| `{row.key}` | {cell(row.type)} | {'yes' if row.required else ''} | {cell(row.default)} | "
-                f"{cell(row.doc)} |" for row in section.rows]
+        out += [
+            f"| `{row.key}` | {cell(row.type)} | {'yes' if row.required else ''} | {cell(row.default)} | "
+            f"{cell(row.doc)} |"
+            for row in section.rows
+        ]
         if section.open:
             out.append("| *other keys* | | | | taken as they are (checked elsewhere) |")
         out.append("")

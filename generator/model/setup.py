@@ -2,6 +2,7 @@
 
 validate's deal and declared checks and the `{deck.assets@3}` placeholders read these tables.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -51,21 +52,31 @@ def deal(game: Game, players: int, problems: list[Problem]) -> PlayerCount:
     for entry in game.setup:
         deck = game.decks.get(entry["deck"])
         if deck is None:
-            problems.append(Problem(game.files["game"], entry["_line"], f"setup deals from deck '{entry['deck']}', "
-                                    "which does not exist", hint=did_you_mean(entry["deck"], game.decks)))
+            problems.append(
+                Problem(
+                    game.files["game"],
+                    entry["_line"],
+                    f"setup deals from deck '{entry['deck']}', which does not exist",
+                    hint=did_you_mean(entry["deck"], game.decks),
+                )
+            )
             continue
         where = entry.get("where", {})
         pool = sum(c.copies(players) for c in deck.cards if matches(c, where))
         wanted = seat_cards(entry, players)
         row = result.decks[deck.id]
         row.dealt += wanted
-        result.setup[deck.id] = {"dealt": row.dealt, "pool": pool, "left": row.left,
-                                 "rest": entry.get("rest", "deck")}
+        result.setup[deck.id] = {"dealt": row.dealt, "pool": pool, "left": row.left, "rest": entry.get("rest", "deck")}
         if wanted > pool:
             which = f" matching {dict(where)}" if where else ""
-            problems.append(Problem(game.files["game"], entry["_line"],
-                                    f"with {players} players setup deals {wanted} cards from deck '{deck.id}', "
-                                    f"which has only {pool}{which} after removals"))
+            problems.append(
+                Problem(
+                    game.files["game"],
+                    entry["_line"],
+                    f"with {players} players setup deals {wanted} cards from deck '{deck.id}', "
+                    f"which has only {pool}{which} after removals",
+                )
+            )
     return result
 
 
@@ -84,11 +95,20 @@ def functions_for(game: Game, players: int | None) -> dict:
         return dict(totals)
 
     return {
-        "max": max, "min": min, "sum": sum, "len": len, "abs": abs,
-        "count": lambda deck_id, field_name, value: sum(n for c, n in present(deck_id)
-                                                         if c.fields.get(field_name) == value),
-        "values": lambda deck_id, field_name: [c.fields.get(field_name) for c, n in present(deck_id)
-                                               for _ in range(n) if c.fields.get(field_name) is not None],
+        "max": max,
+        "min": min,
+        "sum": sum,
+        "len": len,
+        "abs": abs,
+        "count": lambda deck_id, field_name, value: sum(
+            n for c, n in present(deck_id) if c.fields.get(field_name) == value
+        ),
+        "values": lambda deck_id, field_name: [
+            c.fields.get(field_name)
+            for c, n in present(deck_id)
+            for _ in range(n)
+            if c.fields.get(field_name) is not None
+        ],
         "per": per,
         "values_of": lambda items, key: [item.get(key) for item in items or [] if isinstance(item, dict)],
         "min_per": lambda deck_id, field_name: min(per(deck_id, field_name).values(), default=0),
@@ -106,5 +126,6 @@ def names_for(game: Game, row: PlayerCount) -> dict:
         "removed": Namespace({d: r.removed for d, r in row.decks.items()}),
         "component": Namespace({c.id: c.count for c in game.components}),
         "numbers": Namespace(game.numbers),
-        "min_players": game.players[0], "max_players": game.players[1],
+        "min_players": game.players[0],
+        "max_players": game.players[1],
     }

@@ -3,6 +3,7 @@
 Labels are the string ids `pnpgen i18n` uses (PO msgctxt), validate's translation check reads them, and a build
 names the texts it printed untranslated by them. A stage with texts of its own adds a source to TEXT_SOURCES.
 """
+
 from __future__ import annotations
 
 from generator.model.game import Game, Text
@@ -69,8 +70,7 @@ def printable_texts(game: Game):
     printables = game.printables
     if printables is None:
         return
-    for collection, items in (("boards", printables.boards), ("aids", printables.aids),
-                              ("tokens", printables.tokens)):
+    for collection, items in (("boards", printables.boards), ("aids", printables.aids), ("tokens", printables.tokens)):
         for item_id, item in items.items():
             for name, value in vars(item).items():
                 for path, text in nested_texts(value, name):

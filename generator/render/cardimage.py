@@ -1,5 +1,6 @@
 """Real card faces as images for the rule sheets (a `card` block): rendered from the data by the game's own
 templates, so a figure of a card can never show other colours or numbers than the printed card."""
+
 from __future__ import annotations
 
 import base64

@@ -5,6 +5,7 @@ everything that determines the rendering). A card whose keys differ from the ref
 reference did not have, changed. At a git revision the game is read from `git archive` in a temporary
 folder, and its faces are keyed as if they lay at the game's own path, so that only content counts.
 """
+
 from __future__ import annotations
 
 import io
@@ -18,7 +19,7 @@ from generator.errors import InputError, Problem
 from generator.model import Game, load_game
 from generator.render.faces import GameRenderer, content_keys
 
-KEY_CHARS = 16   # of a face key, in build.json: enough to tell faces apart
+KEY_CHARS = 16  # of a face key, in build.json: enough to tell faces apart
 
 
 def card_keys(decks) -> dict[str, str]:
@@ -48,29 +49,52 @@ def keys_from_report(path: Path, langs: list[str]) -> dict[str, dict[str, str]]:
         report = json.loads(path.read_text(encoding="utf-8"))
         entries = [e for e in report["files"] if e.get("kind") == "cards" and "face_keys" in e]
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
-        raise InputError(Problem(path, None, f"--changed-since: not a build.json pnpgen can read ({error})",
-                                 hint="give the build.json of an earlier build, or a git revision")) from None
+        raise InputError(
+            Problem(
+                path,
+                None,
+                f"--changed-since: not a build.json pnpgen can read ({error})",
+                hint="give the build.json of an earlier build, or a git revision",
+            )
+        ) from None
     found = {entry["lang"]: entry["face_keys"] for entry in entries}
     missing = [lang for lang in langs if lang not in found]
     if missing:
-        raise InputError(Problem(path, None, f"--changed-since: this build.json records no card faces in "
-                                             f"{', '.join(missing)}",
-                                 hint="it was written before pnpgen recorded face keys, or without that language; "
-                                      "give a git revision instead"))
+        raise InputError(
+            Problem(
+                path,
+                None,
+                f"--changed-since: this build.json records no card faces in {', '.join(missing)}",
+                hint="it was written before pnpgen recorded face keys, or without that language; "
+                "give a git revision instead",
+            )
+        )
     return found
 
 
 def keys_at_revision(ref: str, game: Game, langs: list[str]) -> dict[str, dict[str, str]]:
     top = _git(game.dir, "rev-parse", "--show-toplevel")
     if top is None:
-        raise InputError(Problem(None, None, f"--changed-since {ref}: no such file, and {game.dir} is not in a git "
-                                             "repository", hint="give an earlier build.json or a git revision"))
+        raise InputError(
+            Problem(
+                None,
+                None,
+                f"--changed-since {ref}: no such file, and {game.dir} is not in a git repository",
+                hint="give an earlier build.json or a git revision",
+            )
+        )
     top_dir = Path(top.decode().strip())
     relative = game.dir.resolve().relative_to(top_dir.resolve())
     archive = _git(top_dir, "archive", "--format=tar", ref, "--", relative.as_posix())
     if archive is None:
-        raise InputError(Problem(None, None, f"--changed-since {ref}: not a revision that holds {relative}",
-                                 hint="give a commit, tag or branch (git log shows them), or an earlier build.json"))
+        raise InputError(
+            Problem(
+                None,
+                None,
+                f"--changed-since {ref}: not a revision that holds {relative}",
+                hint="give a commit, tag or branch (git log shows them), or an earlier build.json",
+            )
+        )
     with tempfile.TemporaryDirectory(prefix="pnpgen-since-") as temp:
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(temp, filter="data")
@@ -81,6 +105,7 @@ def keys_at_revision(ref: str, game: Game, langs: list[str]) -> dict[str, dict[s
 
 def _keys_as_if_at(game: Game, lang: str, old_dir: Path, real_dir: Path) -> dict[str, str]:
     """The game's face keys, with its folder's path in the HTML read as the real game's."""
+
     def moved(text: str) -> str:
         return text.replace(old_dir.as_uri(), real_dir.as_uri()).replace(str(old_dir), str(real_dir))
 

@@ -1,4 +1,5 @@
 """The box contents list (内容物 / Components), from components.yaml and the decks."""
+
 from __future__ import annotations
 
 import csv
@@ -8,8 +9,7 @@ from generator.model.game import Game
 
 HEADINGS = {
     "ja": {"title": "内容物", "name": "内容", "count": "数", "note": "備考", "in_play": "{n}人で使う数"},
-    "en": {"title": "Components", "name": "Component", "count": "Count", "note": "Notes",
-           "in_play": "used with {n}"},
+    "en": {"title": "Components", "name": "Component", "count": "Count", "note": "Notes", "in_play": "used with {n}"},
 }
 
 
@@ -18,11 +18,14 @@ def component_rows(game: Game, lang: str, players: int | None = None) -> list[di
     fallback = game.source_language
     rows = []
     for component in game.components:
-        row = {"id": component.id, "name": component.name.get(lang, fallback), "count": component.count,
-               "note": component.note.get(lang, fallback) if component.note else ""}
+        row = {
+            "id": component.id,
+            "name": component.name.get(lang, fallback),
+            "count": component.count,
+            "note": component.note.get(lang, fallback) if component.note else "",
+        }
         if players is not None:
-            deck = game.decks.get(component.source[1]) if component.source and component.source[0] == "deck" \
-                else None
+            deck = game.decks.get(component.source[1]) if component.source and component.source[0] == "deck" else None
             row["in_play"] = deck.copies_at(players) if deck else component.count
         rows.append(row)
     return rows

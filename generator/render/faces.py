@@ -4,6 +4,7 @@ A deck's distinct faces are rendered in batches, each batch one WeasyPrint docum
 pages (absolutely positioned content, no grid or flex). A batch is identified by the hash of its
 whole document text plus the renderer and font versions, which is what the face cache keys on.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -32,8 +33,12 @@ SAFE_INSET_MM = 3.0  # text stays this far inside the trim (Japanese print shops
 TOKEN_SAFE_MM = 1.0  # a token is small and its cut is its only edge
 CARD_CORNER_MM = 3.0  # the corner radius of a rounded-corner cut
 # what a face's text must stay inside, by how the deck is cut: safe inset (mm), cut shape, corner radius (mm)
-CUTS = {"card": (SAFE_INSET_MM, "rect", CARD_CORNER_MM), "round": (TOKEN_SAFE_MM, "round", 0.0),
-        "square": (TOKEN_SAFE_MM, "rect", 0.0), "sheet": (SAFE_INSET_MM, "rect", 0.0)}
+CUTS = {
+    "card": (SAFE_INSET_MM, "rect", CARD_CORNER_MM),
+    "round": (TOKEN_SAFE_MM, "round", 0.0),
+    "square": (TOKEN_SAFE_MM, "rect", 0.0),
+    "sheet": (SAFE_INSET_MM, "rect", 0.0),
+}
 
 
 @dataclass
@@ -46,10 +51,10 @@ class DeckFaces:
     deck: Deck
     lang: str
     pages: list[str | None] = field(default_factory=list)  # distinct face HTML, in first-use order
-    front_of: list[int] = field(default_factory=list)     # card index -> page index
+    front_of: list[int] = field(default_factory=list)  # card index -> page index
     back_of: list[int | None] = field(default_factory=list)
     untranslated: dict[str, list[Untranslated]] = field(default_factory=dict)  # card id -> printed in fallback
-    keys: list[str] = field(default_factory=list)          # the face cache key of each page
+    keys: list[str] = field(default_factory=list)  # the face cache key of each page
     remake: Callable[[int, str], str] | None = field(default=None, repr=False, compare=False)  # (card, side) -> HTML
     _index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)  # face key -> page index
     _made_by: list[tuple[int, str]] = field(default_factory=list, repr=False, compare=False)
@@ -140,8 +145,13 @@ def card_view(card, deck: Deck, lang: str, fallback: str, data=None) -> dict:
     DataNames are given), declared fields present (None if unset)."""
     view = dict.fromkeys(deck.fields)
     view.update(localize(card.fields, lang, fallback, data))
-    view.update(id=card.id, name=localize(card.name, lang, fallback, data), count=card.count,
-                remove_at=card.remove_at, placeholder=card.placeholder)
+    view.update(
+        id=card.id,
+        name=localize(card.name, lang, fallback, data),
+        count=card.count,
+        remove_at=card.remove_at,
+        placeholder=card.placeholder,
+    )
     return view
 
 
@@ -162,8 +172,7 @@ class GameRenderer:
         style_name = self.game.style or "style.css"
         style = find_template(self.game.dir, style_name)
         if style is None and self.game.style:
-            raise InputError(Problem(self.game.files["game"], None, f"stylesheet '{style_name}' not found",
-                                     "style"))
+            raise InputError(Problem(self.game.files["game"], None, f"stylesheet '{style_name}' not found", "style"))
         if style is not None:
             css.append(style.read_text(encoding="utf-8"))
         return "\n".join(css)
@@ -171,29 +180,58 @@ class GameRenderer:
     def context(self) -> dict:
         game, lang = self.game, self.lang
         fallback = game.source_language
-        decks = DeckViews(lambda: {d.id: {c.id: card_view(c, d, lang, fallback, self.data) for c in d.cards}
-                                   for d in game.decks.values()})
-        return {"game": {"id": game.id, "title": localize(game.title, lang, fallback),
-                         "titles": dict(game.title.values)},
-                "decks": decks}
+        decks = DeckViews(
+            lambda: {
+                d.id: {c.id: card_view(c, d, lang, fallback, self.data) for c in d.cards} for d in game.decks.values()
+            }
+        )
+        return {
+            "game": {"id": game.id, "title": localize(game.title, lang, fallback), "titles": dict(game.title.values)},
+            "decks": decks,
+        }
 
     def deck_view(self, deck: Deck) -> dict:
-        return {"id": deck.id, "name": localize(deck.name, self.lang, self.game.source_language),
-                "size": deck.size_name, "width": deck.size_mm[0], "height": deck.size_mm[1],
-                "placeholder": deck.placeholder}
+        return {
+            "id": deck.id,
+            "name": localize(deck.name, self.lang, self.game.source_language),
+            "size": deck.size_name,
+            "width": deck.size_mm[0],
+            "height": deck.size_mm[1],
+            "placeholder": deck.placeholder,
+        }
 
     def deck_faces(self, deck: Deck, on_card: Callable[[], None] | None = None) -> DeckFaces:
         shared = {**self.context(), "deck": self.deck_view(deck)}
         frame, base_url = self.document(deck, []), self.base_url()
-        result = DeckFaces(deck, self.lang, remake=lambda card, side: self.card_faces(deck, deck.cards[card],
-                                                                                      shared)[side][0])
-        around = {"title": self.game.title, "deck": deck.name,
-                  **{f"label:{key}": text for key, text in self.game.labels.items()}}
-        memo = _MemoRun(self.memo, self.game.dir, deck, self.lang, around,
-                        [_key_start().hexdigest(),  # the renderer and fonts: the face keys the memo gives hash them
-                         self.lang, self.game.source_language, shared["game"], shared["deck"], list(deck.fields),
-                         deck.template, deck.back_template, base_url, frame, self.game.labels],
-                        self.templates.used)
+        result = DeckFaces(
+            deck, self.lang, remake=lambda card, side: self.card_faces(deck, deck.cards[card], shared)[side][0]
+        )
+        around = {
+            "title": self.game.title,
+            "deck": deck.name,
+            **{f"label:{key}": text for key, text in self.game.labels.items()},
+        }
+        memo = _MemoRun(
+            self.memo,
+            self.game.dir,
+            deck,
+            self.lang,
+            around,
+            [
+                _key_start().hexdigest(),  # the renderer and fonts: the face keys the memo gives hash them
+                self.lang,
+                self.game.source_language,
+                shared["game"],
+                shared["deck"],
+                list(deck.fields),
+                deck.template,
+                deck.back_template,
+                base_url,
+                frame,
+                self.game.labels,
+            ],
+            self.templates.used,
+        )
         start = _digest_of(_key_start(), (base_url, frame))
         for index, card in enumerate(deck.cards):
             known = memo.get(card)
@@ -206,13 +244,21 @@ class GameRenderer:
                 faces = self.card_faces(deck, card, shared)
                 keys = {side: _digest_of(start.copy(), (html,)).hexdigest() for side, (html, _) in faces.items()}
                 result.front_of.append(result.add(keys["front"], faces["front"][0], index, "front"))
-                result.back_of.append(result.add(keys["back"], faces["back"][0], index, "back") if "back" in faces
-                                      else None)
-                missing = faces["front"][1] + [text for text in faces.get("back", ("", []))[1]
-                                               if all(text.text is not m.text for m in faces["front"][1])]
+                result.back_of.append(
+                    result.add(keys["back"], faces["back"][0], index, "back") if "back" in faces else None
+                )
+                missing = faces["front"][1] + [
+                    text
+                    for text in faces.get("back", ("", []))[1]
+                    if all(text.text is not m.text for m in faces["front"][1])
+                ]
                 if not self.data.read and "decks" not in self.templates.env.resolved:
-                    memo.put(card, keys, missing, {path: self.templates.used[path] for path in self.templates.used
-                                                   if path not in used_before})
+                    memo.put(
+                        card,
+                        keys,
+                        missing,
+                        {path: self.templates.used[path] for path in self.templates.used if path not in used_before},
+                    )
             if missing:
                 result.untranslated[card.id] = missing
             if on_card is not None:
@@ -241,16 +287,21 @@ class GameRenderer:
         w, h = deck.size_mm
         b = deck.bleed_mm
         s = SAFE_INSET_MM
-        geometry = (f"@page {{ size: {w}mm {h}mm; margin: 0; bleed: {b}mm; }}\n"
-                    f".face {{ width: {w}mm; height: {h}mm; }}\n"
-                    f".bleed {{ left: -{b}mm; top: -{b}mm; width: {w + 2 * b}mm; height: {h + 2 * b}mm; }}\n"
-                    f".safe {{ left: {s}mm; top: {s}mm; width: {w - 2 * s}mm; height: {h - 2 * s}mm; }}\n")
+        geometry = (
+            f"@page {{ size: {w}mm {h}mm; margin: 0; bleed: {b}mm; }}\n"
+            f".face {{ width: {w}mm; height: {h}mm; }}\n"
+            f".bleed {{ left: -{b}mm; top: -{b}mm; width: {w + 2 * b}mm; height: {h + 2 * b}mm; }}\n"
+            f".safe {{ left: {s}mm; top: {s}mm; width: {w - 2 * s}mm; height: {h - 2 * s}mm; }}\n"
+        )
         safe, cut, corner = CUTS.get(deck.cut, CUTS["card"])
         css = fonts.for_languages(self.stylesheet, self.lang, self.game.languages)
-        return (f'<!doctype html><html lang="{self.lang}" data-safe="{safe:g}" data-cut="{cut}" '
-                f'data-corner="{corner:g}"><head><meta charset="utf-8"><style>\n'
-                f"{fonts.font_face_css()}{typeset_html.stylesheet()}{css}\n{geometry}</style></head><body>\n"
-                + "\n".join(pages) + "\n</body></html>")
+        return (
+            f'<!doctype html><html lang="{self.lang}" data-safe="{safe:g}" data-cut="{cut}" '
+            f'data-corner="{corner:g}"><head><meta charset="utf-8"><style>\n'
+            f"{fonts.font_face_css()}{typeset_html.stylesheet()}{css}\n{geometry}</style></head><body>\n"
+            + "\n".join(pages)
+            + "\n</body></html>"
+        )
 
     def base_url(self) -> str:
         for folder in template_dirs(self.game.dir):
@@ -262,8 +313,9 @@ class GameRenderer:
 class _MemoRun:
     """A deck's memo in one language during deck_faces: the entries read, and those to write back."""
 
-    def __init__(self, memo: FaceMemo | None, game_dir, deck: Deck, lang: str, around: dict, context_parts: list,
-                 used: dict):
+    def __init__(
+        self, memo: FaceMemo | None, game_dir, deck: Deck, lang: str, around: dict, context_parts: list, used: dict
+    ):
         self.memo, self.game_dir, self.deck_id, self.lang, self.around = memo, game_dir, deck.id, lang, around
         self.used = used  # the renderer's files used by templates (checked after the deck)
         self.known = memo.load(game_dir, deck.id, lang) if memo else {}
@@ -299,8 +351,11 @@ class _MemoRun:
             return  # it printed a text the next build could not find again: render it each time
         self.changed = True
         self.kept[card_key(self.context, card)] = [
-            keys["front"], keys.get("back"), [[paths[id(text.text)], text.lang, str(text)] for text in missing],
-            [[str(path), str(file) if file else None, line, how] for path, (file, line, how) in used.items()]]
+            keys["front"],
+            keys.get("back"),
+            [[paths[id(text.text)], text.lang, str(text)] for text in missing],
+            [[str(path), str(file) if file else None, line, how] for path, (file, line, how) in used.items()],
+        ]
 
     def save(self) -> None:
         if self.memo is not None and (self.changed or len(self.kept) != len(self.known)):
@@ -318,9 +373,11 @@ def untranslated_flag(untranslated: Sequence[Untranslated]) -> str:
     if not untranslated:
         return ""
     lang = untranslated[0].lang
-    return (f'<div class="untranslated-flag" data-lang="{lang}">'
-            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="4mm" height="4mm">'
-            '<path d="M0 0 H10 V10 Z" fill="#d9467c"/></svg></div>')
+    return (
+        f'<div class="untranslated-flag" data-lang="{lang}">'
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="4mm" height="4mm">'
+        '<path d="M0 0 H10 V10 Z" fill="#d9467c"/></svg></div>'
+    )
 
 
 @dataclass
@@ -379,8 +436,9 @@ def render_fitted(batch: Batch) -> RenderedBatch:
     weasyprint = weasy.load()
 
     confinement = Confinement(batch.base_url, fonts.fetched_font_files())
-    document, fits = render_measured(weasyprint.HTML(string=batch.html, base_url=batch.base_url,
-                                                     url_fetcher=confinement.fetcher()))
+    document, fits = render_measured(
+        weasyprint.HTML(string=batch.html, base_url=batch.base_url, url_fetcher=confinement.fetcher())
+    )
     confinement.raise_refused(batch.html)
     return RenderedBatch(document.write_pdf(), fits)
 
@@ -390,12 +448,14 @@ def render_batch(batch: Batch) -> bytes:
 
 
 PIECES = {"card": "card", "round": "token", "square": "token", "sheet": "aid"}
-FINDINGS = {"cutoff": "text is cut off: {other} characters are not printed, about {d:g} mm more than fits",
-            "box": "text runs past its {w:g} x {h:g} mm box by {d:g} mm",
-            "safe": "text runs past the safe area ({safe:g} mm inside the trim) by {d:g} mm",
-            "trim": "text runs past the trim by {d:g} mm",
-            "cut": "text runs past the cut ({cut}) by {d:g} mm",
-            "overlap": "text runs onto other text ('{other}') by {d:g} mm"}
+FINDINGS = {
+    "cutoff": "text is cut off: {other} characters are not printed, about {d:g} mm more than fits",
+    "box": "text runs past its {w:g} x {h:g} mm box by {d:g} mm",
+    "safe": "text runs past the safe area ({safe:g} mm inside the trim) by {d:g} mm",
+    "trim": "text runs past the trim by {d:g} mm",
+    "cut": "text runs past the cut ({cut}) by {d:g} mm",
+    "overlap": "text runs onto other text ('{other}') by {d:g} mm",
+}
 
 
 @dataclass
@@ -406,18 +466,18 @@ class CardFit:
 
     lang: str
     deck: str
-    side: str            # front or back
-    cards: list[str]     # ids of the cards printing this face
-    field: str           # the data-fit field, else the key of the text shown (`name`, `label`, ...) if known
+    side: str  # front or back
+    cards: list[str]  # ids of the cards printing this face
+    field: str  # the data-fit field, else the key of the text shown (`name`, `label`, ...) if known
     width_mm: float
     height_mm: float
     overflow_mm: float
     scale: float
     kind: str = "fit"
-    source: str = ""     # the template line of the element
-    area: tuple = ()     # x, y, width, height of the text on the face, mm from the trim's top-left
-    other: str = ""      # the other text, for an overlap
-    file: str = ""       # the YAML file and line that wrote the text (or the piece)
+    source: str = ""  # the template line of the element
+    area: tuple = ()  # x, y, width, height of the text on the face, mm from the trim's top-left
+    other: str = ""  # the other text, for an overlap
+    file: str = ""  # the YAML file and line that wrote the text (or the piece)
     line: int | None = None
     piece: str = "card"  # card, token, aid, board, rules
 
@@ -445,11 +505,11 @@ class CardFit:
     def overflow_text(self) -> str:
         if self.kind != "fit":
             cut = "its circle" if self.piece == "token" else "its rounded corner"
-            return FINDINGS[self.kind].format(w=self.width_mm, h=self.height_mm, d=self.overflow_mm, other=self.other,
-                                              safe=self.safe_mm, cut=cut)
+            return FINDINGS[self.kind].format(
+                w=self.width_mm, h=self.height_mm, d=self.overflow_mm, other=self.other, safe=self.safe_mm, cut=cut
+            )
         shrunk = f" even at {self.scale:.0%} font size" if self.scale < 1 else ""
-        return (f"text overflows its {self.width_mm:g} x {self.height_mm:g} mm box by {self.overflow_mm:g} mm"
-                f"{shrunk}")
+        return f"text overflows its {self.width_mm:g} x {self.height_mm:g} mm box by {self.overflow_mm:g} mm{shrunk}"
 
 
 def card_fits(faces: DeckFaces, face_fits: list[list[FitBox]]) -> list[CardFit]:
@@ -463,13 +523,26 @@ def card_fits(faces: DeckFaces, face_fits: list[list[FitBox]]) -> list[CardFit]:
             key, text = located(printing[0], faces.lang, fit) if printing else ("", None)
             card = printing[0] if printing else None
             line = (text.line_of(faces.lang) if text is not None else None) or (card.line_of(key) if card else None)
-            found.append(CardFit(faces.lang, faces.deck.id, "front" if fronts else "back",
-                                 [card.id for card in printing], fit.field or key, fit.width_mm, fit.height_mm,
-                                 fit.overflow_mm, fit.scale, fit.kind, fit.source if fit.kind != "fit" else "",
-                                 tuple(fit.area), fit.other,
-                                 str((text.file if text is not None else None) or (card.file if card else faces.deck.file)),
-                                 line,
-                                 piece))
+            found.append(
+                CardFit(
+                    faces.lang,
+                    faces.deck.id,
+                    "front" if fronts else "back",
+                    [card.id for card in printing],
+                    fit.field or key,
+                    fit.width_mm,
+                    fit.height_mm,
+                    fit.overflow_mm,
+                    fit.scale,
+                    fit.kind,
+                    fit.source if fit.kind != "fit" else "",
+                    tuple(fit.area),
+                    fit.other,
+                    str((text.file if text is not None else None) or (card.file if card else faces.deck.file)),
+                    line,
+                    piece,
+                )
+            )
     return found
 
 
@@ -493,8 +566,9 @@ def find_text(values, lang: str, shown: str, path: str = "") -> tuple[str, Text 
         if not value:
             continue
         score = 3 if value == wanted else 2 if value in wanted else 1 if len(wanted) >= 4 and wanted in value else 0
-        if score > best[2] or (score == best[2] and best[1] is not None
-                               and len(value) > len(_comparable(best[1].get(lang)))):
+        if score > best[2] or (
+            score == best[2] and best[1] is not None and len(value) > len(_comparable(best[1].get(lang)))
+        ):
             best = (key, text, score)
     return best[0], best[1]
 

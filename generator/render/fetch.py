@@ -5,6 +5,7 @@ fetcher given to WeasyPrint serves files below the allowed folders (and `data:` 
 URL. WeasyPrint would only warn about a refused resource and leave it out, so the refusals are collected and
 the batch fails with the card that asked and the URL.
 """
+
 from __future__ import annotations
 
 import os
@@ -55,10 +56,15 @@ class Confinement:
         for url in dict.fromkeys(self.refused):
             card = card_asking(html, url)
             where = f"the face of card '{card}'" if card else "a page"
-            problems.append(Problem(None, None, f"{where} asks for {url}, outside the game's and pnpgen's "
-                                    "template folders: nothing was fetched", f"card {card}" if card else None,
-                                    hint="put images and files beside the templates and use asset('name') or "
-                                         "icon('name')"))
+            problems.append(
+                Problem(
+                    None,
+                    None,
+                    f"{where} asks for {url}, outside the game's and pnpgen's template folders: nothing was fetched",
+                    f"card {card}" if card else None,
+                    hint="put images and files beside the templates and use asset('name') or icon('name')",
+                )
+            )
         raise InputError(problems)
 
 

@@ -6,6 +6,7 @@ the same character is drawn the way each region writes it (a Japanese 直 is not
 stylesheets name the Japanese faces; a document in another CJK language gets its own region's faces
 instead. Latin, with its diacritics (ä, é, ø, ş...), is in every face.
 """
+
 from __future__ import annotations
 
 import functools
@@ -17,8 +18,10 @@ from generator.errors import InputError, Problem
 
 FAMILY = "Noto Sans CJK JP"
 SERIF_FAMILY = "Noto Serif CJK JP"
-INSTALL_HINT = ("install a Japanese font: as root `apt-get install fonts-noto-cjk libharfbuzz-subset0`, "
-                "or `pip install noto-cjk-sans-jp-regular` in the project's .venv")
+INSTALL_HINT = (
+    "install a Japanese font: as root `apt-get install fonts-noto-cjk libharfbuzz-subset0`, "
+    "or `pip install noto-cjk-sans-jp-regular` in the project's .venv"
+)
 
 
 @functools.cache
@@ -102,8 +105,11 @@ def for_languages(css: str, lang: str, others) -> str:
     """The stylesheet of a document in lang that also holds text marked with other languages (side-by-side
     rules, two-language aids, a source text printed for want of a translation): every rule naming a Noto
     CJK face is repeated for the elements of each other CJK region, in that region's face."""
-    extra = [scoped_to(css, other) for other in dict.fromkeys(others)
-             if region(other) != region(lang) and FAMILY in system_families()]
+    extra = [
+        scoped_to(css, other)
+        for other in dict.fromkeys(others)
+        if region(other) != region(lang) and FAMILY in system_families()
+    ]
     return "\n".join([for_language(css, lang), *[rules for rules in extra if rules]])
 
 
@@ -117,8 +123,11 @@ def scoped_to(css: str, lang: str) -> str:
     for rule in tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True):
         if rule.type != "qualified-rule":
             continue
-        families = [d for d in tinycss2.parse_declaration_list(rule.content, skip_comments=True, skip_whitespace=True)
-                    if d.type == "declaration" and d.lower_name == "font-family"]
+        families = [
+            d
+            for d in tinycss2.parse_declaration_list(rule.content, skip_comments=True, skip_whitespace=True)
+            if d.type == "declaration" and d.lower_name == "font-family"
+        ]
         value = tinycss2.serialize(families[-1].value).strip() if families else ""
         if "CJK" not in value:
             continue

@@ -4,6 +4,7 @@ WeasyPrint leaves an image it cannot read out of the page (an icon prints its al
 caption alone) and says nothing. So every image a template, icon or rule figure uses is decoded once
 before rendering: rasters by Pillow, SVG by an XML parse and a test render of the file alone.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -105,7 +106,13 @@ def check_used_images(used: dict) -> None:
     for path, (file, line, what) in used.items():
         why = image_problem(path)
         if why:
-            problems.append(Problem(file, line, f"image '{path}' {why} (used by {what})",
-                                    hint="replace the file with a working PNG, JPEG or SVG"))
+            problems.append(
+                Problem(
+                    file,
+                    line,
+                    f"image '{path}' {why} (used by {what})",
+                    hint="replace the file with a working PNG, JPEG or SVG",
+                )
+            )
     if problems:
         raise InputError(problems)

@@ -5,6 +5,7 @@ Both sit in the bands sheets.py leaves between the printable margin and the card
 The texts are one WeasyPrint page per sheet page, at paper size (embedded fonts, Japanese included),
 laid over the page by the sheet writer; the bar is drawn as vector lines.
 """
+
 from __future__ import annotations
 
 import io
@@ -25,14 +26,32 @@ LABELS_TEMPLATE = "base/sheet-labels.html"
 SCALE_BAR_MM = 50.0
 FONT_PT = 6.5
 WORDS = {
-    "en": {"sheet": "sheet {n} of {count}", "front": "fronts", "back": "backs: print on the back of sheet {n}",
-           "long": "double-sided, flip on the long edge", "short": "double-sided, flip on the short edge",
-           "none": "one-sided", "gutterfold": "fronts above, backs below: fold on the dashed line",
-           "bar": "this bar is 50 mm:", "sep": " · ", "list": ", ", "note": "Print at 100% (actual size)"},
-    "ja": {"sheet": "{count}枚中{n}枚目", "front": "表面", "back": "裏面：{n}枚目の裏に印刷",
-           "long": "両面印刷・長辺で裏返す", "short": "両面印刷・短辺で裏返す", "none": "片面印刷",
-           "gutterfold": "上が表・下が裏：点線で折る", "bar": "この線が50 mm：", "sep": "・", "list": "、",
-           "note": "実際のサイズ（100%）で印刷"},
+    "en": {
+        "sheet": "sheet {n} of {count}",
+        "front": "fronts",
+        "back": "backs: print on the back of sheet {n}",
+        "long": "double-sided, flip on the long edge",
+        "short": "double-sided, flip on the short edge",
+        "none": "one-sided",
+        "gutterfold": "fronts above, backs below: fold on the dashed line",
+        "bar": "this bar is 50 mm:",
+        "sep": " · ",
+        "list": ", ",
+        "note": "Print at 100% (actual size)",
+    },
+    "ja": {
+        "sheet": "{count}枚中{n}枚目",
+        "front": "表面",
+        "back": "裏面：{n}枚目の裏に印刷",
+        "long": "両面印刷・長辺で裏返す",
+        "short": "両面印刷・短辺で裏返す",
+        "none": "片面印刷",
+        "gutterfold": "上が表・下が裏：点線で折る",
+        "bar": "この線が50 mm：",
+        "sep": "・",
+        "list": "、",
+        "note": "実際のサイズ（100%）で印刷",
+    },
 }
 
 
@@ -84,20 +103,38 @@ def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: 
         view: dict[str, Any] = {"paper": named[page.paper], "label": label if page.labelled else None}
         if page.labelled:
             area = printable(page.paper, margin)
-            view.update(label_x=area.x + 1, label_y=page.paper[1] - area.top + (LABEL_BAND_MM - line) / 2,
-                        label_width=area.w - 2, note_right=page.paper[0] - _bar_x(page, margin) + 1.5,
-                        note_y=page.paper[1] - _bar_y(margin) - line / 2)
+            view.update(
+                label_x=area.x + 1,
+                label_y=page.paper[1] - area.top + (LABEL_BAND_MM - line) / 2,
+                label_width=area.w - 2,
+                note_right=page.paper[0] - _bar_x(page, margin) + 1.5,
+                note_y=page.paper[1] - _bar_y(margin) - line / 2,
+            )
         views.append(view)
     w = words(lang)
-    context = {"lang": lang, "pages": views, "note": w["note"] + w["sep"] + w["bar"], "family": fonts.FAMILY,
-               "font_pt": FONT_PT, "line_mm": line,
-               "papers": [{"name": name, "width": paper[0], "height": paper[1]} for paper, name in named.items()],
-               "styles": Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}")}
+    context = {
+        "lang": lang,
+        "pages": views,
+        "note": w["note"] + w["sep"] + w["bar"],
+        "family": fonts.FAMILY,
+        "font_pt": FONT_PT,
+        "line_mm": line,
+        "papers": [{"name": name, "width": paper[0], "height": paper[1]} for paper, name in named.items()],
+        "styles": Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}"),
+    }
     return Batch(Templates(None, lang).render(LABELS_TEMPLATE, context, "the sheet labels"), "file:///")
 
 
-def label_pages(pages: list[SheetPage], title: str, deck_names: dict[str, str], duplex: str, margin: float,
-                lang: str, cache, jobs: int) -> tuple[pikepdf.Pdf | None, list]:
+def label_pages(
+    pages: list[SheetPage],
+    title: str,
+    deck_names: dict[str, str],
+    duplex: str,
+    margin: float,
+    lang: str,
+    cache,
+    jobs: int,
+) -> tuple[pikepdf.Pdf | None, list]:
     """Give every page its scale bar; return the rendered texts (keep the PDF open while its pages are used)
     and one page of them per sheet page."""
     if not pages:
@@ -111,12 +148,20 @@ def label_pages(pages: list[SheetPage], title: str, deck_names: dict[str, str], 
     return pdf, list(pdf.pages)
 
 
-def write_labelled(writer, groups, option, title: str, deck_names: dict[str, str], lang: str, cache, jobs: int,
-                   duplex: str | None = None):
+def write_labelled(
+    writer,
+    groups,
+    option,
+    title: str,
+    deck_names: dict[str, str],
+    lang: str,
+    cache,
+    jobs: int,
+    duplex: str | None = None,
+):
     """Impose the groups of copies on sheets with their labels, 100% note and bar; return the pages and the
     PDF of texts (keep it open until the writer is saved: its pages are copied from it on saving)."""
     pages = sheet_pages(groups, replace(option, labels=True))
-    texts, furniture = label_pages(pages, title, deck_names, duplex or option.duplex, option.margin, lang, cache,
-                                   jobs)
+    texts, furniture = label_pages(pages, title, deck_names, duplex or option.duplex, option.margin, lang, cache, jobs)
     write_pages(writer, pages, furniture)
     return pages, texts

@@ -10,6 +10,7 @@ through a `{...}` placeholder) is recorded as such and never taken from the memo
 For a card taken from the memo the build knows the keys of its faces (which the face cache renders from)
 without their HTML; a face the face cache lacks is rendered from its card again (DeckFaces.page).
 """
+
 from __future__ import annotations
 
 import functools

@@ -1,4 +1,5 @@
 """Render face batches: from the cache when their key is known, otherwise on every core."""
+
 from __future__ import annotations
 
 import ctypes
@@ -77,8 +78,9 @@ class FaceCache:
             if self._index_path is not None:
                 try:
                     loaded = json.loads(self._index_path.read_text(encoding="utf-8"))
-                    self._indexed = {key: entry for key, entry in loaded.items()
-                                     if isinstance(entry, list) and len(entry) == 3}
+                    self._indexed = {
+                        key: entry for key, entry in loaded.items() if isinstance(entry, list) and len(entry) == 3
+                    }
                 except (OSError, ValueError, AttributeError):
                     pass  # none yet, or unreadable: the per-face entries are read
         return self._indexed
@@ -134,8 +136,9 @@ def default_jobs() -> int:
 def render_batches(batches: list[Batch], cache: FaceCache, jobs: int = 1, on_done=None) -> list[bytes]:
     """PDF bytes for each batch, in order; `cache.face_fits(batch.key)` then holds each one's findings
     (every page of the batch)."""
-    results: list[bytes | None] = [cache.get(batch.key) if cache.find_face(batch.key) else None
-                                   for batch in batches]   # a batch is known with its text findings
+    results: list[bytes | None] = [
+        cache.get(batch.key) if cache.find_face(batch.key) else None for batch in batches
+    ]  # a batch is known with its text findings
     todo = [index for index, data in enumerate(results) if data is None]
     cache.hits += len(batches) - len(todo)
     cache.misses += len(todo)
@@ -175,8 +178,12 @@ def render_pool(jobs: int) -> ProcessPoolExecutor:
         from generator.render import weasy
 
         weasy.load()  # imported once, here, by the process the workers are forked from: not once in each
-        _pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
-                                    initializer=processes.start_worker, initargs=(os.getpid(),))
+        _pool = ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=processes.start_worker,
+            initargs=(os.getpid(),),
+        )
         _pool_jobs = jobs
         # The objects there are now (the command's, WeasyPrint's modules) are left out of garbage collection
         # from here on: the workers forked at the first task never walk (and copy) them after each document,
@@ -212,28 +219,30 @@ def release_free_memory() -> None:
 
 @dataclass
 class RenderedFaces:
-    pages: list[list[pikepdf.Page]]   # per request, one page per face
-    sources: list[pikepdf.Pdf]        # the open PDFs the pages belong to: keep them while the pages are used
+    pages: list[list[pikepdf.Page]]  # per request, one page per face
+    sources: list[pikepdf.Pdf]  # the open PDFs the pages belong to: keep them while the pages are used
 
 
 @dataclass
 class FaceRequest:
     """What render_faces needs of a deck's distinct faces in one language."""
 
-    frame: str             # the deck's document with no pages: each batch is its pages put into it
-    base_url: str          # what the faces may read (the game's folder, see render/fetch.py)
-    keys: list[str]        # the content key of each face
-    pages: Sequence[str]   # the HTML page of each face (made only if the face is rendered: FacePages)
+    frame: str  # the deck's document with no pages: each batch is its pages put into it
+    base_url: str  # what the faces may read (the game's folder, see render/fetch.py)
+    keys: list[str]  # the content key of each face
+    pages: Sequence[str]  # the HTML page of each face (made only if the face is rendered: FacePages)
 
 
 def face_request(renderer, faces) -> FaceRequest:
     """What render_faces needs to know of a deck's distinct faces in one language."""
-    return FaceRequest(renderer.document(faces.deck, []), renderer.base_url(), face_keys(renderer, faces),
-                       FacePages(faces))
+    return FaceRequest(
+        renderer.document(faces.deck, []), renderer.base_url(), face_keys(renderer, faces), FacePages(faces)
+    )
 
 
-def render_faces(requests: list[FaceRequest], cache: FaceCache, jobs: int = 1,
-                 progress: Progress | None = None) -> RenderedFaces:
+def render_faces(
+    requests: list[FaceRequest], cache: FaceCache, jobs: int = 1, progress: Progress | None = None
+) -> RenderedFaces:
     """The pages of the requested faces (each request a deck's distinct faces in one language), rendering
     only those the cache does not hold."""
     opened: dict[str, pikepdf.Pdf | None] = {}
@@ -286,7 +295,7 @@ def _batches_for(requests: list[FaceRequest], missing: list[tuple[int, int]], jo
     for r, faces in by_request.items():
         request = requests[r]
         for start in range(0, len(faces), size):
-            chunk = faces[start:start + size]
+            chunk = faces[start : start + size]
             html = request.frame.replace("</body>", "\n".join(request.pages[f] for f in chunk) + "\n</body>")
             batches.append(Batch(html, request.base_url))
             members.append([(r, f) for f in chunk])

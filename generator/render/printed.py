@@ -6,6 +6,7 @@ templates/base/, overridable per game), rendered once per distinct face and impo
 the paper when they fit and tiled (render/tiles.py) when they do not. The builders writing their
 files are in generator/build/ (boards.py, aids.py, tokens.py).
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -24,20 +25,29 @@ from generator.render.templating import Templates
 from generator.render.tiles import TileLayout, map_label_positions, scale_bar_at
 
 
-PRINTER_MARGIN_MM = 4.0   # a home printer prints nothing in the outer 4-5 mm of the paper
-HALF_PAGE_GAP_MM = 1.0   # slack around half-page aids, so that two always fit
+PRINTER_MARGIN_MM = 4.0  # a home printer prints nothing in the outer 4-5 mm of the paper
+HALF_PAGE_GAP_MM = 1.0  # slack around half-page aids, so that two always fit
 BILINGUAL_JOIN = "+"
 # Texts the generator prints around tiles, by language (other languages use English).
 TILE_TEXTS = {
-    "en": {"tile": "{board}: tile {name} ({index} of {count})", "ruler": "50 mm: print at 100% (no scaling)",
-           "map": "{board}: {count} tiles on {paper}", "overlap": "Trim each tile at its crop marks on the left and "
-           "top and lay it over its neighbour by {overlap} mm, its edge on the red ticks: it covers the round "
-           "targets, and a target left showing means it is short of its place."},
-    "ja": {"tile": "{board}：タイル {name}（{count}枚中{index}枚目）", "ruler": "50 mm：拡大縮小なし（100%）で印刷",
-           "map": "{board}：{paper}で{count}枚", "overlap": "各タイルの左と上をトンボで切り、赤い目印に端をそろえて"
-           "となりのタイルに{overlap} mm重ねます。丸い合わせマークはすべて隠れます。"
-           "見えているマークがあれば、重ねる位置が足りません。"},
+    "en": {
+        "tile": "{board}: tile {name} ({index} of {count})",
+        "ruler": "50 mm: print at 100% (no scaling)",
+        "map": "{board}: {count} tiles on {paper}",
+        "overlap": "Trim each tile at its crop marks on the left and "
+        "top and lay it over its neighbour by {overlap} mm, its edge on the red ticks: it covers the round "
+        "targets, and a target left showing means it is short of its place.",
+    },
+    "ja": {
+        "tile": "{board}：タイル {name}（{count}枚中{index}枚目）",
+        "ruler": "50 mm：拡大縮小なし（100%）で印刷",
+        "map": "{board}：{paper}で{count}枚",
+        "overlap": "各タイルの左と上をトンボで切り、赤い目印に端をそろえて"
+        "となりのタイルに{overlap} mm重ねます。丸い合わせマークはすべて隠れます。"
+        "見えているマークがあれば、重ねる位置が足りません。",
+    },
 }
+
 
 def single_sided(option: SheetOptions) -> SheetOptions:
     """Boards and aids have no backs: plain sheets whatever the cards' duplex or gutter-fold choice."""
@@ -45,6 +55,7 @@ def single_sided(option: SheetOptions) -> SheetOptions:
 
 
 # --- boards --------------------------------------------------------------------------------------
+
 
 def fits_on(board: Board, paper: str, margin: float = MARGIN_MM) -> bool:
     try:
@@ -61,34 +72,66 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
     name = text_of(board.name, lang, game.source_language)
     page_map = None
     if layout.count > 1:
-        page_map = {"title": words["map"].format(board=name, count=layout.count, paper=paper.upper()),
-                    "note": words["overlap"].format(overlap=f"{layout.overlap:g}"),
-                    "labels": [{"name": n, "x": x, "y": y} for n, (x, y) in map_label_positions(layout).items()]}
-    captions = [words["tile"].format(board=name, name=layout.name(col, row), index=index, count=layout.count)
-                for index, (col, row) in enumerate(layout.tiles(), 1)]
+        page_map = {
+            "title": words["map"].format(board=name, count=layout.count, paper=paper.upper()),
+            "note": words["overlap"].format(overlap=f"{layout.overlap:g}"),
+            "labels": [{"name": n, "x": x, "y": y} for n, (x, y) in map_label_positions(layout).items()],
+        }
+    captions = [
+        words["tile"].format(board=name, name=layout.name(col, row), index=index, count=layout.count)
+        for index, (col, row) in enumerate(layout.tiles(), 1)
+    ]
     bar_x, bar_y = scale_bar_at(layout)
     css_file = find_template(game.dir, own_or_base(game, "tile-captions.css"))
     assert css_file is not None, "templates/base/tile-captions.css is part of pnpgen"
     css = css_file.read_text(encoding="utf-8")
-    context = {"paper": {"width": layout.paper[0], "height": layout.paper[1]}, "window": layout.paper_window(),
-               "margin": layout.margin, "bar": {"x": bar_x, "y": bar_y}, "page_map": page_map, "captions": captions,
-               "ruler": words["ruler"], "safe_mm": PRINTER_MARGIN_MM,
-               "styles": Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{fonts.for_language(css, lang)}")}
+    context = {
+        "paper": {"width": layout.paper[0], "height": layout.paper[1]},
+        "window": layout.paper_window(),
+        "margin": layout.margin,
+        "bar": {"x": bar_x, "y": bar_y},
+        "page_map": page_map,
+        "captions": captions,
+        "ruler": words["ruler"],
+        "safe_mm": PRINTER_MARGIN_MM,
+        "styles": Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{fonts.for_language(css, lang)}"),
+    }
     templates = Templates(game.dir, lang, game.source_language, data_names(game), labels=game.labels)
-    html = templates.render(own_or_base(game, "tile-captions.html"), context,
-                            f"the tile captions of board '{board.id}'")
+    html = templates.render(
+        own_or_base(game, "tile-captions.html"), context, f"the tile captions of board '{board.id}'"
+    )
     return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)
 
 
 # --- decks of faces for aids and tokens ---------------------------------------------------------
 
-def pseudo_deck(id_: str, source, size: tuple[float, float], bleed: float, template: str, back: str | None,
-                cards: list[Card], fields: list[str]) -> Deck:
-    return Deck(id=id_, name=source.name, file=source.file, size_mm=size, size_name=None, bleed_mm=bleed,
-                template=template, back_template=back, fields=dict.fromkeys(fields), cards=cards)
+
+def pseudo_deck(
+    id_: str,
+    source,
+    size: tuple[float, float],
+    bleed: float,
+    template: str,
+    back: str | None,
+    cards: list[Card],
+    fields: list[str],
+) -> Deck:
+    return Deck(
+        id=id_,
+        name=source.name,
+        file=source.file,
+        size_mm=size,
+        size_name=None,
+        bleed_mm=bleed,
+        template=template,
+        back_template=back,
+        fields=dict.fromkeys(fields),
+        cards=cards,
+    )
 
 
 # --- tokens ---------------------------------------------------------------------------------------
+
 
 def token_deck(game: Game, sheet: TokenSheet) -> Deck:
     keys = list(TOKEN_SIDE)
@@ -96,11 +139,29 @@ def token_deck(game: Game, sheet: TokenSheet) -> Deck:
     for index, token in enumerate(sheet.tokens):
         fields = {key: token.get(key) for key in keys}
         fields.update(shape=sheet.shape, back={key: token["back"].get(key) for key in keys})
-        cards.append(Card(id=token["id"], name=sheet.name, count=token["count"] * (sheet.sets or 1), fields=fields,
-                          deck_id=f"tokens-{sheet.id}", file=sheet.file, line=token.get("line"), index=index))
+        cards.append(
+            Card(
+                id=token["id"],
+                name=sheet.name,
+                count=token["count"] * (sheet.sets or 1),
+                fields=fields,
+                deck_id=f"tokens-{sheet.id}",
+                file=sheet.file,
+                line=token.get("line"),
+                index=index,
+            )
+        )
     back = own_or_base(game, "token-back.html") if sheet.sides == 2 else None
-    deck = pseudo_deck(f"tokens-{sheet.id}", sheet, (sheet.size_mm, sheet.size_mm), sheet.bleed_mm,
-                       own_or_base(game, "token.html"), back, cards, [*keys, "shape", "back"])
+    deck = pseudo_deck(
+        f"tokens-{sheet.id}",
+        sheet,
+        (sheet.size_mm, sheet.size_mm),
+        sheet.bleed_mm,
+        own_or_base(game, "token.html"),
+        back,
+        cards,
+        [*keys, "shape", "back"],
+    )
     deck.cut = sheet.shape
     return deck
 
@@ -125,17 +186,37 @@ def aid_card(aid: Aid, langs: list[str], fallback: str) -> Card:
 
     sections = []
     for section in aid.sections:
-        by_lang = {lang: {"heading": text_of(section["heading"], lang, fallback),
-                          "text": text_of(section.get("text"), lang, fallback),
-                          "items": [text_of(item, lang, fallback) for item in section.get("items", [])],
-                          "numbers": [{"value": shown(n["value"]), "label": text_of(n["label"], lang, fallback),
-                                       "unit": text_of(n.get("unit"), lang, fallback)}
-                                      for n in section.get("numbers", [])]}
-                   for lang in langs}
+        by_lang = {
+            lang: {
+                "heading": text_of(section["heading"], lang, fallback),
+                "text": text_of(section.get("text"), lang, fallback),
+                "items": [text_of(item, lang, fallback) for item in section.get("items", [])],
+                "numbers": [
+                    {
+                        "value": shown(n["value"]),
+                        "label": text_of(n["label"], lang, fallback),
+                        "unit": text_of(n.get("unit"), lang, fallback),
+                    }
+                    for n in section.get("numbers", [])
+                ],
+            }
+            for lang in langs
+        }
         sections.append({"mark": section.get("mark"), "by_lang": by_lang})
-    fields = {"langs": langs, "title": texts(aid.title), "colour": aid.colour, "sections": sections,
-              "written": {"title": aid.title, "sections": aid.sections}}  # where each text was written
-    return Card(id=aid.id, name=aid.name, count=aid.copies, fields=fields, deck_id=f"aid-{aid.id}", file=aid.file,
-                line=None, index=0)
-
-
+    fields = {
+        "langs": langs,
+        "title": texts(aid.title),
+        "colour": aid.colour,
+        "sections": sections,
+        "written": {"title": aid.title, "sections": aid.sections},
+    }  # where each text was written
+    return Card(
+        id=aid.id,
+        name=aid.name,
+        count=aid.copies,
+        fields=fields,
+        deck_id=f"aid-{aid.id}",
+        file=aid.file,
+        line=None,
+        index=0,
+    )

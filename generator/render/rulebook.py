@@ -5,6 +5,7 @@ blocks, a running header (@page margin boxes with the chapter's string) and page
 is a table with one row per block, a column per language: a row starts both twins at the same height
 and WeasyPrint breaks a long row across pages with its twin.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -30,13 +31,27 @@ from generator.render.typeset import spaced_plain
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 LABELS = {
-    "ja": {"rules": "ルール", "contents": "目次", "example": "例", "note": "注意", "players": "人数",
-           "players_range": "{low}〜{high}人用", "page": "ページ"},
-    "en": {"rules": "Rules", "contents": "Contents", "example": "Example", "note": "Note", "players": "Players",
-           "players_range": "For {low}–{high} players", "page": "page"},
+    "ja": {
+        "rules": "ルール",
+        "contents": "目次",
+        "example": "例",
+        "note": "注意",
+        "players": "人数",
+        "players_range": "{low}〜{high}人用",
+        "page": "ページ",
+    },
+    "en": {
+        "rules": "Rules",
+        "contents": "Contents",
+        "example": "Example",
+        "note": "Note",
+        "players": "Players",
+        "players_range": "For {low}–{high} players",
+        "page": "page",
+    },
 }
-PRINTER_MARGIN_MM = 4.0   # a home printer prints nothing in the outer 4-5 mm of the paper
-LAST_PAGE_MIN = "0.3"   # a last page with under 30% of a page's lines is pulled back (render/weasy/lastpage.py)
+PRINTER_MARGIN_MM = 4.0  # a home printer prints nothing in the outer 4-5 mm of the paper
+LAST_PAGE_MIN = "0.3"  # a last page with under 30% of a page's lines is pulled back (render/weasy/lastpage.py)
 DOCUMENT_TEMPLATE, BLOCKS_TEMPLATE = "base/rules.html", "base/rule-blocks.html"
 STRONG = re.compile(r"\*\*(.+?)\*\*")
 
@@ -47,8 +62,10 @@ def labels(lang: str) -> dict:
 
 # The words pnpgen itself prints on a rule sheet; a game's labels.yaml may hold them as `rules_<key>` (and
 # `components_<key>` for the box contents table), which makes them translation strings like any other.
-GAME_LABEL = {**{key: f"rules_{key}" for key in LABELS["en"]},
-              **{f"components_{key}": f"components_{key}" for key in ("name", "count", "note")}}
+GAME_LABEL = {
+    **{key: f"rules_{key}" for key in LABELS["en"]},
+    **{f"components_{key}": f"components_{key}" for key in ("name", "count", "note")},
+}
 
 
 def edition_name(langs: tuple[str, ...]) -> str:
@@ -63,7 +80,7 @@ class RulebookWriter:
         self.rulebook = rulebook
         self.data = DataNames.of(game)
         self.problems: list[Problem] = []
-        self.draw_cards = False   # card blocks render faces only when a sheet is written, not to check
+        self.draw_cards = False  # card blocks render faces only when a sheet is written, not to check
         self.card_images: dict[tuple, list[str]] = {}
         self.fallbacks: dict[str, dict[str, Text]] = {}  # language -> string id -> Text printed in the source
         self._templates: dict[str, Templates] = {}
@@ -125,8 +142,9 @@ class RulebookWriter:
 
     def templates(self, lang: str) -> Templates:
         if lang not in self._templates:
-            self._templates[lang] = Templates(self.game.dir, lang, self.game.source_language, self.data,
-                                              labels=self.game.labels)
+            self._templates[lang] = Templates(
+                self.game.dir, lang, self.game.source_language, self.data, labels=self.game.labels
+            )
         return self._templates[lang]
 
     def block_html(self, block: Block, lang: str) -> str:
@@ -136,6 +154,7 @@ class RulebookWriter:
 
     def block_view(self, block: Block, lang: str) -> dict:
         """What the template draws of one block in one language; the problems found are noted."""
+
         def t(value, key="text"):
             return self.text(value, lang, key, block)
 
@@ -165,14 +184,26 @@ class RulebookWriter:
 
     def figure_view(self, block: Block, t) -> dict:
         assert block.src is not None, "rules.yaml's schema requires src on a figure"
-        src = (block.file.parent / block.src)
+        src = block.file.parent / block.src
         if not src.is_file():
-            self.problems.append(Problem(block.file, block.line, f"figure '{block.src}' not found beside "
-                                         f"{block.file.name}", f"blocks[{block.id}].src"))
+            self.problems.append(
+                Problem(
+                    block.file,
+                    block.line,
+                    f"figure '{block.src}' not found beside {block.file.name}",
+                    f"blocks[{block.id}].src",
+                )
+            )
         elif why := image_problem(src):
-            self.problems.append(Problem(block.file, block.line, f"figure '{block.src}' {why}",
-                                         f"blocks[{block.id}].src",
-                                         hint="replace the file with a working PNG, JPEG or SVG"))
+            self.problems.append(
+                Problem(
+                    block.file,
+                    block.line,
+                    f"figure '{block.src}' {why}",
+                    f"blocks[{block.id}].src",
+                    hint="replace the file with a working PNG, JPEG or SVG",
+                )
+            )
         caption = self.caption(block, t)
         # the digest puts the image's content into the HTML, which is what the PDF cache keys on
         digest = hashlib.sha256(src.read_bytes()).hexdigest()[:16] if src.is_file() else ""
@@ -183,14 +214,24 @@ class RulebookWriter:
         deck = self.game.decks.get(block.deck) if block.deck else None
         if deck is None:
             what = f"unknown deck '{block.deck}'" if block.deck else "a card block needs `deck:`"
-            self.problems.append(Problem(block.file, block.line, what,
-                                         f"blocks[{block.id}].deck", hint="one of " + ", ".join(self.game.decks)))
+            self.problems.append(
+                Problem(
+                    block.file,
+                    block.line,
+                    what,
+                    f"blocks[{block.id}].deck",
+                    hint="one of " + ", ".join(self.game.decks),
+                )
+            )
             return None
         known = {card.id for card in deck.cards}
         unknown = [card_id for card_id in block.cards if card_id not in known]
         if unknown:
-            self.problems.append(Problem(block.file, block.line, f"no card '{unknown[0]}' in deck '{deck.id}'",
-                                         f"blocks[{block.id}].cards"))
+            self.problems.append(
+                Problem(
+                    block.file, block.line, f"no card '{unknown[0]}' in deck '{deck.id}'", f"blocks[{block.id}].cards"
+                )
+            )
             return None
         if not self.draw_cards:
             return None  # checking only: the faces are rendered when the sheet is written
@@ -203,9 +244,13 @@ class RulebookWriter:
         left, top = min(x for x, _ in places), min(y for _, y in places)
         x0, y0 = places[0][0] - left, places[0][1] - top
         cards = [{"src": url, "x": x - left, "y": y - top} for url, (x, y) in zip(self.card_images[key], places)]
-        return {"width": width + max(x for x, _ in places) - left, "height": height + max(y for _, y in places) - top,
-                "card_width": width, "cards": cards,
-                "callouts": [{"x": x0 + x * scale, "y": y0 + y * scale} for x, y in block.callouts]}
+        return {
+            "width": width + max(x for x, _ in places) - left,
+            "height": height + max(y for _, y in places) - top,
+            "card_width": width,
+            "cards": cards,
+            "callouts": [{"x": x0 + x * scale, "y": y0 + y * scale} for x, y in block.callouts],
+        }
 
     @staticmethod
     def caption(block: Block, t) -> Markup | None:
@@ -218,14 +263,18 @@ class RulebookWriter:
             self.note_missing(component.note, lang, f"components[{component.id}].note")
         rows = component_rows(self.game, lang)
         head = [self.word(f"components_{key}", lang) for key in ("name", "count", "note")]
-        return table_view(head, [[row["name"], str(row["count"]), row["note"] or ""] for row in rows],
-                          css="components", ids=[row["id"] for row in rows])
+        return table_view(
+            head,
+            [[row["name"], str(row["count"]), row["note"] or ""] for row in rows],
+            css="components",
+            ids=[row["id"] for row in rows],
+        )
 
     def players_view(self, block: Block, lang: str) -> dict:
         """One row per player count; each column an expression evaluated at that count."""
         head = [self.word("players", lang)] + [
-            self.text(c["head"], lang, f"columns[{i}].head", block)
-            for i, c in enumerate(block.columns)]
+            self.text(c["head"], lang, f"columns[{i}].head", block) for i, c in enumerate(block.columns)
+        ]
         rows = []
         low, high = self.game.players
         for players in range(low, high + 1):
@@ -234,8 +283,14 @@ class RulebookWriter:
                 try:
                     cells.append(resolve_one(column["value"], self.data, lang, players))
                 except PlaceholderError as error:
-                    self.problems.append(Problem(block.file, block.line, f"`{column['value']}`: {error}",
-                                                 f"blocks[{block.id}].columns[{index}].value"))
+                    self.problems.append(
+                        Problem(
+                            block.file,
+                            block.line,
+                            f"`{column['value']}`: {error}",
+                            f"blocks[{block.id}].columns[{index}].value",
+                        )
+                    )
                     cells.append("?")
             rows.append(cells)
         return table_view(head, rows, css="players numeric")
@@ -249,29 +304,44 @@ class RulebookWriter:
             context.update(cover_titles=self.cover_titles(langs), toc=self.contents(langs))
         else:
             context["head_titles"] = self.head_titles(langs)
-        context["rows"] = [{"type": block.type, "id": block.id, "chapter": self.chapter(block, langs),
-                            "views": [(lang, self.block_view(block, lang)) for lang in langs]}
-                           for block in self.rulebook.blocks]
+        context["rows"] = [
+            {
+                "type": block.type,
+                "id": block.id,
+                "chapter": self.chapter(block, langs),
+                "views": [(lang, self.block_view(block, lang)) for lang in langs],
+            }
+            for block in self.rulebook.blocks
+        ]
         if self.problems:
             problems, self.problems = self.problems, []
             raise InputError(unique_problems(problems))
-        title = " / ".join(dict.fromkeys(spaced_plain(self.game.title.get(lang, self.game.source_language), lang)
-                                         for lang in langs))
-        css = fonts.for_languages((TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8"), langs[0],
-                                  [*langs, self.game.source_language])
-        context.update(title=title, running_title=Markup(_css_string(title)), page_size=PAGE_SIZES[paper],
-                       safe_mm=PRINTER_MARGIN_MM, last_page_min=LAST_PAGE_MIN,
-                       styles=Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{css}"))
+        title = " / ".join(
+            dict.fromkeys(spaced_plain(self.game.title.get(lang, self.game.source_language), lang) for lang in langs)
+        )
+        css = fonts.for_languages(
+            (TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8"),
+            langs[0],
+            [*langs, self.game.source_language],
+        )
+        context.update(
+            title=title,
+            running_title=Markup(_css_string(title)),
+            page_size=PAGE_SIZES[paper],
+            safe_mm=PRINTER_MARGIN_MM,
+            last_page_min=LAST_PAGE_MIN,
+            styles=Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{css}"),
+        )
         # Running text breaks anywhere kinsoku allows; headings, captions, cells and the cover at phrases.
-        return self.templates(langs[0]).render(DOCUMENT_TEMPLATE, context, f"the rules ({edition_name(langs)})",
-                                               phrases=False)
+        return self.templates(langs[0]).render(
+            DOCUMENT_TEMPLATE, context, f"the rules ({edition_name(langs)})", phrases=False
+        )
 
     def chapter(self, block: Block, langs: tuple[str, ...]) -> str | None:
         """The running header's text for a chapter heading (both languages in a pair)."""
         if block.type != "heading" or block.level != 1:
             return None
-        return " / ".join(spaced_plain(_plain_text(self.text(block.text, lang, "text", block)), lang)
-                          for lang in langs)
+        return " / ".join(spaced_plain(_plain_text(self.text(block.text, lang, "text", block)), lang) for lang in langs)
 
     def cover_titles(self, langs: tuple[str, ...]) -> list[dict]:
         low, high = self.game.players
@@ -279,20 +349,38 @@ class RulebookWriter:
         for lang in langs:
             self.note_missing(self.game.title, lang, "title")
             written = lang if self.game.title.has(lang) else self.game.source_language
-            titles.append({"lang": lang, "title": self.game.title.get(written),
-                           "written": written if written != lang else None, "rules": self.word("rules", lang),
-                           "players": self.word("players_range", lang, low=low, high=high)})
+            titles.append(
+                {
+                    "lang": lang,
+                    "title": self.game.title.get(written),
+                    "written": written if written != lang else None,
+                    "rules": self.word("rules", lang),
+                    "players": self.word("players_range", lang, low=low, high=high),
+                }
+            )
         return titles
 
     def head_titles(self, langs: tuple[str, ...]) -> list[dict]:
         low, high = self.game.players
-        return [{"lang": lang, "title": self.game.title.get(lang), "rules": labels(lang)["rules"],
-                 "players": labels(lang)["players_range"].format(low=low, high=high)} for lang in langs]
+        return [
+            {
+                "lang": lang,
+                "title": self.game.title.get(lang),
+                "rules": labels(lang)["rules"],
+                "players": labels(lang)["players_range"].format(low=low, high=high),
+            }
+            for lang in langs
+        ]
 
     def contents(self, langs: tuple[str, ...]) -> dict:
-        entries = [{"level": block.level, "id": block.id,
-                    "names": [(lang, self.text(block.text, lang, "text", block)) for lang in langs]}
-                   for block in self.rulebook.headings(max_level=2)]
+        entries = [
+            {
+                "level": block.level,
+                "id": block.id,
+                "names": [(lang, self.text(block.text, lang, "text", block)) for lang in langs],
+            }
+            for block in self.rulebook.headings(max_level=2)
+        ]
         return {"heading": " / ".join(self.word("contents", lang) for lang in langs), "entries": entries}
 
     def batch(self, langs: tuple[str, ...], paper: str, cover: bool = True) -> Batch:
@@ -308,13 +396,17 @@ def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
     singles = [(lang,) for lang in ordered]
     if len(ordered) <= 2 or game.source_language not in ordered:
         return singles + ([ordered] if len(ordered) == 2 else [])
-    pairs = [tuple(lang for lang in ordered if lang in (game.source_language, other))
-             for other in ordered if other != game.source_language]
+    pairs = [
+        tuple(lang for lang in ordered if lang in (game.source_language, other))
+        for other in ordered
+        if other != game.source_language
+    ]
     return singles + pairs
 
 
-def render_editions(writer: RulebookWriter, wanted: list[tuple[tuple[str, ...], str]], cache: FaceCache,
-                    jobs: int) -> tuple[list, list[bytes]]:
+def render_editions(
+    writer: RulebookWriter, wanted: list[tuple[tuple[str, ...], str]], cache: FaceCache, jobs: int
+) -> tuple[list, list[bytes]]:
     """Each edition's batch and PDF. `cover: auto` lays the text out without a cover first; an edition longer
     than COVER_FROM_PAGES is laid out again with a cover and a contents page (both layouts are cached)."""
     choice = writer.rulebook.cover
@@ -348,4 +440,3 @@ def _plain_text(html: str) -> str:
 
 def _css_string(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
-

@@ -3,6 +3,7 @@
 Geometry is in millimetres with the origin at the paper's bottom-left corner (PDF convention).
 A slot is the card's bleed box; marks are drawn outside the bleed so they are never under a card.
 """
+
 from __future__ import annotations
 
 import io
@@ -12,13 +13,13 @@ import pikepdf
 
 MM = 72.0 / 25.4
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait, mm
-MARGIN_MM = 5.0          # home printers leave the paper's outer edge blank: nothing is placed there
-MARK_OFFSET_MM = 0.5     # gap between the bleed edge and a crop mark
+MARGIN_MM = 5.0  # home printers leave the paper's outer edge blank: nothing is placed there
+MARK_OFFSET_MM = 0.5  # gap between the bleed edge and a crop mark
 MARK_LENGTH_MM = 5.0
-MIN_MARK_MM = 2.0        # a block leaves at least this much room for its marks on every side
+MIN_MARK_MM = 2.0  # a block leaves at least this much room for its marks on every side
 MARK_ROOM_MM = MARK_OFFSET_MM + MIN_MARK_MM
-LABEL_BAND_MM = 4.5      # above and below the cards: the sheet label, the 100% note and the scale bar
-FOLD_GAP_MM = 2.0        # gutter-fold: space between a card's bleed and the fold line
+LABEL_BAND_MM = 4.5  # above and below the cards: the sheet label, the 100% note and the scale bar
+FOLD_GAP_MM = 2.0  # gutter-fold: space between a card's bleed and the fold line
 DUPLEX_MODES = ("long", "short", "none")
 LAYOUTS = ("duplex", "gutterfold")
 SHEET_MODES = ("shared", "per-deck")
@@ -62,9 +63,9 @@ class Grid:
     paper: tuple[float, float]
     cols: int
     rows: int
-    cell: tuple[float, float]   # bleed box size
+    cell: tuple[float, float]  # bleed box size
     bleed: float
-    top: float                  # y of the grid's top edge
+    top: float  # y of the grid's top edge
 
     @property
     def per_page(self) -> int:
@@ -100,8 +101,8 @@ class Block:
     cols: int
     count: int
     gang: bool
-    x: float = 0.0      # left edge of the block's bleed
-    top: float = 0.0    # top edge of the block's bleed
+    x: float = 0.0  # left edge of the block's bleed
+    top: float = 0.0  # top edge of the block's bleed
 
     @property
     def rows(self) -> int:
@@ -153,8 +154,9 @@ class Block:
         return Block(self.card, self.bleed, self.cols, self.count, self.gang, x, top)
 
 
-def fit_block(card: tuple[float, float], bleed: float, copies: int, width: float, height: float,
-              gang: bool) -> Block | None:
+def fit_block(
+    card: tuple[float, float], bleed: float, copies: int, width: float, height: float, gang: bool
+) -> Block | None:
     """The block holding most of `copies` in width x height (room for the marks included), or None."""
     extra = 2 * bleed
     if gang:
@@ -194,7 +196,7 @@ class Sheet:
     paper: tuple[float, float]
     blocks: list[Block] = field(default_factory=list)
     copies: list[Placed] = field(default_factory=list)
-    mark_areas: list[Rect] = field(default_factory=list)   # one per block: where its crop marks may go
+    mark_areas: list[Rect] = field(default_factory=list)  # one per block: where its crop marks may go
 
     @property
     def decks(self) -> list[str]:
@@ -211,11 +213,12 @@ class CopyGroup:
 
     card: tuple[float, float]
     bleed: float
-    copies: list[tuple]   # (front page, back page or None, deck id)
+    copies: list[tuple]  # (front page, back page or None, deck id)
 
 
-def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN_MM, labels: bool = True,
-                shared: bool = True) -> list[Sheet]:
+def plan_sheets(
+    groups: list[CopyGroup], paper_name: str, margin: float = MARGIN_MM, labels: bool = True, shared: bool = True
+) -> list[Sheet]:
     """Blocks of copies stacked down sheets. Each new sheet takes the way round that holds the most of the
     copies still to place (a tie: portrait); with `shared`, the next group continues below the last
     group's block when a row of it fits there, so small decks share sheets."""
@@ -235,7 +238,7 @@ def plan_sheets(groups: list[CopyGroup], paper_name: str, margin: float = MARGIN
                 current, block = _new_sheet(group, len(queue), paper_name, margin, labels)
                 sheets.append(current)
                 free = card_area(current.paper, margin, labels).h
-            placed, queue = queue[:block.count], queue[block.count:]
+            placed, queue = queue[: block.count], queue[block.count :]
             height = block.size[1] + 2 * MARK_ROOM_MM
             area = card_area(current.paper, margin, labels)
             top = area.top - (area.h - free) - MARK_ROOM_MM
@@ -258,8 +261,10 @@ def _new_sheet(group: CopyGroup, copies: int, paper_name: str, margin: float, la
         if block is not None and (best is None or block.count > best[1].count):
             best = (Sheet(paper), block)
     if best is None:
-        raise ValueError(f"a {group.card[0]:g}x{group.card[1]:g} mm card with {group.bleed:g} mm bleed does not "
-                         f"fit inside the {margin:g} mm margin of {paper_name}")
+        raise ValueError(
+            f"a {group.card[0]:g}x{group.card[1]:g} mm card with {group.bleed:g} mm bleed does not "
+            f"fit inside the {margin:g} mm margin of {paper_name}"
+        )
     return best
 
 
@@ -278,21 +283,28 @@ def _settle(sheet: Sheet, area: Rect) -> None:
             copy.slot, copy.clip, copy.trim = block.slot(index), block.clip(index), block.trim(index)
 
 
-def first_sheet(paper_name: str, card: tuple[float, float], bleed: float, copies: int | None = None,
-                margin: float = MARGIN_MM, labels: bool = True) -> Sheet:
+def first_sheet(
+    paper_name: str,
+    card: tuple[float, float],
+    bleed: float,
+    copies: int | None = None,
+    margin: float = MARGIN_MM,
+    labels: bool = True,
+) -> Sheet:
     """The first sheet of a deck of `copies` cards alone (as many as a page holds when None)."""
     group = CopyGroup(card, bleed, [(None, None, "")] * (copies or 1000))
     return plan_sheets([group], paper_name, margin, labels)[0]
 
 
-def gutterfold_grid(paper_name: str, card: tuple[float, float], bleed: float, margin: float = MARGIN_MM,
-                    labels: bool = True) -> tuple[Grid, bool]:
+def gutterfold_grid(
+    paper_name: str, card: tuple[float, float], bleed: float, margin: float = MARGIN_MM, labels: bool = True
+) -> tuple[Grid, bool]:
     """Fronts in the upper half, as many rows as fit above the fold; backs mirror them below. With `labels`,
     the bands for the sheet label are left unless leaving them costs cards (a row of poker cards on
     landscape A4 or Letter): then the grid and False."""
     cell = (card[0] + 2 * bleed, card[1] + 2 * bleed)
     best, best_key = None, None
-    for labelled in ((True, False) if labels else (False,)):
+    for labelled in (True, False) if labels else (False,):
         for turn, paper in enumerate(_orientations(paper_name)):
             area = card_area(paper, margin, labelled)
             half = area.top - paper[1] / 2 - FOLD_GAP_MM
@@ -334,6 +346,7 @@ def fold_slot(grid: Grid, front: Rect) -> Rect:
 
 # --- drawing ---------------------------------------------------------------------------------------
 
+
 def pdf_number(value: float) -> str:
     """A number as a PDF content stream writes it: at most 4 decimals, no trailing zeros."""
     return f"{value:.4f}".rstrip("0").rstrip(".")
@@ -346,14 +359,18 @@ def place(name: str, bbox, at: Rect, rotate: bool = False, clip: Rect | None = N
     Where `at` is larger or smaller than the bbox, the form is scaled to fill it (a page map)."""
     x0, y0, x1, y1 = (float(v) for v in bbox)
     if clip is not None:
-        box = f"{pdf_number(clip.x * MM)} {pdf_number(clip.y * MM)} {pdf_number(clip.w * MM)} {pdf_number(clip.h * MM)} re W n "
+        corner = f"{pdf_number(clip.x * MM)} {pdf_number(clip.y * MM)}"
+        box = f"{corner} {pdf_number(clip.w * MM)} {pdf_number(clip.h * MM)} re W n "
         return f"q {box}{place(name, bbox, at, rotate).strip()} Q\n"
     scale = at.w * MM / (x1 - x0)
     if abs(scale - 1) > 1e-3:
-        return (f"q {pdf_number(scale)} 0 0 {pdf_number(scale)} {pdf_number(at.x * MM - x0 * scale)} {pdf_number(at.y * MM - y0 * scale)} cm "
-                f"{name} Do Q\n")
+        return (
+            f"q {pdf_number(scale)} 0 0 {pdf_number(scale)} "
+            f"{pdf_number(at.x * MM - x0 * scale)} {pdf_number(at.y * MM - y0 * scale)} cm "
+            f"{name} Do Q\n"
+        )
     if rotate:
-        return (f"q -1 0 0 -1 {pdf_number(at.x * MM + x1)} {pdf_number(at.y * MM + y1)} cm {name} Do Q\n")
+        return f"q -1 0 0 -1 {pdf_number(at.x * MM + x1)} {pdf_number(at.y * MM + y1)} cm {name} Do Q\n"
     return f"q 1 0 0 1 {pdf_number(at.x * MM - x0)} {pdf_number(at.y * MM - y0)} cm {name} Do Q\n"
 
 
@@ -374,8 +391,9 @@ def crop_marks(grid: Grid, used: int, area: Rect | None = None) -> str:
     """Marks on the trim lines of the first `used` slots of a grid (see block_marks)."""
     if used == 0:
         return ""
-    return block_marks([grid.slot(i) for i in range(used)], [grid.trim(i) for i in range(used)],
-                       area or Rect(0, 0, *grid.paper))
+    return block_marks(
+        [grid.slot(i) for i in range(used)], [grid.trim(i) for i in range(used)], area or Rect(0, 0, *grid.paper)
+    )
 
 
 def block_marks(slots: list[Rect], trims: list[Rect], area: Rect) -> str:
@@ -412,8 +430,13 @@ def cut_lines(slots: list[Rect], trims: list[Rect]) -> str:
 
 def scale_bar(x: float, y: float, length: float = 50.0) -> str:
     """A bar `length` mm long with end ticks: measure it to check the print is at 100%."""
-    return ("q 0 G 0.3 w\n" + pdf_line(x, y, x + length, y) + pdf_line(x, y - 1, x, y + 1)
-            + pdf_line(x + length, y - 1, x + length, y + 1) + "Q\n")
+    return (
+        "q 0 G 0.3 w\n"
+        + pdf_line(x, y, x + length, y)
+        + pdf_line(x, y - 1, x, y + 1)
+        + pdf_line(x + length, y - 1, x + length, y + 1)
+        + "Q\n"
+    )
 
 
 def fold_line(grid: Grid, margin: float = MARGIN_MM) -> str:
@@ -438,8 +461,13 @@ class SheetWriter:
             self._forms[key] = (form, [float(v) for v in form.BBox])
         return self._forms[key]
 
-    def add_page(self, paper: tuple[float, float], placements: list[tuple], overlay: str = "",
-                 boxes: tuple[Rect, ...] | None = None) -> None:
+    def add_page(
+        self,
+        paper: tuple[float, float],
+        placements: list[tuple],
+        overlay: str = "",
+        boxes: tuple[Rect, ...] | None = None,
+    ) -> None:
         """Placements are (page, rect, rotated) or (page, rect, rotated, clip rect). `boxes` (trim, bleed)
         become the page's TrimBox and BleedBox: for a page that holds one trimmed item."""
         resources = pikepdf.Dictionary()
@@ -469,13 +497,13 @@ def pdf_box(rect: Rect) -> pikepdf.Array:
 @dataclass
 class SheetOptions:
     paper: str = "a4"
-    duplex: str = "long"        # long | short | none
-    layout: str = "duplex"      # duplex | gutterfold
+    duplex: str = "long"  # long | short | none
+    layout: str = "duplex"  # duplex | gutterfold
     marks: bool = True
     cuts: bool = False
-    margin: float = MARGIN_MM   # nothing is drawn nearer the paper's edge
-    sheets: str = "shared"      # shared: decks of one size continue on the same sheet | per-deck
-    labels: bool = False        # leave bands above and below the cards for the sheet label and 100% note
+    margin: float = MARGIN_MM  # nothing is drawn nearer the paper's edge
+    sheets: str = "shared"  # shared: decks of one size continue on the same sheet | per-deck
+    labels: bool = False  # leave bands above and below the cards for the sheet label and 100% note
 
 
 @dataclass
@@ -485,11 +513,11 @@ class SheetPage:
     paper: tuple[float, float]
     placements: list
     overlay: str
-    side: str                   # front | back | gutterfold
-    sheet: int                  # 1-based number of the sheet (a front and its back share it)
+    side: str  # front | back | gutterfold
+    sheet: int  # 1-based number of the sheet (a front and its back share it)
     decks: list[str]
-    boxes: tuple[Rect, ...] | None = None   # a lone card's trim and slot boxes
-    labelled: bool = True       # the bands for the label are free (see gutterfold_grid)
+    boxes: tuple[Rect, ...] | None = None  # a lone card's trim and slot boxes
+    labelled: bool = True  # the bands for the label are free (see gutterfold_grid)
 
 
 def sheet_pages(groups: list[CopyGroup], options: SheetOptions) -> list[SheetPage]:
@@ -528,7 +556,7 @@ def _gutterfold_pages(groups: list[CopyGroup], options: SheetOptions) -> list[Sh
     for group in groups:
         grid, labelled = gutterfold_grid(options.paper, group.card, group.bleed, options.margin, options.labels)
         for start in range(0, len(group.copies), grid.per_page):
-            chunk = group.copies[start:start + grid.per_page]
+            chunk = group.copies[start : start + grid.per_page]
             fronts = [(front, grid.slot(i), False) for i, (front, _, _) in enumerate(chunk)]
             backs = [(back, fold_slot(grid, grid.slot(i)), True) for i, (_, back, _) in enumerate(chunk) if back]
             slots, trims = [grid.slot(i) for i in range(len(chunk))], [grid.trim(i) for i in range(len(chunk))]
@@ -538,8 +566,17 @@ def _gutterfold_pages(groups: list[CopyGroup], options: SheetOptions) -> list[Sh
             upper = Rect(area.x, fold, area.w, area.top - fold)
             overlay += crop_marks(grid, len(chunk), upper) if options.marks else ""
             decks = list(dict.fromkeys(deck for _, _, deck in chunk))
-            pages.append(SheetPage(grid.paper, fronts + backs, overlay + fold_line(grid, options.margin),
-                                   "gutterfold", len(pages) + 1, decks, labelled=labelled))
+            pages.append(
+                SheetPage(
+                    grid.paper,
+                    fronts + backs,
+                    overlay + fold_line(grid, options.margin),
+                    "gutterfold",
+                    len(pages) + 1,
+                    decks,
+                    labelled=labelled,
+                )
+            )
     return pages
 
 
@@ -553,8 +590,13 @@ def write_pages(writer: SheetWriter, pages: list[SheetPage], furniture: list | N
     return len(pages)
 
 
-def impose_deck(writer: SheetWriter, card: tuple[float, float], bleed: float,
-                copies: list[tuple[pikepdf.Page, pikepdf.Page | None]], options: SheetOptions) -> int:
+def impose_deck(
+    writer: SheetWriter,
+    card: tuple[float, float],
+    bleed: float,
+    copies: list[tuple[pikepdf.Page, pikepdf.Page | None]],
+    options: SheetOptions,
+) -> int:
     """Place every copy of one deck (front page, back page or None) on sheets; return pages added."""
     group = CopyGroup(card, bleed, [(front, back, "") for front, back in copies])
     return write_pages(writer, sheet_pages([group], options))
@@ -570,10 +612,12 @@ def needed_version(pdf: pikepdf.Pdf) -> str:
         if obj.get("/Subtype") == "/OpenType":
             return "1.6"
         group = obj.get("/Group")
-        if (isinstance(group, pikepdf.Dictionary) and group.get("/S") == "/Transparency") \
-                or ("/SMask" in obj and obj.get("/SMask") != "/None") \
-                or any(key in obj and float(obj[key]) < 1 for key in ("/CA", "/ca")) \
-                or obj.get("/BM") not in (None, "/Normal", "/Compatible"):
+        if (
+            (isinstance(group, pikepdf.Dictionary) and group.get("/S") == "/Transparency")
+            or ("/SMask" in obj and obj.get("/SMask") != "/None")
+            or any(key in obj and float(obj[key]) < 1 for key in ("/CA", "/ca"))
+            or obj.get("/BM") not in (None, "/Normal", "/Compatible")
+        ):
             version = "1.4"
     return version
 
@@ -583,7 +627,7 @@ def save_pdf_bytes(pdf: pikepdf.Pdf, title: str, lang: str) -> bytes:
     use) and the header version its content needs."""
     pdf.docinfo["/Title"] = title
     pdf.docinfo["/Creator"] = "pnpgen"
-    pdf.Root.Lang = pikepdf.String(lang.split("+")[0])   # a bilingual file: its first language
+    pdf.Root.Lang = pikepdf.String(lang.split("+")[0])  # a bilingual file: its first language
     pdf.Root.ViewerPreferences = pikepdf.Dictionary(DisplayDocTitle=True)
     buffer = io.BytesIO()
     pdf.save(buffer, deterministic_id=True, force_version=needed_version(pdf))

@@ -1,4 +1,5 @@
 """The Jinja2 environment shared by every template of a game, and located template errors."""
+
 from __future__ import annotations
 
 import re
@@ -125,6 +126,8 @@ def parses(environment, source: str) -> bool:
     except jinja2.TemplateSyntaxError:
         return False
     return True
+
+
 MAX_PRODUCT = 1_000_000  # items or characters a template's `*` or `**` may make
 
 
@@ -139,7 +142,7 @@ class TemplateSandbox(SandboxedEnvironment):
         if operator == "**":
             if isinstance(left, int) and isinstance(right, int) and abs(right) > 64 and abs(left) > 1:
                 raise SecurityError(f"the power {left} ** {right} is too large")
-            return left ** right
+            return left**right
         for text, times in ((left, right), (right, left)):
             if isinstance(text, (str, list, tuple)) and isinstance(times, int) and len(text) * times > MAX_PRODUCT:
                 raise SecurityError(f"repeating {len(text)} items {times} times makes too many")
@@ -160,8 +163,14 @@ class RecordingContext(Context):
 class Templates:
     """Loads a game's templates and renders them for one language."""
 
-    def __init__(self, game_dir: Path | None, lang: str, fallback: str | None = None, data=None,
-                 labels: dict[str, Text] | None = None):
+    def __init__(
+        self,
+        game_dir: Path | None,
+        lang: str,
+        fallback: str | None = None,
+        data=None,
+        labels: dict[str, Text] | None = None,
+    ):
         self.game_dir = game_dir  # None: pnpgen's own templates only (pages no game styles: the typesetting sample)
         self.dirs = template_dirs(game_dir) if game_dir is not None else [TEMPLATES_DIR]
         self.lang = lang
@@ -172,7 +181,10 @@ class Templates:
         self.env = TemplateSandbox(
             loader=SourceMarkingLoader([str(d) for d in self.dirs if d.is_dir()]),
             autoescape=jinja2.select_autoescape(["html", "svg"], default_for_string=True),
-            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, bytecode_cache=COMPILED,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            bytecode_cache=COMPILED,
             finalize=self.printed,
         )
         self.env.context_class = RecordingContext
@@ -228,8 +240,7 @@ class Templates:
     def icon(self, name: str, size: str = "4mm", title: str = "") -> Markup:
         url = self.asset(f"icons/{name}.svg")
         alt = jinja2.utils.markupsafe.escape(title or name)
-        return Markup(f'<img class="icon icon-{name}" src="{url}" alt="{alt}" '
-                      f'style="width:{size};height:{size}">')
+        return Markup(f'<img class="icon icon-{name}" src="{url}" alt="{alt}" style="width:{size};height:{size}">')
 
     def render(self, name: str, context: dict, subject: str, phrases: bool = True) -> str:
         """Render a template and typeset the result (`phrases`: whether text no element decides for breaks
@@ -238,29 +249,59 @@ class Templates:
         try:
             return typeset_page(self.env.get_template(name).render(**context), self.lang, phrases)
         except jinja2.TemplateSyntaxError as exc:
-            raise InputError(Problem(_template_path(self.dirs, exc.filename or name), exc.lineno,
-                                     f"template syntax error: {exc.message}")) from None
+            raise InputError(
+                Problem(
+                    _template_path(self.dirs, exc.filename or name), exc.lineno, f"template syntax error: {exc.message}"
+                )
+            ) from None
         except jinja2.TemplateNotFound as exc:
-            raise InputError(Problem(None, None, f"template '{exc.name}' not found (used for {subject})",
-                                     hint="looked in " + ", ".join(str(d) for d in self.dirs))) from None
+            raise InputError(
+                Problem(
+                    None,
+                    None,
+                    f"template '{exc.name}' not found (used for {subject})",
+                    hint="looked in " + ", ".join(str(d) for d in self.dirs),
+                )
+            ) from None
         except MissingAsset as exc:
             file, line = _template_frame(exc)
             looked = ", ".join(str(d) for d in self.dirs)
-            raise InputError(Problem(file, line, f"image or file '{exc}' not found while rendering {subject}",
-                                     hint=f"looked in {looked}")) from None
+            raise InputError(
+                Problem(
+                    file, line, f"image or file '{exc}' not found while rendering {subject}", hint=f"looked in {looked}"
+                )
+            ) from None
         except SecurityError as exc:
             file, line = _template_frame(exc)
-            raise InputError(Problem(file, line, f"refused while rendering {subject}: {exc}",
-                                     hint="templates run in a sandbox: no Python internals, bounded repetition")) from None
+            raise InputError(
+                Problem(
+                    file,
+                    line,
+                    f"refused while rendering {subject}: {exc}",
+                    hint="templates run in a sandbox: no Python internals, bounded repetition",
+                )
+            ) from None
         except UnknownLabel as exc:
             file, line = _template_frame(exc)
-            raise InputError(Problem(file, line, f"no label '{exc.key}' in {LABELS_FILE} (asked for while "
-                                     f"rendering {subject})", hint=did_you_mean(exc.key, exc.known)
-                                     or f"add `{exc.key}: {{...}}` under `labels:` in {LABELS_FILE}")) from None
+            raise InputError(
+                Problem(
+                    file,
+                    line,
+                    f"no label '{exc.key}' in {LABELS_FILE} (asked for while rendering {subject})",
+                    hint=did_you_mean(exc.key, exc.known)
+                    or f"add `{exc.key}: {{...}}` under `labels:` in {LABELS_FILE}",
+                )
+            ) from None
         except jinja2.UndefinedError as exc:
             file, line = _template_frame(exc)
-            raise InputError(Problem(file, line, f"{exc.message} while rendering {subject}",
-                                     hint="check the field name against the deck's `fields:`")) from None
+            raise InputError(
+                Problem(
+                    file,
+                    line,
+                    f"{exc.message} while rendering {subject}",
+                    hint="check the field name against the deck's `fields:`",
+                )
+            ) from None
 
 
 def _template_path(dirs: list[Path], filename: str) -> Path:

@@ -8,16 +8,29 @@ board positions inside the overlap strips, only on the tiles that a later tile c
 left showing means the tile on top is short of its place, and none shows on the assembled board. Geometry is
 in mm; board coordinates start at the board's bottom-left corner (PDF convention) like the paper's.
 """
+
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-from generator.render.sheets import MARGIN_MM, MM, PAPERS, Grid, Rect, SheetWriter, block_marks, pdf_line, pdf_number, printable, scale_bar
+from generator.render.sheets import (
+    MARGIN_MM,
+    MM,
+    PAPERS,
+    Grid,
+    Rect,
+    SheetWriter,
+    block_marks,
+    pdf_line,
+    pdf_number,
+    printable,
+    scale_bar,
+)
 
 OVERLAP_MM = 10.0
-BAND_MM = 5.0                 # between the printer's margin and the window: marks, caption, scale bar
-SIDE_ROOM_MM = 1.0            # left and right of the window (and its bleed): at least the marks' offset
+BAND_MM = 5.0  # between the printer's margin and the window: marks, caption, scale bar
+SIDE_ROOM_MM = 1.0  # left and right of the window (and its bleed): at least the marks' offset
 TILE_MARGIN_MM = MARGIN_MM + SIDE_ROOM_MM
 TARGET_RADIUS_MM = 2.5
 BOARD_PAPERS = {"a3": (297.0, 420.0), "a2": (420.0, 594.0), "tabloid": (279.4, 431.8)}
@@ -26,13 +39,13 @@ ALL_PAPERS = {**PAPERS, **BOARD_PAPERS}
 
 @dataclass(frozen=True)
 class TileLayout:
-    paper: tuple[float, float]    # oriented as printed
+    paper: tuple[float, float]  # oriented as printed
     board: tuple[float, float]
     cols: int
     rows: int
     overlap: float
-    margin: float = MARGIN_MM     # the printer's margin: nothing is drawn nearer the paper's edge
-    bleed: float = 0.0            # the board page's bleed: shown beyond the windows at the board's own edges
+    margin: float = MARGIN_MM  # the printer's margin: nothing is drawn nearer the paper's edge
+    bleed: float = 0.0  # the board page's bleed: shown beyond the windows at the board's own edges
 
     @property
     def count(self) -> int:
@@ -103,8 +116,13 @@ def _count(length: float, window: float, overlap: float) -> int:
     return math.ceil((length - overlap) / (window - overlap) - 1e-9)
 
 
-def tile_layout(board: tuple[float, float], paper_name: str, overlap: float = OVERLAP_MM,
-                margin: float = MARGIN_MM, bleed: float = 0.0) -> TileLayout:
+def tile_layout(
+    board: tuple[float, float],
+    paper_name: str,
+    overlap: float = OVERLAP_MM,
+    margin: float = MARGIN_MM,
+    bleed: float = 0.0,
+) -> TileLayout:
     """The fewest tiles for the board on this paper, portrait or landscape (portrait on a tie), each
     window (with its bleed) BAND_MM inside the printer's margin above and below, SIDE_ROOM_MM at the sides."""
     w, h = ALL_PAPERS[paper_name]
@@ -119,13 +137,14 @@ def tile_layout(board: tuple[float, float], paper_name: str, overlap: float = OV
 
 # --- marks ---------------------------------------------------------------------------------------
 
+
 def target_points(layout: TileLayout) -> list[tuple[float, float]]:
     """Registration targets in board coordinates: in every overlap strip, between the crossings."""
     h = layout.board[1]
     sx, sy = layout.step
     ww, wh = layout.window
     half = layout.overlap / 2
-    xs_strip = [(c + 1) * sx + half for c in range(layout.cols - 1)]   # vertical strips' centres
+    xs_strip = [(c + 1) * sx + half for c in range(layout.cols - 1)]  # vertical strips' centres
     ys_strip = [h - (r + 1) * sy - half for r in range(layout.rows - 1)]
     rows_mid = [h - r * sy - wh / 2 for r in range(layout.rows)]
     cols_mid = [c * sx + ww / 2 for c in range(layout.cols)]
@@ -136,23 +155,29 @@ def target_points(layout: TileLayout) -> list[tuple[float, float]]:
 
 def covered_targets(layout: TileLayout, col: int, row: int) -> list[tuple[float, float]]:
     """The targets tile (col, row) shows that a later tile (in reading order) covers after assembly."""
+
     def shows(c: int, r: int, x: float, y: float) -> bool:
         w = layout.board_window(c, r)
         return w.x <= x <= w.x + w.w and w.y <= y <= w.y + w.h
 
     later = [(c, r) for c, r in layout.tiles() if (r, c) > (row, col)]
-    return [(x, y) for x, y in target_points(layout)
-            if shows(col, row, x, y) and any(shows(c, r, x, y) for c, r in later)]
+    return [
+        (x, y) for x, y in target_points(layout) if shows(col, row, x, y) and any(shows(c, r, x, y) for c, r in later)
+    ]
 
 
 def target(x: float, y: float) -> str:
     """A thin circle with a cross through it, centred on (x, y) mm."""
     r = TARGET_RADIUS_MM
-    k = 0.5523 * r   # Bezier circle
+    k = 0.5523 * r  # Bezier circle
+
     def p(dx, dy):
         return f"{pdf_number((x + dx) * MM)} {pdf_number((y + dy) * MM)}"
-    circle = (f"{p(r, 0)} m {p(r, k)} {p(k, r)} {p(0, r)} c {p(-k, r)} {p(-r, k)} {p(-r, 0)} c "
-              f"{p(-r, -k)} {p(-k, -r)} {p(0, -r)} c {p(k, -r)} {p(r, -k)} {p(r, 0)} c S\n")
+
+    circle = (
+        f"{p(r, 0)} m {p(r, k)} {p(k, r)} {p(0, r)} c {p(-k, r)} {p(-r, k)} {p(-r, 0)} c "
+        f"{p(-r, -k)} {p(-k, -r)} {p(0, -r)} c {p(k, -r)} {p(r, -k)} {p(r, 0)} c S\n"
+    )
     return circle + pdf_line(x - 1.6 * r, y, x + 1.6 * r, y) + pdf_line(x, y - 1.6 * r, x, y + 1.6 * r)
 
 
@@ -173,7 +198,7 @@ def overlap_ticks(layout: TileLayout, col: int, row: int) -> str:
     sx, sy = layout.step
     bottom, top = on_paper.y, on_paper.y + on_paper.h
     left, right = on_paper.x, on_paper.x + on_paper.w
-    reach = 1 + min(5.0, left - layout.margin - 1)   # from 1 mm off the window to the printer's margin
+    reach = 1 + min(5.0, left - layout.margin - 1)  # from 1 mm off the window to the printer's margin
     lines = []
     if col + 1 < layout.cols:
         x = left + sx
@@ -195,7 +220,9 @@ def mini_map(layout: TileLayout, col: int, row: int, at: tuple[float, float], ce
     for c, r in layout.tiles():
         x, y = at[0] + c * cell, at[1] - (r + 1) * cell
         fill = "0.2 g" if (c, r) == (col, row) else "1 g"
-        out.append(f"{fill} {pdf_number(x * MM)} {pdf_number(y * MM)} {pdf_number(cell * MM)} {pdf_number(cell * MM)} re B\n")
+        out.append(
+            f"{fill} {pdf_number(x * MM)} {pdf_number(y * MM)} {pdf_number(cell * MM)} {pdf_number(cell * MM)} re B\n"
+        )
     out.append("Q\n")
     return "".join(out)
 
@@ -207,7 +234,7 @@ def scale_bar_at(layout: TileLayout) -> tuple[float, float]:
 
 # --- the page map -------------------------------------------------------------------------------
 
-MAP_TOP_MM = 40.0   # room above the map for the title and instructions
+MAP_TOP_MM = 40.0  # room above the map for the title and instructions
 
 
 def map_frame(layout: TileLayout) -> Rect:
@@ -228,7 +255,10 @@ def map_outlines(layout: TileLayout) -> str:
     for col, row in layout.tiles():
         window = layout.board_window(col, row)
         x, y = frame.x + window.x * scale, frame.y + window.y * scale
-        out.append(f"{pdf_number(x * MM)} {pdf_number(y * MM)} {pdf_number(window.w * scale * MM)} {pdf_number(window.h * scale * MM)} re S\n")
+        out.append(
+            f"{pdf_number(x * MM)} {pdf_number(y * MM)} "
+            f"{pdf_number(window.w * scale * MM)} {pdf_number(window.h * scale * MM)} re S\n"
+        )
     out.append("Q\n")
     return "".join(out)
 
@@ -255,8 +285,11 @@ def write_tiles(writer: SheetWriter, layout: TileLayout, board_page, furniture: 
     if layout.count > 1:
         frame = map_frame(layout)
         scale = frame.w / layout.board[0]
-        writer.add_page(layout.paper, [(board_page, frame.inset(-layout.bleed * scale), False),
-                                       (next(pages), paper, False)], map_outlines(layout))
+        writer.add_page(
+            layout.paper,
+            [(board_page, frame.inset(-layout.bleed * scale), False), (next(pages), paper, False)],
+            map_outlines(layout),
+        )
     window = layout.paper_window()
     for col, row in layout.tiles():
         overlay = tile_marks(layout, col, row)
@@ -266,6 +299,13 @@ def write_tiles(writer: SheetWriter, layout: TileLayout, board_page, furniture: 
             overlay += mini_map(layout, col, row, (window.x + window.w - layout.cols * cell - 8, top), cell)
         overlay += scale_bar(*scale_bar_at(layout))
         shown = layout.shown(col, row)
-        writer.add_page(layout.paper, [(board_page, layout.board_origin(col, row).inset(-layout.bleed), False, shown),
-                                       (next(pages), paper, False)], overlay, (window, shown))
+        writer.add_page(
+            layout.paper,
+            [
+                (board_page, layout.board_origin(col, row).inset(-layout.bleed), False, shown),
+                (next(pages), paper, False),
+            ],
+            overlay,
+            (window, shown),
+        )
     return len(writer.pdf.pages) - before

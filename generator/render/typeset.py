@@ -9,6 +9,7 @@
 - a number stays with its counter (「1枚」, 「3〜5人」).
 Line-breaking rules (kinsoku: 。、」 never start a line) come from Pango.
 """
+
 from __future__ import annotations
 
 import functools
@@ -23,7 +24,8 @@ FURIGANA_SYNTAX = (
     "Furigana is written `{漢字|かんじ}`: in braces, the base text, a bar `|`, then its reading. It is set above the "
     "base (a reading longer than its base overhangs neighbouring kana), in any text of any language; searches, "
     "running heads and glossary checks see the base alone. Braces make YAML read a mapping: quote a text holding "
-    "furigana (`ja: \"{札|ふだ}を引く\"`) or write it as a block (`|`).")
+    'furigana (`ja: "{札|ふだ}を引く"`) or write it as a block (`|`).'
+)
 CJK_THEN_LATIN = re.compile(f"([{CJK}])([{LATIN}+])")  # 「価値 +1」
 LATIN_THEN_CJK = re.compile(f"([{LATIN}])([{CJK}])")
 # A real space (0.22-0.26 em in Noto CJK, close to JIS X 4051's quarter em): unlike an empty box of
@@ -50,8 +52,8 @@ def ruby(match: re.Match) -> str:
     if excess <= 0:
         return f'<span class="ruby"><span class="rt">{reading}</span>{base}</span>'
     source = match.string
-    before = plain(source[:match.start()])[-1:]
-    after = plain(source[match.end():])[:1]
+    before = plain(source[: match.start()])[-1:]
+    after = plain(source[match.end() :])[:1]
     pads = [max(0.0, excess / 2 - (OVERHANG_EM if _may_overhang(side) else 0.0)) for side in (before, after)]
     style = f' style="padding: 0 {pads[1]:.3g}em 0 {pads[0]:.3g}em"' if any(pads) else ""
     return f'<span class="ruby"{style}><span class="rt">{reading}</span>{base}</span>'
@@ -83,9 +85,11 @@ def full_width(text: str) -> str:
 
 def compress_punctuation(html: str) -> str:
     """The first of two full-width punctuation marks in a row set half width (`、「` takes 1.5 em, not 2)."""
+
     def half(match: re.Match) -> str:
         mark = match.group(1)
         return f'<span class="halt">{mark}</span>' if _pairs_badly(match) else mark
+
     return PUNCTUATION_PAIR.sub(half, html)
 
 
@@ -124,7 +128,7 @@ def phrase_pieces(text: str) -> list[str]:
     atoms = []  # (source text, plain length)
     position = 0
     for match in RUBY.finditer(text):
-        atoms += [(ch, 1) for ch in text[position:match.start()]]
+        atoms += [(ch, 1) for ch in text[position : match.start()]]
         atoms.append((match.group(0), len(match.group(1))))
         position = match.end()
     atoms += [(ch, 1) for ch in text[position:]]
@@ -153,16 +157,24 @@ def _join_counters(pieces: list[str]) -> list[str]:
     a lone demonstrative, which belongs to the noun after it (「その｜日まで」)."""
     joined: list[str] = []
     for piece in pieces:
-        if joined and ((re.search("[0-9]$", plain(joined[-1])) and re.match(f"[{CJK}]", plain(piece)))
-                       or plain(joined[-1]) in ADNOMINALS):
+        if joined and (
+            (re.search("[0-9]$", plain(joined[-1])) and re.match(f"[{CJK}]", plain(piece)))
+            or plain(joined[-1]) in ADNOMINALS
+        ):
             joined[-1] += piece
         else:
             joined.append(piece)
     return joined
 
 
-def typeset(text, lang: str = "ja", phrase_breaks: bool = False, spacing: bool = True,
-            punctuation: bool = True, counters: bool = True) -> Markup:
+def typeset(
+    text,
+    lang: str = "ja",
+    phrase_breaks: bool = False,
+    spacing: bool = True,
+    punctuation: bool = True,
+    counters: bool = True,
+) -> Markup:
     """Escape text and apply the language's typesetting; the result is safe HTML. Each rule can be
     turned off (an author's `data-typeset="no-spacing"` and the like, see typeset_html.py)."""
     if text is None:
@@ -176,8 +188,11 @@ def typeset(text, lang: str = "ja", phrase_breaks: bool = False, spacing: bool =
         text = full_width(text)
     if phrase_breaks:  # a space is a break of its own: a phrase never runs on over Latin words
         chunks = [chunk for chunk in re.split("( +)", text) if chunk]
-        pieces = [piece for index, chunk in enumerate(chunks)
-                  for piece in ([chunk] if chunk.isspace() and not _marker(chunks[:index]) else phrase_pieces(chunk))]
+        pieces = [
+            piece
+            for index, chunk in enumerate(chunks)
+            for piece in ([chunk] if chunk.isspace() and not _marker(chunks[:index]) else phrase_pieces(chunk))
+        ]
         pieces = _join_markers(pieces)
     else:
         pieces = [text]

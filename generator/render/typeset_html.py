@@ -13,6 +13,7 @@ phrases, running text (rule-sheet paragraphs) anywhere kinsoku allows. An elemen
 - `no-spacing`, `no-punctuation`, `no-counters`: turn one rule off;
 - `vertical`: set the text top to bottom (縦組み, see vertical.py).
 """
+
 from __future__ import annotations
 
 import html as html_lib
@@ -24,8 +25,11 @@ from generator.paths import TEMPLATES_DIR
 from generator.render.typeset import CJK, GAP, LATIN, RUBY, typeset
 from generator.render.vertical import vertical_html
 
-TOKEN = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<![^>]*>|<(/?)([A-Za-z][\w:-]*)((?:\"[^\"]*\"|'[^']*'|[^'\">])*)>"
-                   r"|[^<]+", re.S)
+TOKEN = re.compile(
+    r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<![^>]*>|<(/?)([A-Za-z][\w:-]*)((?:\"[^\"]*\"|'[^']*'|[^'\">])*)>"
+    r"|[^<]+",
+    re.S,
+)
 ATTRIBUTE = re.compile(r"([\w:-]+)\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+)")
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 UNTOUCHED = {"style", "script", "title", "svg", "code", "pre", "textarea", "math"}
@@ -55,8 +59,7 @@ class Rules:
             elif word in ("phrases", "vertical"):
                 switch = {word: True}
                 rules = replace(rules, **switch)
-            elif word.startswith("no-") and word[3:] in ("phrases", "spacing", "punctuation", "counters",
-                                                         "vertical"):
+            elif word.startswith("no-") and word[3:] in ("phrases", "spacing", "punctuation", "counters", "vertical"):
                 switch = {word[3:]: False}
                 rules = replace(rules, **switch)
         return rules
@@ -75,8 +78,8 @@ def typeset_page(page: str, lang: str, phrases: bool = True) -> str:
     """The page's HTML with every text set; `phrases` is the default for text no element decides for."""
     out: list[str] = []
     stack: list[tuple[str, Rules]] = [("", Rules(lang=lang, phrases=phrases))]
-    last = ""        # the last character of the inline run so far, for spacing across elements
-    untouched = 0    # depth inside <style>, <svg>...
+    last = ""  # the last character of the inline run so far, for spacing across elements
+    untouched = 0  # depth inside <style>, <svg>...
     vertical: list | None = None  # (tag, depth, collected texts) while inside a vertical element
     for match in TOKEN.finditer(page):
         token = match.group(0)
@@ -144,10 +147,18 @@ def set_text(escaped: str, rules: Rules, last: str) -> tuple[str, str]:
     if rules.lang != "ja":
         return str(typeset(text, rules.lang or "en")), text.rstrip()[-1:] or last
     leading = text[: len(text) - len(text.lstrip())]
-    trailing = text[len(text.rstrip()):]
+    trailing = text[len(text.rstrip()) :]
     body = text.strip()
-    html = str(typeset(body, "ja", phrase_breaks=rules.phrases, spacing=rules.spacing,
-                       punctuation=rules.punctuation, counters=rules.counters))
+    html = str(
+        typeset(
+            body,
+            "ja",
+            phrase_breaks=rules.phrases,
+            spacing=rules.spacing,
+            punctuation=rules.punctuation,
+            counters=rules.counters,
+        )
+    )
     first = RUBY.sub(r"\1", body)[:1]
     if rules.spacing and not leading and last and _meets(last, first):
         html = GAP + html
@@ -155,5 +166,6 @@ def set_text(escaped: str, rules: Rules, last: str) -> tuple[str, str]:
 
 
 def _meets(before: str, after: str) -> bool:
-    return bool((CJK_CHAR.match(before) and LATIN_CHAR.match(after))
-                or (LATIN_CHAR.match(before) and CJK_CHAR.match(after)))
+    return bool(
+        (CJK_CHAR.match(before) and LATIN_CHAR.match(after)) or (LATIN_CHAR.match(before) and CJK_CHAR.match(after))
+    )

@@ -7,6 +7,7 @@ right of their cell and small kana (ゃ, ッ...) towards the right, as JIS X 405
 its own characters, so a PDF reader still finds 「地図カード」. A number of one or two digits is set across
 one cell (縦中横), a longer Latin run too, narrowed; a space is half a cell.
 """
+
 from __future__ import annotations
 
 import re
@@ -32,6 +33,5 @@ def cells(text: str) -> list[tuple[str, str]]:
 
 def vertical_html(text: str) -> str:
     """The column of cells for text (styled by templates/base/typeset.css, class `tate`)."""
-    spans = "".join(f'<span class="v-{kind.replace(" ", " v-")}">{escape(piece)}</span>'
-                    for kind, piece in cells(text))
+    spans = "".join(f'<span class="v-{kind.replace(" ", " v-")}">{escape(piece)}</span>' for kind, piece in cells(text))
     return f'<span class="tate" data-vertical-text="{escape(text.strip())}">{spans}</span>'

@@ -5,6 +5,7 @@ value and only differing values are set, through the same round-trip writer as t
 order, comments and quoting stay. New ids become new cards (placed after the card of the row above); cards
 the sheet no longer has are listed, and removed only when asked.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -24,18 +25,24 @@ from generator.yamlio import fast_load
 @dataclass
 class TablePlan:
     deck: Deck
-    text: str | None = None                                  # the deck file's new text; None: unchanged
+    text: str | None = None  # the deck file's new text; None: unchanged
     changed: dict[str, list[str]] = field(default_factory=dict)  # card id -> column labels that changed
     added: list[str] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)         # in the YAML, not in the sheet
+    missing: list[str] = field(default_factory=list)  # in the YAML, not in the sheet
     deleted: list[str] = field(default_factory=list)
-    source_texts: list[str] = field(default_factory=list)    # string ids whose source-language text changed
+    source_texts: list[str] = field(default_factory=list)  # string ids whose source-language text changed
 
 
 def find_deck(game: Game, deck_id: str) -> Deck:
     if deck_id not in game.decks:
-        raise InputError(Problem(game.dir / "decks", None, f"no deck '{deck_id}' in {game.id}",
-                                 hint=did_you_mean(deck_id, game.decks) or "decks: " + ", ".join(game.decks)))
+        raise InputError(
+            Problem(
+                game.dir / "decks",
+                None,
+                f"no deck '{deck_id}' in {game.id}",
+                hint=did_you_mean(deck_id, game.decks) or "decks: " + ", ".join(game.decks),
+            )
+        )
     return game.decks[deck_id]
 
 
@@ -43,8 +50,15 @@ def plan_table_import(game: Game, deck: Deck, sheet: Sheet, delete: bool = False
     """What importing the sheet changes; InputError (every problem, with its cell) when anything is wrong."""
     if any(card.file != deck.file for card in deck.cards):
         source = next(card.file for card in deck.cards if card.file != deck.file)
-        raise InputError(Problem(deck.file, deck.lines.get("cards_from"), f"deck '{deck.id}' reads its cards "
-                                 f"from {source.name}", "cards_from", hint=f"edit {source.name} itself"))
+        raise InputError(
+            Problem(
+                deck.file,
+                deck.lines.get("cards_from"),
+                f"deck '{deck.id}' reads its cards from {source.name}",
+                "cards_from",
+                hint=f"edit {source.name} itself",
+            )
+        )
     columns = deck_columns(deck.fields, game.languages, with_back=True)
     existing = {card.id: card_values(card) for card in deck.cards}
     known = {deck_id: {card.id for card in other.cards} for deck_id, other in game.decks.items()}
@@ -75,8 +89,14 @@ def plan_table_import(game: Game, deck: Deck, sheet: Sheet, delete: bool = False
                 try:
                     delete_item(raw_cards, index_of[card_id])
                 except ValueError as error:
-                    raise InputError(Problem(deck.file, None, f"cannot remove card '{card_id}': {error}",
-                                             hint="remove it in the YAML by hand")) from None
+                    raise InputError(
+                        Problem(
+                            deck.file,
+                            None,
+                            f"cannot remove card '{card_id}': {error}",
+                            hint="remove it in the YAML by hand",
+                        )
+                    ) from None
                 plan.deleted.append(card_id)
 
     if not needs_writing(rows, present, existing, plan.missing if delete else []):
@@ -85,10 +105,13 @@ def plan_table_import(game: Game, deck: Deck, sheet: Sheet, delete: bool = False
     if text != deck.file.read_text(encoding="utf-8"):
         check_read_back(deck, text, rows, present, plan)
         plan.text = text
-    plan.source_texts = [f"cards[{card_id}].{'.'.join(label.split('.')[:-1])}"
-                         for card_id, labels in plan.changed.items() for label in labels
-                         if label.endswith("." + game.source_language)
-                         and is_language_column(next(c for _i, c in present if c.label == label), game.languages)]
+    plan.source_texts = [
+        f"cards[{card_id}].{'.'.join(label.split('.')[:-1])}"
+        for card_id, labels in plan.changed.items()
+        for label in labels
+        if label.endswith("." + game.source_language)
+        and is_language_column(next(c for _i, c in present if c.label == label), game.languages)
+    ]
     return plan
 
 
@@ -130,12 +153,16 @@ def update_card(node: CommentedMap, row: SheetCard, present: list[tuple[int, Col
 
 def set_path(node, path: tuple, new, column: Column, order: list) -> bool:
     key = path[0]
-    after = order[:order.index(key)] if key in order else []
+    after = order[: order.index(key)] if key in order else []
     if len(path) == 1:
         old = get(node, key)
         if new is None:
-            if old is MISSING or old is None or (isinstance(old, (list, dict)) and not old) or \
-                    (column.default is not None and same(old, column.default)):
+            if (
+                old is MISSING
+                or old is None
+                or (isinstance(old, (list, dict)) and not old)
+                or (column.default is not None and same(old, column.default))
+            ):
                 return False  # `remove_at: []`, `count: 1`: what an empty cell means already
             delete_key(node, key)
             return True
@@ -177,11 +204,18 @@ def check_read_back(deck: Deck, text: str, rows: list[SheetCard], present, plan:
         for _index, column in present:
             want = value_at(row.card, column.path)
             got = value_at(written, column.path) if written is not None else None
-            if written is None or (want != got and not (got is None and want == column.default)
-                                   and str(want) != str(got)):
-                raise InputError(Problem(deck.file, None, f"writing card '{row.id}' would not read back as "
-                                         f"the sheet's {column.label} ({want!r}); nothing was written",
-                                         hint="please report this; edit the YAML by hand meanwhile"))
+            if written is None or (
+                want != got and not (got is None and want == column.default) and str(want) != str(got)
+            ):
+                raise InputError(
+                    Problem(
+                        deck.file,
+                        None,
+                        f"writing card '{row.id}' would not read back as "
+                        f"the sheet's {column.label} ({want!r}); nothing was written",
+                        hint="please report this; edit the YAML by hand meanwhile",
+                    )
+                )
     for card_id in plan.deleted:
         if card_id in by_id:
             raise InputError(Problem(deck.file, None, f"card '{card_id}' was not removed; nothing was written"))

@@ -3,6 +3,7 @@
 Faces are named by their face-cache key (a hash of everything that determines them), so an image never
 changes under its name: an edit gives the face a new key, and the page a new image URL.
 """
+
 from __future__ import annotations
 
 import io

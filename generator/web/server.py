@@ -11,6 +11,7 @@ POST /api/confirm         {id, lang, version}: record a translation as made from
 Writes are accepted only from the page itself (Origin and Host must name this server: another site open
 in the browser cannot post here, nor reach it through a DNS name pointing at 127.0.0.1).
 """
+
 from __future__ import annotations
 
 import json
@@ -24,14 +25,19 @@ from generator.watcher import POLL_SECONDS
 from generator.web.session import EditRefused, GameSession
 
 HOST = "127.0.0.1"
-STATIC = {"/": ("index.html", "text/html; charset=utf-8"), "/app.js": ("app.js", "text/javascript; charset=utf-8"),
-          "/style.css": ("style.css", "text/css; charset=utf-8")}
+STATIC = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/style.css": ("style.css", "text/css; charset=utf-8"),
+}
 KEEPALIVE_SECONDS = 15
 MAX_BODY = 1 << 20
 READ_TIMEOUT_SECONDS = 20  # a request whose head or body stops arriving holds a thread no longer than this
 # The page runs only its own script and style, talks only to this server and cannot be framed by another site.
-CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                           "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 
 
 class Malformed(Exception):
@@ -109,13 +115,13 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/api/events":
             self.stream_events()
         elif path.startswith("/face/") and path.endswith(".png"):
-            data = self.server.session.previews.png(path[len("/face/"):-len(".png")])
+            data = self.server.session.previews.png(path[len("/face/") : -len(".png")])
             if data is None:
                 self.send_json(HTTPStatus.NOT_FOUND, {"error": "no such card face"})
             else:  # a face's name is the hash of its content: it never changes
                 self.send(HTTPStatus.OK, data, "image/png", {"Cache-Control": "max-age=31536000, immutable"})
         elif path.startswith("/game/"):
-            self.send_game_file(unquote(path[len("/game/"):]))
+            self.send_game_file(unquote(path[len("/game/") :]))
         else:
             self.send_json(HTTPStatus.NOT_FOUND, {"error": f"nothing at {path}"})
 
@@ -141,12 +147,14 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(HTTPStatus.OK, answer)
 
     def edit(self, body: dict) -> dict:
-        return self.server.session.edit(str(body.get("id", "")), str(body.get("lang", "")),
-                                        str(body.get("text", "")), str(body.get("version", "")))
+        return self.server.session.edit(
+            str(body.get("id", "")), str(body.get("lang", "")), str(body.get("text", "")), str(body.get("version", ""))
+        )
 
     def confirm(self, body: dict) -> dict:
-        return self.server.session.confirm(str(body.get("id", "")), str(body.get("lang", "")),
-                                           str(body.get("version", "")))
+        return self.server.session.confirm(
+            str(body.get("id", "")), str(body.get("lang", "")), str(body.get("version", ""))
+        )
 
     # --- checks -----------------------------------------------------------------------------------
 
@@ -161,8 +169,13 @@ class Handler(BaseHTTPRequestHandler):
         allowed = {f"http://{host}" for host in self.server.allowed_hosts()}
         if origin in allowed:
             return True
-        self.send_json(HTTPStatus.FORBIDDEN, {"error": f"refused: writes are accepted only from the page at "
-                                              f"{self.server.origin} (Origin: {origin or 'none'})"})
+        self.send_json(
+            HTTPStatus.FORBIDDEN,
+            {
+                "error": f"refused: writes are accepted only from the page at "
+                f"{self.server.origin} (Origin: {origin or 'none'})"
+            },
+        )
         return False
 
     def json_body(self) -> dict | None:
@@ -219,8 +232,12 @@ class Handler(BaseHTTPRequestHandler):
         self.close_connection = True
 
     def send_json(self, status: int, value) -> None:
-        self.send(status, json.dumps(value, ensure_ascii=False).encode("utf-8"), "application/json; charset=utf-8",
-                  {"Cache-Control": "no-store"})
+        self.send(
+            status,
+            json.dumps(value, ensure_ascii=False).encode("utf-8"),
+            "application/json; charset=utf-8",
+            {"Cache-Control": "no-store"},
+        )
 
     def send(self, status: int, data: bytes, kind: str, headers: dict | None = None) -> None:
         self.send_response(status)

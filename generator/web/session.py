@@ -5,6 +5,7 @@ the other commands use: load_game, i18n units and game_status, build's render_ga
 cache, so an edit renders only the faces it changed). Edits go through i18n import's planning and
 round-trip writer, so they keep comments and layout and refuse what import refuses.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -27,8 +28,17 @@ from generator.render.pipeline import FaceCache
 from generator.watcher import FileWatcher, game_roots
 from generator.web.preview import Previews
 
-PROBLEM_KINDS = ["missing", "stale", "overflow", "glossary", "unconfirmed", "numbers", "placeholders", "brackets",
-                 "untranslated"]
+PROBLEM_KINDS = [
+    "missing",
+    "stale",
+    "overflow",
+    "glossary",
+    "unconfirmed",
+    "numbers",
+    "placeholders",
+    "brackets",
+    "untranslated",
+]
 
 
 class EditRefused(Exception):
@@ -115,42 +125,78 @@ class GameSession:
                 card_problems.setdefault(finding.owner, []).append(problem_view(finding))
         decks = [self.deck_view(game, deck, rendered, strings, card_problems) for deck in game.decks_in_box_order()]
         on_cards = {string_id for deck in decks for owner in [deck, *deck["cards"]] for string_id in owner["strings"]}
-        return {"error": None, "layout_note": note, "data_problems": [str(p) for p in data_problems(game)],
-                "game": {"id": game.id, "title": game.title.get("en", game.source_language),
-                         "source_language": game.source_language, "languages": game.languages},
-                "counts": {lang: status.as_json() for lang, status in report.languages.items()},
-                "strings": strings, "decks": decks, "groups": other_groups(all_units, on_cards),
-                "kinds": PROBLEM_KINDS}
+        return {
+            "error": None,
+            "layout_note": note,
+            "data_problems": [str(p) for p in data_problems(game)],
+            "game": {
+                "id": game.id,
+                "title": game.title.get("en", game.source_language),
+                "source_language": game.source_language,
+                "languages": game.languages,
+            },
+            "counts": {lang: status.as_json() for lang, status in report.languages.items()},
+            "strings": strings,
+            "decks": decks,
+            "groups": other_groups(all_units, on_cards),
+            "kinds": PROBLEM_KINDS,
+        }
 
     def string_view(self, game: Game, unit: Unit, versions: dict[Path, str], lock: Lock) -> dict:
         lock_previous = {}
         for lang in game.languages:
             if lang != game.source_language and lock.state(unit, lang, game.source_language) == STALE:
                 lock_previous[lang] = lock.previous_source(unit, lang)
-        return {"id": unit.id, "owner_kind": unit.owner_kind, "owner": unit.owner, "field": unit.field,
-                "file": self.relative(unit.file) if unit.file else None, "line": unit.line,
-                "version": versions.get(unit.file), "values": {lang: unit.value(lang) for lang in game.languages},
-                "previous": lock_previous, "problems": []}
+        return {
+            "id": unit.id,
+            "owner_kind": unit.owner_kind,
+            "owner": unit.owner,
+            "field": unit.field,
+            "file": self.relative(unit.file) if unit.file else None,
+            "line": unit.line,
+            "version": versions.get(unit.file),
+            "values": {lang: unit.value(lang) for lang in game.languages},
+            "previous": lock_previous,
+            "problems": [],
+        }
 
     def deck_view(self, game: Game, deck, rendered: dict, strings: dict, card_problems: dict) -> dict:
-        faces_by_lang = {lang: next(d for d in decks if d.faces.deck.id == deck.id)
-                         for lang, decks in rendered.items()}
+        faces_by_lang = {lang: next(d for d in decks if d.faces.deck.id == deck.id) for lang, decks in rendered.items()}
         outlines = overflow_outlines(deck, faces_by_lang)
         cards = []
         for index, card in enumerate(deck.cards):
             faces = {}
             for lang, deck_render in faces_by_lang.items():
                 front, back = deck_render.faces.front_of[index], deck_render.faces.back_of[index]
-                faces[lang] = {"front": deck_render.keys[front],
-                               "back": deck_render.keys[back] if back is not None else None}
+                faces[lang] = {
+                    "front": deck_render.keys[front],
+                    "back": deck_render.keys[back] if back is not None else None,
+                }
             self.previews.know(key for sides in faces.values() for key in sides.values() if key)
-            owned = [string_id for string_id, view in strings.items()
-                     if view["owner_kind"] == "card" and view["owner"] == card.id]
-            cards.append({"id": card.id, "name": card.name.get("en", game.source_language), "count": card.count,
-                          "file": self.relative(card.file), "line": card.line, "faces": faces, "strings": owned,
-                          "problems": card_problems.get(card.id, []), "outlines": outlines.get(card.id, {})})
-        return {"id": deck.id, "name": deck.name.get("en", game.source_language), "cards": cards,
-                "strings": [f"decks[{deck.id}].name"] if f"decks[{deck.id}].name" in strings else []}
+            owned = [
+                string_id
+                for string_id, view in strings.items()
+                if view["owner_kind"] == "card" and view["owner"] == card.id
+            ]
+            cards.append(
+                {
+                    "id": card.id,
+                    "name": card.name.get("en", game.source_language),
+                    "count": card.count,
+                    "file": self.relative(card.file),
+                    "line": card.line,
+                    "faces": faces,
+                    "strings": owned,
+                    "problems": card_problems.get(card.id, []),
+                    "outlines": outlines.get(card.id, {}),
+                }
+            )
+        return {
+            "id": deck.id,
+            "name": deck.name.get("en", game.source_language),
+            "cards": cards,
+            "strings": [f"decks[{deck.id}].name"] if f"decks[{deck.id}].name" in strings else [],
+        }
 
     def relative(self, path: Path) -> str:
         return path.resolve().relative_to(self.game_dir).as_posix()
@@ -192,24 +238,29 @@ class GameSession:
         try:
             game = self.load()
         except InputError as error:
-            raise EditRefused(409, "the game's files cannot be read right now, so nothing was written: "
-                              + "; ".join(str(p) for p in error.problems)) from None
+            raise EditRefused(
+                409,
+                "the game's files cannot be read right now, so nothing was written: "
+                + "; ".join(str(p) for p in error.problems),
+            ) from None
         unit = units(game).get(string_id)
         if unit is None or unit.file is None:
             raise EditRefused(404, f"no string '{string_id}' in the game")
         if not unit.file.resolve().is_relative_to(self.game_dir):  # never write outside the game
             raise EditRefused(403, f"refused: {unit.file} is outside the game's folder")
         if file_version(unit.file) != version:
-            raise EditRefused(409, f"{self.relative(unit.file)} changed since the page showed it; nothing was "
-                              "written. The page now shows the newer text: make your edit again.")
+            raise EditRefused(
+                409,
+                f"{self.relative(unit.file)} changed since the page showed it; nothing was "
+                "written. The page now shows the newer text: make your edit again.",
+            )
         return game, unit
 
     def write_source(self, game: Game, unit: Unit, text: str) -> list[Path]:
         """A new source text must keep the placeholders its translations use (they become stale)."""
         for lang in game.languages:
             translation = unit.value(lang)
-            message = check_placeholders(text, translation) if translation and lang != game.source_language \
-                else None
+            message = check_placeholders(text, translation) if translation and lang != game.source_language else None
             if message:
                 raise EditRefused(400, f"{message} (the {lang} translation uses them); nothing written")
         if text == unit.value(game.source_language):
@@ -222,8 +273,9 @@ class GameSession:
         """As `i18n import` of a one-entry file: the same checks, writer and lock update (a translation
         written beside its current source is recorded as made from it)."""
         all_units, lock = units(game), read_lock(game)
-        exchange = Exchange(game.id, game.source_language, lang,
-                            [Entry(unit.id, unit.value(game.source_language), text)])
+        exchange = Exchange(
+            game.id, game.source_language, lang, [Entry(unit.id, unit.value(game.source_language), text)]
+        )
         plan = plan_import(game, all_units, lock, exchange)
         prepared = prepare(plan.changes)
         for string_id, source_text in plan.confirmations:
@@ -241,16 +293,22 @@ class GameSession:
             changed = confirm_all(game, lock, {unit.id: unit}, {unit.id}, [lang])
             written = write_lock(lock)
             self.refresh()
-            return {"confirmed": len(changed), "written": [self.relative(lock.path)] if written else [],
-                    "version": self.version}
+            return {
+                "confirmed": len(changed),
+                "written": [self.relative(lock.path)] if written else [],
+                "version": self.version,
+            }
 
 
 def refuse_spreadsheet_edit(relative: str, unit: Unit, lang: str) -> None:
     """A deck that reads its cards from a spreadsheet (`cards_from:`) is edited there, not here."""
     if Path(relative).suffix.lower() in (".yaml", ".yml"):
         return
-    raise EditRefused(409, f"this deck's cards come from the spreadsheet {relative}: edit row {unit.line}, "
-                           f"column {unit.field}.{lang} there (the page shows the change once it is saved)")
+    raise EditRefused(
+        409,
+        f"this deck's cards come from the spreadsheet {relative}: edit row {unit.line}, "
+        f"column {unit.field}.{lang} there (the page shows the change once it is saved)",
+    )
 
 
 def problem_text(problem: Problem) -> str:
@@ -266,9 +324,14 @@ def overflow_outlines(deck, faces_by_lang: dict) -> dict:
             if fit.overflow_mm <= 0 or len(fit.area) != 4:
                 continue
             x, y, w, h = fit.area
-            box = {"kind": fit.kind, "message": f"{fit.field or fit.source}: {fit.overflow_text()}",
-                   "x": round(100 * x / width, 2), "y": round(100 * y / height, 2),
-                   "w": round(100 * w / width, 2), "h": round(100 * h / height, 2)}
+            box = {
+                "kind": fit.kind,
+                "message": f"{fit.field or fit.source}: {fit.overflow_text()}",
+                "x": round(100 * x / width, 2),
+                "y": round(100 * y / height, 2),
+                "w": round(100 * w / width, 2),
+                "h": round(100 * h / height, 2),
+            }
             for card in fit.cards:
                 outlines.setdefault(card, {}).setdefault(lang, {}).setdefault(fit.side, []).append(box)
     return outlines
@@ -276,8 +339,13 @@ def overflow_outlines(deck, faces_by_lang: dict) -> dict:
 
 def problem_view(finding: Finding) -> dict:
     where = f"{display_path(finding.file)}:{finding.line}" if finding.file and finding.line else ""
-    return {"kind": finding.kind, "lang": finding.lang, "field": finding.field, "message": finding.message,
-            "where": where}
+    return {
+        "kind": finding.kind,
+        "lang": finding.lang,
+        "field": finding.field,
+        "message": finding.message,
+        "where": where,
+    }
 
 
 def other_groups(all_units: dict[str, Unit], on_cards: set[str]) -> list[dict]:

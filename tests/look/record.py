@@ -8,6 +8,7 @@ moves some tile's mean by more than TOLERANCE.
 `make accept-look` (scripts/accept_look.py) builds the kits and writes these records again after a
 deliberate change.
 """
+
 from __future__ import annotations
 
 import base64
@@ -19,8 +20,8 @@ import pypdfium2 as pdfium
 from PIL import Image
 
 TILE_MM = 4.0
-RENDER_DPI = 36          # rendered at this resolution, then averaged per tile
-TOLERANCE = 6            # the largest change of a tile's mean grey (0-255) that is not a change of look: the
+RENDER_DPI = 36  # rendered at this resolution, then averaged per tile
+TOLERANCE = 6  # the largest change of a tile's mean grey (0-255) that is not a change of look: the
 # same PDFs render identically; one word of a card name changed ("Railroad" to "Railway") moves tiles by 8-24
 RECORDS = Path(__file__).resolve().parent
 GAMES = ["greed-inc", "ikkin", "mint-rails"]
@@ -56,8 +57,7 @@ def record_path(game_id: str) -> Path:
 
 
 def write_record(game_id: str, out_dir: Path) -> None:
-    record_path(game_id).write_text(json.dumps(game_record(out_dir), indent=1, sort_keys=True) + "\n",
-                                    encoding="utf-8")
+    record_path(game_id).write_text(json.dumps(game_record(out_dir), indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def tiles_of(page: dict) -> bytes:
@@ -79,12 +79,17 @@ def differences(game_id: str, out_dir: Path) -> list[str]:
                 found.append(f"{name} page {number}: the page size changed")
                 continue
             columns = after["grid"][0]
-            changed = [(i, abs(a - b)) for i, (a, b) in enumerate(zip(tiles_of(before), tiles_of(after)))
-                       if abs(a - b) > TOLERANCE]
+            changed = [
+                (i, abs(a - b))
+                for i, (a, b) in enumerate(zip(tiles_of(before), tiles_of(after)))
+                if abs(a - b) > TOLERANCE
+            ]
             if changed:
                 worst, by = max(changed, key=lambda item: item[1])
                 row, column = divmod(worst, columns)
-                found.append(f"{name} page {number}: {len(changed)} area(s) of {TILE_MM:g} mm changed, the most "
-                             f"at {column * TILE_MM:g} mm from the left, {row * TILE_MM:g} mm from the top "
-                             f"(grey {by} levels apart)")
+                found.append(
+                    f"{name} page {number}: {len(changed)} area(s) of {TILE_MM:g} mm changed, the most "
+                    f"at {column * TILE_MM:g} mm from the left, {row * TILE_MM:g} mm from the top "
+                    f"(grey {by} levels apart)"
+                )
     return found

@@ -1,5 +1,6 @@
 """A deck's cards to sheet rows, and sheet rows back to cards: every cell checked against the deck's schema,
 every problem naming the file, the sheet and the cell."""
+
 from __future__ import annotations
 
 import copy
@@ -16,12 +17,11 @@ from generator.model.table.formats import Header, Sheet, read_sheet
 
 # --- export ---------------------------------------------------------------------------------------
 
+
 def export_columns(game: Game, deck: Deck, langs: list[str]) -> list[Column]:
     ids_by_deck = {deck_id: [card.id for card in other.cards] for deck_id, other in game.decks.items()}
-    columns = deck_columns(deck.fields, game.languages, ids_by_deck,
-                           with_back=any(card.back for card in deck.cards))
-    return [column for column in columns if not is_language_column(column, game.languages)
-            or column.path[-1] in langs]
+    columns = deck_columns(deck.fields, game.languages, ids_by_deck, with_back=any(card.back for card in deck.cards))
+    return [column for column in columns if not is_language_column(column, game.languages) or column.path[-1] in langs]
 
 
 def is_language_column(column: Column, languages: list[str]) -> bool:
@@ -61,8 +61,15 @@ def value_at(values: dict, path: tuple):
 
 def export_table(game: Game, deck: Deck, langs: list[str]) -> tuple[list[Header], list[list]]:
     columns = export_columns(game, deck, langs)
-    headers = [Header(c.label, "\n".join(part for part in (c.doc, c.form) if part), c.choices,
-                      width=max(8, min(40, len(c.label) + 4))) for c in columns]
+    headers = [
+        Header(
+            c.label,
+            "\n".join(part for part in (c.doc, c.form) if part),
+            c.choices,
+            width=max(8, min(40, len(c.label) + 4)),
+        )
+        for c in columns
+    ]
     rows = []
     for card in deck.cards:
         values = card_values(card)
@@ -75,13 +82,14 @@ def export_table(game: Game, deck: Deck, langs: list[str]) -> tuple[list[Header]
 
 # --- import ---------------------------------------------------------------------------------------
 
+
 @dataclass
 class SheetCard:
     """One row of a sheet as a card: its plain values and the cell of each column."""
 
-    row: int                                     # index in sheet.rows (the header is 0)
-    card: dict                                   # plain nested values, like a card in the YAML
-    cells: dict = field(default_factory=dict)    # column label -> "sheet!C12"
+    row: int  # index in sheet.rows (the header is 0)
+    card: dict  # plain nested values, like a card in the YAML
+    cells: dict = field(default_factory=dict)  # column label -> "sheet!C12"
 
     @property
     def line(self) -> int:
@@ -105,23 +113,44 @@ def read_columns(sheet: Sheet, columns: list[Column]) -> tuple[list[tuple[int, C
                 problems.append(sheet.problem(0, index, "a column without a name", hint="name it in row 1"))
             continue
         if label not in by_label:
-            problems.append(sheet.problem(0, index, f"unknown column '{label}'", label,
-                                          did_you_mean(label, by_label) or "columns: " + ", ".join(by_label)))
+            problems.append(
+                sheet.problem(
+                    0,
+                    index,
+                    f"unknown column '{label}'",
+                    label,
+                    did_you_mean(label, by_label) or "columns: " + ", ".join(by_label),
+                )
+            )
         elif label in seen:
-            problems.append(sheet.problem(0, index, f"the column '{label}' appears twice (also "
-                                          f"{sheet.cell(0, seen[label])})", label))
+            problems.append(
+                sheet.problem(
+                    0, index, f"the column '{label}' appears twice (also {sheet.cell(0, seen[label])})", label
+                )
+            )
         else:
             seen[label] = index
             present.append((index, by_label[label]))
     if "id" not in seen and not problems:
-        problems.append(sheet.problem(0, 0, "no `id` column: every card needs its id",
-                                      hint="`pnpgen table export` writes the columns a deck has"))
+        problems.append(
+            sheet.problem(
+                0,
+                0,
+                "no `id` column: every card needs its id",
+                hint="`pnpgen table export` writes the columns a deck has",
+            )
+        )
     return present, problems
 
 
-def read_cards(sheet: Sheet, columns: list[Column], languages: list[str], fields: dict,
-               known_ids: dict[str, set[str]] | None = None,
-               existing: dict[str, dict] | None = None) -> tuple[list[tuple[int, Column]], list[SheetCard]]:
+def read_cards(
+    sheet: Sheet,
+    columns: list[Column],
+    languages: list[str],
+    fields: dict,
+    known_ids: dict[str, set[str]] | None = None,
+    existing: dict[str, dict] | None = None,
+) -> tuple[list[tuple[int, Column]], list[SheetCard]]:
     """Every row checked; InputError listing every problem (each with its cell) when anything is wrong.
     With `known_ids` (deck id -> card ids), references to cards that do not exist are problems too. With
     `existing` (card id -> values), a row is checked as the card it updates: its values where the sheet
@@ -154,9 +183,16 @@ def read_cards(sheet: Sheet, columns: list[Column], languages: list[str], fields
             row_problems += [locate(sheet, row_index, present, p) for p in checker.problems]
         card_id = sheet_card.card.get("id")
         if isinstance(card_id, str) and card_id in first_row_of and not row_problems:
-            row_problems.append(Problem(sheet.file, None, f"the id '{card_id}' is also on row "
-                                        f"{first_row_of[card_id] + 1}", "id", "ids are unique in a deck",
-                                        cell=sheet_card.cells.get("id")))
+            row_problems.append(
+                Problem(
+                    sheet.file,
+                    None,
+                    f"the id '{card_id}' is also on row {first_row_of[card_id] + 1}",
+                    "id",
+                    "ids are unique in a deck",
+                    cell=sheet_card.cells.get("id"),
+                )
+            )
         if isinstance(card_id, str):
             first_row_of.setdefault(card_id, row_index)
         problems += row_problems
@@ -237,8 +273,15 @@ def reference_problems(cards: list[SheetCard], present, known_ids: dict[str, set
             value = value_at(card.card, column.path)
             for _path, deck_id, ref in walk_refs(column.spec, value) if value is not None else ():
                 if deck_id in known_ids and ref not in known_ids[deck_id]:
-                    problems.append(sheet.problem(card.row, col_index, f"no card '{ref}' in deck '{deck_id}'",
-                                                  column.label, did_you_mean(ref, known_ids[deck_id])))
+                    problems.append(
+                        sheet.problem(
+                            card.row,
+                            col_index,
+                            f"no card '{ref}' in deck '{deck_id}'",
+                            column.label,
+                            did_you_mean(ref, known_ids[deck_id]),
+                        )
+                    )
     return problems
 
 

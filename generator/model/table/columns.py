@@ -9,6 +9,7 @@ Cell forms (README, "Card data in spreadsheets"):
 - anything deeper (a list of objects) is one line of YAML: `[{colour: red, difficulty: 7}]`.
 A cell is read back to a plain value here and then checked by the deck's own schema (generator.model.schema).
 """
+
 from __future__ import annotations
 
 import re
@@ -17,9 +18,9 @@ from dataclasses import dataclass, field
 import yaml as pyyaml
 
 from generator.model.cards import BACK, PLACEHOLDER
-from generator.model.schema import (Bool, Counts, Enum, Int, ListOf, Localized, Object, OneOf, Ref, Spec, Str)
+from generator.model.schema import Bool, Counts, Enum, Int, ListOf, Localized, Object, OneOf, Ref, Spec, Str
 
-MAX_CELL_CHARS = 10_000   # a card text is far shorter; longer cells are a located error, not a slow build
+MAX_CELL_CHARS = 10_000  # a card text is far shorter; longer cells are a located error, not a slow build
 INTEGER = re.compile(r"^[+-]?\d{1,15}$")
 NUMBER = re.compile(r"^[+-]?(\d{1,15}(\.\d{0,15})?|\.\d{1,15})([eE][+-]?\d{1,3})?$")
 PAIR = re.compile(r"^\s*([^:,\s][^:,]*?)\s*:\s*(\S.*?)\s*$")
@@ -29,11 +30,11 @@ PAIR = re.compile(r"^\s*([^:,\s][^:,]*?)\s*:\s*(\S.*?)\s*$")
 class Column:
     """One spreadsheet column: where its value goes in a card (`path`) and how it is checked (`spec`)."""
 
-    label: str                 # the header: name.ja, recipe.inputs, count
-    path: tuple                # keys in the card: ("name", "ja"), ("recipe", "inputs"), ("count",)
-    spec: Spec                 # the schema of the cell's value (a language's text is a Str)
+    label: str  # the header: name.ja, recipe.inputs, count
+    path: tuple  # keys in the card: ("name", "ja"), ("recipe", "inputs"), ("count",)
+    spec: Spec  # the schema of the cell's value (a language's text is a Str)
     required: bool = False
-    default: object = None     # the value a card without the key has (count: 1)
+    default: object = None  # the value a card without the key has (count: 1)
     doc: str = ""
     choices: list = field(default_factory=list)  # a drop-down's values (enum values, a ref's card ids)
     ref_ids: list = field(default_factory=list)  # the ids a counts cell may name, for its example
@@ -63,21 +64,28 @@ def is_plain(spec: Spec) -> bool:
 
 
 def is_yaml_cell(spec: Spec) -> bool:
-    return not is_plain(spec) and not isinstance(spec, (Counts, OneOf)) and \
-        not (isinstance(spec, ListOf) and is_plain(spec.of))
+    return (
+        not is_plain(spec)
+        and not isinstance(spec, (Counts, OneOf))
+        and not (isinstance(spec, ListOf) and is_plain(spec.of))
+    )
 
 
-def deck_columns(fields: dict, languages: list[str], ids_by_deck: dict[str, list[str]] | None = None,
-                 with_back: bool = True) -> list[Column]:
+def deck_columns(
+    fields: dict, languages: list[str], ids_by_deck: dict[str, list[str]] | None = None, with_back: bool = True
+) -> list[Column]:
     """The columns of a deck: built-in card keys, the name per language, then the declared fields."""
     langs, ids_by_deck = list(languages), ids_by_deck or {}
-    columns = [Column("id", ("id",), Str(), required=True, doc="the card's id: references and translations use it"),
-               Column("count", ("count",), Int(0, 10000), default=1, doc="copies of the card (default 1)"),
-               Column("remove_at", ("remove_at",), ListOf(Int(1, 20)), doc="player counts without this card"),
-               Column("placeholder", ("placeholder",), PLACEHOLDER, doc="invented values, to replace")]
+    columns = [
+        Column("id", ("id",), Str(), required=True, doc="the card's id: references and translations use it"),
+        Column("count", ("count",), Int(0, 10000), default=1, doc="copies of the card (default 1)"),
+        Column("remove_at", ("remove_at",), ListOf(Int(1, 20)), doc="player counts without this card"),
+        Column("placeholder", ("placeholder",), PLACEHOLDER, doc="invented values, to replace"),
+    ]
     if with_back:
-        columns.append(Column("back", ("back", "template"), BACK.fields["template"].spec,
-                              doc="this card's own back template"))
+        columns.append(
+            Column("back", ("back", "template"), BACK.fields["template"].spec, doc="this card's own back template")
+        )
     columns += [Column(f"name.{lang}", ("name", lang), Str(), doc=f"the card's name ({lang})") for lang in langs]
     for name, declared in fields.items():
         columns += field_columns(name, (name,), declared, langs, ids_by_deck)
@@ -87,8 +95,9 @@ def deck_columns(fields: dict, languages: list[str], ids_by_deck: dict[str, list
 def field_columns(label: str, path: tuple, declared, langs, ids_by_deck) -> list[Column]:
     spec = declared.spec
     if isinstance(spec, Localized):
-        return [Column(f"{label}.{lang}", path + (lang,), Str(), doc=f"{declared.doc} ({lang})".strip())
-                for lang in langs]
+        return [
+            Column(f"{label}.{lang}", path + (lang,), Str(), doc=f"{declared.doc} ({lang})".strip()) for lang in langs
+        ]
     if isinstance(spec, Object) and all(not isinstance(sub.spec, Object) for sub in spec.fields.values()):
         columns = []
         for sub_name, sub in spec.fields.items():
@@ -103,11 +112,22 @@ def field_columns(label: str, path: tuple, declared, langs, ids_by_deck) -> list
     elif isinstance(spec, Ref):
         choices = list(ids_by_deck.get(spec.deck, []))
     ref_ids = list(ids_by_deck.get(spec.deck, [])) if isinstance(spec, Counts) else []
-    return [Column(label, path, spec, required=declared.required, default=declared.default, doc=declared.doc,
-                   choices=choices, ref_ids=ref_ids)]
+    return [
+        Column(
+            label,
+            path,
+            spec,
+            required=declared.required,
+            default=declared.default,
+            doc=declared.doc,
+            choices=choices,
+            ref_ids=ref_ids,
+        )
+    ]
 
 
 # --- values -> cells ------------------------------------------------------------------------------
+
 
 def to_cell(column: Column, value):
     """The cell for a card's value (None: an empty cell)."""
@@ -142,8 +162,12 @@ def safe_word(item) -> bool:
 
 
 def flow_yaml(value) -> str:
-    return pyyaml.safe_dump(value, default_flow_style=True, width=10 ** 9, allow_unicode=True,
-                            sort_keys=False).strip().removesuffix("...").strip()
+    return (
+        pyyaml.safe_dump(value, default_flow_style=True, width=10**9, allow_unicode=True, sort_keys=False)
+        .strip()
+        .removesuffix("...")
+        .strip()
+    )
 
 
 # --- cells -> values ------------------------------------------------------------------------------
@@ -166,7 +190,7 @@ def from_cell(column: Column, raw):
 
 def whole_number(raw):
     """Spreadsheets store every number as a float: 3.0 is the whole number 3."""
-    if isinstance(raw, float) and raw.is_integer() and abs(raw) < 2 ** 53:
+    if isinstance(raw, float) and raw.is_integer() and abs(raw) < 2**53:
         return int(raw)
     return raw
 

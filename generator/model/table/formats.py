@@ -6,6 +6,7 @@ ten times faster than openpyxl and thirty times faster than odfpy (bench/tables.
 library; as it has no cell types, a text cell that a spreadsheet would run as a formula (starting with
 = + - @) is written with a leading apostrophe, which reading takes off again.
 """
+
 from __future__ import annotations
 
 import csv
@@ -20,7 +21,7 @@ FORMATS = ("csv", "xlsx", "ods")
 MAX_FILE_BYTES = 50 * 1024 * 1024
 MAX_ROWS = 100_000
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")  # "'" too, so that the guard reads back unambiguously
-LIST_INLINE_MAX = 255   # Excel's limit for a drop-down list written into the validation itself
+LIST_INLINE_MAX = 255  # Excel's limit for a drop-down list written into the validation itself
 EXTRA_VALIDATED_ROWS = 500  # drop-downs reach this far below the last card, for new rows
 
 
@@ -52,12 +53,19 @@ class Sheet:
 def format_of(path: Path, given: str | None = None) -> str:
     fmt = (given or Path(path).suffix.lstrip(".")).lower()
     if fmt not in FORMATS:
-        raise InputError(Problem(Path(path), None, f"unknown spreadsheet format '{fmt or Path(path).name}'",
-                                 hint="use a .csv, .xlsx or .ods file, or --format csv|xlsx|ods"))
+        raise InputError(
+            Problem(
+                Path(path),
+                None,
+                f"unknown spreadsheet format '{fmt or Path(path).name}'",
+                hint="use a .csv, .xlsx or .ods file, or --format csv|xlsx|ods",
+            )
+        )
     return fmt
 
 
 # --- writing --------------------------------------------------------------------------------------
+
 
 def write_sheet(fmt: str, name: str, headers: list[Header], rows: list[list]) -> bytes:
     """The file's bytes (the caller writes them atomically)."""
@@ -155,9 +163,15 @@ def write_ods(name: str, headers: list[Header], rows: list[list]) -> bytes:
         if header.choices:
             quoted = ";".join('"' + str(c).replace('"', '""') + '"' for c in header.choices)
             validation_of[index] = f"list{index}"
-            validations.addElement(ContentValidation(
-                name=f"list{index}", condition=f"of:cell-content-is-in-list({quoted})", allowemptycell="true",
-                displaylist="unsorted", basecelladdress=f"{name}.{column_letters(index)}2"))
+            validations.addElement(
+                ContentValidation(
+                    name=f"list{index}",
+                    condition=f"of:cell-content-is-in-list({quoted})",
+                    allowemptycell="true",
+                    displaylist="unsorted",
+                    basecelladdress=f"{name}.{column_letters(index)}2",
+                )
+            )
     if validation_of:
         document.spreadsheet.addElement(validations)
     header_row = TableRow()
@@ -215,9 +229,13 @@ def freeze_header(document, table_name: str) -> None:
 
     tables = ConfigItemMapNamed(name="Tables")
     entry = ConfigItemMapEntry(name=table_name)
-    for name, kind, value in [("VerticalSplitMode", "short", 2), ("VerticalSplitPosition", "int", 1),
-                              ("ActiveSplitRange", "short", 2), ("PositionTop", "int", 0),
-                              ("PositionBottom", "int", 1)]:
+    for name, kind, value in [
+        ("VerticalSplitMode", "short", 2),
+        ("VerticalSplitPosition", "int", 1),
+        ("ActiveSplitRange", "short", 2),
+        ("PositionTop", "int", 0),
+        ("PositionBottom", "int", 1),
+    ]:
         entry.addElement(item(name, kind, value))
     tables.addElement(entry)
     view = ConfigItemMapEntry()
@@ -233,6 +251,7 @@ def freeze_header(document, table_name: str) -> None:
 
 # --- reading --------------------------------------------------------------------------------------
 
+
 def read_sheet(path: Path, preferred: str | None = None, fmt: str | None = None) -> Sheet:
     """The sheet named `preferred` (else the first) of a file, with trailing empty rows and columns cut."""
     path = Path(path)
@@ -242,15 +261,27 @@ def read_sheet(path: Path, preferred: str | None = None, fmt: str | None = None)
     except FileNotFoundError:
         raise InputError(Problem(path, None, "file not found", hint="check the path")) from None
     if size > MAX_FILE_BYTES:
-        raise InputError(Problem(path, None, f"the file is {size // 2 ** 20} MB, more than "
-                                 f"{MAX_FILE_BYTES // 2 ** 20} MB", hint="a card list is far smaller"))
+        raise InputError(
+            Problem(
+                path,
+                None,
+                f"the file is {size // 2**20} MB, more than {MAX_FILE_BYTES // 2**20} MB",
+                hint="a card list is far smaller",
+            )
+        )
     sheet = read_csv(path) if fmt == "csv" else read_book(path, preferred)
     sheet.rows = trimmed(sheet.rows)
     if len(sheet.rows) > MAX_ROWS:
         raise InputError(Problem(path, None, f"{len(sheet.rows)} rows, more than {MAX_ROWS}"))
     if not sheet.rows:
-        raise InputError(Problem(path, None, "the sheet is empty",
-                                 hint="its first row names the columns; `pnpgen table export` writes one"))
+        raise InputError(
+            Problem(
+                path,
+                None,
+                "the sheet is empty",
+                hint="its first row names the columns; `pnpgen table export` writes one",
+            )
+        )
     return sheet
 
 
@@ -258,8 +289,9 @@ def read_csv(path: Path) -> Sheet:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
-        raise InputError(Problem(path, None, f"not UTF-8 text ({error.reason})",
-                                 hint="save the file as CSV UTF-8")) from None
+        raise InputError(
+            Problem(path, None, f"not UTF-8 text ({error.reason})", hint="save the file as CSV UTF-8")
+        ) from None
     try:
         rows = list(csv.reader(io.StringIO(text, newline="")))
     except csv.Error as error:
@@ -284,8 +316,9 @@ def read_book(path: Path, preferred: str | None) -> Sheet:
     except InputError:
         raise
     except Exception as error:  # noqa: BLE001 - calamine's errors have no common base class
-        raise InputError(Problem(path, None, f"cannot read the spreadsheet: {error}",
-                                 hint="save it again as .xlsx or .ods")) from None
+        raise InputError(
+            Problem(path, None, f"cannot read the spreadsheet: {error}", hint="save it again as .xlsx or .ods")
+        ) from None
     return Sheet(path, name, [[None if value == "" else value for value in row] for row in rows])
 
 

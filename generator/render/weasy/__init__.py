@@ -14,6 +14,7 @@ what they need from here. Upgrading WeasyPrint: change the pin in pyproject.toml
 `pytest tests/test_weasy_internals.py tests/test_weasy_patches.py tests/test_fit.py tests/test_text_check.py`;
 a failing internals test names the one name that changed: adapt the code listed as its `used_by`.
 """
+
 from __future__ import annotations
 
 from generator.render.weasy.patches import load

@@ -25,6 +25,7 @@ This walks WeasyPrint's internal layout tree (through tree.py: its boxes' positi
 listed in internals.py (checked by tests/test_weasy_internals.py) and tests/test_fit.py checks the
 measurements. No module outside this package touches those internals.
 """
+
 from __future__ import annotations
 
 import os
@@ -41,18 +42,18 @@ from generator.render.weasy.tree import descendants, kind, page_box, unwrap
 
 FIT_ATTRIBUTE = "data-fit"
 SHRINK_ATTRIBUTE = "data-shrink"
-OVERFLOW_ATTRIBUTE = "data-overflow"       # "allow": the element's text may run anywhere
-SOURCE_ATTRIBUTE = "data-src"              # the template line an element comes from (templating.py adds it)
+OVERFLOW_ATTRIBUTE = "data-overflow"  # "allow": the element's text may run anywhere
+SOURCE_ATTRIBUTE = "data-src"  # the template line an element comes from (templating.py adds it)
 SAFE_ATTRIBUTE, CUT_ATTRIBUTE, CORNER_ATTRIBUTE = "data-safe", "data-cut", "data-corner"
 GROW_ATTRIBUTE = "data-grow"
 SHRINK_STEP = 0.05
-GROW_STEPS = 3             # bisections between 100% and data-grow: within 1/8 of the range
-PX_MM = 25.4 / 96          # WeasyPrint lays out in CSS pixels
-TOLERANCE_PX = 0.2         # rounding in the line heights, about 0.05 mm
-CHECK_TOLERANCE_MM = 0.1   # what the text check lets pass: anti-aliasing, kerning, a hairline
+GROW_STEPS = 3  # bisections between 100% and data-grow: within 1/8 of the range
+PX_MM = 25.4 / 96  # WeasyPrint lays out in CSS pixels
+TOLERANCE_PX = 0.2  # rounding in the line heights, about 0.05 mm
+CHECK_TOLERANCE_MM = 0.1  # what the text check lets pass: anti-aliasing, kerning, a hairline
 CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
 DESCENDERS = re.compile(r"[$gjpqy,;()\[\]{}|/@]")
-CHECK_VERSION = "text-check-7"    # part of the face cache keys: a changed check measures every face again
+CHECK_VERSION = "text-check-7"  # part of the face cache keys: a changed check measures every face again
 # the worst first: a finding names one problem per element
 KINDS = ("cutoff", "cut", "trim", "safe", "box", "overlap")
 
@@ -68,18 +69,18 @@ class FitBox:
     """A measured text box on one page of a rendered document: a data-fit box (kind `fit`), or text found
     past its box, the safe area, the trim, the cut, or on other text (see KINDS)."""
 
-    page: int            # page index in the document
-    field: str           # the data-fit value ("" for text no data-fit box holds)
+    page: int  # page index in the document
+    field: str  # the data-fit value ("" for text no data-fit box holds)
     width_mm: float
     height_mm: float
-    overflow_mm: float   # how far the text reaches past the box; 0 when it fits
-    scale: float = 1.0   # the font scale auto-shrink settled on
+    overflow_mm: float  # how far the text reaches past the box; 0 when it fits
+    scale: float = 1.0  # the font scale auto-shrink settled on
     kind: str = "fit"
-    source: str = ""     # template file:line of the element holding the text
-    text: str = ""       # the element's text (at most 200 characters)
-    area: tuple = ()     # where the text is: x, y, width, height in mm from the page's top-left (the trim)
-    anchor: str = ""     # the id of the nearest element around it that has one (a rule block)
-    other: str = ""      # for an overlap: the start of the other box's text
+    source: str = ""  # template file:line of the element holding the text
+    text: str = ""  # the element's text (at most 200 characters)
+    area: tuple = ()  # where the text is: x, y, width, height in mm from the page's top-left (the trim)
+    anchor: str = ""  # the id of the nearest element around it that has one (a rule block)
+    other: str = ""  # for an overlap: the start of the other box's text
 
     @property
     def overflows(self) -> bool:
@@ -117,11 +118,19 @@ def measure_box(page: int, element, box, scale: float = 1.0) -> FitBox:
     right, bottom = text_reach(box)
     past = max(right - (left + box.width), bottom - (top + box.height), 0.0)
     overflow = past * PX_MM if past > TOLERANCE_PX else 0.0
-    return FitBox(page, element.get(FIT_ATTRIBUTE), round(box.width * PX_MM, 2), round(box.height * PX_MM, 2),
-                  round(overflow, 2), scale, source=element.get(SOURCE_ATTRIBUTE) or "",
-                  text=_element_text(box), area=_mm((box.position_x, box.position_y,
-                                                      box.position_x + box.margin_width(),
-                                                      box.position_y + box.margin_height())))
+    return FitBox(
+        page,
+        element.get(FIT_ATTRIBUTE),
+        round(box.width * PX_MM, 2),
+        round(box.height * PX_MM, 2),
+        round(overflow, 2),
+        scale,
+        source=element.get(SOURCE_ATTRIBUTE) or "",
+        text=_element_text(box),
+        area=_mm(
+            (box.position_x, box.position_y, box.position_x + box.margin_width(), box.position_y + box.margin_height())
+        ),
+    )
 
 
 def shrink_floor(element) -> float:
@@ -144,11 +153,16 @@ def _percent(element, attribute: str) -> float:
 
 def grow_to_fill(html, document):
     """Boxes marked data-grow at the largest font scale that still fits (bisection); the new layout."""
-    ranges = {}   # element id -> [fits, overflows, element, its own style, font size in px]
+    ranges = {}  # element id -> [fits, overflows, element, its own style, font size in px]
     for _, element, box in marked_boxes(document):
         if grow_ceiling(element) > 1 and not _too_full(element, box):
-            ranges[id(element)] = [1.0, grow_ceiling(element), element, element.get("style") or "",
-                                   box.style["font_size"]]
+            ranges[id(element)] = [
+                1.0,
+                grow_ceiling(element),
+                element,
+                element.get("style") or "",
+                box.style["font_size"],
+            ]
     if not ranges:
         return document
 
@@ -298,11 +312,13 @@ def _face_root_element(page):
 
 
 def _face_root_element_of_box(root):
-    return next((unwrap(child).element for child in root.children
-                 if getattr(unwrap(child), "element_tag", "") == "html"), None)
+    return next(
+        (unwrap(child).element for child in root.children if getattr(unwrap(child), "element_tag", "") == "html"), None
+    )
 
 
 # --- every text of every page ---------------------------------------------------------------------
+
 
 @dataclass
 class Geometry:
@@ -310,9 +326,9 @@ class Geometry:
 
     width: float
     height: float
-    safe: float = 0.0      # inset of the safe area from the trim
-    round: bool = False    # cut along the circle (ellipse) inside the trim
-    corner: float = 0.0    # radius of the trim's rounded corners
+    safe: float = 0.0  # inset of the safe area from the trim
+    round: bool = False  # cut along the circle (ellipse) inside the trim
+    corner: float = 0.0  # radius of the trim's rounded corners
 
     @classmethod
     def of(cls, page_box) -> Geometry:
@@ -323,9 +339,11 @@ class Geometry:
                 return float(root.get(name) or 0) / PX_MM if root is not None else 0.0
             except ValueError:
                 return 0.0
+
         cut = root.get(CUT_ATTRIBUTE) if root is not None else None
-        return cls(page_box.margin_width(), page_box.margin_height(), mm(SAFE_ATTRIBUTE), cut == "round",
-                   mm(CORNER_ATTRIBUTE))
+        return cls(
+            page_box.margin_width(), page_box.margin_height(), mm(SAFE_ATTRIBUTE), cut == "round", mm(CORNER_ATTRIBUTE)
+        )
 
     def past_rect(self, rect, inset: float) -> float:
         x0, y0, x1, y1 = rect
@@ -360,11 +378,11 @@ class Geometry:
 class Run:
     """One laid-out piece of text: its em box on the page and the block box whose lines hold it."""
 
-    rect: tuple[float, float, float, float]   # x0, y0, x1, y1 in page px
-    owner: object                            # the box holding the line
-    box_past: float                          # how far it reaches past its own box(es), px
+    rect: tuple[float, float, float, float]  # x0, y0, x1, y1 in page px
+    owner: object  # the box holding the line
+    box_past: float  # how far it reaches past its own box(es), px
     text: str = ""
-    fit_element: int = 0                     # id of the data-fit element holding it, if any
+    fit_element: int = 0  # id of the data-fit element holding it, if any
 
 
 class Owner:
@@ -374,7 +392,7 @@ class Owner:
         self.box = box
         self.chain = chain
         self.runs: list[Run] = []
-        self.found: dict[str, tuple[float, str]] = {}   # kind -> (px, the other box's text)
+        self.found: dict[str, tuple[float, str]] = {}  # kind -> (px, the other box's text)
 
     def note(self, kind: str, past: float, other: str = "") -> None:
         if past > CHECK_TOLERANCE_MM / PX_MM and past > self.found.get(kind, (0.0, ""))[0]:
@@ -457,10 +475,10 @@ def _add_run(text, chain, matrix, owners, line):
     owner_box = chain[-1]
     box_past, fit_element = 0.0, 0
     if not (owner_box.element_tag or "").endswith("::marker"):  # list markers hang outside their item by design
-        for box in reversed(chain[1:]):   # chain[0] is the page
+        for box in reversed(chain[1:]):  # chain[0] is the page
             element = box.element
             if element is not None and element.get(FIT_ATTRIBUTE):
-                fit_element = id(element)   # measured as a data-fit box
+                fit_element = id(element)  # measured as a data-fit box
                 break
             if box.element_tag in ("html", "body"):
                 break
@@ -540,9 +558,19 @@ def _finding(page: int, owner: Owner, found: tuple | None = None) -> FitBox:
         source = source or element.get(SOURCE_ATTRIBUTE) or ""
         anchor = anchor or element.get("id") or ""
         field = field or element.get(FIT_ATTRIBUTE) or ""
-    return FitBox(page, field, round((box.padding_width()) * PX_MM, 2), round(box.padding_height() * PX_MM, 2),
-                  round(past * PX_MM, 2), kind=kind, source=source, text=_element_text(box),
-                  area=_mm(_owner_rect(owner)), anchor=anchor, other=other)
+    return FitBox(
+        page,
+        field,
+        round((box.padding_width()) * PX_MM, 2),
+        round(box.padding_height() * PX_MM, 2),
+        round(past * PX_MM, 2),
+        kind=kind,
+        source=source,
+        text=_element_text(box),
+        area=_mm(_owner_rect(owner)),
+        anchor=anchor,
+        other=other,
+    )
 
 
 def _owner_rect(owner: Owner):

@@ -15,6 +15,7 @@ Kinds of entry (`expected` says what is checked):
 - source: the module's or function's source still has the shape the code relies on;
 - behaviour: a property of WeasyPrint checked by running it.
 """
+
 from __future__ import annotations
 
 import ast
@@ -28,11 +29,11 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Internal:
-    module: str          # where the name lives, e.g. "weasyprint.pdf.fonts"
-    name: str            # the dotted name inside the module, e.g. "Font.clean"
-    kind: str            # see the module docstring
+    module: str  # where the name lives, e.g. "weasyprint.pdf.fonts"
+    name: str  # the dotted name inside the module, e.g. "Font.clean"
+    kind: str  # see the module docstring
     expected: tuple = ()  # parameter names, a class name to look the attribute up on, a source pattern
-    used_by: str = ""    # the pnpgen code that relies on it
+    used_by: str = ""  # the pnpgen code that relies on it
 
     @property
     def id(self) -> str:
@@ -51,11 +52,21 @@ def patched_names(source: str) -> set[tuple[str, str]]:
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("weasyprint"):
                 aliases.update({alias.asname or alias.name: f"{node.module}.{alias.name}" for alias in node.names})
             elif isinstance(node, ast.Import):
-                aliases.update({alias.asname: alias.name for alias in node.names
-                                if alias.name.startswith("weasyprint") and alias.asname})
+                aliases.update(
+                    {
+                        alias.asname: alias.name
+                        for alias in node.names
+                        if alias.name.startswith("weasyprint") and alias.asname
+                    }
+                )
         for node in ast.walk(function):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
-                node, (ast.AugAssign, ast.AnnAssign)) else []
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, (ast.AugAssign, ast.AnnAssign))
+                else []
+            )
             for target in targets:
                 chain: list[str] = []
                 while isinstance(target, ast.Attribute):
@@ -71,8 +82,13 @@ FONTS = "weasyprint.pdf.fonts"
 
 INTERNALS: list[Internal] = [
     # patches.py: prebuilt C declarations
-    Internal("weasyprint.text.ffi", "ffi.cdef", "source", ("one `ffi = cffi.FFI()` and one `ffi.cdef(TEXT)`",),
-             "patches._install_finder / split_declarations"),
+    Internal(
+        "weasyprint.text.ffi",
+        "ffi.cdef",
+        "source",
+        ("one `ffi = cffi.FFI()` and one `ffi.cdef(TEXT)`",),
+        "patches._install_finder / split_declarations",
+    ),
     # patches.py: whole font files read lazily
     Internal(FONTS, "Font", "class", (), "patches.defer_font_copies"),
     Internal(FONTS, "Font.file_content", "set in class", (), "patches._FileContent"),
@@ -85,43 +101,119 @@ INTERNALS: list[Internal] = [
     Internal(FONTS, "Font.used_in_forms", "set in class", (), "patches.subset_fonts_in_parallel"),
     Internal(FONTS, "Font.to_unicode", "set in class", (), "patches.subset_fonts_in_parallel"),
     Internal(FONTS, "Font.hash", "set in class", (), "patches._fonts_by_file"),
-    Internal(FONTS, "build_fonts_dictionary", "function", ("pdf", "fonts", "compress", "subset", "options"),
-             "patches.subset_fonts_in_parallel"),
-    Internal(FONTS, "build_fonts_dictionary", "source",
-             (r"setdefault\(font\.hash", r"if font\.bitmap", r"if subset and not font\.used_in_forms",
-              r"file_font\.to_unicode", r"font\.clean\(to_unicode, options\['hinting'\]\)"),
-             "patches.subset_fonts_in_parallel (repeats what the loop passes to clean())"),
-    Internal("weasyprint.pdf", "build_fonts_dictionary", "function", ("pdf", "fonts", "compress", "subset", "options"),
-             "patches.subset_fonts_in_parallel (the name weasyprint.pdf calls, replaced)"),
-    Internal("weasyprint.pdf", "generate_pdf", "source", (r"= build_fonts_dictionary\(",),
-             "patches.subset_fonts_in_parallel (replaces weasyprint.pdf.build_fonts_dictionary, which this calls)"),
+    Internal(
+        FONTS,
+        "build_fonts_dictionary",
+        "function",
+        ("pdf", "fonts", "compress", "subset", "options"),
+        "patches.subset_fonts_in_parallel",
+    ),
+    Internal(
+        FONTS,
+        "build_fonts_dictionary",
+        "source",
+        (
+            r"setdefault\(font\.hash",
+            r"if font\.bitmap",
+            r"if subset and not font\.used_in_forms",
+            r"file_font\.to_unicode",
+            r"font\.clean\(to_unicode, options\['hinting'\]\)",
+        ),
+        "patches.subset_fonts_in_parallel (repeats what the loop passes to clean())",
+    ),
+    Internal(
+        "weasyprint.pdf",
+        "build_fonts_dictionary",
+        "function",
+        ("pdf", "fonts", "compress", "subset", "options"),
+        "patches.subset_fonts_in_parallel (the name weasyprint.pdf calls, replaced)",
+    ),
+    Internal(
+        "weasyprint.pdf",
+        "generate_pdf",
+        "source",
+        (r"= build_fonts_dictionary\(",),
+        "patches.subset_fonts_in_parallel (replaces weasyprint.pdf.build_fonts_dictionary, which this calls)",
+    ),
     Internal("weasyprint", "DEFAULT_OPTIONS.hinting", "option", (), "patches.subset_fonts_in_parallel"),
-    Internal("weasyprint.css", "find_style_attributes", "function", ("tree", "presentational_hints", "base_url"),
-             "patches.share_inline_styles"),
-    Internal("weasyprint.css", "find_style_attributes", "source", (r"specificity = \(1, 0, 0\)",),
-             "patches.share_inline_styles (a style attribute's specificity, STYLE_ATTRIBUTE_SPECIFICITY)"),
-    Internal("weasyprint.layout", "make_margin_boxes", "function", ("context", "page", "state"),
-             "patches.skip_empty_margin_boxes (the name weasyprint.layout calls, replaced)"),
-    Internal("weasyprint.css", "PAGE_MARGIN_BOXES", "attribute", ("__iter__",),
-             "patches.skip_empty_margin_boxes (the margin box names)"),
+    Internal(
+        "weasyprint.css",
+        "find_style_attributes",
+        "function",
+        ("tree", "presentational_hints", "base_url"),
+        "patches.share_inline_styles",
+    ),
+    Internal(
+        "weasyprint.css",
+        "find_style_attributes",
+        "source",
+        (r"specificity = \(1, 0, 0\)",),
+        "patches.share_inline_styles (a style attribute's specificity, STYLE_ATTRIBUTE_SPECIFICITY)",
+    ),
+    Internal(
+        "weasyprint.layout",
+        "make_margin_boxes",
+        "function",
+        ("context", "page", "state"),
+        "patches.skip_empty_margin_boxes (the name weasyprint.layout calls, replaced)",
+    ),
+    Internal(
+        "weasyprint.css",
+        "PAGE_MARGIN_BOXES",
+        "attribute",
+        ("__iter__",),
+        "patches.skip_empty_margin_boxes (the margin box names)",
+    ),
     # tree.py: the ways into the layout tree
     Internal("weasyprint.document", "Page._page_box", "set in class", (), "tree.page_box"),
-    Internal("weasyprint.layout.absolute", "AbsolutePlaceholder._box", "layout attribute", ("AbsolutePlaceholder",),
-             "tree.unwrap"),
+    Internal(
+        "weasyprint.layout.absolute",
+        "AbsolutePlaceholder._box",
+        "layout attribute",
+        ("AbsolutePlaceholder",),
+        "tree.unwrap",
+    ),
     Internal(BOXES, "Box.descendants", "method", ("self", "placeholders"), "tree.descendants"),
-    *[Internal(BOXES, name, "class", (), "tree.kind (compared by name)")
-      for name in ("LineBox", "TextBox", "InlineBox", "MarginBox")],
+    *[
+        Internal(BOXES, name, "class", (), "tree.kind (compared by name)")
+        for name in ("LineBox", "TextBox", "InlineBox", "MarginBox")
+    ],
     # fit.py, furigana.py, lastlines.py, lastpage.py: what they read from the boxes
-    *[Internal(BOXES, f"Box.{name}", "layout attribute", ("Box",), "fit.py, lastlines.py, furigana.py")
-      for name in ("element", "element_tag", "style", "children", "position_x", "position_y", "width", "height",
-                   "margin_width", "margin_height", "content_box_x", "content_box_y", "padding_box_x",
-                   "padding_box_y", "padding_width", "padding_height", "transformation_matrix")],
+    *[
+        Internal(BOXES, f"Box.{name}", "layout attribute", ("Box",), "fit.py, lastlines.py, furigana.py")
+        for name in (
+            "element",
+            "element_tag",
+            "style",
+            "children",
+            "position_x",
+            "position_y",
+            "width",
+            "height",
+            "margin_width",
+            "margin_height",
+            "content_box_x",
+            "content_box_y",
+            "padding_box_x",
+            "padding_box_y",
+            "padding_width",
+            "padding_height",
+            "transformation_matrix",
+        )
+    ],
     Internal(BOXES, "TextBox.text", "layout attribute", ("TextBox",), "fit.py, lastlines.py"),
     Internal(BOXES, "TextBox.baseline", "layout attribute", ("TextBox",), "fit._add_run"),
-    *[Internal(BOXES, f"Box.style[{key}]", "style key", (key,), "fit.py, furigana.py, lastlines.py, lastpage.py")
-      for key in ("font_size", "position", "lang")],
-    Internal("weasyprint", "HTML.render", "behaviour", ("a style set on a box's element applies at the next render()",),
-             "fit.py (shrink, grow), furigana.py, lastlines.py, lastpage.py: change the tree, render again"),
+    *[
+        Internal(BOXES, f"Box.style[{key}]", "style key", (key,), "fit.py, furigana.py, lastlines.py, lastpage.py")
+        for key in ("font_size", "position", "lang")
+    ],
+    Internal(
+        "weasyprint",
+        "HTML.render",
+        "behaviour",
+        ("a style set on a box's element applies at the next render()",),
+        "fit.py (shrink, grow), furigana.py, lastlines.py, lastpage.py: change the tree, render again",
+    ),
 ]
 
 
@@ -250,8 +342,11 @@ def _check_behaviour(internal: Internal) -> str | None:
 
     def width():
         document = html.render()
-        return next(box for box in descendants(page_box(document.pages[0]))
-                    if box.element is not None and box.element.get("id") == "p" and box.element_tag == "p")
+        return next(
+            box
+            for box in descendants(page_box(document.pages[0]))
+            if box.element is not None and box.element.get("id") == "p" and box.element_tag == "p"
+        )
 
     first = width()
     first.element.set("style", "width: 40mm")
@@ -260,7 +355,15 @@ def _check_behaviour(internal: Internal) -> str | None:
     return None
 
 
-_CHECKS = {"function": _check_callable, "method": _check_callable, "class": _check_class,
-           "set in class": _check_set_in_class, "attribute": _check_attribute,
-           "layout attribute": _check_layout_attribute, "style key": _check_style_key, "option": _check_option,
-           "source": _check_source, "behaviour": _check_behaviour}
+_CHECKS = {
+    "function": _check_callable,
+    "method": _check_callable,
+    "class": _check_class,
+    "set in class": _check_set_in_class,
+    "attribute": _check_attribute,
+    "layout attribute": _check_layout_attribute,
+    "style key": _check_style_key,
+    "option": _check_option,
+    "source": _check_source,
+    "behaviour": _check_behaviour,
+}

@@ -6,6 +6,7 @@ WORD JOINERs (U+2060, no break between them, nothing printed), so the line break
 characters come down from the line before, as Japanese layout programs do (追い込み/追い出し). The
 document is laid out again; a paragraph still short is joined over more characters, a few times at most.
 """
+
 from __future__ import annotations
 
 import unicodedata
@@ -14,11 +15,27 @@ from generator.render.weasy.tree import descendants, kind, page_box
 
 JOINER = "\u2060"
 INVISIBLE = {JOINER, "\u200b", "\u00ad"}
-SHORT = 2           # a last line of this many characters (punctuation aside) or fewer is too short
-JOIN_FIRST = 4      # characters joined at the first attempt; two more at each later one
-MIN_WIDTH_EM = 8    # narrower boxes (a label, a cell) are left to their phrases
+SHORT = 2  # a last line of this many characters (punctuation aside) or fewer is too short
+JOIN_FIRST = 4  # characters joined at the first attempt; two more at each later one
+MIN_WIDTH_EM = 8  # narrower boxes (a label, a cell) are left to their phrases
 READING = "rt"
-BLOCKS = {"div", "p", "ul", "ol", "li", "table", "h1", "h2", "h3", "h4", "h5", "h6", "figure", "section", "nav"}      # furigana readings are not characters of the line
+BLOCKS = {
+    "div",
+    "p",
+    "ul",
+    "ol",
+    "li",
+    "table",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "figure",
+    "section",
+    "nav",
+}  # furigana readings are not characters of the line
 
 
 def is_punctuation(char: str) -> bool:

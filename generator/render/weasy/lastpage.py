@@ -6,13 +6,14 @@ follows) by what should save the page: the text takes about scale² of its room,
 page share s need scale² <= (n - 1) / (n - 1 + s). At most 10% smaller; if the page does not go away,
 the original size is kept: tightening is only worth it when it saves the page.
 """
+
 from __future__ import annotations
 
 from generator.render.weasy.tree import descendants, kind, page_box
 
 MIN_ATTRIBUTE = "data-last-page-min"
 SMALLEST = 0.9
-MARGIN = 0.97   # a little more than the estimate: the last lines of columns do not fill exactly
+MARGIN = 0.97  # a little more than the estimate: the last lines of columns do not fill exactly
 
 
 def _lines(page) -> int:
@@ -50,6 +51,6 @@ def tighten_for_last_page(document, state: dict) -> bool:
     if share >= minimum or scale < SMALLEST:
         return False
     state.update(pages=pages, style=root.get("style") or "")
-    root.set("style", f'{state["style"]};font-size:{root_box.style["font_size"] * scale:.3f}px'.lstrip(";"))
+    root.set("style", f"{state['style']};font-size:{root_box.style['font_size'] * scale:.3f}px".lstrip(";"))
     state["done"] = False
     return True

@@ -21,6 +21,7 @@ Four changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEAS
   page (@top-left...) to find that none has content; a page whose stylesheets give it no margin-box rule
   has none to make (see skip_empty_margin_boxes). A card face is a page: this was a fifth of its layout.
 """
+
 from __future__ import annotations
 
 import ast
@@ -141,12 +142,20 @@ def split_declarations(tree: ast.Module) -> tuple[str, ast.Module] | None:
     `ffi = cffi.FFI()` and that call; None when the module is not shaped like that."""
     declarations, kept = None, []
     for node in tree.body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and getattr(node.targets[0], "id", "") == "ffi"
-                and isinstance(node.value, ast.Call) and getattr(node.value.func, "attr", "") == "FFI"):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and getattr(node.targets[0], "id", "") == "ffi"
+            and isinstance(node.value, ast.Call)
+            and getattr(node.value.func, "attr", "") == "FFI"
+        ):
             continue
-        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
-                and getattr(node.value.func, "attr", "") == "cdef"
-                and getattr(getattr(node.value.func, "value", None), "id", "") == "ffi"):
+        if (
+            isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Call)
+            and getattr(node.value.func, "attr", "") == "cdef"
+            and getattr(getattr(node.value.func, "value", None), "id", "") == "ffi"
+        ):
             if declarations is not None or len(node.value.args) != 1 or node.value.keywords:
                 return None
             argument = node.value.args[0]

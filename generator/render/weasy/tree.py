@@ -5,6 +5,7 @@ positioned boxes sit in their parents' children behind an `AbsolutePlaceholder` 
 `_box`; a box's kind is its class (LineBox, TextBox, InlineBox, MarginBox...), which this project compares
 by name so that nothing imports WeasyPrint's layout modules.
 """
+
 from __future__ import annotations
 
 
