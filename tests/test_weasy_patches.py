@@ -25,6 +25,7 @@ html = ('<html lang="ja"><style>@page :first { @bottom-center { content: "1 / 2"
 sys.stdout.buffer.write(weasyprint.HTML(string=html).write_pdf())
 print(json.dumps({"pycparser": "pycparser" in sys.modules,
                   "parallel": getattr(weasyprint.pdf.build_fonts_dictionary, "subsets_in_parallel", False),
+                  "one_pass": getattr(weasyprint.pdf.fonts.Font._harfbuzz_subset, "in_one_pass", False),
                   "deferred": type(weasyprint.pdf.fonts.Font.__dict__.get("file_content")).__name__,
                   "shared": getattr(weasyprint.css.find_style_attributes, "shares_inline_styles", False),
                   "margins": getattr(weasyprint.layout.make_margin_boxes, "skips_empty_margin_boxes", False)}),
@@ -48,18 +49,20 @@ def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path
         "pycparser": True,
         "deferred": "NoneType",
         "parallel": False,
+        "one_pass": False,
         "shared": False,
         "margins": False,
     }
     render(tmp_path)  # builds the cached declarations module
     assert list((tmp_path / "pnpgen" / "ffi").glob("_pnpgen_ffi_*.py"))
     fast, fast_state = render(tmp_path)
-    # the C text not parsed again, whole font files not copied, the three fonts subset side by side, the
-    # repeated style attributes computed once, margin boxes made on the first page only (its footer)
+    # the C text not parsed again, whole font files not copied, the three fonts subset side by side in one pass
+    # each, the repeated style attributes computed once, margin boxes made on the first page only (its footer)
     assert fast_state == {
         "pycparser": False,
         "deferred": "_FileContent",
         "parallel": True,
+        "one_pass": True,
         "shared": True,
         "margins": True,
     }

@@ -136,6 +136,33 @@ INTERNALS: list[Internal] = [
         "patches.subset_fonts_in_parallel (replaces weasyprint.pdf.build_fonts_dictionary, which this calls)",
     ),
     Internal("weasyprint", "DEFAULT_OPTIONS.hinting", "option", (), "patches.subset_fonts_in_parallel"),
+    # patches.py: fonts subset in one pass
+    Internal(
+        FONTS, "Font._harfbuzz_subset", "method", ("self", "to_unicode", "hinting"), "patches.subset_fonts_in_one_pass"
+    ),
+    Internal(
+        FONTS,
+        "Font._harfbuzz_subset",
+        "source",
+        (
+            r"HB_SUBSET_FLAGS_RETAIN_GIDS \|",
+            r"keep = tuple\(range\(max\(to_unicode\) \+ 1\)\)",
+            r"flags \|= harfbuzz_subset\.HB_SUBSET_FLAGS_NO_HINTING",
+            r"if self\.missing:",
+            r"b'BASE', b'DSIG', b'EBDT', b'EBLC', b'EBSC', b'GPOS', b'GSUB', b'JSTF',\s+b'LTSH', b'PCLT', b'SVG '",
+            r"self\.file_content = file_content",
+        ),
+        "patches.subset_fonts_in_one_pass (the two passes it replaces, with these flags and tables)",
+    ),
+    Internal(FONTS, "Font.missing", "set in class", (), "patches.subset_fonts_in_one_pass"),
+    Internal(FONTS, "Font.hb_face", "set in class", (), "patches.subset_fonts_in_one_pass"),
+    Internal(
+        "weasyprint.text.fonts",
+        "get_hb_object_data",
+        "function",
+        ("hb_object", "ot_color", "glyph"),
+        "patches.subset_fonts_in_one_pass",
+    ),
     Internal(
         "weasyprint.css",
         "find_style_attributes",
