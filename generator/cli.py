@@ -9,8 +9,6 @@ from generator import daemon  # only this on the way to a server: it has the res
 
 def main(argv: list[str] | None = None) -> int:
     """`pnpgen ARGS`: in a resident server when one is ready (see generator.daemon), else here."""
-    from generator.commands import runner  # light: each command is imported when the parser is made
-
     argv = list(sys.argv[1:] if argv is None else argv)
     if daemon.wanted(argv):
         try:
@@ -20,7 +18,13 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         if code is not None:
             return code
-        code = runner.run_here(argv)
+        code = _run_here(argv)
         daemon.start_in_background()
         return code
+    return _run_here(argv)
+
+
+def _run_here(argv: list[str]) -> int:
+    from generator.commands import runner  # not before a server is asked: it has this loaded
+
     return runner.run_here(argv)

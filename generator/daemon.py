@@ -18,14 +18,16 @@ This module is imported by every `pnpgen` call, before anything heavy: keep its 
 
 from __future__ import annotations
 
+import _socket  # not `socket`: its enums are 3 ms of every command; the server side imports it
 import marshal
 import os
-import signal
-import socket
-import struct
 import sys
 import time
-from collections.abc import Callable
+
+TYPE_CHECKING = False  # typing's, without importing typing (2 ms of every command): mypy knows the name
+if TYPE_CHECKING:
+    import socket
+    from collections.abc import Callable
 
 GREETING = b"pnpgen\n"  # the server's first line on every connection, before the client sends anything
 GREETING_SECONDS = 3
@@ -43,7 +45,9 @@ FONT_DIRS = [
 
 def enabled() -> bool:
     return (
-        os.environ.get("PNPGEN_DAEMON", "1") != "0" and hasattr(socket, "send_fds") and hasattr(socket, "SO_PEERCRED")
+        os.environ.get("PNPGEN_DAEMON", "1") != "0"
+        and hasattr(_socket.socket, "sendmsg")
+        and hasattr(_socket, "SO_PEERCRED")
     )  # Linux: passing the terminal, checking the caller's user
 
 
@@ -54,9 +58,12 @@ def wanted(argv: list[str]) -> bool:
 
 def fingerprint() -> str:
     """What a server's loaded state depends on: pnpgen's code, the interpreter, WeasyPrint, the fonts."""
-    import hashlib
+    try:
+        from _sha256 import sha256  # the same digest as hashlib's, without loading OpenSSL (2 ms of every call)
+    except ImportError:
+        from hashlib import sha256
 
-    digest = hashlib.sha256(f"{sys.executable}\0{sys.version}\0".encode())
+    digest = sha256(f"{sys.executable}\0{sys.version}\0".encode())
     package = os.path.dirname(os.path.abspath(__file__))
     stamps = sorted(
         os.path.join(folder, name) for folder, _, names in os.walk(package) for name in names if name.endswith(".py")
@@ -104,11 +111,11 @@ def run_remote(argv: list[str]) -> int | None:
     path = socket_path()
     if path is None or not os.path.exists(path):
         return None
-    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    connection = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    replies = _Lines(connection)
     try:
         connection.settimeout(GREETING_SECONDS)  # a server greets at once; a stopped or hung one is ignored
         connection.connect(path)
-        replies = connection.makefile("rb")
         if replies.readline() != GREETING:
             connection.close()
             return None
@@ -128,8 +135,11 @@ def run_remote(argv: list[str]) -> int | None:
         )
         sys.stdout.flush()
         sys.stderr.flush()
-        socket.send_fds(connection, [len(payload).to_bytes(4, "big")], [0, 1, 2])
+        terminal = b"".join(fd.to_bytes(4, sys.byteorder) for fd in (0, 1, 2))  # C ints: what send_fds sends
+        connection.sendmsg([len(payload).to_bytes(4, "big")], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, terminal)])
         connection.sendall(payload)
+        import signal  # while the server starts the command
+
         hello = replies.readline()
         if not hello:
             return None  # refused before starting: nothing ran
@@ -159,6 +169,25 @@ def run_remote(argv: list[str]) -> int | None:
     if not done:
         raise ServerLost("the pnpgen server stopped during the command")
     return int(done.split()[1])  # b"exit N"
+
+
+class _Lines:
+    """The lines a server sends (socket.makefile's readline, without importing `socket`)."""
+
+    def __init__(self, connection: _socket.socket):
+        self.connection = connection
+        self.buffer = b""
+
+    def readline(self) -> bytes:
+        """The next line with its newline; what is left, or b"", when the server closes the connection."""
+        while b"\n" not in self.buffer:
+            chunk = self.connection.recv(4096)
+            if not chunk:
+                line, self.buffer = self.buffer, b""
+                return line
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line + b"\n"
 
 
 def _send_signal(pid: int, signum: int) -> None:
@@ -195,6 +224,8 @@ def serve(run_command: Callable[[list[str]], int], warm_up: Callable[[], None]) 
     """Load everything (`warm_up`), listen on this installation's socket, fork a child per command until idle;
     the child runs `run_command(argv)` (the command layer's runner: this module knows no command)."""
     import select
+    import signal
+    import socket
 
     own_print = fingerprint()
     path = socket_path(own_print)
@@ -244,7 +275,7 @@ def _remove(path: str) -> None:
 
 
 def _answers(path: str) -> bool:
-    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         probe.connect(path)
         return True
@@ -270,6 +301,9 @@ def _reap_children() -> None:
 
 
 def _fork_command(listener: socket.socket, connection: socket.socket, run_command) -> None:
+    import socket
+    import struct
+
     _, uid, _ = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))
     if uid != os.getuid():
         connection.close()  # only this user's commands
@@ -287,6 +321,9 @@ def _fork_command(listener: socket.socket, connection: socket.socket, run_comman
 
 def _run_command(connection: socket.socket, run_command) -> None:
     """In the forked child: take the caller's terminal, directory and environment, run, report, exit."""
+    import signal
+    import socket
+
     code = 1
     from generator import processes
 
@@ -382,6 +419,8 @@ def is_our_server(pid: int) -> bool:
 
 
 def stop_all() -> int:
+    import signal
+
     stopped = 0
     for _, pid in servers():
         _send_signal(pid, signal.SIGTERM)
