@@ -99,13 +99,16 @@ def run_here(argv: list[str]) -> int:
 
 
 def warm_up() -> None:
-    """Import every command and WeasyPrint, and lay out Japanese and English text once, so that fontconfig,
-    the fonts and the hyphenation dictionary are loaded before the first request forks."""
+    """Import every command and WeasyPrint, compile pnpgen's own templates, and lay out Japanese and English
+    text once, so that fontconfig, the fonts and the hyphenation dictionary are loaded before the first
+    request forks."""
     import gc
 
-    from generator.render import fonts, weasy
+    from generator.render import fonts, memo, templating, weasy
 
     parser()
+    memo.code_fingerprint()  # pnpgen's code as the face keys know it: the server's own (see daemon.fingerprint)
+    templating.compile_builtin()
     weasyprint = weasy.load()
     sample = (
         f'<html lang="en"><head><style>{fonts.font_face_css()}</style></head>'

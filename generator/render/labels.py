@@ -160,10 +160,12 @@ def label_pages(
     cache,
     jobs: int,
     sheets: int | None = None,
+    batches: list[Batch] | None = None,
 ) -> tuple[list[pikepdf.Pdf], list]:
     """Give every page its scale bar; return the rendered texts (keep the PDFs open while their pages are
-    used) and one page of them per sheet page."""
-    batches = label_batches(pages, title, deck_names, duplex, margin, lang, sheets)
+    used) and one page of them per sheet page. `batches`: the pages' label_batches, when already made."""
+    if batches is None:
+        batches = label_batches(pages, title, deck_names, duplex, margin, lang, sheets)
     for page in pages:
         page.overlay += scale_overlay(page, margin) if page.labelled else ""
     pdfs = [pikepdf.open(io.BytesIO(data)) for data in render_batches(batches, cache, jobs)]

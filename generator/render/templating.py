@@ -121,11 +121,25 @@ class SourceMarkingLoader(jinja2.FileSystemLoader):
 
 
 def parses(environment, source: str) -> bool:
-    try:
-        environment.parse(source)
-    except jinja2.TemplateSyntaxError:
-        return False
-    return True
+    """Whether the source is a template (every Templates environment parses alike: known sources are not
+    parsed again, such as pnpgen's own templates in a server's forks, see compile_builtin)."""
+    if source not in _PARSED:
+        try:
+            environment.parse(source)
+            _PARSED[source] = True
+        except jinja2.TemplateSyntaxError:
+            _PARSED[source] = False
+    return _PARSED[source]
+
+
+_PARSED: dict[str, bool] = {}
+
+
+def compile_builtin() -> None:
+    """Compile pnpgen's own templates into COMPILED: a server does it once, so that its forks do not."""
+    env = Templates(None, "en").env
+    for path in sorted((TEMPLATES_DIR / "base").glob("*.html")):
+        env.get_template(f"base/{path.name}")
 
 
 MAX_PRODUCT = 1_000_000  # items or characters a template's `*` or `**` may make

@@ -73,6 +73,7 @@ class Volume:
     inputs: str = ""
     kept: dict | None = None  # the previous build.json entry, when the file on disk is this volume
     _pages: list[SheetPage] | None = None
+    _labels: list[Batch] | None = None
 
     @property
     def last_sheet(self) -> int:
@@ -102,8 +103,11 @@ class Volume:
         return {face.key for copy in self._copies() for face in (copy.front, copy.back) if face is not None}
 
     def label_batches(self) -> list[Batch]:
-        t = self.text
-        return label_batches(self.pages, t.title, t.deck_names, t.duplex, t.margin, t.lang, t.sheets)
+        """The documents of the sheet labels, made once: a build renders them, then places them."""
+        if self._labels is None:
+            t = self.text
+            self._labels = label_batches(self.pages, t.title, t.deck_names, t.duplex, t.margin, t.lang, t.sheets)
+        return self._labels
 
 
 def split_volumes(
@@ -185,7 +189,16 @@ def write_volume(volume: Volume, path: Path, title: str, cache: FaceCache, jobs:
     try:
         writer = SheetWriter()
         texts, furniture = label_pages(
-            volume.pages, t.title, t.deck_names, t.duplex, t.margin, t.lang, cache, jobs, t.sheets
+            volume.pages,
+            t.title,
+            t.deck_names,
+            t.duplex,
+            t.margin,
+            t.lang,
+            cache,
+            jobs,
+            t.sheets,
+            batches=volume.label_batches(),
         )
         write_pages(writer, volume.pages, furniture, face=lambda ref: faces.page(ref.key))
         if volume.number:
