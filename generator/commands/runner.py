@@ -104,10 +104,11 @@ def warm_up() -> None:
     request forks."""
     import gc
 
-    from generator.render import fonts, memo, templating, weasy
+    from generator.render import faces, fonts, memo, templating, weasy
 
     parser()
     memo.code_fingerprint()  # pnpgen's code as the face keys know it: the server's own (see daemon.fingerprint)
+    faces.content_key()  # and WeasyPrint's version, read from its metadata (a few ms), and the fonts
     templating.compile_builtin()
     weasyprint = weasy.load()
     sample = (

@@ -47,6 +47,7 @@ class FaceCache:
         self._index_path = directory / "index" / f"{index}.json" if directory is not None and index else None
         self._indexed: dict[str, list] | None = None
         self._used: dict[str, list] = {}  # face key -> [batch key, page, text boxes] of the faces of this run
+        self._sound: set[str] = set()  # batches this run wrote, or read and found whole: not opened to check again
         self._scratch: tempfile.TemporaryDirectory | None = None
 
     @classmethod
@@ -127,14 +128,16 @@ class FaceCache:
         path = self._path(key)
         try:
             data = path.read_bytes()
-            with pikepdf.open(io.BytesIO(data)) as pdf:
-                if len(pdf.pages) == 0:
-                    raise ValueError("empty")
+            if key not in self._sound:
+                with pikepdf.open(io.BytesIO(data)) as pdf:
+                    if len(pdf.pages) == 0:
+                        raise ValueError("empty")
         except FileNotFoundError:
             return None
         except Exception:  # noqa: BLE001 - a damaged entry is never trusted
             path.unlink(missing_ok=True)
             return None
+        self._sound.add(key)
         return data
 
     def has(self, key: str) -> bool:
@@ -144,6 +147,7 @@ class FaceCache:
     def put(self, key: str, data: bytes) -> None:
         if self.directory is not None:
             write_cache_entry(self._path(key), data)
+            self._sound.add(key)
 
 
 def default_jobs() -> int:

@@ -262,8 +262,11 @@ def subset_fonts_in_parallel() -> None:
                     to_unicode = {**to_unicode, **file_font.to_unicode}
             jobs.append((font, to_unicode, options["hinting"]))
         if len(jobs) > 1:
-            with ThreadPoolExecutor(len(jobs)) as pool:
-                list(pool.map(lambda job: original_clean(*job), jobs))
+            with ThreadPoolExecutor(len(jobs) - 1) as pool:  # this thread subsets the first font meanwhile
+                others = [pool.submit(original_clean, *job) for job in jobs[1:]]
+                original_clean(*jobs[0])
+                for other in others:
+                    other.result()
             for font, to_unicode, hinting in jobs:
                 font._cleaned_for = (to_unicode, hinting)
         return original_build(pdf, fonts, compress, subset, options)
