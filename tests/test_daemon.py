@@ -112,6 +112,25 @@ def test_a_command_really_runs_in_the_server(server_env):
     assert "no problems" in out  # printed by the server's child, on the calling process' stdout
 
 
+def test_the_client_hands_the_command_over_before_importing_anything_heavy(server_env):
+    """A served command's own process only starts Python, finds the server and passes the command: what it
+    imported by then (before the greeting is read) is all it costs, so none of the runner, argparse, typing,
+    the socket and signal modules' enums or OpenSSL."""
+    started(server_env)
+    probe = (
+        f"import os, sys; os.environ.update({server_env!r}); from generator import cli, daemon; seen = []; "
+        "read = daemon._Lines.readline; "
+        "daemon._Lines.readline = lambda self: seen.append(set(sys.modules)) or read(self); "
+        "code = cli.main(['validate', 'ikkin']); "
+        "heavy = {'generator.commands.runner', 'argparse', 'typing', 'socket', 'signal', 'enum', 'hashlib'}; "
+        "print(sorted(seen[0] & heavy), code)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[] 0"
+    assert "no problems" in result.stdout  # and the server ran it
+
+
 def test_ctrl_c_reaches_the_command_in_the_server(server_env, tmp_path):
     started(server_env)
     process = subprocess.Popen(
