@@ -21,6 +21,7 @@ html = ('<html lang="ja"><style>@page :first { @bottom-center { content: "1 / 2"
         '<p style="font-family: Noto Serif CJK JP">明朝 serif</p><p style="font-weight: bold">報酬 again</p>'
         '<div style="position: absolute; left: 3mm; top: 9mm"><b style="font-weight: bold">絶対 Absolute</b></div>'
         '<div style="position: absolute; left: 3mm; top: 9mm"><i>italic</i></div>'
+        '<p lang="en" style="font-family: DejaVu Serif; font-style: italic">TrueType italic</p>'
         '<p style="break-before: page">2</p></body></html>')
 sys.stdout.buffer.write(weasyprint.HTML(string=html).write_pdf())
 print(json.dumps({"pycparser": "pycparser" in sys.modules,

@@ -124,6 +124,8 @@ def parses(environment, source: str) -> bool:
     """Whether the source is a template (every Templates environment parses alike: known sources are not
     parsed again, such as pnpgen's own templates in a server's forks, see compile_builtin)."""
     if source not in _PARSED:
+        if len(_PARSED) >= PARSED_KEPT:  # a long `serve` or `watch` session sees many versions of a template
+            _PARSED.clear()
         try:
             environment.parse(source)
             _PARSED[source] = True
@@ -133,6 +135,7 @@ def parses(environment, source: str) -> bool:
 
 
 _PARSED: dict[str, bool] = {}
+PARSED_KEPT = 256
 
 
 def compile_builtin() -> None:

@@ -155,6 +155,7 @@ INTERNALS: list[Internal] = [
         "patches.subset_fonts_in_one_pass (the two passes it replaces, with these flags and tables)",
     ),
     Internal(FONTS, "Font.missing", "set in class", (), "patches.subset_fonts_in_one_pass"),
+    Internal(FONTS, "Font.tables", "set in class", (), "patches.subset_fonts_in_one_pass"),
     Internal(FONTS, "Font.hb_face", "set in class", (), "patches.subset_fonts_in_one_pass"),
     Internal(
         "weasyprint.text.fonts",
