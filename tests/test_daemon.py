@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, copy_game
+from conftest import ROOT, copy_game, page_text
 
 
 @pytest.fixture
@@ -82,6 +82,28 @@ def current_umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+def test_the_benchmarks_one_card_edit_built_in_the_server_prints_the_new_text(server_env, tmp_path):
+    """The edit `make bench` times: the served fork renders the one changed face itself and writes the sheets
+    again, with the new text on the first card and the old one gone, as a build alone prints it."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from deck import cards, write_pnpgen_game
+
+    game = write_pnpgen_game(tmp_path)
+    started(server_env)
+    first = pnpgen(server_env, "build", game, "--paper", "a4", "--out", tmp_path / "served")
+    assert first.returncode == 0, first.stderr
+    write_pnpgen_game(tmp_path, edit="Edited in the server, then read back.")
+    edited = pnpgen(server_env, "build", game, "--paper", "a4", "--out", tmp_path / "served")
+    assert edited.returncode == 0, edited.stderr
+    assert "(100 faces from the cache, 1 rendered)" in edited.stderr  # the edited front; backs, labels cached
+    alone = pnpgen({**server_env, "PNPGEN_DAEMON": "0"}, "build", game, "--paper", "a4", "--out", tmp_path / "alone")
+    assert alone.returncode == 0, alone.stderr
+    for out in ("served", "alone"):
+        text = " ".join(page_text(tmp_path / out / "bench-deck" / "cards-en-a4.pdf", 0).split())  # lines joined
+        assert "Edited in the server, then read back." in text, out
+        assert cards()[0]["body"] not in text and cards()[1]["body"] in text, out
 
 
 def test_the_caller_gets_the_exit_code_and_the_error(server_env):
