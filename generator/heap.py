@@ -16,6 +16,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 
+_frozen = False  # objects were frozen through this module and not thawed since (see frozen_heap)
+
+
+def freeze() -> None:
+    """Leave the objects alive now out of garbage collection until thaw() (gc.freeze, noted here)."""
+    global _frozen
+    gc.freeze()
+    _frozen = True
+
+
 @contextmanager
 def long_lived() -> Iterator[None]:
     """Run the block without the cyclic collector, then freeze what exists (see the module's doc)."""
@@ -24,14 +34,16 @@ def long_lived() -> Iterator[None]:
     try:
         yield
     finally:
-        gc.freeze()
+        freeze()
         if enabled:
             gc.enable()
 
 
 def thaw() -> None:
     """Make what long_lived froze collectable again (at the end of the work that needed it)."""
+    global _frozen
     gc.unfreeze()
+    _frozen = False
 
 
 @contextmanager
@@ -41,7 +53,7 @@ def frozen_heap() -> Iterator[None]:
     card while the game and its faces (millions of objects, alive to the end) sit in the heap: every full
     collection would walk them all again, and a forked worker's would copy them. (Unlike long_lived, the
     collector keeps running, on what the block makes.)"""
-    if gc.get_freeze_count():
+    if _frozen or gc.get_freeze_count():  # the count walks every frozen object: 10 ms in a server's fork
         yield
         return
     gc.freeze()

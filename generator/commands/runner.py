@@ -63,14 +63,13 @@ def _parser(commands: tuple[str, ...]) -> argparse.ArgumentParser:
 
 
 def run_here(argv: list[str]) -> int:
-    import gc
     import logging
 
     from generator import heap, interrupts
     from generator.errors import InputError
 
     args = parser_for(argv).parse_args(argv)
-    gc.freeze()  # the modules just imported live as long as the command: its collections need not walk them
+    heap.freeze()  # the modules just imported live as long as the command: its collections need not walk them
     if not getattr(args, "run", None):
         parser().print_help()
         return 2
@@ -104,6 +103,7 @@ def warm_up() -> None:
     request forks."""
     import gc
 
+    from generator import heap
     from generator.render import faces, fonts, memo, templating, weasy
 
     parser()
@@ -119,4 +119,4 @@ def warm_up() -> None:
     )
     weasyprint.HTML(string=sample).write_pdf()
     gc.collect()
-    gc.freeze()  # children share these pages instead of copying them when the collector visits them
+    heap.freeze()  # children share these pages instead of copying them when the collector visits them

@@ -21,7 +21,7 @@ from typing import cast
 
 import pikepdf
 
-from generator import interrupts, processes
+from generator import heap, interrupts, processes
 from generator.fsutil import write_cache_entry
 from generator.progress import Progress
 from generator.render.faces import Batch, FacePages, RenderedBatch, face_keys, render_fitted
@@ -234,7 +234,7 @@ def render_pool(jobs: int) -> ProcessPoolExecutor:
         # and the workers, forked here at once, never walk them after a document: a collection in a worker
         # writes to the header of every object it walks, copying the pages it shares with the command (with a
         # 20,000-card game loaded, the whole heap, once per worker).
-        gc.freeze()
+        heap.freeze()
         _pool.submit(os.getpid).result()
     return _pool
 
