@@ -4,10 +4,13 @@ parallel and inline styles shared renders the same bytes as the plain import."""
 from __future__ import annotations
 
 import ast
+import io
 import json
 import os
 import subprocess
 import sys
+
+import pikepdf
 
 from generator.render.weasy import patches
 
@@ -137,3 +140,34 @@ def test_margin_boxes_are_made_where_a_rule_gives_them_content():
         [box.at_keyword for box in page._page_box.children if type(box).__name__ == "MarginBox"] for page in pages
     ]
     assert margin == [["@bottom-right"], ["@top-center"], []]
+
+
+def test_documents_sharing_the_font_configuration_render_what_each_renders_alone():
+    """One FontConfiguration for the process: the same bytes as a configuration of its own, and a document that
+    adds a font (@font-face) is the last to share it, so the next does not see that font."""
+    weasyprint = patches.load()
+    english = '<html lang="en"><body style="font-family: Noto Sans CJK JP"><h1>Title</h1><p>Draw a card.</p>'
+    japanese = '<html lang="ja"><body style="font-family: Noto Serif CJK JP"><p>カードを1枚引く。</p>'
+    named = '<html><body style="font-family: Added"><p>Which font?</p>'
+    dejavu = "file:///usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    adds = f"<style>@font-face {{ font-family: Added; src: url({dejavu}) }}</style>"
+
+    def alone(html):
+        return weasyprint.HTML(string=html).render().write_pdf()
+
+    def shared(html):
+        return patches.SharedFonts(weasyprint.HTML(string=html)).render().write_pdf()
+
+    def fonts(pdf):
+        with pikepdf.open(io.BytesIO(pdf)) as opened:
+            found = [obj for obj in opened.objects if isinstance(obj, pikepdf.Dictionary) and "/BaseFont" in obj]
+            return {str(obj.BaseFont).split("+")[-1] for obj in found}
+
+    patches.font_configuration.cache_clear()
+    first = patches.font_configuration()
+    assert [shared(html) for html in (english, japanese, english)] == [alone(english), alone(japanese), alone(english)]
+    assert patches.font_configuration() is first  # one configuration for those three
+    with_font = shared(adds + named)
+    assert with_font == alone(adds + named) and fonts(with_font) == {"Added"}
+    assert patches.font_configuration() is not first  # dropped: it holds the added font
+    assert shared(named) == alone(named) and fonts(shared(named)) == {"DejaVu-Sans"}  # the fallback, not Added

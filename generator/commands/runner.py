@@ -117,6 +117,6 @@ def warm_up() -> None:
         '<p>Draw one card, then hyphenation.</p><p lang="ja">カードを1枚引く。</p>'
         '<p style="font-weight: bold">報酬</p><p style="font-family: Noto Serif CJK JP">明朝</p></body></html>'
     )
-    weasyprint.HTML(string=sample).write_pdf()
+    weasy.SharedFonts(weasyprint.HTML(string=sample)).render().write_pdf()  # the forks' fonts, opened here
     gc.collect()
     heap.freeze()  # children share these pages instead of copying them when the collector visits them

@@ -437,7 +437,9 @@ def render_fitted(batch: Batch) -> RenderedBatch:
 
     confinement = Confinement(batch.base_url, fonts.fetched_font_files())
     document, fits = render_measured(
-        weasyprint.HTML(string=batch.html, base_url=batch.base_url, url_fetcher=confinement.fetcher())
+        weasy.SharedFonts(
+            weasyprint.HTML(string=batch.html, base_url=batch.base_url, url_fetcher=confinement.fetcher())
+        )
     )
     confinement.raise_refused(batch.html)
     return RenderedBatch(document.write_pdf(), fits)

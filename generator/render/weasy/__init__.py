@@ -1,7 +1,8 @@
 """WeasyPrint as pnpgen uses it: the only package that reaches into WeasyPrint's internals.
 
 - patches.py: WeasyPrint loaded with prebuilt C declarations, lazy font copies and fonts subset in
-  parallel (same bytes; PNPGEN_PLAIN_WEASYPRINT=1 turns them off). `load()` returns the module.
+  parallel (same bytes; PNPGEN_PLAIN_WEASYPRINT=1 turns them off). `load()` returns the module;
+  `SharedFonts(html)` lays a document out with the process' one font configuration.
 - tree.py: the ways into the laid-out boxes of a rendered document.
 - fit.py (with furigana.py, lastlines.py, lastpage.py): the passes that read the layout tree between
   `render()` and `write_pdf()`: text that does not fit, shrink and grow, readable furigana, no short
@@ -17,6 +18,6 @@ a failing internals test names the one name that changed: adapt the code listed 
 
 from __future__ import annotations
 
-from generator.render.weasy.patches import load
+from generator.render.weasy.patches import SharedFonts, font_configuration, load
 
-__all__ = ["load"]
+__all__ = ["SharedFonts", "font_configuration", "load"]

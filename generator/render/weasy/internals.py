@@ -136,6 +136,14 @@ INTERNALS: list[Internal] = [
         "patches.subset_fonts_in_parallel (replaces weasyprint.pdf.build_fonts_dictionary, which this calls)",
     ),
     Internal("weasyprint", "DEFAULT_OPTIONS.hinting", "option", (), "patches.subset_fonts_in_parallel"),
+    # patches.py: one font configuration for the process
+    Internal(
+        "weasyprint.text.fonts",
+        "FontConfiguration._folder",
+        "set in class",
+        (),
+        "patches.SharedFonts (a font added by @font-face)",
+    ),
     # patches.py: fonts subset in one pass
     Internal(
         FONTS, "Font._harfbuzz_subset", "method", ("self", "to_unicode", "hinting"), "patches.subset_fonts_in_one_pass"

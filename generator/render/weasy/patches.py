@@ -1,6 +1,6 @@
 """WeasyPrint, loaded faster and lighter, with the same output (the tests compare the bytes).
 
-Six changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEASYPRINT=1 turns them off.
+Seven changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEASYPRINT=1 turns them off.
 
 - C declarations prebuilt: WeasyPrint declares the Pango, HarfBuzz and fontconfig functions it calls as one
   C text that cffi parses with pycparser at every import, about 0.2 s of every process that renders. cffi can
@@ -22,6 +22,10 @@ Six changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEASY
   style, declarations and matching rules, but gives each `style` attribute its own parsed declarations, so
   a template's inline styles, repeated on every face, were computed again for every element (see
   share_inline_styles).
+- One font configuration for the process: WeasyPrint makes a FontConfiguration for every render() not given
+  one, loading fontconfig's configuration and opening Pango's fonts again (6 ms of a card face); pnpgen's
+  documents share one (SharedFonts), which a server makes before it forks. A document that adds a font
+  (@font-face) is the last to use it.
 - Margin boxes looked up before they are made: WeasyPrint makes and sizes all sixteen margin boxes of every
   page (@top-left...) to find that none has content; a page whose stylesheets give it no margin-box rule
   has none to make (see skip_empty_margin_boxes). A card face is a page: this was a fifth of its layout.
@@ -69,6 +73,35 @@ def load() -> ModuleType:
         share_inline_styles()
         skip_empty_margin_boxes()
     return weasyprint
+
+
+class SharedFonts:
+    """A weasyprint.HTML laid out with the process' font configuration (see font_configuration): render()
+    is what render_measured and its passes call."""
+
+    def __init__(self, html):
+        self.html = html
+
+    def render(self):
+        if os.environ.get("PNPGEN_PLAIN_WEASYPRINT") == "1":
+            return self.html.render()
+        shared = font_configuration()
+        try:
+            return self.html.render(font_config=shared)
+        finally:
+            if shared._folder is not None:  # the document added a font (@font-face): the next starts afresh
+                font_configuration.cache_clear()
+
+
+@functools.cache
+def font_configuration():
+    """One FontConfiguration for every document of the process (WeasyPrint makes one per render() when none
+    is given: fontconfig's configuration loaded and Pango's fonts opened again, 6 ms of a card face's
+    layout). A server makes it before it forks, with its fonts loaded. A document that adds a font of its
+    own (@font-face) is the last to use it: no other document sees fonts but fontconfig's and its own."""
+    from weasyprint.text.fonts import FontConfiguration
+
+    return FontConfiguration()
 
 
 class _WholeFont:
