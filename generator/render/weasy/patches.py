@@ -324,20 +324,20 @@ def subset_fonts_in_one_pass() -> None:
 
     def subset(face, glyphs, retain_gids: bool, font, hinting):
         """The face subset to these glyphs with the flags and tables of WeasyPrint's passes (None: failed)."""
-        request = ffi.gc(harfbuzz_subset.hb_subset_input_create_or_fail(), harfbuzz_subset.hb_subset_input_destroy)
-        _add_sorted(ffi, harfbuzz, harfbuzz_subset.hb_subset_input_glyph_set(request), glyphs)
         hb = harfbuzz_subset
+        request = ffi.gc(hb.hb_subset_input_create_or_fail(), hb.hb_subset_input_destroy)
+        _add_sorted(ffi, harfbuzz, hb.hb_subset_input_glyph_set(request), glyphs)
         flags = hb.HB_SUBSET_FLAGS_PASSTHROUGH_UNRECOGNIZED | hb.HB_SUBSET_FLAGS_DESUBROUTINIZE
         if retain_gids:
-            flags |= harfbuzz_subset.HB_SUBSET_FLAGS_RETAIN_GIDS
+            flags |= hb.HB_SUBSET_FLAGS_RETAIN_GIDS
         if not hinting:
-            flags |= harfbuzz_subset.HB_SUBSET_FLAGS_NO_HINTING
+            flags |= hb.HB_SUBSET_FLAGS_NO_HINTING
         if font.missing:
-            flags |= harfbuzz_subset.HB_SUBSET_FLAGS_NOTDEF_OUTLINE
-        harfbuzz_subset.hb_subset_input_set_flags(request, flags)
-        dropped = harfbuzz_subset.hb_subset_input_set(request, harfbuzz_subset.HB_SUBSET_SETS_DROP_TABLE_TAG)
+            flags |= hb.HB_SUBSET_FLAGS_NOTDEF_OUTLINE
+        hb.hb_subset_input_set_flags(request, flags)
+        dropped = hb.hb_subset_input_set(request, hb.HB_SUBSET_SETS_DROP_TABLE_TAG)
         _add_sorted(ffi, harfbuzz, dropped, sorted(harfbuzz.hb_tag_from_string(tag, -1) for tag in DROPPED_TABLES))
-        result = harfbuzz_subset.hb_subset_or_fail(face, request)
+        result = hb.hb_subset_or_fail(face, request)
         return None if result == ffi.NULL else ffi.gc(result, harfbuzz.hb_face_destroy)
 
     def harfbuzz_subset_once(font, to_unicode, hinting):
