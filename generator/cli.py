@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import sys
 
-from generator import daemon  # only this on the way to a server: it has the rest loaded
+from generator import daemon, processes  # only these on the way to a server: it has the rest loaded
+
+RENDERING = {"build", "export", "rules"}  # the commands that render with workers (see processes.start_fork_server)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`pnpgen ARGS`: in a resident server when one is ready (see generator.daemon), else here."""
+    """`pnpgen ARGS`: in a resident server when one is ready (see generator.daemon), else here.
+
+    Run as the program (no argv given: not a test's or a script's call), a command that renders first starts
+    the process its render workers are forked from, before it imports anything heavy (see generator.processes),
+    and the process leaves without tearing its heap down when the command is done (see leave)."""
     from generator.commands import runner  # light: each command is imported when the parser is made
 
+    program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if daemon.wanted(argv):
         try:
@@ -20,7 +27,33 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         if code is not None:
             return code
+        start_workers_early(program, argv)
         code = runner.run_here(argv)
         daemon.start_in_background()
-        return code
-    return runner.run_here(argv)
+    else:
+        start_workers_early(program, argv)
+        code = runner.run_here(argv)
+    if program:
+        leave(code)
+    return code
+
+
+def start_workers_early(program: bool, argv: list[str]) -> None:
+    if program and argv and argv[0] in RENDERING and "-h" not in argv and "--help" not in argv:
+        processes.start_fork_server()
+
+
+def leave(code: int) -> None:
+    """End the process: the exit handlers run and the output is flushed, but the objects of the command (the
+    game, WeasyPrint's modules) are not freed one by one and collected, as Python does on exit (0.04 s of a
+    cold build): the system takes the memory back at once."""
+    import atexit
+    import os
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe (output piped into `head`): nothing more to say
+            pass
+    os._exit(code)

@@ -313,6 +313,8 @@ def test_an_expression_asking_for_too_much_is_a_located_error(small_game, cli, e
 
 
 def test_render_workers_die_with_a_killed_build(tmp_path):
+    """Run as a user runs it, a build forks its render workers from its fork server (generator/processes.py):
+    killed, it takes the fork server and the workers with it."""
     import os
     import signal
     import subprocess
@@ -322,6 +324,9 @@ def test_render_workers_die_with_a_killed_build(tmp_path):
     from conftest import ROOT
     from test_daemon import alive, children, wait_for
 
+    def workers() -> list[int]:  # the fork server's children
+        return [worker for child in children(build.pid) for worker in children(child)]
+
     build = subprocess.Popen(
         [sys.executable, "-m", "generator", "build", "ikkin", "--no-cache", "--jobs", "2", "--out", tmp_path / "out"],
         cwd=ROOT,
@@ -329,10 +334,10 @@ def test_render_workers_die_with_a_killed_build(tmp_path):
         stderr=subprocess.PIPE,
     )
     try:
-        assert wait_for(lambda: len(children(build.pid)) >= 2, 60), "no render workers"
+        assert wait_for(lambda: len(workers()) >= 2, 60), "no render workers"
         time.sleep(0.3)  # the workers are rendering
-        workers = children(build.pid)
+        started = children(build.pid) + workers()
     finally:
         os.kill(build.pid, signal.SIGKILL)
         build.communicate(timeout=30)  # the workers no longer hold its stdout
-    assert wait_for(lambda: not any(alive(w) for w in workers), 5), "render workers outlived their command"
+    assert wait_for(lambda: not any(alive(pid) for pid in started), 5), "render workers outlived their command"

@@ -1,4 +1,5 @@
-"""Every name of WeasyPrint's internals this package touches, what it is expected to be, and a check of each.
+"""Every name of WeasyPrint's internals this package touches (and of pyphen's, which WeasyPrint hyphenates with),
+what it is expected to be, and a check of each.
 
 WeasyPrint's public API is `HTML`, `CSS`, `Document.pages`, `render()`, `write_pdf()` and `URLFetcher`:
 everything else pnpgen uses (the patches in patches.py, the layout tree read by tree.py, fit.py, furigana.py,
@@ -164,6 +165,19 @@ INTERNALS: list[Internal] = [
         ("__iter__",),
         "patches.skip_empty_margin_boxes (the margin box names)",
     ),
+    # patches.py: hyphenation patterns parsed once (pyphen, which WeasyPrint hyphenates with)
+    Internal("pyphen", "HyphDict", "class", (), "patches.cache_hyphenation (subclassed)"),
+    *[
+        Internal("pyphen", f"HyphDict.{name}", "set in class", (), "patches.cache_hyphenation (stored, set)")
+        for name in ("patterns", "maxlen", "cache")
+    ],
+    Internal(
+        "pyphen",
+        "Pyphen.__init__",
+        "source",
+        (r"hdcache\[path\] = HyphDict\(path\)",),
+        "patches.cache_hyphenation (replaces pyphen.HyphDict, which this calls)",
+    ),
     # tree.py: the ways into the layout tree
     Internal("weasyprint.document", "Page._page_box", "set in class", (), "tree.page_box"),
     Internal(
@@ -280,7 +294,8 @@ def _check_class(internal: Internal) -> str | None:
 def _check_set_in_class(internal: Internal) -> str | None:
     class_name, attribute = internal.name.rsplit(".", 1)
     cls = _resolve(internal.module, class_name)
-    sources = "".join(inspect.getsource(base) for base in cls.__mro__ if base.__module__.startswith("weasyprint"))
+    package = internal.module.split(".")[0]
+    sources = "".join(inspect.getsource(base) for base in cls.__mro__ if base.__module__.startswith(package))
     if re.search(rf"self\.{re.escape(attribute)}\s*=(?!=)", sources):
         return None
     return f"{class_name}'s code no longer assigns self.{attribute}"
