@@ -341,3 +341,14 @@ def test_render_workers_die_with_a_killed_build(tmp_path):
         os.kill(build.pid, signal.SIGKILL)
         build.communicate(timeout=30)  # the workers no longer hold its stdout
     assert wait_for(lambda: not any(alive(pid) for pid in started), 5), "render workers outlived their command"
+
+
+def test_a_command_run_as_the_program_leaves_with_its_code_and_all_its_output(cli):
+    """Run as the program, pnpgen ends without tearing its heap down (cli.leave): what it printed still
+    arrives whole, and the exit code is the command's."""
+    from conftest import run_subprocess
+
+    listed = run_subprocess("list")
+    assert listed.code == 0 and listed.out == cli("list").out and listed.out.count("\n") == 3
+    missing = run_subprocess("validate", "no-such-game")
+    assert missing.code == 2 and "no such game" in missing.err and "Traceback" not in missing.err
