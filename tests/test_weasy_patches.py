@@ -9,6 +9,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from generator.render.weasy import patches
 
 RENDER = """
@@ -30,7 +32,8 @@ print(json.dumps({"pycparser": "pycparser" in sys.modules,
                   "deferred": type(weasyprint.pdf.fonts.Font.__dict__.get("file_content")).__name__,
                   "shared": getattr(weasyprint.css.find_style_attributes, "shares_inline_styles", False),
                   "margins": getattr(weasyprint.layout.make_margin_boxes, "skips_empty_margin_boxes", False),
-                  "hyphenation": getattr(sys.modules["pyphen"].HyphDict, "cached", False)}),
+                  "hyphenation": getattr(sys.modules["pyphen"].HyphDict, "cached", False),
+                  "fontTools.subset": "fontTools.subset" in sys.modules}),
       file=sys.stderr)
 """
 
@@ -54,6 +57,7 @@ def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path
         "shared": False,
         "margins": False,
         "hyphenation": False,
+        "fontTools.subset": True,
     }
     render(tmp_path)  # builds the cached declarations module and the English hyphenation patterns
     assert list((tmp_path / "pnpgen" / "ffi").glob("_pnpgen_ffi_*.py"))
@@ -61,7 +65,7 @@ def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path
     fast, fast_state = render(tmp_path)
     # the C text not parsed again, whole font files not copied, the three fonts subset side by side, the
     # repeated style attributes computed once, margin boxes made on the first page only (its footer), the
-    # hyphenation patterns read from the cache: the same hyphens
+    # hyphenation patterns read from the cache: the same hyphens; fontTools' subsetter never imported
     assert fast_state == {
         "pycparser": False,
         "deferred": "_FileContent",
@@ -69,6 +73,7 @@ def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path
         "shared": True,
         "margins": True,
         "hyphenation": True,
+        "fontTools.subset": False,
     }
     assert fast == plain
     assert fast.startswith(b"%PDF") and len(fast) > 1000
@@ -103,6 +108,19 @@ def test_hyphenation_patterns_come_back_from_the_cache_as_parsed_and_a_damaged_e
     again = pyphen.HyphDict(path)
     assert again.patterns == parsed.patterns
     assert entry.read_bytes() != b"damaged"  # stored again
+
+
+def test_a_deferred_import_gives_the_real_module_when_used():
+    deferred = patches._Deferred("fontTools.subset")
+    import fontTools.subset
+
+    assert deferred.Options is fontTools.subset.Options
+    instancer = patches._Deferred("fontTools.varLib.instancer")
+    instantiate = instancer.instantiateVariableFont  # what `from ... import` takes: called later
+    from fontTools.ttLib import TTFont
+
+    with pytest.raises(ValueError, match="fvar"):  # the real function ran: a static font has no axes
+        instantiate(TTFont(), {})
 
 
 def test_split_declarations_takes_the_single_cdef_only():

@@ -165,6 +165,14 @@ INTERNALS: list[Internal] = [
         ("__iter__",),
         "patches.skip_empty_margin_boxes (the margin box names)",
     ),
+    # patches.py: fontTools' subsetter and instancer imported when first used
+    Internal(
+        FONTS,
+        "<module>",
+        "source",
+        (r"\nfrom fontTools import subset\n", r"\nfrom fontTools\.varLib\.instancer import instantiateVariableFont\n"),
+        "patches.defer_imports (DEFERRED_IMPORTS: what the module imports from them, and how)",
+    ),
     # patches.py: hyphenation patterns parsed once (pyphen, which WeasyPrint hyphenates with)
     Internal("pyphen", "HyphDict", "class", (), "patches.cache_hyphenation (subclassed)"),
     *[
@@ -344,7 +352,14 @@ def _check_source(internal: Internal) -> str | None:
         with open(spec.origin, encoding="utf-8") as file:
             tree = ast.parse(file.read())
         return None if split_declarations(tree) is not None else f"{internal.module} is no longer shaped as expected"
-    source = inspect.getsource(_resolve(internal.module, internal.name))
+    if internal.name == "<module>":  # the module's own text (its imports)
+        spec = importlib.util.find_spec(internal.module)
+        if spec is None or spec.origin is None:
+            return f"{internal.module} is not found"
+        with open(spec.origin, encoding="utf-8") as file:
+            source = file.read()
+    else:
+        source = inspect.getsource(_resolve(internal.module, internal.name))
     missing = [pattern for pattern in internal.expected if not re.search(pattern, source)]
     return f"{internal.id}: source no longer matches {missing}" if missing else None
 

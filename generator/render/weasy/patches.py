@@ -1,6 +1,6 @@
 """WeasyPrint, loaded faster and lighter, with the same output (the tests compare the bytes).
 
-Six changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEASYPRINT=1 turns them off.
+Seven changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEASYPRINT=1 turns them off.
 
 - C declarations prebuilt: WeasyPrint declares the Pango, HarfBuzz and fontconfig functions it calls as one
   C text that cffi parses with pycparser at every import, about 0.2 s of every process that renders. cffi can
@@ -20,6 +20,9 @@ Six changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEASY
 - Margin boxes looked up before they are made: WeasyPrint makes and sizes all sixteen margin boxes of every
   page (@top-left...) to find that none has content; a page whose stylesheets give it no margin-box rule
   has none to make (see skip_empty_margin_boxes). A card face is a page: this was a fifth of its layout.
+- fontTools' subsetter and variable-font instancer imported when first used: WeasyPrint imports them at
+  start (0.06 s) for its fallback subsetter (pnpgen installs HarfBuzz's) and for variable fonts (pnpgen's
+  are static); see defer_imports.
 - Hyphenation patterns parsed once: pyphen parses a language's dictionary (text patterns) in every process
   that first hyphenates in it, 0.09 s for English in each render worker of a cold build; the parsed
   patterns are kept in the user's cache, keyed by pyphen's version and the dictionary file, and read back in
@@ -55,12 +58,19 @@ def weasyprint_version() -> str:
 def load() -> ModuleType:
     """The weasyprint module, imported with the changes above unless PNPGEN_PLAIN_WEASYPRINT=1."""
     plain = os.environ.get("PNPGEN_PLAIN_WEASYPRINT") == "1"
+    deferred: list[str] = []
     if "weasyprint" not in sys.modules and not plain:
         try:
             _install_finder()
         except Exception:  # noqa: BLE001 - never worse than the plain import
             pass
-    import weasyprint
+        deferred = defer_imports()
+    try:
+        import weasyprint
+    finally:
+        for name in deferred:  # WeasyPrint holds them; a later import gets the real module
+            if isinstance(sys.modules.get(name), _Deferred):
+                del sys.modules[name]
 
     if not plain:
         defer_font_copies()
@@ -69,6 +79,40 @@ def load() -> ModuleType:
         skip_empty_margin_boxes()
         cache_hyphenation()
     return weasyprint
+
+
+DEFERRED_IMPORTS = {  # module -> the names imported from it that are functions
+    "fontTools.subset": (),  # the subsetter WeasyPrint falls back on without HarfBuzz's
+    "fontTools.varLib.instancer": ("instantiateVariableFont",),  # for variable fonts only
+}
+
+
+class _Deferred(ModuleType):
+    """Stands for a module WeasyPrint imports at start but uses only off pnpgen's path (see DEFERRED_IMPORTS):
+    the real module is imported when one of its attributes is first read, and a function named in
+    DEFERRED_IMPORTS (which `from module import name` reads at once) is given as one that does so when
+    called."""
+
+    def __getattr__(self, attribute: str):
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        if attribute in DEFERRED_IMPORTS.get(self.__name__, ()):
+            return functools.partial(_call_deferred, self.__name__, attribute)
+        return getattr(importlib.import_module(self.__name__), attribute)
+
+
+def _call_deferred(module: str, function: str, *args, **kwargs):
+    return getattr(importlib.import_module(module), function)(*args, **kwargs)
+
+
+def defer_imports() -> list[str]:
+    """Put a _Deferred in place of each of DEFERRED_IMPORTS not imported yet, for WeasyPrint's import (load()
+    takes them out again): fontTools' subsetter and variable-font instancer cost 0.06 s of every process that
+    renders, and pnpgen subsets with HarfBuzz and prints with static fonts. The same PDFs."""
+    placed = [name for name in DEFERRED_IMPORTS if name not in sys.modules]
+    for name in placed:
+        sys.modules[name] = _Deferred(name)
+    return placed
 
 
 class _WholeFont:
