@@ -14,7 +14,9 @@ A command run as the program (not a server's fork, not a test) that will render 
 thing (start_fork_server): a process that imports WeasyPrint (generator/render/preload.py) while the command
 imports itself and reads the game on the other core; the render workers are forked from it. A process that
 has WeasyPrint loaded already (the resident server, watch) forks its workers from itself. Each worker dies
-with the process it was forked from, and the fork server with the command.
+with the process it was forked from, and the fork server with the command. (multiprocessing runs the
+program's script again in each worker it starts this way, as `__mp_main__`: the `pnpgen` script then only
+imports generator.cli, and `python -m generator` is not run again.)
 """
 
 from __future__ import annotations
