@@ -162,6 +162,27 @@ def test_a_build_writes_the_face_cache_of_a_game_outside_the_project(tmp_path):
     assert FaceCache(cache.directory).find_face("cd" * 32) == ("ab" * 32, 0)
 
 
+def test_a_cache_entry_is_written_whole_with_the_mode_open_gives_and_nothing_left_beside_it(tmp_path):
+    import os
+    import stat
+
+    from generator import fsutil
+
+    entry = tmp_path / "faces" / "ab" / "ab12"  # its folder does not exist yet
+    previous = os.umask(0o027)
+    try:
+        fsutil.write_cache_entry(entry, "batch 3\n[]\n")
+    finally:
+        os.umask(previous)
+    assert entry.read_text() == "batch 3\n[]\n"
+    assert stat.S_IMODE(entry.stat().st_mode) == 0o640
+    stale = entry.parent / f".ab12.{os.getpid()}-{next(fsutil._entry_numbers) + 1}.tmp"  # the next name, taken
+    stale.write_text("left by a process that died")
+    fsutil.write_cache_entry(entry, b"x" * 300_000)
+    assert entry.read_bytes() == b"x" * 300_000
+    assert sorted(path.name for path in entry.parent.iterdir()) == sorted(["ab12", stale.name])
+
+
 # --- nothing leaves the game's folders ---------------------------------------------------------------------
 
 
