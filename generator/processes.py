@@ -69,10 +69,14 @@ def start_fork_server() -> None:
     """Start the fork server now (see the module's doc); it preloads while this process goes on."""
     global _fork_server_started
     import multiprocessing
-    from multiprocessing import forkserver
 
-    multiprocessing.get_context("forkserver").set_forkserver_preload([FORK_SERVER_PRELOAD])
-    forkserver.ensure_running()
+    try:
+        from multiprocessing import forkserver
+
+        multiprocessing.get_context("forkserver").set_forkserver_preload([FORK_SERVER_PRELOAD])
+        forkserver.ensure_running()
+    except (ImportError, ValueError, OSError):  # none on this system: the workers are forked from the command
+        return
     _fork_server_started = True
 
 
