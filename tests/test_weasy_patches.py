@@ -1,5 +1,5 @@
 """generator.render.weasy.patches: WeasyPrint with prebuilt C declarations, deferred font copies, fonts subset in
-parallel and inline styles shared renders the same bytes as the plain import."""
+parallel, inline styles shared and hyphenation patterns cached renders the same bytes as the plain import."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pikepdf
+import pytest
 
 from generator.render.weasy import patches
 
@@ -25,14 +26,18 @@ html = ('<html lang="ja"><style>@page :first { @bottom-center { content: "1 / 2"
         '<div style="position: absolute; left: 3mm; top: 9mm"><b style="font-weight: bold">絶対 Absolute</b></div>'
         '<div style="position: absolute; left: 3mm; top: 9mm"><i>italic</i></div>'
         '<p lang="en" style="font-family: DejaVu Serif; font-style: italic">TrueType italic</p>'
-        '<p style="break-before: page">2</p></body></html>')
+        '<p style="break-before: page">2</p>'
+        '<p lang="en" style="width: 12mm; hyphens: auto">Hyphenation, extraordinarily, characteristically</p>'
+        '</body></html>')
 sys.stdout.buffer.write(weasyprint.HTML(string=html).write_pdf())
 print(json.dumps({"pycparser": "pycparser" in sys.modules,
                   "parallel": getattr(weasyprint.pdf.build_fonts_dictionary, "subsets_in_parallel", False),
                   "one_pass": getattr(weasyprint.pdf.fonts.Font._harfbuzz_subset, "in_one_pass", False),
                   "deferred": type(weasyprint.pdf.fonts.Font.__dict__.get("file_content")).__name__,
                   "shared": getattr(weasyprint.css.find_style_attributes, "shares_inline_styles", False),
-                  "margins": getattr(weasyprint.layout.make_margin_boxes, "skips_empty_margin_boxes", False)}),
+                  "margins": getattr(weasyprint.layout.make_margin_boxes, "skips_empty_margin_boxes", False),
+                  "hyphenation": getattr(sys.modules["pyphen"].HyphDict, "cached", False),
+                  "fontTools.subset": "fontTools.subset" in sys.modules}),
       file=sys.stderr)
 """
 
@@ -56,12 +61,17 @@ def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path
         "one_pass": False,
         "shared": False,
         "margins": False,
+        "hyphenation": False,
+        "fontTools.subset": True,
     }
-    render(tmp_path)  # builds the cached declarations module
+    render(tmp_path)  # builds the cached declarations module and the English hyphenation patterns
     assert list((tmp_path / "pnpgen" / "ffi").glob("_pnpgen_ffi_*.py"))
+    assert list((tmp_path / "pnpgen" / "hyphenation").glob("hyph_en_*.pickle"))
     fast, fast_state = render(tmp_path)
-    # the C text not parsed again, whole font files not copied, the three fonts subset side by side in one pass
-    # each, the repeated style attributes computed once, margin boxes made on the first page only (its footer)
+    # the C text not parsed again, whole font files not copied, the fonts subset side by side (a CFF font in one
+    # pass where that gives the same font), the repeated style attributes computed once, margin boxes made on
+    # the first page only (its footer), the hyphenation patterns read from the cache: the same hyphens;
+    # fontTools' subsetter never imported
     assert fast_state == {
         "pycparser": False,
         "deferred": "_FileContent",
@@ -69,6 +79,8 @@ def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path
         "one_pass": True,
         "shared": True,
         "margins": True,
+        "hyphenation": True,
+        "fontTools.subset": False,
     }
     assert fast == plain
     assert fast.startswith(b"%PDF") and len(fast) > 1000
@@ -83,6 +95,39 @@ def test_a_damaged_declarations_module_is_built_again(tmp_path):
     assert "_cffi_backend" in module.read_text()
     _, state = render(tmp_path)
     assert state["pycparser"] is False
+
+
+def test_hyphenation_patterns_come_back_from_the_cache_as_parsed_and_a_damaged_entry_is_parsed_again(
+    tmp_path, monkeypatch
+):
+    import pyphen
+
+    patches.load()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path = pyphen.LANGUAGES[pyphen.language_fallback("en")]
+    parsed = pyphen.HyphDict.__wrapped__(path)  # what pyphen parses itself
+    stored = pyphen.HyphDict(path)  # parsed, and stored
+    (entry,) = (tmp_path / "pnpgen" / "hyphenation").glob("hyph_en_*.pickle")
+    cached = pyphen.HyphDict(path)  # read back
+    assert (cached.patterns, cached.maxlen) == (stored.patterns, stored.maxlen) == (parsed.patterns, parsed.maxlen)
+    assert cached.positions("hyphenation") == parsed.positions("hyphenation") == [2, 6, 7]  # hy-phen-a-tion
+    entry.write_bytes(b"damaged")
+    again = pyphen.HyphDict(path)
+    assert again.patterns == parsed.patterns
+    assert entry.read_bytes() != b"damaged"  # stored again
+
+
+def test_a_deferred_import_gives_the_real_module_when_used():
+    deferred = patches._Deferred("fontTools.subset")
+    import fontTools.subset
+
+    assert deferred.Options is fontTools.subset.Options
+    instancer = patches._Deferred("fontTools.varLib.instancer")
+    instantiate = instancer.instantiateVariableFont  # what `from ... import` takes: called later
+    from fontTools.ttLib import TTFont
+
+    with pytest.raises(ValueError, match="fvar"):  # the real function ran: a static font has no axes
+        instantiate(TTFont(), {})
 
 
 def test_split_declarations_takes_the_single_cdef_only():

@@ -65,11 +65,11 @@ def _parser(commands: tuple[str, ...]) -> argparse.ArgumentParser:
 def run_here(argv: list[str]) -> int:
     import logging
 
-    from generator import heap, interrupts
+    from generator import heap, interrupts, processes
     from generator.errors import InputError
 
-    args = parser_for(argv).parse_args(argv)
-    heap.freeze()  # the modules just imported live as long as the command: its collections need not walk them
+    with heap.long_lived():  # the modules the parser imports live as long as the command: no collection walks them
+        args = parser_for(argv).parse_args(argv)
     if not getattr(args, "run", None):
         parser().print_help()
         return 2
@@ -94,6 +94,7 @@ def run_here(argv: list[str]) -> int:
         pipeline = sys.modules.get("generator.render.pipeline")
         if pipeline is not None:
             pipeline.close_pool()
+        processes.stop_fork_server()
         heap.thaw()  # what a command froze (generator/heap.py) is collectable again in a process that goes on
 
 

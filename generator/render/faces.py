@@ -19,8 +19,8 @@ from generator.model.placeholders import data_names
 from generator.model.game import Deck, Game, Text
 from generator.render import fonts, typeset_html
 from generator.render.weasy.patches import weasyprint_version
-from generator.render.fetch import Confinement
-from generator.render.weasy.fit import CHECK_VERSION, FitBox, render_measured
+from generator.render.weasy.fit import CHECK_VERSION, FitBox
+from generator.render.worker import RenderedBatch, render_document
 from generator.render.memo import FaceMemo, card_key, context_key, text_at, text_paths
 from generator.render.templating import Templates, Untranslated, localize
 from generator.paths import TEMPLATES_DIR, find_template, template_dirs
@@ -420,29 +420,9 @@ def face_keys(renderer: GameRenderer, faces: DeckFaces) -> list[str]:
     return faces.keys
 
 
-@dataclass
-class RenderedBatch:
-    """A batch's PDF and the measured text boxes (data-fit) of its pages."""
-
-    pdf: bytes
-    fits: list[FitBox] = field(default_factory=list)
-
-
 def render_fitted(batch: Batch) -> RenderedBatch:
-    """Render one batch (a pure function of the batch: safe to cache and parallelize). The layout is
-    measured between render() and write_pdf(), so the check costs no second rendering."""
-    from generator.render import weasy
-
-    weasyprint = weasy.load()
-
-    confinement = Confinement(batch.base_url, fonts.fetched_font_files())
-    document, fits = render_measured(
-        weasy.SharedFonts(
-            weasyprint.HTML(string=batch.html, base_url=batch.base_url, url_fetcher=confinement.fetcher())
-        )
-    )
-    confinement.raise_refused(batch.html)
-    return RenderedBatch(document.write_pdf(), fits)
+    """Render one batch, with its measured text boxes (see render/worker.py: what a render worker runs)."""
+    return render_document(batch.html, batch.base_url)
 
 
 def render_batch(batch: Batch) -> bytes:

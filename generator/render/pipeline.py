@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import ctypes
 import dataclasses
-import gc
 import io
 import itertools
 from dataclasses import dataclass
@@ -26,6 +24,7 @@ from generator.fsutil import write_cache_entry
 from generator.progress import Progress
 from generator.render.faces import Batch, FacePages, RenderedBatch, face_keys, render_fitted
 from generator.render.weasy.fit import FitBox
+from generator.render.worker import render_and_release
 
 
 class FaceCache:
@@ -186,7 +185,7 @@ def rendered_in_order(
     if jobs > 1 and (count > 1 or (count and "weasyprint" not in sys.modules)):
         pending: deque[tuple[Batch, Future]] = deque()
         for batch in batches:
-            pending.append((batch, render_pool(jobs).submit(render_and_release, batch)))
+            pending.append((batch, render_pool(jobs).submit(render_and_release, batch.html, batch.base_url)))
             if len(pending) >= IN_FLIGHT_PER_WORKER * jobs:
                 yield _finished(*pending.popleft(), on_done)
         while pending:
@@ -212,20 +211,23 @@ _pool_jobs = 0
 
 
 def render_pool(jobs: int) -> ProcessPoolExecutor:
-    """Worker processes kept for the whole command: WeasyPrint is imported once, before they are forked, its
-    fonts are loaded once per worker, not once per document, and the command's own process never holds a
-    layout (memory)."""
+    """Worker processes kept for the whole command, forked from a process that has WeasyPrint imported (the
+    fork server the command started, or else this process, which imports it now): WeasyPrint is imported
+    once, not in each worker, its fonts are loaded once per worker, not once per document, and the command's
+    own process never holds a layout (memory)."""
     global _pool, _pool_jobs
     if _pool is None or _pool_jobs != jobs:
         close_pool()
-        from generator.render import weasy
+        server = processes.fork_server()
+        if server is None:
+            from generator.render import weasy
 
-        weasy.load()  # imported once, here, by the process the workers are forked from: not once in each
+            weasy.load()  # imported once, here, by the process the workers are forked from: not once in each
         _pool = ProcessPoolExecutor(
             max_workers=jobs,
-            mp_context=multiprocessing.get_context("fork"),
+            mp_context=multiprocessing.get_context("fork" if server is None else "forkserver"),
             initializer=processes.start_worker,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid() if server is None else server,),
         )
         _pool_jobs = jobs
         # The objects there are now (the command's, WeasyPrint's modules) are left out of garbage collection
@@ -244,23 +246,6 @@ def close_pool() -> None:
     if _pool is not None:
         _pool.shutdown(cancel_futures=True)
         _pool = None
-
-
-def render_and_release(batch: Batch) -> RenderedBatch:
-    """render_fitted, then give the layout's memory back to the system: a worker that laid out a long
-    rule sheet would otherwise keep that peak for the rest of the build."""
-    try:
-        return render_fitted(batch)
-    finally:
-        gc.collect()
-        release_free_memory()
-
-
-def release_free_memory() -> None:
-    try:
-        ctypes.CDLL(None).malloc_trim(0)  # glibc keeps freed heap pages otherwise
-    except (OSError, AttributeError):
-        pass
 
 
 @dataclass
@@ -353,8 +338,8 @@ def render_missing(
                 missing.append((r, f))
     cache.hits += found
     cache.misses += len(missing)
-    members = _batch_members(missing, jobs)
     unknown = [batch for batch in extra if cache.find_face(batch.key) is None or not cache.has(batch.key)]
+    members = _batch_members(missing, jobs, after=len(unknown) * EXTRA_DOCUMENT_FACES)
     rendered_count = 0
     stream = rendered_in_order(
         itertools.chain(_batches(requests, members), unknown), jobs, len(members) + len(unknown), on_done
@@ -407,22 +392,37 @@ class CachedFaces:
 
 MAX_BATCH = 50  # faces; every batch subsets its fonts once (about 35 ms a Noto CJK font), so fewer is faster,
 # but a WeasyPrint document holds every page's layout until it is written: larger batches cost memory
+EXTRA_DOCUMENT_FACES = 30  # what a document of sheet labels (up to 50 pages) costs, in faces: 34 label pages
+# take 0.19 s of CPU, a face 5.5 ms in a batch of 50
 
 
-def _batch_members(missing: list[tuple[int, int]], jobs: int) -> list[list[tuple[int, int]]]:
+def _batch_members(missing: list[tuple[int, int]], jobs: int, after: int = 0) -> list[list[tuple[int, int]]]:
     """Group the missing faces of each deck into batches of 4 to MAX_BATCH faces, as many as a multiple of
-    the cores."""
+    the cores. `after` is the faces' worth of documents rendered after these (sheet labels), which the worker
+    that finishes first takes. When the faces are one deck's, one batch a core (the benchmark deck: 100 faces
+    and its labels, two cores), the first batch gives that much, shared among the cores, to the others (which
+    grow to at most 1.5 x MAX_BATCH): every core then finishes at about the same time, where one rendered the
+    labels while the others waited. (More batches than cores are taken as workers free up: they even out.)"""
     workers = max(1, jobs)
     count = workers * -(-len(missing) // (workers * MAX_BATCH))  # a multiple of the workers: none waits for the last
     size = max(4, -(-len(missing) // max(1, count)))
     by_request: dict[int, list[int]] = {}
     for r, f in missing:
         by_request.setdefault(r, []).append(f)
-    return [
+    members = [
         [(r, f) for f in faces[start : start + size]]
         for r, faces in by_request.items()
         for start in range(0, len(faces), size)
     ]
+    if after and 1 < len(members) == workers and len(by_request) == 1:
+        largest = MAX_BATCH * 3 // 2  # what the other batches may grow to
+        first = max(4, len(members[0]) - after * (workers - 1) // workers, len(missing) - largest * (workers - 1))
+        rest = -(-(len(missing) - first) // (workers - 1))
+        ((r, faces),) = by_request.items()
+        members = [[(r, f) for f in faces[:first]]] + [
+            [(r, f) for f in faces[start : start + rest]] for start in range(first, len(faces), rest)
+        ]
+    return members
 
 
 def _batch_for(requests: list[FaceRequest], faces: list[tuple[int, int]]) -> Batch:

@@ -1,4 +1,5 @@
-"""Every name of WeasyPrint's internals this package touches, what it is expected to be, and a check of each.
+"""Every name of WeasyPrint's internals this package touches (and of pyphen's, which WeasyPrint hyphenates with),
+what it is expected to be, and a check of each.
 
 WeasyPrint's public API is `HTML`, `CSS`, `Document.pages`, `render()`, `write_pdf()` and `URLFetcher`:
 everything else pnpgen uses (the patches in patches.py, the layout tree read by tree.py, fit.py, furigana.py,
@@ -200,6 +201,27 @@ INTERNALS: list[Internal] = [
         ("__iter__",),
         "patches.skip_empty_margin_boxes (the margin box names)",
     ),
+    # patches.py: fontTools' subsetter and instancer imported when first used
+    Internal(
+        FONTS,
+        "<module>",
+        "source",
+        (r"\nfrom fontTools import subset\n", r"\nfrom fontTools\.varLib\.instancer import instantiateVariableFont\n"),
+        "patches.defer_imports (DEFERRED_IMPORTS: what the module imports from them, and how)",
+    ),
+    # patches.py: hyphenation patterns parsed once (pyphen, which WeasyPrint hyphenates with)
+    Internal("pyphen", "HyphDict", "class", (), "patches.cache_hyphenation (subclassed)"),
+    *[
+        Internal("pyphen", f"HyphDict.{name}", "set in class", (), "patches.cache_hyphenation (stored, set)")
+        for name in ("patterns", "maxlen", "cache")
+    ],
+    Internal(
+        "pyphen",
+        "Pyphen.__init__",
+        "source",
+        (r"hdcache\[path\] = HyphDict\(path\)",),
+        "patches.cache_hyphenation (replaces pyphen.HyphDict, which this calls)",
+    ),
     # tree.py: the ways into the layout tree
     Internal("weasyprint.document", "Page._page_box", "set in class", (), "tree.page_box"),
     Internal(
@@ -316,7 +338,8 @@ def _check_class(internal: Internal) -> str | None:
 def _check_set_in_class(internal: Internal) -> str | None:
     class_name, attribute = internal.name.rsplit(".", 1)
     cls = _resolve(internal.module, class_name)
-    sources = "".join(inspect.getsource(base) for base in cls.__mro__ if base.__module__.startswith("weasyprint"))
+    package = internal.module.split(".")[0]
+    sources = "".join(inspect.getsource(base) for base in cls.__mro__ if base.__module__.startswith(package))
     if re.search(rf"self\.{re.escape(attribute)}\s*=(?!=)", sources):
         return None
     return f"{class_name}'s code no longer assigns self.{attribute}"
@@ -365,7 +388,14 @@ def _check_source(internal: Internal) -> str | None:
         with open(spec.origin, encoding="utf-8") as file:
             tree = ast.parse(file.read())
         return None if split_declarations(tree) is not None else f"{internal.module} is no longer shaped as expected"
-    source = inspect.getsource(_resolve(internal.module, internal.name))
+    if internal.name == "<module>":  # the module's own text (its imports)
+        spec = importlib.util.find_spec(internal.module)
+        if spec is None or spec.origin is None:
+            return f"{internal.module} is not found"
+        with open(spec.origin, encoding="utf-8") as file:
+            source = file.read()
+    else:
+        source = inspect.getsource(_resolve(internal.module, internal.name))
     missing = [pattern for pattern in internal.expected if not re.search(pattern, source)]
     return f"{internal.id}: source no longer matches {missing}" if missing else None
 

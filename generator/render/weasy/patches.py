@@ -29,6 +29,13 @@ Seven changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEA
 - Margin boxes looked up before they are made: WeasyPrint makes and sizes all sixteen margin boxes of every
   page (@top-left...) to find that none has content; a page whose stylesheets give it no margin-box rule
   has none to make (see skip_empty_margin_boxes). A card face is a page: this was a fifth of its layout.
+- fontTools' subsetter and variable-font instancer imported when first used: WeasyPrint imports them at
+  start (0.06 s) for its fallback subsetter (pnpgen installs HarfBuzz's) and for variable fonts (pnpgen's
+  are static); see defer_imports.
+- Hyphenation patterns parsed once: pyphen parses a language's dictionary (text patterns) in every process
+  that first hyphenates in it, 0.09 s for English in each render worker of a cold build; the parsed
+  patterns are kept in the user's cache, keyed by pyphen's version and the dictionary file, and read back in
+  about 0.01 s (see cache_hyphenation).
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ import importlib.metadata
 import importlib.util
 import io
 import os
+import pickle
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -59,12 +67,19 @@ def weasyprint_version() -> str:
 def load() -> ModuleType:
     """The weasyprint module, imported with the changes above unless PNPGEN_PLAIN_WEASYPRINT=1."""
     plain = os.environ.get("PNPGEN_PLAIN_WEASYPRINT") == "1"
+    deferred: list[str] = []
     if "weasyprint" not in sys.modules and not plain:
         try:
             _install_finder()
         except Exception:  # noqa: BLE001 - never worse than the plain import
             pass
-    import weasyprint
+        deferred = defer_imports()
+    try:
+        import weasyprint
+    finally:
+        for name in deferred:  # WeasyPrint holds them; a later import gets the real module
+            if isinstance(sys.modules.get(name), _Deferred):
+                del sys.modules[name]
 
     if not plain:
         defer_font_copies()
@@ -72,6 +87,7 @@ def load() -> ModuleType:
         subset_fonts_in_one_pass()
         share_inline_styles()
         skip_empty_margin_boxes()
+        cache_hyphenation()
     return weasyprint
 
 
@@ -102,6 +118,40 @@ def font_configuration():
     from weasyprint.text.fonts import FontConfiguration
 
     return FontConfiguration()
+
+
+DEFERRED_IMPORTS = {  # module -> the names imported from it that are functions
+    "fontTools.subset": (),  # the subsetter WeasyPrint falls back on without HarfBuzz's
+    "fontTools.varLib.instancer": ("instantiateVariableFont",),  # for variable fonts only
+}
+
+
+class _Deferred(ModuleType):
+    """Stands for a module WeasyPrint imports at start but uses only off pnpgen's path (see DEFERRED_IMPORTS):
+    the real module is imported when one of its attributes is first read, and a function named in
+    DEFERRED_IMPORTS (which `from module import name` reads at once) is given as one that does so when
+    called."""
+
+    def __getattr__(self, attribute: str):
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        if attribute in DEFERRED_IMPORTS.get(self.__name__, ()):
+            return functools.partial(_call_deferred, self.__name__, attribute)
+        return getattr(importlib.import_module(self.__name__), attribute)
+
+
+def _call_deferred(module: str, function: str, *args, **kwargs):
+    return getattr(importlib.import_module(module), function)(*args, **kwargs)
+
+
+def defer_imports() -> list[str]:
+    """Put a _Deferred in place of each of DEFERRED_IMPORTS not imported yet, for WeasyPrint's import (load()
+    takes them out again): fontTools' subsetter and variable-font instancer cost 0.06 s of every process that
+    renders, and pnpgen subsets with HarfBuzz and prints with static fonts. The same PDFs."""
+    placed = [name for name in DEFERRED_IMPORTS if name not in sys.modules]
+    for name in placed:
+        sys.modules[name] = _Deferred(name)
+    return placed
 
 
 class _WholeFont:
@@ -157,9 +207,9 @@ def defer_font_copies() -> None:
     pdf_fonts.Font.file_content = _FileContent()
 
 
-def cache_dir() -> Path:
+def cache_dir(kind: str = "ffi") -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "pnpgen" / "ffi"
+    return Path(base) / "pnpgen" / kind
 
 
 def _install_finder() -> None:
@@ -416,6 +466,43 @@ def skip_empty_margin_boxes() -> None:
     make_margin_boxes.skips_empty_margin_boxes = True  # type: ignore[attr-defined]  # attributes set on a function object
     make_margin_boxes.__wrapped__ = original  # type: ignore[attr-defined]  # what internals.py checks, set on a function object
     layout.make_margin_boxes = make_margin_boxes
+
+
+def cache_hyphenation() -> None:
+    """Make pyphen read a dictionary's parsed patterns from the user's cache, parsing and storing them on first
+    use (see the module's doc). The patterns are those pyphen parses: the same hyphens."""
+    import pyphen  # type: ignore[import-untyped]
+
+    if getattr(pyphen.HyphDict, "cached", False):
+        return
+
+    class CachedHyphDict(pyphen.HyphDict):
+        cached = True
+
+        def __init__(self, path):
+            try:
+                patterns, maxlen = pickle.loads(_hyphenation_entry(pyphen.__version__, path).read_bytes())
+                if isinstance(patterns, dict) and isinstance(maxlen, int):
+                    self.patterns, self.maxlen, self.cache = patterns, maxlen, {}
+                    return
+            except Exception:  # noqa: BLE001 - none yet, damaged or unreadable: parsed again, never trusted
+                pass
+            super().__init__(path)
+            try:
+                stored = pickle.dumps((self.patterns, self.maxlen))
+                write_cache_entry(_hyphenation_entry(pyphen.__version__, path), stored)
+            except OSError:
+                pass  # an unwritable cache: parsed again next time
+
+    CachedHyphDict.__wrapped__ = pyphen.HyphDict  # pyphen's own, what the tests compare with
+    pyphen.HyphDict = CachedHyphDict
+
+
+def _hyphenation_entry(version: str, path) -> Path:
+    path = Path(path)
+    stat = path.stat()
+    key = hashlib.sha256(f"{version}\0{path.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()).hexdigest()
+    return cache_dir("hyphenation") / f"{path.stem}-{key[:20]}.pickle"
 
 
 def _fonts_by_file(fonts: dict) -> dict:

@@ -1,0 +1,58 @@
+"""What a render worker runs: one WeasyPrint document in, its PDF and measured text boxes out.
+
+Light on purpose: this module imports WeasyPrint's loader, the text check and the fonts, nothing of the model,
+the templates or the imposition. A worker is sent a document's text and base URL (plain strings) and sends
+back a RenderedBatch, so a worker forked from the fork server (see generator/processes.py and
+generator/render/preload.py) never imports the rest of pnpgen. The batches themselves, and the cache keys,
+are made by render/faces.py; the pool that runs them is render/pipeline.py's.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+from dataclasses import dataclass, field
+
+from generator.render import fonts
+from generator.render.fetch import Confinement
+from generator.render.weasy.fit import FitBox, render_measured
+
+
+@dataclass
+class RenderedBatch:
+    """A batch's PDF and the measured text boxes (data-fit) of its pages."""
+
+    pdf: bytes
+    fits: list[FitBox] = field(default_factory=list)
+
+
+def render_document(html: str, base_url: str) -> RenderedBatch:
+    """Render one document (a pure function of its text and base URL: safe to cache and parallelize). The
+    layout is measured between render() and write_pdf(), so the check costs no second rendering."""
+    from generator.render import weasy
+
+    weasyprint = weasy.load()
+
+    confinement = Confinement(base_url, fonts.fetched_font_files())
+    document, fits = render_measured(
+        weasy.SharedFonts(weasyprint.HTML(string=html, base_url=base_url, url_fetcher=confinement.fetcher()))
+    )
+    confinement.raise_refused(html)
+    return RenderedBatch(document.write_pdf(), fits)
+
+
+def render_and_release(html: str, base_url: str) -> RenderedBatch:
+    """render_document in a worker, then give the layout's memory back to the system: a worker that laid out
+    a long rule sheet would otherwise keep that peak for the rest of the build."""
+    try:
+        return render_document(html, base_url)
+    finally:
+        gc.collect()
+        release_free_memory()
+
+
+def release_free_memory() -> None:
+    try:
+        ctypes.CDLL(None).malloc_trim(0)  # glibc keeps freed heap pages otherwise
+    except (OSError, AttributeError):
+        pass
