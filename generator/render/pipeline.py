@@ -14,7 +14,7 @@ import os
 import sys
 import tempfile
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import cast
@@ -182,7 +182,11 @@ def rendered_in_order(
     if jobs > 1 and (count > 1 or (count and "weasyprint" not in sys.modules)):
         pending: deque[tuple[Batch, Future]] = deque()
         for batch in batches:
-            pending.append((batch, render_pool(jobs).submit(render_and_release, batch)))
+            if _pool_batches >= BATCHES_PER_WORKER * jobs:  # the workers are replaced once they are done
+                while pending:
+                    yield _finished(*pending.popleft(), on_done)
+                close_pool()
+            pending.append((batch, submit_render(batch, jobs)))
             if len(pending) >= IN_FLIGHT_PER_WORKER * jobs:
                 yield _finished(*pending.popleft(), on_done)
         while pending:
@@ -205,6 +209,20 @@ def _done(rendered: RenderedBatch, on_done) -> RenderedBatch:
 
 _pool: ProcessPoolExecutor | None = None
 _pool_jobs = 0
+_pool_batches = 0  # batches handed to the current workers
+
+BATCHES_PER_WORKER = 40  # then the workers are replaced by fresh forks (after about 2,000 faces each): a
+# worker's memory grows with every document it lays out (by about half a megabyte, in Pango and the C
+# allocator, not in Python objects), so workers kept for a 20,000-card game's 800 batches grew by 200 MB each.
+# The old workers finish their last batches before the new ones start (never four workers' memory at once):
+# a core waits about half a batch each time.
+
+
+def submit_render(batch: Batch, jobs: int) -> Future:
+    global _pool_batches
+    future = render_pool(jobs).submit(render_and_release, batch)
+    _pool_batches += 1
+    return future
 
 
 def render_pool(jobs: int) -> ProcessPoolExecutor:
@@ -236,10 +254,11 @@ def render_pool(jobs: int) -> ProcessPoolExecutor:
 
 
 def close_pool() -> None:
-    global _pool
+    global _pool, _pool_batches
     if _pool is not None:
         _pool.shutdown(cancel_futures=True)
         _pool = None
+    _pool_batches = 0
 
 
 def render_and_release(batch: Batch) -> RenderedBatch:
@@ -272,7 +291,7 @@ class FaceRequest:
     frame: str  # the deck's document with no pages: each batch is its pages put into it
     base_url: str  # what the faces may read (the game's folder, see render/fetch.py)
     keys: list[str]  # the content key of each face
-    pages: Sequence[str]  # the HTML page of each face (made only if the face is rendered: FacePages)
+    pages: FacePages  # the HTML page of each face (made only if the face is rendered)
 
 
 def face_request(renderer, faces) -> FaceRequest:
@@ -424,6 +443,8 @@ def _batch_members(missing: list[tuple[int, int]], jobs: int) -> list[list[tuple
 def _batch_for(requests: list[FaceRequest], faces: list[tuple[int, int]]) -> Batch:
     request = requests[faces[0][0]]
     html = "\n".join(request.pages[f] for _, f in faces)
+    for _, f in faces:
+        request.pages.release(f)
     return Batch(request.frame.replace("</body>", html + "\n</body>"), request.base_url)
 
 

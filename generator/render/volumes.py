@@ -22,7 +22,7 @@ from generator.render import labels as labels_module
 from generator.render import sheets as sheets_module
 from generator.render.faces import Batch
 from generator.render.labels import label_batches, label_pages
-from generator.render.pipeline import CachedFaces, FaceCache
+from generator.render.pipeline import CachedFaces, FaceCache, release_free_memory
 from generator.render.sheets import (
     FoldSheet,
     Sheet,
@@ -72,17 +72,14 @@ class Volume:
     text: SheetText
     inputs: str = ""
     kept: dict | None = None  # the previous build.json entry, when the file on disk is this volume
-    _pages: list[SheetPage] | None = None
 
     @property
     def last_sheet(self) -> int:
         return self.first_sheet + len(self.sheets) - 1
 
-    @property
     def pages(self) -> list[SheetPage]:
-        if self._pages is None:
-            self._pages = pages_of(self.sheets, self.options, self.first_sheet)
-        return self._pages
+        """The volume's pages, drawn anew (not kept: a large game's volumes are all planned at once)."""
+        return pages_of(self.sheets, self.options, self.first_sheet)
 
     def _copies(self):
         return (copy for sheet in self.sheets for copy in sheet.copies)
@@ -103,7 +100,7 @@ class Volume:
 
     def label_batches(self) -> list[Batch]:
         t = self.text
-        return label_batches(self.pages, t.title, t.deck_names, t.duplex, t.margin, t.lang, t.sheets)
+        return label_batches(self.pages(), t.title, t.deck_names, t.duplex, t.margin, t.lang, t.sheets)
 
 
 def split_volumes(
@@ -184,10 +181,9 @@ def write_volume(volume: Volume, path: Path, title: str, cache: FaceCache, jobs:
     texts: list = []
     try:
         writer = SheetWriter()
-        texts, furniture = label_pages(
-            volume.pages, t.title, t.deck_names, t.duplex, t.margin, t.lang, cache, jobs, t.sheets
-        )
-        write_pages(writer, volume.pages, furniture, face=lambda ref: faces.page(ref.key))
+        drawn = volume.pages()
+        texts, furniture = label_pages(drawn, t.title, t.deck_names, t.duplex, t.margin, t.lang, cache, jobs, t.sheets)
+        write_pages(writer, drawn, furniture, face=lambda ref: faces.page(ref.key))
         if volume.number:
             title = f"{title} ({volume.number}/{volume.count})"
         data = save_pdf_bytes(writer.pdf, title, t.lang)
@@ -197,5 +193,6 @@ def write_volume(volume: Volume, path: Path, title: str, cache: FaceCache, jobs:
         faces.close()
         for pdf in texts:
             pdf.close()
+    release_free_memory()  # what pikepdf freed: a volume's faces and sheets, tens of megabytes
     write_atomic(path, data)
     return pages
