@@ -1,5 +1,6 @@
 """What keeps a large build's memory bounded: render workers replaced by fresh ones every few batches (their
-memory grows with each document they lay out), and each face's HTML dropped once it is handed to them."""
+memory grows with each document they lay out) and closed after a long stream, and each face's HTML dropped
+once it is handed to them."""
 
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ def test_workers_are_replaced_every_few_batches_and_results_stay_in_order(monkey
     batches = [batch(f"face {n}") for n in range(7)]
     try:
         rendered = pipeline.render_fitted_batches(batches, jobs=2)
+        assert pipeline._pool is None  # worn workers are not kept idle to the end of the command
     finally:
         pipeline.close_pool()
     assert [text_of(r.pdf) for r in rendered] == [text_of(render_fitted(b).pdf) for b in batches]

@@ -181,16 +181,20 @@ def rendered_in_order(
     """Render the batches (made as they are needed) on every core, yielding each with its result, in order."""
     if jobs > 1 and (count > 1 or (count and "weasyprint" not in sys.modules)):
         pending: deque[tuple[Batch, Future]] = deque()
+        submitted = 0
         for batch in batches:
             if _pool_batches >= BATCHES_PER_WORKER * jobs:  # the workers are replaced once they are done
                 while pending:
                     yield _finished(*pending.popleft(), on_done)
                 close_pool()
             pending.append((batch, submit_render(batch, jobs)))
+            submitted += 1
             if len(pending) >= IN_FLIGHT_PER_WORKER * jobs:
                 yield _finished(*pending.popleft(), on_done)
         while pending:
             yield _finished(*pending.popleft(), on_done)
+        if submitted >= BATCHES_PER_WORKER * jobs // 2:
+            close_pool()  # workers worn by a long run would keep their memory, idle, while the sheets are written
     else:  # one process, or one batch with WeasyPrint loaded here (a server's fork, watch): no worker to wake
         for batch in batches:
             yield batch, _done(render_fitted(batch), on_done)
