@@ -78,6 +78,12 @@ class DeckFaces:
             html = self.pages[index] = self.remake(*self._made_by[index])
         return html
 
+    def release(self, index: int) -> None:
+        """Drop a face's HTML once it is handed to the renderer (`page` makes it again if asked): a game of
+        20,000 cards would otherwise hold every face's HTML to the end of the build."""
+        if self.remake is not None:
+            self.pages[index] = None
+
     def cards_of(self) -> list[tuple[list, list]]:
         """For each distinct face, the cards printing it as their front and those printing it as their back."""
         printing: list[tuple[list, list]] = [([], []) for _ in self.pages]
@@ -101,6 +107,9 @@ class FacePages(Sequence):
         if isinstance(index, slice):
             return [self.faces.page(i) for i in range(len(self))[index]]
         return self.faces.page(index)
+
+    def release(self, index: int) -> None:
+        self.faces.release(index)
 
 
 class DeckViews(Mapping):

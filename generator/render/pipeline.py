@@ -12,7 +12,7 @@ import os
 import sys
 import tempfile
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import cast
@@ -184,12 +184,20 @@ def rendered_in_order(
     """Render the batches (made as they are needed) on every core, yielding each with its result, in order."""
     if jobs > 1 and (count > 1 or (count and "weasyprint" not in sys.modules)):
         pending: deque[tuple[Batch, Future]] = deque()
+        submitted = 0
         for batch in batches:
-            pending.append((batch, render_pool(jobs).submit(render_and_release, batch.html, batch.base_url)))
+            if _pool_batches >= BATCHES_PER_WORKER * jobs:  # the workers are replaced once they are done
+                while pending:
+                    yield _finished(*pending.popleft(), on_done)
+                close_pool()
+            pending.append((batch, submit_render(batch, jobs)))
+            submitted += 1
             if len(pending) >= IN_FLIGHT_PER_WORKER * jobs:
                 yield _finished(*pending.popleft(), on_done)
         while pending:
             yield _finished(*pending.popleft(), on_done)
+        if submitted >= BATCHES_PER_WORKER * jobs // 2:
+            close_pool()  # workers worn by a long run would keep their memory, idle, while the sheets are written
     else:  # one process, or one batch with WeasyPrint loaded here (a server's fork, watch): no worker to wake
         for batch in batches:
             yield batch, _done(render_fitted(batch), on_done)
@@ -208,6 +216,20 @@ def _done(rendered: RenderedBatch, on_done) -> RenderedBatch:
 
 _pool: ProcessPoolExecutor | None = None
 _pool_jobs = 0
+_pool_batches = 0  # batches handed to the current workers
+
+BATCHES_PER_WORKER = 40  # then the workers are replaced by fresh forks (after about 2,000 faces each): a
+# worker's memory grows with every document it lays out (by about half a megabyte, in Pango and the C
+# allocator, not in Python objects), so workers kept for a 20,000-card game's 800 batches grew by 200 MB each.
+# The old workers finish their last batches before the new ones start (never four workers' memory at once):
+# a core waits about half a batch each time.
+
+
+def submit_render(batch: Batch, jobs: int) -> Future:
+    global _pool_batches
+    future = render_pool(jobs).submit(render_and_release, batch.html, batch.base_url)
+    _pool_batches += 1
+    return future
 
 
 def render_pool(jobs: int) -> ProcessPoolExecutor:
@@ -242,10 +264,11 @@ def render_pool(jobs: int) -> ProcessPoolExecutor:
 
 
 def close_pool() -> None:
-    global _pool
+    global _pool, _pool_batches
     if _pool is not None:
         _pool.shutdown(cancel_futures=True)
         _pool = None
+    _pool_batches = 0
 
 
 @dataclass
@@ -261,7 +284,7 @@ class FaceRequest:
     frame: str  # the deck's document with no pages: each batch is its pages put into it
     base_url: str  # what the faces may read (the game's folder, see render/fetch.py)
     keys: list[str]  # the content key of each face
-    pages: Sequence[str]  # the HTML page of each face (made only if the face is rendered: FacePages)
+    pages: FacePages  # the HTML page of each face (made only if the face is rendered)
 
 
 def face_request(renderer, faces) -> FaceRequest:
@@ -428,6 +451,8 @@ def _batch_members(missing: list[tuple[int, int]], jobs: int, after: int = 0) ->
 def _batch_for(requests: list[FaceRequest], faces: list[tuple[int, int]]) -> Batch:
     request = requests[faces[0][0]]
     html = "\n".join(request.pages[f] for _, f in faces)
+    for _, f in faces:
+        request.pages.release(f)
     return Batch(request.frame.replace("</body>", html + "\n</body>"), request.base_url)
 
 

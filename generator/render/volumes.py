@@ -23,6 +23,7 @@ from generator.render import sheets as sheets_module
 from generator.render.faces import Batch
 from generator.render.labels import label_batches, label_pages
 from generator.render.pipeline import CachedFaces, FaceCache
+from generator.render.worker import release_free_memory
 from generator.render.sheets import (
     FoldSheet,
     Sheet,
@@ -72,18 +73,15 @@ class Volume:
     text: SheetText
     inputs: str = ""
     kept: dict | None = None  # the previous build.json entry, when the file on disk is this volume
-    _pages: list[SheetPage] | None = None
-    _labels: list[Batch] | None = None
+    _labels: list[Batch] | None = None  # from the build's rendering until the volume is written
 
     @property
     def last_sheet(self) -> int:
         return self.first_sheet + len(self.sheets) - 1
 
-    @property
     def pages(self) -> list[SheetPage]:
-        if self._pages is None:
-            self._pages = pages_of(self.sheets, self.options, self.first_sheet)
-        return self._pages
+        """The volume's pages, drawn anew (not kept: a large game's volumes are all planned at once)."""
+        return pages_of(self.sheets, self.options, self.first_sheet)
 
     def _copies(self):
         return (copy for sheet in self.sheets for copy in sheet.copies)
@@ -102,12 +100,21 @@ class Volume:
     def face_keys(self) -> set[str]:
         return {face.key for copy in self._copies() for face in (copy.front, copy.back) if face is not None}
 
-    def label_batches(self) -> list[Batch]:
-        """The documents of the sheet labels, made once: a build renders them, then places them."""
+    def label_batches(self, pages: list[SheetPage] | None = None) -> list[Batch]:
+        """The documents of the sheet labels, made once (a build renders them, then places them) from the
+        volume's pages (drawn here when not given)."""
         if self._labels is None:
             t = self.text
-            self._labels = label_batches(self.pages, t.title, t.deck_names, t.duplex, t.margin, t.lang, t.sheets)
+            drawn = self.pages() if pages is None else pages
+            self._labels = label_batches(drawn, t.title, t.deck_names, t.duplex, t.margin, t.lang, t.sheets)
         return self._labels
+
+    def take_label_batches(self, pages: list[SheetPage]) -> list[Batch]:
+        """The label documents, to be placed: the volume keeps them no longer (a large game's volumes are
+        written one after another, each holding its own labels only while it is written)."""
+        batches = self.label_batches(pages)
+        self._labels = None
+        return batches
 
 
 def split_volumes(
@@ -188,8 +195,9 @@ def write_volume(volume: Volume, path: Path, title: str, cache: FaceCache, jobs:
     texts: list = []
     try:
         writer = SheetWriter()
+        drawn = volume.pages()
         texts, furniture = label_pages(
-            volume.pages,
+            drawn,
             t.title,
             t.deck_names,
             t.duplex,
@@ -198,9 +206,9 @@ def write_volume(volume: Volume, path: Path, title: str, cache: FaceCache, jobs:
             cache,
             jobs,
             t.sheets,
-            batches=volume.label_batches(),
+            batches=volume.take_label_batches(drawn),
         )
-        write_pages(writer, volume.pages, furniture, face=lambda ref: faces.page(ref.key))
+        write_pages(writer, drawn, furniture, face=lambda ref: faces.page(ref.key))
         if volume.number:
             title = f"{title} ({volume.number}/{volume.count})"
         data = save_pdf_bytes(writer.pdf, title, t.lang)
@@ -210,5 +218,6 @@ def write_volume(volume: Volume, path: Path, title: str, cache: FaceCache, jobs:
         faces.close()
         for pdf in texts:
             pdf.close()
+    release_free_memory()  # what pikepdf freed: a volume's faces and sheets, tens of megabytes
     write_atomic(path, data)
     return pages
