@@ -16,32 +16,11 @@ from __future__ import annotations
 import contextvars
 import itertools
 import os
-import tempfile
 from pathlib import Path
 
 from generator.errors import InputError, Problem
 
 REPORT_NAME = "build.json"  # committed last: it describes the other files
-
-
-def current_umask() -> int:
-    """The process' umask, read now (a server's fork takes its caller's), without changing it: other threads
-    may be creating files."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def file_mode() -> int:
-    """What open() would give a new file now (mkstemp makes it owner-only)."""
-    return 0o666 & ~current_umask()
 
 
 def write_atomic(path: Path, data: bytes | str, durable: bool = True) -> None:
@@ -57,34 +36,8 @@ def write_atomic(path: Path, data: bytes | str, durable: bool = True) -> None:
 
 def write_cache_entry(path: Path, data: bytes | str) -> None:
     """Write a cache entry whole (see the module's doc): a reader sees the old entry, the new one or none. Not
-    flushed to disk first: a damaged entry is rendered again, never trusted.
-
-    A build writes one per face (a cold build of the benchmark deck, 100, the last ones while both cores wait):
-    the temporary copy is named by this process and a counter and created with the mode open() gives (the
-    umask applies), its folder made only when missing, at a tenth of the cost of _write_beside's way."""
-    path = Path(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    tmp = f"{path.parent}{os.sep}.{path.name}.{os.getpid()}-{next(_entry_numbers)}.tmp"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
-    try:
-        try:
-            fd = os.open(tmp, flags, 0o666)
-        except FileNotFoundError:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(tmp, flags, 0o666)
-    except FileExistsError:  # left by a process of the same id that died: the slow way
-        os.replace(_write_beside(path, data, durable=False), path)
-        return
-    try:
-        with os.fdopen(fd, "wb", buffering=0) as handle:
-            handle.write(payload)  # an unbuffered file writes it all, retrying short writes
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-_entry_numbers = itertools.count()
+    flushed to disk first: a damaged entry is rendered again, never trusted."""
+    os.replace(_write_beside(Path(path), data, durable=False), path)
 
 
 def remove_output(path: Path) -> None:
@@ -99,12 +52,14 @@ def remove_output(path: Path) -> None:
 
 
 def _write_beside(path: Path, data: bytes | str, durable: bool = True) -> str:
-    """A complete temporary copy of the file beside its final place (on disk when durable); its name."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """A complete temporary copy of the file beside its final place (on disk when durable); its name.
+
+    A build writes one per face (a cold build of the benchmark deck: 100, the last ones while both cores wait),
+    so the copy is named by this process and a counter and created with the mode open() gives (the umask
+    applies), its folder made only when missing: a tenth of the cost of mkstemp, fchmod and mkdir each time."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = _create_beside(path)
     try:
-        os.fchmod(fd, file_mode())
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             if durable:
@@ -114,6 +69,25 @@ def _write_beside(path: Path, data: bytes | str, durable: bool = True) -> str:
         Path(tmp).unlink(missing_ok=True)
         raise
     return tmp
+
+
+def _create_beside(path: Path) -> tuple[int, str]:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+    folder_made = False
+    while True:
+        tmp = f"{path.parent}{os.sep}.{path.name}.{os.getpid()}-{next(_temporary_numbers)}.tmp"
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:  # left by a process of the same id that died: the next number
+            continue
+        except FileNotFoundError:
+            if folder_made:
+                raise
+            path.parent.mkdir(parents=True, exist_ok=True)
+            folder_made = True
+
+
+_temporary_numbers = itertools.count()
 
 
 class OutsideOutput(InputError):

@@ -176,7 +176,7 @@ def test_a_cache_entry_is_written_whole_with_the_mode_open_gives_and_nothing_lef
         os.umask(previous)
     assert entry.read_text() == "batch 3\n[]\n"
     assert stat.S_IMODE(entry.stat().st_mode) == 0o640
-    stale = entry.parent / f".ab12.{os.getpid()}-{next(fsutil._entry_numbers) + 1}.tmp"  # the next name, taken
+    stale = entry.parent / f".ab12.{os.getpid()}-{next(fsutil._temporary_numbers) + 1}.tmp"  # the next name, taken
     stale.write_text("left by a process that died")
     fsutil.write_cache_entry(entry, b"x" * 300_000)
     assert entry.read_bytes() == b"x" * 300_000
