@@ -20,14 +20,8 @@ def recorded():
     """Within: SIGINT is recorded, then raised as KeyboardInterrupt (main thread only; the previous
     handler is put back after)."""
     _pending.clear()
-    if threading.current_thread() is not threading.main_thread():
+    with _raised_as_interrupt(signal.SIGINT):
         yield
-        return
-    previous = signal.signal(signal.SIGINT, _interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _interrupt(signum, frame):
@@ -39,14 +33,22 @@ def _interrupt(signum, frame):
 def terminate_as_interrupt():
     """Within: SIGTERM (`kill PID`, a service manager stopping the command) is taken as Ctrl-C, so the command
     stops the same way: its render workers shut down, its output files left whole (main thread only)."""
+    with _raised_as_interrupt(signal.SIGTERM):
+        yield
+
+
+@contextlib.contextmanager
+def _raised_as_interrupt(signum: int):
+    """Within: the signal is recorded and raised as KeyboardInterrupt (main thread only: elsewhere no handler
+    can be set); the previous handler is put back after."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    previous = signal.signal(signum, _interrupt)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signum, previous)
 
 
 def clear() -> None:

@@ -31,23 +31,17 @@ def board_findings(
             continue
         key, text = find_text(board.elements, lang, fit.text, "elements")
         found.append(
-            CardFit(
+            CardFit.of(
+                fit,
                 lang,
                 f"board-{board.id}",
                 "front",
                 [board.id],
                 key,
-                fit.width_mm,
-                fit.height_mm,
-                fit.overflow_mm,
-                fit.scale,
-                fit.kind,
-                source or fit.source,
-                tuple(fit.area),
-                fit.other,
-                str(text.file if text is not None and text.file else board.file),
-                text.line_of(lang) if text is not None else None,
-                "board",
+                source=source or fit.source,
+                file=str(text.file if text is not None and text.file else board.file),
+                line=text.line_of(lang) if text is not None else None,
+                piece="board",
             )
         )
     return found

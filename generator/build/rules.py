@@ -70,23 +70,16 @@ def rule_findings(game: Game, rulebook: Rulebook, edition: tuple[str, ...], fits
         key, text = find_text(texts, lang, fit.text)
         line = (text.line_of(lang) if text is not None else None) or (block.line if block else None)
         found.append(
-            CardFit(
+            CardFit.of(
+                fit,
                 lang,
                 "rules",
                 "front",
                 [block_id or "(page)"],
                 key,
-                fit.width_mm,
-                fit.height_mm,
-                fit.overflow_mm,
-                fit.scale,
-                fit.kind,
-                "",
-                tuple(fit.area),
-                fit.other,
-                str(block.file if block else game.dir / "rules.yaml"),
-                line,
-                "rules",
+                file=str(block.file if block else game.dir / "rules.yaml"),
+                line=line,
+                piece="rules",
             )
         )
     return found

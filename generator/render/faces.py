@@ -472,6 +472,13 @@ class CardFit:
     line: int | None = None
     piece: str = "card"  # card, token, aid, board, rules
 
+    @classmethod
+    def of(cls, fit: FitBox, lang: str, deck: str, side: str, cards: list[str], field: str, **where) -> CardFit:
+        """The finding of a measured box (its size, overflow, scale, kind, area, other text), named by the
+        piece printing it and located by `where` (source, file, line, piece)."""
+        measured = (fit.width_mm, fit.height_mm, fit.overflow_mm, fit.scale, fit.kind)
+        return cls(lang, deck, side, cards, field, *measured, area=tuple(fit.area), other=fit.other, **where)
+
     @property
     def safe_mm(self) -> float:
         return {"token": TOKEN_SAFE_MM, "rules": 4.0, "board": 3.0}.get(self.piece, SAFE_INSET_MM)
@@ -515,23 +522,17 @@ def card_fits(faces: DeckFaces, face_fits: list[list[FitBox]]) -> list[CardFit]:
             card = printing[0] if printing else None
             line = (text.line_of(faces.lang) if text is not None else None) or (card.line_of(key) if card else None)
             found.append(
-                CardFit(
+                CardFit.of(
+                    fit,
                     faces.lang,
                     faces.deck.id,
                     "front" if fronts else "back",
                     [card.id for card in printing],
                     fit.field or key,
-                    fit.width_mm,
-                    fit.height_mm,
-                    fit.overflow_mm,
-                    fit.scale,
-                    fit.kind,
-                    fit.source if fit.kind != "fit" else "",
-                    tuple(fit.area),
-                    fit.other,
-                    str((text.file if text is not None else None) or (card.file if card else faces.deck.file)),
-                    line,
-                    piece,
+                    source=fit.source if fit.kind != "fit" else "",
+                    file=str((text.file if text is not None else None) or (card.file if card else faces.deck.file)),
+                    line=line,
+                    piece=piece,
                 )
             )
     return found
