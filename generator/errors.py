@@ -70,3 +70,18 @@ def display_path(path: Path) -> str:
         return os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
     except ValueError:
         return str(path)
+
+
+def unknown_language(game, lang: str, all_allowed: bool = False) -> InputError:
+    """The error of a language the game (a model.Game) does not have, located at its `languages`, with the
+    nearest one it has."""
+    choices = ", ".join(game.languages) + (" or all" if all_allowed else "")
+    return InputError(
+        Problem(
+            game.files["game"],
+            None,
+            f"the game has no language '{lang}'",
+            "languages",
+            hint=did_you_mean(lang, game.languages) or f"choose from {choices}",
+        )
+    )

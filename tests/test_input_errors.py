@@ -128,3 +128,13 @@ def test_template_syntax_error_is_located(small_game, cli):
     edit(template, "{{ card.value }}", "{{ card.value }")
     [message] = errors(cli("build", small_game))
     assert f"card.html:{line_of(template, 'card.value }')}: template syntax error" in message
+
+
+def test_a_language_the_game_lacks_names_the_nearest_one_for_build_and_i18n_alike(small_game, cli, tmp_path):
+    near = cli("build", small_game, "--lang", "eng", "--out", tmp_path / "out")
+    assert near.code == 2 and "game.yaml: languages: the game has no language 'eng' (did you mean 'en'?)" in near.err
+    far = cli("build", small_game, "--lang", "fr", "--out", tmp_path / "out")
+    assert far.code == 2 and "the game has no language 'fr' (choose from ja, en or all)" in far.err
+    status = cli("i18n", "status", small_game, "--lang", "xx")
+    assert status.code == 2 and "the game has no language 'xx' (choose from ja, en)" in status.err
+    assert not (tmp_path / "out").exists()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.errors import InputError, Problem
+from generator.errors import InputError, Problem, unknown_language
 from generator.model import Game
 from generator.paths import OUTPUT_DIR
 from generator.render.pipeline import default_jobs
@@ -66,15 +66,7 @@ def select_languages(game: Game, wanted: str) -> list[str]:
     langs = [lang.strip() for lang in wanted.split(",") if lang.strip()]
     for lang in langs:
         if lang not in game.languages:
-            raise InputError(
-                Problem(
-                    game.files["game"],
-                    None,
-                    f"the game has no language '{lang}'",
-                    "languages",
-                    hint=f"choose from {', '.join(game.languages)} or all",
-                )
-            )
+            raise unknown_language(game, lang, all_allowed=True)
     return langs
 
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from generator.commands.options import add_game, add_jobs, add_quiet
-from generator.errors import InputError, Problem, did_you_mean, display_path
+from generator.errors import InputError, Problem, did_you_mean, display_path, unknown_language
 from generator.fsutil import write_atomic
 from generator.i18n import exchange as formats
 from generator.i18n.checks import CHECKS
@@ -108,15 +108,7 @@ def chosen_langs(game: Game, lang: str | None) -> list[str]:
         return list(game.languages)
     lang = match_language(lang, game.languages) or lang
     if lang not in game.languages:
-        raise InputError(
-            Problem(
-                game.files["game"],
-                None,
-                f"the game has no language '{lang}'",
-                "languages",
-                hint=did_you_mean(lang, game.languages) or f"choose from {', '.join(game.languages)}",
-            )
-        )
+        raise unknown_language(game, lang)
     return [lang]
 
 
