@@ -6,6 +6,7 @@ from generator.render.sample import FEATURES, render_sample, write_sample
 from generator.render.typeset_html import typeset_page
 from generator.render.vertical import cells
 from generator.render.typeset import (
+    WORD_BREAK,
     GAP,
     compress_punctuation,
     full_width,
@@ -200,7 +201,7 @@ def test_display_text_keeps_words_and_a_demonstrative_with_its_noun():
     page = typeset_page("<div>止まるその日まで。</div>", "ja")
     assert '<span class="phrase">その日まで。</span>' in page
     assert (
-        '<span class="phrase">グリード・</span><wbr><span class="phrase">インコーポレイテッド</span>'
+        f'<span class="phrase">グリード・</span>{WORD_BREAK}<span class="phrase">インコーポレイテッド</span>'
         in typeset_page("<div>グリード・インコーポレイテッド</div>", "ja")
     )
 
@@ -280,3 +281,16 @@ def test_small_readings_are_enlarged_to_a_readable_size():
     readings = [t for b in boxes for t in [b, *b.descendants()] if type(t).__name__ == "TextBox" and t.text == "あるじ"]
     reading = readings[0]
     assert abs(reading.style["font_size"] - 5.5 * 96 / 72) < 0.01  # half of 8 pt would be 4 pt
+
+
+def test_joining_a_short_last_line_takes_out_the_breaks_between_its_phrases():
+    from xml.etree import ElementTree
+
+    from generator.render.weasy.lastlines import JOINER, join_end
+
+    paragraph = ElementTree.fromstring(f"<p>{typeset_page('<p>手札から捨てる。</p>', 'ja')[3:-4]}</p>")
+    assert "\u200b" in "".join(paragraph.itertext())  # a break between the two phrases
+    assert join_end(paragraph, 4)
+    text = "".join(paragraph.itertext())
+    assert "\u200b" not in text, "a break left inside the joined end would still let the line break there"
+    assert text == f"手札から{JOINER}捨{JOINER}て{JOINER}る{JOINER}。"

@@ -5,7 +5,8 @@
 - spacing between Japanese and Latin runs (a quarter em, as JIS X 4051 suggests);
 - full-width punctuation: ASCII brackets and marks touching Japanese become full width, and of two
   punctuation marks in a row the first is set half width (JIS X 4051's 約物の連続) with the font's `halt`;
-- phrase-level line breaks with BudouX (each phrase is kept whole with `white-space: nowrap`);
+- phrase-level line breaks with BudouX: each phrase is kept whole with `white-space: nowrap`, and phrases
+  are separated by a ZERO WIDTH SPACE (U+200B), their break opportunity, as <wbr> would;
 - a number stays with its counter (「1枚」, 「3〜5人」).
 Line-breaking rules (kinsoku: 。、」 never start a line) come from Pango.
 """
@@ -31,7 +32,10 @@ LATIN_THEN_CJK = re.compile(f"([{LATIN}])([{CJK}])")
 # A real space (0.22-0.26 em in Noto CJK, close to JIS X 4051's quarter em): unlike an empty box of
 # fixed width, a space is dropped where a line starts or ends.
 GAP = '<span class="jl"> </span>'
-WORD_BREAK = "<wbr>"
+# What <wbr> stands for in WeasyPrint (its `wbr::before` content, a ZERO WIDTH SPACE) without the pseudo-element,
+# which made a <wbr> between every two phrases cost a third of the layout of Japanese text. In a span: as bare
+# text WeasyPrint's max-content width would break there, so a flex item would keep the height of a wrapped line.
+WORD_BREAK = '<span class="brk">\u200b</span>'
 FULL_WIDTH = {"(": "（", ")": "）", "!": "！", "?": "？", ":": "：", ";": "；"}
 ASCII_PUNCTUATION_NEAR_CJK = re.compile(f"(?<=[{CJK}])[()!?:;]|[()](?=[{CJK}])")
 CLOSING = "、。，．」』）】〕〉》"
@@ -212,9 +216,16 @@ def typeset(
         if spacing and index and _needs_gap(plain(pieces[index - 1])[-1:], plain(piece)[:1]):
             html = GAP + html
         out.append(f'<span class="phrase">{html}</span>' if phrase_breaks else html)
-    # An explicit break opportunity between phrases: WeasyPrint's min-content width (table columns)
-    # does not see the one between two nowrap spans and would size a cell as one long phrase.
-    return Markup(re.sub(f"(?<=</span>){WORD_BREAK}(?= )|(?<= ){WORD_BREAK}", "", WORD_BREAK.join(out)))
+    # An explicit break opportunity between phrases (none beside a space, which is one): WeasyPrint's
+    # min-content width (table columns) does not see the one between two nowrap spans and would size a
+    # cell as one long phrase.
+    return Markup(
+        "".join(_between(out[index - 1], piece) + piece if index else piece for index, piece in enumerate(out))
+    )
+
+
+def _between(before: str, after: str) -> str:
+    return "" if before.isspace() or after.isspace() else WORD_BREAK
 
 
 def _marker(before: list[str]) -> bool:

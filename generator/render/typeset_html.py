@@ -35,7 +35,7 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 UNTOUCHED = {"style", "script", "title", "svg", "code", "pre", "textarea", "math"}
 # Text on either side of these stays one run for Japanese/Latin spacing: `<b>4</b>個` gets its gap.
 INLINE = {"a", "b", "strong", "em", "i", "span", "small", "sup", "sub", "u", "s", "mark", "abbr", "q", "cite"}
-OWN_MARKUP = {"jl", "halt", "phrase", "nb", "rt"}  # spans this pass writes: never set twice
+OWN_MARKUP = {"jl", "halt", "phrase", "brk", "nb", "rt"}  # spans this pass writes: never set twice
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ import unicodedata
 from generator.render.weasy.tree import descendants, kind, page_box
 
 JOINER = "\u2060"
-INVISIBLE = {JOINER, "\u200b", "\u00ad"}
+BREAK = "\u200b"
+INVISIBLE = {JOINER, BREAK, "\u00ad"}
 SHORT = 2  # a last line of this many characters (punctuation aside) or fewer is too short
 JOIN_FIRST = 4  # characters joined at the first attempt; two more at each later one
 MIN_WIDTH_EM = 8  # narrower boxes (a label, a cell) are left to their phrases
@@ -133,6 +134,8 @@ def join_end(element, count: int) -> bool:
         chars = list(text)
         for index in range(len(chars) - 1, -1, -1):
             char = chars[index]
+            if started and char == BREAK:
+                chars[index] = ""  # the break between two phrases (typeset.py) inside the joined end
             if char in INVISIBLE:
                 continue
             if not started and char.isspace():
