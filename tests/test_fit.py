@@ -97,3 +97,61 @@ def test_measurement_compares_line_boxes_with_the_box(height, overflows):
     assert box.overflows is overflows
     if overflows:  # two lines of 12 pt (4.23 mm each) in 5 mm
         assert box.overflow_mm == pytest.approx(2 * 10 * 1.2 * 25.4 / 72 - 5, abs=0.3)
+
+
+def _faces_document(count: int, short: set[int]) -> str:
+    """A document of faces, one page each: a face of `short` ends its Japanese paragraph on a line of one
+    character (21 characters in a box 10 characters wide), the others fill their lines; the last face's text
+    runs past its trim."""
+    faces = []
+    for index in range(count):
+        text = ("山川海空森" * 5)[: 21 if index in short else 20]
+        spill = '<p style="position: absolute; top: 55mm; margin: 0">はみ出す文字</p>' if index == count - 1 else ""
+        faces.append(
+            f'<div class="face"><p style="width: 10em; margin: 0; font-size: 10pt">{index}{text[1:]}</p>{spill}</div>'
+        )
+    return (
+        '<html lang="ja" data-cut="rect" data-safe="0" data-corner="0"><head><style>@page { size: 60mm 60mm; '
+        "margin: 0 } .face { position: relative; width: 60mm; height: 60mm; page-break-after: always }"
+        "</style></head><body>" + "".join(faces) + "</body></html>"
+    )
+
+
+def test_a_pass_lays_out_again_only_the_faces_it_changed_and_prints_what_a_whole_layout_would(monkeypatch):
+    import pypdfium2 as pdfium
+
+    from generator.render import weasy
+    from generator.render.weasy import fit
+    from generator.render.weasy.tree import descendants, kind, page_box
+
+    def boxes(page):
+        return descendants(page_box(page))
+
+    weasyprint = weasy.load()
+    html = _faces_document(6, short={1, 4})
+    laid_out = []
+    real_render = weasyprint.HTML.render
+
+    def render(self, *args, **kwargs):
+        document = real_render(self, *args, **kwargs)
+        laid_out.append(sum(1 for page in document.pages if any(kind(box) == "TextBox" for box in boxes(page))))
+        return document
+
+    monkeypatch.setattr(weasyprint.HTML, "render", render)
+    document, findings = render_measured(weasyprint.HTML(string=html))
+    assert laid_out[0] == 6 and laid_out[1:] == [2], "after the first layout, the two short faces alone"
+    monkeypatch.setattr(fit.FacePages, "of", classmethod(lambda cls, document: None))
+    laid_out.clear()
+    whole, whole_findings = render_measured(weasyprint.HTML(string=html))
+    assert laid_out == [6, 6]
+    assert [(f.page, f.kind, f.text) for f in findings] == [(f.page, f.kind, f.text) for f in whole_findings]
+    assert [f.page for f in findings if f.kind == "trim"] == [5]
+    pdfs = [pdfium.PdfDocument(doc.write_pdf()) for doc in (document, whole)]
+    assert len(pdfs[0]) == len(pdfs[1]) == 6
+    for page in range(6):
+        texts = [pdf[page].get_textpage().get_text_range() for pdf in pdfs]
+        assert texts[0] == texts[1] and texts[0].startswith(str(page))
+        pixels = [pdf[page].render(scale=1).to_pil().tobytes() for pdf in pdfs]
+        assert pixels[0] == pixels[1], f"face {page} prints differently"
+    lines = [line for line in pdfs[0][1].get_textpage().get_text_range().splitlines() if line.strip()]
+    assert min(len(line.replace("\u2060", "").strip()) for line in lines) > 2, lines

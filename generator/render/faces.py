@@ -28,7 +28,7 @@ from generator.errors import InputError, Problem
 
 # What render_measured does between layout and PDF besides WeasyPrint (shrinking text, pulling down short
 # last lines): a change to it changes the PDFs from the same HTML, so it is part of every cache key.
-LAYOUT_PASSES = "shrink-2 furigana-1 lastlines-1 lastpage-2 grow-2"
+LAYOUT_PASSES = "shrink-2 furigana-1 lastlines-2 lastpage-2 grow-2"
 SAFE_INSET_MM = 3.0  # text stays this far inside the trim (Japanese print shops ask for 3 mm)
 TOKEN_SAFE_MM = 1.0  # a token is small and its cut is its only edge
 CARD_CORNER_MM = 3.0  # the corner radius of a rounded-corner cut

@@ -34,6 +34,7 @@ import unicodedata
 from collections.abc import Container
 from dataclasses import dataclass
 from typing import Any
+from xml.etree import ElementTree
 
 from generator.render.weasy.furigana import enlarge_small_readings
 from generator.render.weasy.lastlines import pull_down_short_lines
@@ -193,6 +194,7 @@ def render_measured(html) -> tuple[Any, list[FitBox]]:
     scales: dict[int, float] = {}
     original: dict[int, tuple] = {}  # element id -> (element, its own style attribute, its font size in px)
     while True:
+        faces = FacePages.of(document)
         found = list(marked_boxes(document))
         changed = False
         for _, element, box in found:
@@ -205,15 +207,81 @@ def render_measured(html) -> tuple[Any, list[FitBox]]:
             changed = True
         changed = enlarge_small_readings(document) or changed
         # tightening reflows every line: decide it before joining the ends of short last lines
-        changed = changed or tighten_for_last_page(document, last_page)
-        changed = changed or pull_down_short_lines(document, joined)
+        tightened = not changed and tighten_for_last_page(document, last_page)
+        changed = changed or tightened or pull_down_short_lines(document, joined)
         if not changed:
             fits = [measure_box(page, element, box, scales.get(id(element), 1.0)) for page, element, box in found]
             overflowing = {id(element) for (_, element, _), fit in zip(found, fits) if fit.overflows}
             return document, fits + spilled + (text_findings(document, overflowing) if check_enabled() else [])
         for key, (element, style, size) in original.items():
             element.set("style", f"{style};font-size:{size * scales[key]:.3f}px".lstrip(";"))
-        document, spilled = _one_page_per_face(html.render())
+        if faces is not None and not tightened:
+            document, spilled = faces.lay_out_changed(html, document, spilled)
+        else:
+            document, spilled = _one_page_per_face(html.render())
+
+
+class FacePages:
+    """The faces of a document of faces, one page each, as their elements stood after a layout: a pass that
+    changes a few of them (a short last line joined, a box shrunk) has only those laid out again, the others
+    standing in as empty faces (so that each face keeps its place: the first page, :nth-child), and the new
+    pages take their places. A Japanese batch of 50 faces would otherwise be laid out whole again for each face
+    with a short last line."""
+
+    def __init__(self, body, elements: list):
+        self.body = body
+        self.elements = elements
+        self.before = [_markup(element) for element in elements]
+
+    @classmethod
+    def of(cls, document) -> FacePages | None:
+        """None unless each page shows one face, a distinct child of the document's body."""
+        pages = document.pages
+        root = _face_root_element(pages[0]) if pages else None
+        if root is None or root.get(CUT_ATTRIBUTE) is None:
+            return None
+        body = next((child for child in root if str(child.tag).endswith("body")), None)
+        elements = [_face_of(page) for page in pages]
+        children = {id(child) for child in body} if body is not None else set()
+        if any(element is None or id(element) not in children for element in elements):
+            return None
+        if len({id(element) for element in elements}) != len(elements):
+            return None
+        return cls(body, elements)
+
+    def changed(self) -> list[int]:
+        return [index for index, element in enumerate(self.elements) if _markup(element) != self.before[index]]
+
+    def lay_out_changed(self, html, document, spilled: list[FitBox]):
+        """The document with the changed faces' pages laid out again, and the text spilled past their trim."""
+        changed = self.changed()
+        if not changed:  # a change outside the faces (the root's style): everything again
+            return _one_page_per_face(html.render())
+        again = set(changed)
+        unchanged = {id(element) for index, element in enumerate(self.elements) if index not in again}
+        children = list(self.body)
+        self.body[:] = [_empty(child) if id(child) in unchanged else child for child in children]
+        try:
+            partial, partial_spilled = _one_page_per_face(html.render())
+        finally:
+            self.body[:] = children
+        if len(partial.pages) != len(document.pages):
+            return _one_page_per_face(html.render())
+        for index in changed:
+            document.pages[index] = partial.pages[index]
+        kept = [fit for fit in spilled if fit.page not in again] + [fit for fit in partial_spilled if fit.page in again]
+        return document, sorted(kept, key=lambda fit: fit.page)
+
+
+def _empty(element):
+    """A face without its content: it still takes its page."""
+    stand_in = ElementTree.Element(element.tag, element.attrib)
+    stand_in.tail = element.tail
+    return stand_in
+
+
+def _markup(element) -> bytes:
+    return ElementTree.tostring(element)
 
 
 def _face_of(page):

@@ -272,6 +272,13 @@ INTERNALS: list[Internal] = [
         ("a style set on a box's element applies at the next render()",),
         "fit.py (shrink, grow), furigana.py, lastlines.py, lastpage.py: change the tree, render again",
     ),
+    Internal(
+        "weasyprint",
+        "Document.pages",
+        "behaviour",
+        ("a page laid out by another render() of the same HTML can take a page's place in write_pdf()",),
+        "fit.FacePages: only the faces a pass changed are laid out again",
+    ),
 ]
 
 
@@ -401,6 +408,23 @@ def _check_source(internal: Internal) -> str | None:
 
 
 def _check_behaviour(internal: Internal) -> str | None:
+    return _check_spliced_pages() if internal.name == "Document.pages" else _check_render_again()
+
+
+def _check_spliced_pages() -> str | None:
+    import pypdfium2
+
+    from generator.render.weasy import load
+
+    html = load().HTML(string='<p style="page-break-after: always">first</p><p>second</p>')
+    document, other = html.render(), html.render()
+    document.pages[1] = other.pages[1]
+    pdf = pypdfium2.PdfDocument(document.write_pdf())
+    texts = [pdf[index].get_textpage().get_text_range().strip() for index in range(len(pdf))]
+    return None if texts == ["first", "second"] else f"a page taken from another render() printed {texts}"
+
+
+def _check_render_again() -> str | None:
     from generator.render.weasy import load
     from generator.render.weasy.tree import descendants, page_box
 
