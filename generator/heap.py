@@ -61,3 +61,31 @@ def frozen_heap() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
+
+
+MADV_POPULATE_WRITE = 23  # Linux 5.14: fault the range in for writing, as a write would
+
+
+def copy_private_pages() -> int:
+    """Make this forked process' own copy of every private writable page now (bytes copied; 0 where the kernel
+    cannot). A fork shares its parent's memory until either writes to it; a forked command would then copy a
+    page on its first write to it, about 30 ms for a pnpgen server's 70 MB, while its caller waits. A process
+    forked ahead of its work pays that before the work arrives."""
+    import ctypes
+
+    try:
+        madvise = ctypes.CDLL(None, use_errno=True).madvise
+        madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        with open("/proc/self/maps", encoding="ascii") as maps:
+            regions = [line.split() for line in maps]
+    except (OSError, AttributeError):
+        return 0
+    copied = 0
+    for region in regions:
+        start, end = (int(address, 16) for address in region[0].split("-"))
+        name = region[5] if len(region) > 5 else ""
+        if region[1][1] != "w" or region[1][3] != "p" or name in ("[stack]", "[vvar]", "[vsyscall]"):
+            continue
+        if madvise(start, end - start, MADV_POPULATE_WRITE) == 0:
+            copied += end - start
+    return copied

@@ -303,3 +303,27 @@ def test_stop_signals_only_a_process_that_is_its_server(server_env, tmp_path):
     finally:
         innocent.kill()
         innocent.wait()
+
+
+def private_dirty_mb(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as handle:
+            line = next(line for line in handle if line.startswith("Private_Dirty:"))
+    except (OSError, StopIteration):
+        return 0.0
+    return int(line.split()[1]) / 1024
+
+
+def test_a_command_runs_in_a_spare_forked_before_it_was_asked_for(server_env):
+    server = started(server_env)
+    assert wait_for(lambda: len(children(server)) == 1, 10), "no spare waiting"
+    (spare,) = children(server)
+    # it made its own copy of the server's memory while nothing waited (the server is some 70 MB)
+    assert wait_for(lambda: private_dirty_mb(spare) > 30, 10), private_dirty_mb(spare)
+    served, out = run_remote(server_env, ["validate", "ikkin"])
+    assert served and "no problems" in out
+    assert wait_for(lambda: not alive(spare), 10), "the spare, which ran the command, did not end with it"
+    assert wait_for(lambda: len(children(server)) == 1 and children(server) != [spare], 10), "no new spare"
+    os.kill(children(server)[0], signal.SIGKILL)  # a spare gone: the next command is forked as it comes
+    served, out = run_remote(server_env, ["validate", "ikkin"])
+    assert served and "no problems" in out

@@ -151,3 +151,29 @@ def test_the_header_version_follows_the_features_used():
     assert needed_version(pdf) == "1.4"
     pdf.make_stream(b"", Subtype=pikepdf.Name.OpenType)
     assert needed_version(pdf) == "1.6"
+
+
+@pytest.mark.parametrize(
+    "layout, duplex, sheets",
+    [("duplex", "long", "shared"), ("duplex", "none", "per-deck"), ("gutterfold", "long", "shared")],
+)
+def test_a_labels_page_heads_say_what_the_drawn_pages_say(layout, duplex, sheets):
+    from generator.render.labels import label_batches
+    from generator.render.sheets import CopyGroup, SheetOptions, page_heads, pages_of, plan_pages
+
+    poker = [(f"front-{i}", f"back-{i}" if i % 7 else None, "cards") for i in range(40)]
+    backless = [(f"token-{i}", None, "tokens") for i in range(12)]
+    mini = [(f"mini-{i}", "mini-back", "minis") for i in range(30)]
+    groups = [CopyGroup((63, 88), 3, poker + backless), CopyGroup((44, 68), 3, mini)]
+    options = SheetOptions(paper="letter", duplex=duplex, layout=layout, labels=True, sheets=sheets)
+    planned = plan_pages(groups, options)
+    drawn, heads = pages_of(planned, options, 3), page_heads(planned, options, 3)
+
+    def said(pages):
+        return [(page.paper, page.side, page.sheet, page.decks, page.labelled) for page in pages]
+
+    assert said(heads) == said(drawn) and len(drawn) > len(planned) * (layout == "duplex" and duplex != "none")
+    names = {"cards": "Cards", "tokens": "Tokens", "minis": "Minis"}
+    assert [batch.html for batch in label_batches(heads, "Game", names, duplex, 5, "en")] == [
+        batch.html for batch in label_batches(drawn, "Game", names, duplex, 5, "en")
+    ]

@@ -98,6 +98,22 @@ def run_here(argv: list[str]) -> int:
         heap.thaw()  # what a command froze (generator/heap.py) is collectable again in a process that goes on
 
 
+def render_sample_page() -> None:
+    """Lay out and write a page of Japanese and English text, bold, serif and hyphenated: fontconfig, the fonts,
+    the hyphenation dictionary and the PDF writer are loaded and in use afterwards."""
+    from generator.render import fonts, weasy
+
+    weasyprint = weasy.load()
+    sample = (
+        f'<html lang="en"><head><style>{fonts.font_face_css()}</style></head>'
+        '<body style="font-family: Noto Sans CJK JP; hyphens: auto">'
+        '<p>Draw one card, then hyphenation.</p><p lang="ja">カードを1枚引く。</p>'
+        '<p style="width: 3em">Hyphenation</p>'  # a word too long for its line: the dictionary is loaded
+        '<p style="font-weight: bold">報酬</p><p style="font-family: Noto Serif CJK JP">明朝</p></body></html>'
+    )
+    weasy.SharedFonts(weasyprint.HTML(string=sample)).render().write_pdf()  # the forks' fonts, opened here
+
+
 def warm_up() -> None:
     """Import every command and WeasyPrint, compile pnpgen's own templates, and lay out Japanese and English
     text once, so that fontconfig, the fonts and the hyphenation dictionary are loaded before the first
@@ -105,19 +121,12 @@ def warm_up() -> None:
     import gc
 
     from generator import heap
-    from generator.render import faces, fonts, memo, templating, weasy
+    from generator.render import faces, memo, templating
 
     parser()
     memo.code_fingerprint()  # pnpgen's code as the face keys know it: the server's own (see daemon.fingerprint)
     faces.content_key()  # and WeasyPrint's version, read from its metadata (a few ms), and the fonts
     templating.compile_builtin()
-    weasyprint = weasy.load()
-    sample = (
-        f'<html lang="en"><head><style>{fonts.font_face_css()}</style></head>'
-        '<body style="font-family: Noto Sans CJK JP; hyphens: auto">'
-        '<p>Draw one card, then hyphenation.</p><p lang="ja">カードを1枚引く。</p>'
-        '<p style="font-weight: bold">報酬</p><p style="font-family: Noto Serif CJK JP">明朝</p></body></html>'
-    )
-    weasy.SharedFonts(weasyprint.HTML(string=sample)).render().write_pdf()  # the forks' fonts, opened here
+    render_sample_page()
     gc.collect()
     heap.freeze()  # children share these pages instead of copying them when the collector visits them

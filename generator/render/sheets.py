@@ -582,6 +582,22 @@ def pages_of(planned: list[Sheet | FoldSheet], options: SheetOptions, first: int
     return pages
 
 
+def page_heads(planned: list[Sheet | FoldSheet], options: SheetOptions, first: int = 1) -> list[SheetPage]:
+    """The pages pages_of draws, with what their labels say (paper, side, sheet, decks, whether the label's bands
+    are free) and nothing placed or drawn: a sheet label needs no more, and placing and marks are the cost."""
+    heads = []
+    for number, sheet in enumerate(planned, first):
+        if isinstance(sheet, FoldSheet):
+            heads.append(
+                SheetPage(sheet.grid.paper, [], "", "gutterfold", number, sheet.decks, labelled=sheet.labelled)
+            )
+            continue
+        heads.append(SheetPage(sheet.paper, [], "", "front", number, sheet.decks))
+        if options.duplex != "none" and any(copy.back is not None for copy in sheet.copies):
+            heads.append(SheetPage(sheet.paper, [], "", "back", number, sheet.decks))
+    return heads
+
+
 def _duplex_pages(sheet: Sheet, options: SheetOptions, number: int) -> list[SheetPage]:
     if sheet.copies and sheet.copies[0].slot is None:
         place_copies(sheet)

@@ -30,6 +30,7 @@ from generator.render.sheets import (
     SheetOptions,
     SheetPage,
     SheetWriter,
+    page_heads,
     pages_of,
     save_pdf_bytes,
     write_pages,
@@ -102,11 +103,11 @@ class Volume:
 
     def label_batches(self, pages: list[SheetPage] | None = None) -> list[Batch]:
         """The documents of the sheet labels, made once (a build renders them, then places them) from the
-        volume's pages (drawn here when not given)."""
+        volume's pages (their heads when not given: a label needs nothing drawn)."""
         if self._labels is None:
             t = self.text
-            drawn = self.pages() if pages is None else pages
-            self._labels = label_batches(drawn, t.title, t.deck_names, t.duplex, t.margin, t.lang, t.sheets)
+            heads = page_heads(self.sheets, self.options, self.first_sheet) if pages is None else pages
+            self._labels = label_batches(heads, t.title, t.deck_names, t.duplex, t.margin, t.lang, t.sheets)
         return self._labels
 
     def take_label_batches(self, pages: list[SheetPage]) -> list[Batch]:
