@@ -294,3 +294,20 @@ def test_joining_a_short_last_line_takes_out_the_breaks_between_its_phrases():
     text = "".join(paragraph.itertext())
     assert "\u200b" not in text, "a break left inside the joined end would still let the line break there"
     assert text == f"手札から{JOINER}捨{JOINER}て{JOINER}る{JOINER}。"
+
+
+def test_letter_spacing_is_the_same_with_phrase_breaks_as_without():
+    from generator.render import weasy
+    from generator.render.typeset_html import stylesheet
+    from generator.render.weasy.tree import descendants, kind, page_box
+
+    text = "天野ムードの企画案件を受ける"  # three phrases: two breaks between them
+    widths = []
+    for body in (text, str(typeset(text, phrase_breaks=True))):
+        html = (
+            f'<html lang="ja"><style>{stylesheet()} div {{ font-family: "Noto Sans CJK JP"; font-size: 20px; '
+            f"letter-spacing: 0.5em }}</style><body><div>{body}</div></body></html>"
+        )
+        page = weasy.load().HTML(string=html).render().pages[0]
+        widths.append([round(box.width, 1) for box in descendants(page_box(page)) if kind(box) == "LineBox"])
+    assert widths[0] == widths[1] == [14 * 30.0]  # 14 characters of 20 px, each followed by 10 px
