@@ -150,7 +150,8 @@ def test_crop_marks_lie_outside_every_bleed_box(built):
 
 def test_rebuild_uses_the_cache_and_gives_the_same_pdf(small_game, tmp_path, cli):
     out = tmp_path / "out"
-    assert cli("build", small_game, "--out", out, "--paper", "a4").code == 0
+    cold = cli("build", small_game, "--out", out, "--paper", "a4")
+    assert cold.code == 0 and "(0 faces from the cache," in cold.err  # sheet labels too: rendered, not found
     first = (out / "small" / "cards-ja-a4.pdf").read_bytes()
     again = cli("build", small_game, "--out", out, "--paper", "a4")
     assert "0 rendered" in again.err and "faces from the cache" in again.err

@@ -163,12 +163,14 @@ def label_pages(
     batches: list[Batch] | None = None,
 ) -> tuple[list[pikepdf.Pdf], list]:
     """Give every page its scale bar; return the rendered texts (keep the PDFs open while their pages are
-    used) and one page of them per sheet page. `batches`: the pages' label_batches, when already made."""
+    used) and one page of them per sheet page. `batches`: the pages' label_batches, when already made (and
+    rendered, and counted, with the faces: see render_missing)."""
+    counted = batches is None
     if batches is None:
         batches = label_batches(pages, title, deck_names, duplex, margin, lang, sheets)
     for page in pages:
         page.overlay += scale_overlay(page, margin) if page.labelled else ""
-    pdfs = [pikepdf.open(io.BytesIO(data)) for data in render_batches(batches, cache, jobs)]
+    pdfs = [pikepdf.open(io.BytesIO(data)) for data in render_batches(batches, cache, jobs, counted=counted)]
     return pdfs, [page for pdf in pdfs for page in pdf.pages]
 
 

@@ -153,15 +153,19 @@ def default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
-def render_batches(batches: list[Batch], cache: FaceCache, jobs: int = 1, on_done=None) -> list[bytes]:
+def render_batches(
+    batches: list[Batch], cache: FaceCache, jobs: int = 1, on_done=None, counted: bool = True
+) -> list[bytes]:
     """PDF bytes for each batch, in order; `cache.face_fits(batch.key)` then holds each one's findings
-    (every page of the batch)."""
+    (every page of the batch). `counted`: whether the build's tally of found and rendered documents counts
+    them (not when render_missing has counted them already)."""
     results: list[bytes | None] = [
         cache.get(batch.key) if cache.find_face(batch.key) else None for batch in batches
     ]  # a batch is known with its text findings
     todo = [index for index, data in enumerate(results) if data is None]
-    cache.hits += len(batches) - len(todo)
-    cache.misses += len(todo)
+    if counted:
+        cache.hits += len(batches) - len(todo)
+        cache.misses += len(todo)
     for index, rendered in zip(todo, render_fitted_batches([batches[i] for i in todo], jobs, on_done), strict=True):
         results[index] = rendered.pdf
         cache.put(batches[index].key, rendered.pdf)
@@ -361,7 +365,10 @@ def render_missing(
                 missing.append((r, f))
     cache.hits += found
     cache.misses += len(missing)
-    unknown = [batch for batch in extra if cache.find_face(batch.key) is None or not cache.has(batch.key)]
+    extra = list(extra)
+    unknown = [batch for batch in extra if cache.find_face(batch.key) is None or cache.get(batch.key) is None]
+    cache.hits += len(extra) - len(unknown)
+    cache.misses += len(unknown)
     members = _batch_members(missing, jobs, after=len(unknown) * EXTRA_DOCUMENT_FACES)
     rendered_count = 0
     stream = rendered_in_order(
