@@ -372,3 +372,31 @@ def test_a_card_block_shows_the_real_card_and_a_wrong_id_is_a_located_error(rule
     assert result.code == 2
     [message] = errors(result)
     assert f"rules.yaml:{line_of(rules, 'id: anatomy')}:" in message and "aple" in message
+
+
+def test_an_unchanged_card_block_is_not_drawn_again_and_a_damaged_image_is(ruled_game, tmp_path, cli, monkeypatch):
+    rules = ruled_game / "rules.yaml"
+    rules.write_text(
+        rules.read_text(encoding="utf-8")
+        + "  - id: anatomy\n    type: card\n    deck: cards\n    cards: [apple, pear]\n"
+        + "    text: {ja: カードの見方, en: Reading a card}\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    args = ("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en", "--jobs", "1")
+    assert cli(*args).code == 0
+    first = (out / "small" / "rules-en-a4.pdf").read_bytes()
+    import generator.render.cardimage as cardimage
+
+    drawn = []
+    real = cardimage.render_fitted
+    monkeypatch.setattr(cardimage, "render_fitted", lambda batch: drawn.append(batch) or real(batch))
+    assert cli(*args).code == 0
+    assert not drawn, "the pictured cards were rendered again to recognise an unchanged rule sheet"
+    assert (out / "small" / "rules-en-a4.pdf").read_bytes() == first
+    [entry] = (out / ".cache" / "faces" / "images").rglob("*.marshal")
+    entry.write_bytes(entry.read_bytes()[:100])  # cut short, as by a full disk
+    (out / "small" / "rules-en-a4.pdf").unlink()
+    assert cli(*args).code == 0
+    assert len(drawn) == 1  # drawn again, not trusted
+    assert (out / "small" / "rules-en-a4.pdf").read_bytes() == first

@@ -1,33 +1,76 @@
 """Real card faces as images for the rule sheets (a `card` block): rendered from the data by the game's own
-templates, so a figure of a card can never show other colours or numbers than the printed card."""
+templates, so a figure of a card can never show other colours or numbers than the printed card.
+
+The images are kept in the build's cache, keyed by the faces' document, the resolution and the versions of
+what draws them: a rule sheet is recognised by its HTML, which holds the images, so a build with nothing
+changed would otherwise render and rasterize every pictured card again to find its rule sheets unchanged.
+"""
 
 from __future__ import annotations
 
 import base64
 import io
+import marshal
+from pathlib import Path
 
+from generator.fsutil import write_cache_entry
 from generator.model.game import Game
-from generator.render.faces import Batch, GameRenderer, render_fitted
+from generator.render.faces import Batch, GameRenderer, content_key, render_fitted
 
 DPI = 300
 
 
-def face_images(game: Game, lang: str, deck_id: str, card_ids: list[str]) -> list[str]:
-    """PNG data URLs of the cards' fronts in lang, cut at the trim (no bleed)."""
-    import pypdfium2 as pdfium
-
+def face_images(game: Game, lang: str, deck_id: str, card_ids: list[str], cache_dir: Path | None = None) -> list[str]:
+    """PNG data URLs of the cards' fronts in lang, cut at the trim (no bleed); kept in `cache_dir` when given."""
     renderer = GameRenderer(game, lang)
     deck = game.decks[deck_id]
     faces = renderer.deck_faces(deck)
     page_of = {card.id: faces.front_of[index] for index, card in enumerate(deck.cards)}
     html = renderer.document(deck, [faces.page(page_of[card_id]) for card_id in card_ids])
-    pdf = pdfium.PdfDocument(render_fitted(Batch(html, renderer.base_url())).pdf)
     bleed = round(deck.bleed_mm / 25.4 * DPI)
-    urls = []
+    entry = _entry(cache_dir, content_key(html, f"png at {DPI} dpi less {bleed} px", *_drawing_versions()))
+    images = _read(entry)
+    if images is None or len(images) != len(card_ids):
+        images = _rasterized(Batch(html, renderer.base_url()), bleed)
+        if entry is not None:
+            write_cache_entry(entry, marshal.dumps(images))
+    return ["data:image/png;base64," + base64.b64encode(data).decode("ascii") for data in images]
+
+
+def _rasterized(batch: Batch, bleed: int) -> list[bytes]:
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(render_fitted(batch).pdf)
+    images = []
     for index in range(len(pdf)):
         image = pdf[index].render(scale=DPI / 72).to_pil()
         image = image.crop((bleed, bleed, image.width - bleed, image.height - bleed)).convert("RGB")
         data = io.BytesIO()
         image.save(data, format="PNG", optimize=True)
-        urls.append("data:image/png;base64," + base64.b64encode(data.getvalue()).decode("ascii"))
-    return urls
+        images.append(data.getvalue())
+    return images
+
+
+def _drawing_versions() -> tuple[str, ...]:
+    import importlib.metadata
+
+    return tuple(f"{name} {importlib.metadata.version(name)}" for name in ("pypdfium2", "pillow"))
+
+
+def _entry(cache_dir: Path | None, key: str) -> Path | None:
+    return None if cache_dir is None else cache_dir / "images" / key[:2] / f"{key}.marshal"
+
+
+def _read(entry: Path | None) -> list[bytes] | None:
+    if entry is None:
+        return None
+    try:
+        images = marshal.loads(entry.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None  # none yet, or damaged: drawn again, never trusted
+    if not isinstance(images, list) or not all(isinstance(data, bytes) and data[:8] == PNG for data in images):
+        return None
+    return images
+
+
+PNG = b"\x89PNG\r\n\x1a\n"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+from pathlib import Path
 
 import pikepdf
 from markupsafe import Markup, escape
@@ -82,6 +83,7 @@ class RulebookWriter:
         self.problems: list[Problem] = []
         self.draw_cards = False  # card blocks render faces only when a sheet is written, not to check
         self.card_images: dict[tuple, list[str]] = {}
+        self.image_cache: Path | None = None  # where pictured cards are kept between builds (cardimage.py)
         self.fallbacks: dict[str, dict[str, Text]] = {}  # language -> string id -> Text printed in the source
         self._templates: dict[str, Templates] = {}
 
@@ -237,7 +239,7 @@ class RulebookWriter:
             return None  # checking only: the faces are rendered when the sheet is written
         key = (lang, deck.id, tuple(block.cards))
         if key not in self.card_images:
-            self.card_images[key] = face_images(self.game, lang, deck.id, block.cards)
+            self.card_images[key] = face_images(self.game, lang, deck.id, block.cards, self.image_cache)
         scale = block.width / deck.size_mm[0]
         width, height = block.width, deck.size_mm[1] * scale
         places = [(i * block.offset[0], i * block.offset[1]) for i in range(len(block.cards))]
@@ -409,6 +411,7 @@ def render_editions(
 ) -> tuple[list, list[bytes]]:
     """Each edition's batch and PDF. `cover: auto` lays the text out without a cover first; an edition longer
     than COVER_FROM_PAGES is laid out again with a cover and a contents page (both layouts are cached)."""
+    writer.image_cache = cache.directory
     choice = writer.rulebook.cover
     first = choice == "always"
     batches = [writer.batch(edition, paper, first) for edition, paper in wanted]
