@@ -9,6 +9,7 @@ changed would otherwise render and rasterize every pictured card again to find i
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import marshal
 from pathlib import Path
@@ -24,9 +25,10 @@ def face_images(game: Game, lang: str, deck_id: str, card_ids: list[str], cache_
     """PNG data URLs of the cards' fronts in lang, cut at the trim (no bleed); kept in `cache_dir` when given."""
     renderer = GameRenderer(game, lang)
     deck = game.decks[deck_id]
-    faces = renderer.deck_faces(deck)
-    page_of = {card.id: faces.front_of[index] for index, card in enumerate(deck.cards)}
-    html = renderer.document(deck, [faces.page(page_of[card_id]) for card_id in card_ids])
+    shared = {**renderer.context(), "deck": renderer.deck_view(deck)}  # what deck_faces gives every card
+    by_id = {card.id: card for card in deck.cards}
+    fronts = [renderer.card_faces(deck, by_id[card_id], shared)["front"][0] for card_id in card_ids]
+    html = renderer.document(deck, fronts)
     bleed = round(deck.bleed_mm / 25.4 * DPI)
     entry = _entry(cache_dir, content_key(html, f"png at {DPI} dpi less {bleed} px", *_drawing_versions()))
     images = _read(entry)
@@ -51,6 +53,7 @@ def _rasterized(batch: Batch, bleed: int) -> list[bytes]:
     return images
 
 
+@functools.cache
 def _drawing_versions() -> tuple[str, ...]:
     import importlib.metadata
 
