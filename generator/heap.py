@@ -63,6 +63,17 @@ def frozen_heap() -> Iterator[None]:
         gc.unfreeze()
 
 
+def release_free_memory() -> None:
+    """Give the heap pages freed since to the system: glibc keeps them otherwise (a render worker after a long
+    document, a command after writing a volume)."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 MADV_POPULATE_WRITE = 23  # Linux 5.14: fault the range in for writing, as a write would
 
 

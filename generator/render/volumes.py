@@ -17,13 +17,13 @@ import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from generator import heap
 from generator.fsutil import write_atomic
 from generator.render import labels as labels_module
 from generator.render import sheets as sheets_module
 from generator.render.faces import Batch
 from generator.render.labels import label_batches, label_pages
 from generator.render.pipeline import CachedFaces, FaceCache
-from generator.render.worker import release_free_memory
 from generator.render.sheets import (
     FoldSheet,
     Sheet,
@@ -219,6 +219,6 @@ def write_volume(volume: Volume, path: Path, title: str, cache: FaceCache, jobs:
         faces.close()
         for pdf in texts:
             pdf.close()
-    release_free_memory()  # what pikepdf freed: a volume's faces and sheets, tens of megabytes
+    heap.release_free_memory()  # what pikepdf freed: a volume's faces and sheets, tens of megabytes
     write_atomic(path, data)
     return pages

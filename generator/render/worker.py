@@ -9,10 +9,10 @@ are made by render/faces.py; the pool that runs them is render/pipeline.py's.
 
 from __future__ import annotations
 
-import ctypes
 import gc
 from dataclasses import dataclass, field
 
+from generator import heap
 from generator.render import fonts
 from generator.render.fetch import Confinement
 from generator.render.weasy.fit import FitBox, render_measured
@@ -48,11 +48,4 @@ def render_and_release(html: str, base_url: str) -> RenderedBatch:
         return render_document(html, base_url)
     finally:
         gc.collect()
-        release_free_memory()
-
-
-def release_free_memory() -> None:
-    try:
-        ctypes.CDLL(None).malloc_trim(0)  # glibc keeps freed heap pages otherwise
-    except (OSError, AttributeError):
-        pass
+        heap.release_free_memory()

@@ -237,8 +237,8 @@ class FacePages:
     def of(cls, document) -> FacePages | None:
         """None unless each page shows one face, a distinct child of the document's body."""
         pages = document.pages
-        root = _face_root_element(pages[0]) if pages else None
-        if root is None or root.get(CUT_ATTRIBUTE) is None:
+        root = _faces_root(pages)
+        if root is None:
             return None
         body = next((child for child in root if str(child.tag).endswith("body")), None)
         elements = [_face_of(page) for page in pages]
@@ -301,8 +301,7 @@ def _one_page_per_face(document):
     second page by WeasyPrint: that text is past the trim. The extra page is taken out, so the pages stay
     one per face, and its text reported."""
     pages = document.pages
-    root = _face_root_element(pages[0]) if pages else None
-    if root is None or root.get(CUT_ATTRIBUTE) is None:
+    if _faces_root(pages) is None:
         return document, []
     kept: list[Any] = []  # WeasyPrint's pages
     spilled, previous, laid_out = [], None, 0
@@ -373,6 +372,12 @@ def _visible_text(element):
             yield from _visible_text(child)
         if child.tail:
             yield child.tail
+
+
+def _faces_root(pages):
+    """The root element of a document of faces (one declaring its cut with data-cut), else None."""
+    root = _face_root_element(pages[0]) if pages else None
+    return root if root is not None and root.get(CUT_ATTRIBUTE) is not None else None
 
 
 def _face_root_element(page):
