@@ -172,7 +172,9 @@ def test_a_labels_page_heads_say_what_the_drawn_pages_say(layout, duplex, sheets
     def said(pages):
         return [(page.paper, page.side, page.sheet, page.decks, page.labelled) for page in pages]
 
-    assert said(heads) == said(drawn) and len(drawn) > len(planned) * (layout == "duplex" and duplex != "none")
+    assert said(heads) == said(drawn)
+    backs = layout == "duplex" and duplex != "none"  # a sheet with backs has two pages, else one
+    assert len(drawn) > len(planned) if backs else len(drawn) == len(planned)
     names = {"cards": "Cards", "tokens": "Tokens", "minis": "Minis"}
     assert [batch.html for batch in label_batches(heads, "Game", names, duplex, 5, "en")] == [
         batch.html for batch in label_batches(drawn, "Game", names, duplex, 5, "en")
