@@ -10,7 +10,7 @@ import pytest
 from conftest import KITS as GAMES, fonts_of, is_embedded, page_size_mm, placements
 from generator.model import load_game
 from generator.paths import CARDS_DIR
-from generator.render.sheets import PAPERS
+from generator.render.sheets import PAPERS, needed_version
 from generator.render.typeset import plain
 
 pytestmark = pytest.mark.slow
@@ -201,8 +201,11 @@ def test_every_file_declares_its_language_a_title_and_the_version_it_needs(kits,
         pdf = pikepdf.open(kits / game_id / entry["path"])
         assert str(pdf.Root.Lang) == entry["lang"].split("+")[0], entry["path"]
         assert str(pdf.docinfo.get("/Title", "")), entry["path"]
-        if entry["kind"] != "rules":
-            assert pdf.pdf_version >= "1.6", entry["path"]  # OpenType (CFF) font programs
+        assert pdf.pdf_version >= needed_version(pdf), entry["path"]
+        font_files = [
+            obj.FontFile3 for obj in pdf.objects if isinstance(obj, pikepdf.Dictionary) and "/FontFile3" in obj
+        ]
+        assert font_files and {str(f.Subtype) for f in font_files} == {"/CIDFontType0C"}, entry["path"]  # bare CJK CFF
 
 
 # --- Japanese typesetting, read back from every Japanese output -----------------------------------

@@ -32,7 +32,7 @@ html = ('<html lang="ja"><style>@page :first { @bottom-center { content: "1 / 2"
 sys.stdout.buffer.write(weasyprint.HTML(string=html).write_pdf())
 print(json.dumps({"pycparser": "pycparser" in sys.modules,
                   "parallel": getattr(weasyprint.pdf.build_fonts_dictionary, "subsets_in_parallel", False),
-                  "one_pass": getattr(weasyprint.pdf.fonts.Font._harfbuzz_subset, "in_one_pass", False),
+                  "compact": getattr(weasyprint.pdf.fonts.Font._harfbuzz_subset, "compact", False),
                   "deferred": type(weasyprint.pdf.fonts.Font.__dict__.get("file_content")).__name__,
                   "shared": getattr(weasyprint.css.find_style_attributes, "shares_inline_styles", False),
                   "margins": getattr(weasyprint.layout.make_margin_boxes, "skips_empty_margin_boxes", False),
@@ -58,7 +58,7 @@ def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path
         "pycparser": True,
         "deferred": "NoneType",
         "parallel": False,
-        "one_pass": False,
+        "compact": True,
         "shared": False,
         "margins": False,
         "hyphenation": False,
@@ -68,15 +68,15 @@ def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path
     assert list((tmp_path / "pnpgen" / "ffi").glob("_pnpgen_ffi_*.py"))
     assert list((tmp_path / "pnpgen" / "hyphenation").glob("hyph_en_*.pickle"))
     fast, fast_state = render(tmp_path)
-    # the C text not parsed again, whole font files not copied, the fonts subset side by side (a CFF font in one
-    # pass where that gives the same font), the repeated style attributes computed once, margin boxes made on
+    # the C text not parsed again, whole font files not copied, the fonts subset side by side (CJK fonts embedded
+    # with their used glyphs only, plain or not), the repeated style attributes computed once, margin boxes made on
     # the first page only (its footer), the hyphenation patterns read from the cache: the same hyphens;
     # fontTools' subsetter never imported
     assert fast_state == {
         "pycparser": False,
         "deferred": "_FileContent",
         "parallel": True,
-        "one_pass": True,
+        "compact": True,
         "shared": True,
         "margins": True,
         "hyphenation": True,

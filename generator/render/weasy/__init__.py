@@ -3,6 +3,8 @@
 - patches.py: WeasyPrint loaded with prebuilt C declarations, lazy font copies and fonts subset in
   parallel (same bytes; PNPGEN_PLAIN_WEASYPRINT=1 turns them off). `load()` returns the module;
   `SharedFonts(html)` lays a document out with the process' one font configuration.
+- compactfonts.py: CJK fonts (CID-keyed CFF) embedded as bare CFF with the used glyphs only, not as
+  WeasyPrint's OpenType files that keep every glyph id below the highest used (a change to the output).
 - tree.py: the ways into the laid-out boxes of a rendered document.
 - fit.py (with furigana.py, lastlines.py, lastpage.py): the passes that read the layout tree between
   `render()` and `write_pdf()`: text that does not fit, shrink and grow, readable furigana, no short

@@ -119,8 +119,11 @@ INTERNALS: list[Internal] = [
             r"if subset and not font\.used_in_forms",
             r"file_font\.to_unicode",
             r"font\.clean\(to_unicode, options\['hinting'\]\)",
+            r"if font\.type == 'otf':\s+font_extra = pydyf\.Dictionary\(\{'Subtype': '/OpenType'\}\)",
+            r"pydyf\.Stream\(\[font\.file_content\], font_extra",
         ),
-        "patches.subset_fonts_in_parallel (repeats what the loop passes to clean())",
+        "patches.subset_fonts_in_parallel (repeats what the loop passes to clean()); compactfonts."
+        "_label_bare_cff_streams (relabels the stream of a bare CFF /CIDFontType0C)",
     ),
     Internal(
         "weasyprint.pdf",
@@ -145,33 +148,34 @@ INTERNALS: list[Internal] = [
         (),
         "patches.SharedFonts (a font added by @font-face)",
     ),
-    # patches.py: fonts subset in one pass
+    # compactfonts.py: CJK fonts embedded with their used glyphs only
     Internal(
-        FONTS, "Font._harfbuzz_subset", "method", ("self", "to_unicode", "hinting"), "patches.subset_fonts_in_one_pass"
+        FONTS, "Font._harfbuzz_subset", "method", ("self", "to_unicode", "hinting"), "compactfonts.embed_compact_fonts"
     ),
+    Internal(FONTS, "Font.type", "attribute", ("fget",), "compactfonts.embed_compact_fonts (a bare CFF is 'otf' too)"),
+    Internal(FONTS, "Font.missing", "set in class", (), "compactfonts.compact_cff"),
+    Internal(FONTS, "Font.tables", "set in class", (), "compactfonts.compact_cff"),
+    Internal(FONTS, "Font.hb_face", "set in class", (), "compactfonts.compact_cff"),
     Internal(
         FONTS,
-        "Font._harfbuzz_subset",
+        "_build_vector_font_dictionary",
         "source",
-        (
-            r"HB_SUBSET_FLAGS_RETAIN_GIDS \|",
-            r"keep = tuple\(range\(max\(to_unicode\) \+ 1\)\)",
-            r"flags \|= harfbuzz_subset\.HB_SUBSET_FLAGS_NO_HINTING",
-            r"if self\.missing:",
-            r"b'BASE', b'DSIG', b'EBDT', b'EBLC', b'EBSC', b'GPOS', b'GSUB', b'JSTF',\s+b'LTSH', b'PCLT', b'SVG '",
-            r"self\.file_content = file_content",
-        ),
-        "patches.subset_fonts_in_one_pass (the two passes it replaces, with these flags and tables)",
+        (r"FontFile\{3 if font\.type == \"otf\" else 2\}", r"/CIDFontType\{0 if font\.type == \"otf\" else 2\}"),
+        "compactfonts.embed_compact_fonts (a bare CFF, typed 'otf', is FontFile3 of a CIDFontType0)",
     ),
-    Internal(FONTS, "Font.missing", "set in class", (), "patches.subset_fonts_in_one_pass"),
-    Internal(FONTS, "Font.tables", "set in class", (), "patches.subset_fonts_in_one_pass"),
-    Internal(FONTS, "Font.hb_face", "set in class", (), "patches.subset_fonts_in_one_pass"),
     Internal(
-        "weasyprint.text.fonts",
-        "get_hb_object_data",
-        "function",
-        ("hb_object", "ot_color", "glyph"),
-        "patches.subset_fonts_in_one_pass",
+        "weasyprint.text.ffi",
+        "harfbuzz",
+        "attribute",
+        ("hb_face_reference_table", "hb_blob_get_data", "hb_blob_destroy", "hb_face_destroy", "hb_tag_from_string"),
+        "compactfonts._read_cff",
+    ),
+    Internal(
+        "weasyprint.text.ffi",
+        "harfbuzz_subset",
+        "attribute",
+        ("HB_SUBSET_FLAGS_NO_LAYOUT_CLOSURE", "HB_SUBSET_SETS_DROP_TABLE_TAG", "hb_subset_or_fail"),
+        "compactfonts.compact_cff",
     ),
     Internal(
         "weasyprint.css",

@@ -1,6 +1,6 @@
 """WeasyPrint, loaded faster and lighter, with the same output (the tests compare the bytes).
 
-Seven changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEASYPRINT=1 turns them off.
+Changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEASYPRINT=1 turns them off.
 
 - C declarations prebuilt: WeasyPrint declares the Pango, HarfBuzz and fontconfig functions it calls as one
   C text that cffi parses with pycparser at every import, about 0.2 s of every process that renders. cffi can
@@ -13,11 +13,6 @@ Seven changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEA
 - Fonts subset side by side: a document's fonts are subset one after the other (about 35 ms each for Noto
   CJK) although HarfBuzz runs without Python's lock; they now run in threads, before WeasyPrint's own loop,
   which then finds them done (see subset_fonts_in_parallel).
-- Fonts subset in one pass: WeasyPrint subsets a font twice, first keeping the used glyphs at their ids, then
-  dropping the glyphs after the last used one and the hinting. For a CFF font (Noto CJK) whose first pass
-  kept nothing past the last used glyph (Latin text: HarfBuzz stops there), one pass that also drops the
-  hinting gives the same font in about half the time (20 ms less); otherwise the second pass runs on it, as
-  before (see subset_fonts_in_one_pass). TrueType fonts are subset as before.
 - Inline styles shared: WeasyPrint computes an element's style once for every element with the same parent
   style, declarations and matching rules, but gives each `style` attribute its own parsed declarations, so
   a template's inline styles, repeated on every face, were computed again for every element (see
@@ -55,6 +50,7 @@ from pathlib import Path
 from types import ModuleType
 
 from generator.fsutil import write_cache_entry
+from generator.render.weasy import compactfonts
 
 FFI_MODULE = "weasyprint.text.ffi"
 
@@ -81,10 +77,10 @@ def load() -> ModuleType:
             if isinstance(sys.modules.get(name), _Deferred):
                 del sys.modules[name]
 
+    compactfonts.embed_compact_fonts()  # what pnpgen embeds, plain or not
     if not plain:
         defer_font_copies()
         subset_fonts_in_parallel()
-        subset_fonts_in_one_pass()
         share_inline_styles()
         skip_empty_margin_boxes()
         cache_hyphenation()
@@ -358,63 +354,6 @@ def subset_fonts_in_parallel() -> None:
     build.__wrapped__, clean.__wrapped__ = original_build, original_clean  # type: ignore[attr-defined]  # what internals.py checks, set on a function object
     pdf_fonts.Font.clean = clean
     pdf_module.build_fonts_dictionary = build
-
-
-def subset_fonts_in_one_pass() -> None:
-    """Subset a font as WeasyPrint does (Font._harfbuzz_subset), in one HarfBuzz pass where that gives its font
-    (see the module's doc)."""
-    from weasyprint.pdf import fonts as pdf_fonts
-    from weasyprint.text import fonts as text_fonts
-    from weasyprint.text.ffi import ffi, harfbuzz, harfbuzz_subset
-
-    original = pdf_fonts.Font._harfbuzz_subset
-    if getattr(original, "in_one_pass", False):
-        return
-    read_data = text_fonts.get_hb_object_data  # the unpatched reader: a subset is no face Pango owns
-
-    def subset(face, glyphs, retain_gids: bool, font, hinting):
-        """The face subset to these glyphs with the flags and tables of WeasyPrint's passes (None: failed)."""
-        hb = harfbuzz_subset
-        request = ffi.gc(hb.hb_subset_input_create_or_fail(), hb.hb_subset_input_destroy)
-        _add_sorted(ffi, harfbuzz, hb.hb_subset_input_glyph_set(request), glyphs)
-        flags = hb.HB_SUBSET_FLAGS_PASSTHROUGH_UNRECOGNIZED | hb.HB_SUBSET_FLAGS_DESUBROUTINIZE
-        if retain_gids:
-            flags |= hb.HB_SUBSET_FLAGS_RETAIN_GIDS
-        if not hinting:
-            flags |= hb.HB_SUBSET_FLAGS_NO_HINTING
-        if font.missing:
-            flags |= hb.HB_SUBSET_FLAGS_NOTDEF_OUTLINE
-        hb.hb_subset_input_set_flags(request, flags)
-        dropped = hb.hb_subset_input_set(request, hb.HB_SUBSET_SETS_DROP_TABLE_TAG)
-        _add_sorted(ffi, harfbuzz, dropped, sorted(harfbuzz.hb_tag_from_string(tag, -1) for tag in DROPPED_TABLES))
-        result = hb.hb_subset_or_fail(face, request)
-        return None if result == ffi.NULL else ffi.gc(result, harfbuzz.hb_face_destroy)
-
-    def harfbuzz_subset_once(font, to_unicode, hinting):
-        if "CFF " not in font.tables:  # a TrueType font (DejaVu) comes out of one pass a few bytes different
-            return original(font, to_unicode, hinting)
-        glyphs = sorted(to_unicode)
-        face = subset(font.hb_face, glyphs, True, font, hinting)
-        if face is not None and harfbuzz.hb_face_get_glyph_count(face) != glyphs[-1] + 1:
-            # glyphs kept past the last used one (Japanese text): WeasyPrint's second pass drops them
-            face = subset(face, list(range(glyphs[-1] + 1)), False, font, hinting)
-        data = read_data(face) if face is not None else None
-        if not data:
-            return original(font, to_unicode, hinting)  # and its warning
-        font.file_content = data
-
-    harfbuzz_subset_once.in_one_pass = True  # type: ignore[attr-defined]  # attributes set on a function object
-    harfbuzz_subset_once.__wrapped__ = original  # type: ignore[attr-defined]  # what internals.py checks, set on a function object
-    pdf_fonts.Font._harfbuzz_subset = harfbuzz_subset_once
-
-
-DROPPED_TABLES = (b"BASE", b"DSIG", b"EBDT", b"EBLC", b"EBSC", b"GPOS", b"GSUB", b"JSTF", b"LTSH", b"PCLT", b"SVG ")
-# the tables WeasyPrint's subsetter drops (Font._harfbuzz_subset)
-
-
-def _add_sorted(ffi, harfbuzz, target, values: list[int]) -> None:
-    array = ffi.new(f"hb_codepoint_t[{len(values)}]", values)
-    harfbuzz.hb_set_add_sorted_array(target, array, len(values))
 
 
 def share_inline_styles() -> None:
