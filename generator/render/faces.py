@@ -19,6 +19,7 @@ from generator.model.placeholders import data_names
 from generator.model.game import Deck, Game, Text
 from generator.render import fonts, typeset_html
 from generator.render.weasy.patches import weasyprint_version
+from generator.render.weasy.compactfonts import EMBEDDING
 from generator.render.weasy.fit import CHECK_VERSION, FitBox
 from generator.render.worker import RenderedBatch, render_document
 from generator.render.memo import FaceMemo, card_key, context_key, text_at, text_paths
@@ -402,12 +403,15 @@ class Batch:
 
 
 def content_key(*parts: str) -> str:
-    """Hash of everything that determines a rendering: the texts given, WeasyPrint's version, the fonts."""
+    """Hash of everything that determines a rendering: the texts given, WeasyPrint's version, the fonts and how
+    they are embedded."""
     return _digest_of(_key_start(), parts).hexdigest()
 
 
 def _key_start():
-    return _digest_of(hashlib.sha256(), (weasyprint_version(), fonts.fingerprint(), CHECK_VERSION, LAYOUT_PASSES))
+    return _digest_of(
+        hashlib.sha256(), (weasyprint_version(), fonts.fingerprint(), CHECK_VERSION, LAYOUT_PASSES, EMBEDDING)
+    )
 
 
 def _digest_of(digest, parts):

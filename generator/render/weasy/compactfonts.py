@@ -19,6 +19,7 @@ A font whose CFF is not CID-keyed, or whose CIDs are not its glyph ids, is embed
 
 from __future__ import annotations
 
+EMBEDDING = "compact-cff-1"  # part of the face cache keys: faces cached with other font files are made again
 CFF_TAG = b"CFF "
 CFF_SUBTYPE = "/CIDFontType0C"  # FontFile3's subtype for a bare CID-keyed CFF
 
