@@ -34,8 +34,14 @@ def cache_dir(game_dir: Path, out: Path = OUTPUT_DIR) -> Path:
     on behalf of an outside game, never inside an installed pnpgen)."""
     if Path(out).resolve() != OUTPUT_DIR.resolve() or Path(game_dir).resolve().is_relative_to(PROJECT_DIR.resolve()):
         return Path(out) / ".cache"
+    return user_cache_dir("").parent
+
+
+def user_cache_dir(kind: str) -> Path:
+    """pnpgen's caches of its own and of its libraries, for every game: compiled templates, C declarations,
+    hyphenation patterns."""
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "pnpgen"
+    return Path(base) / "pnpgen" / kind
 
 
 def face_cache_dir(game_dir: Path, out: Path = OUTPUT_DIR) -> Path:

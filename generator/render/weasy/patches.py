@@ -50,6 +50,7 @@ from pathlib import Path
 from types import ModuleType
 
 from generator.fsutil import write_cache_entry
+from generator.paths import user_cache_dir
 from generator.render.weasy import compactfonts
 
 FFI_MODULE = "weasyprint.text.ffi"
@@ -204,8 +205,7 @@ def defer_font_copies() -> None:
 
 
 def cache_dir(kind: str = "ffi") -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "pnpgen" / kind
+    return user_cache_dir(kind)
 
 
 def _install_finder() -> None:
