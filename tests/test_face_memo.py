@@ -91,7 +91,7 @@ def test_a_template_file_change_runs_every_card(small_game, tmp_path, runs):
     assert_same(found, fresh)
 
 
-def test_a_face_reading_other_cards_is_rendered_every_time(small_game, tmp_path, runs):
+def test_a_face_reading_other_cards_is_rendered_again_when_a_file_of_the_game_changes(small_game, tmp_path, runs):
     template = small_game / "templates" / "card.html"
     template.write_text(
         template.read_text(encoding="utf-8")
@@ -100,6 +100,9 @@ def test_a_face_reading_other_cards_is_rendered_every_time(small_game, tmp_path,
     )
     memo = FaceMemo(tmp_path / "cache")
     faces_of(small_game, memo)
+    runs.clear()
+    faces_of(small_game, memo)
+    assert runs == []  # nothing changed: taken from the memo
     edit(small_game / "decks" / "cards.yaml", "value: 1", "value: 7")  # apple's value, printed on every card
     runs.clear()
     _, found = faces_of(small_game, memo)
@@ -109,11 +112,20 @@ def test_a_face_reading_other_cards_is_rendered_every_time(small_game, tmp_path,
     assert all("first 7" in page for page in FacePages(found["en"]) if 'class="face front"' in page)
 
 
-def test_a_text_with_a_placeholder_is_resolved_every_time(small_game, tmp_path, runs):
+def test_a_text_with_a_placeholder_is_resolved_again_when_a_file_of_the_game_changes(small_game, tmp_path, runs):
     deck_file = small_game / "decks" / "cards.yaml"
     edit(deck_file, "en: Score 2 points.}", 'en: "Score 2 points ({deck.cards} cards in the deck)."}')
     memo = FaceMemo(tmp_path / "cache")
     faces_of(small_game, memo)
+    runs.clear()
+    faces_of(small_game, memo)
+    assert runs == []  # nothing changed: taken from the memo
+    (small_game / "components.yaml").write_text(  # another file: the deck's size could be counted there
+        (small_game / "components.yaml").read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8"
+    )
+    faces_of(small_game, memo)
+    assert ("en", "grapes") in runs and ("en", "pear") not in runs
+    runs.clear()
     edit(deck_file, "    count: 2\n    value: 1", "    count: 5\n    value: 1")  # apple: 3 more copies
     runs.clear()
     _, found = faces_of(small_game, memo)

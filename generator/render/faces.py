@@ -22,7 +22,7 @@ from generator.render.weasy.patches import weasyprint_version
 from generator.render.weasy.compactfonts import EMBEDDING
 from generator.render.weasy.fit import CHECK_VERSION, FitBox
 from generator.render.worker import RenderedBatch, render_document
-from generator.render.memo import FaceMemo, card_key, context_key, text_at, text_paths
+from generator.render.memo import FaceMemo, card_key, context_key, folder_fingerprint, text_at, text_paths
 from generator.render.templating import Templates, Untranslated, localize
 from generator.paths import TEMPLATES_DIR, find_template, template_dirs
 from generator.errors import InputError, Problem
@@ -262,13 +262,13 @@ class GameRenderer:
                     for text in faces.get("back", ("", []))[1]
                     if all(text.text is not m.text for m in faces["front"][1])
                 ]
-                if not self.data.read and "decks" not in self.templates.env.resolved:
-                    memo.put(
-                        card,
-                        keys,
-                        missing,
-                        {path: self.templates.used[path] for path in self.templates.used if path not in used_before},
-                    )
+                memo.put(
+                    card,
+                    keys,
+                    missing,
+                    {path: self.templates.used[path] for path in self.templates.used if path not in used_before},
+                    read_game=self.data.read or "decks" in self.templates.env.resolved,
+                )
             if missing:
                 result.untranslated[card.id] = missing
             if on_card is not None:
@@ -332,6 +332,14 @@ class _MemoRun:
         self.context = context_key(game_dir, context_parts) if memo else ""
         self.kept: dict[str, list] = {}
         self.changed = False
+        self._game_print: str | None = None
+
+    def game_print(self) -> str:
+        """Every file of the game: what a card's faces depend on when they read other cards or the game's data
+        (a placeholder naming a deck's size, a table of the setup, another card's field, the `decks` view)."""
+        if self._game_print is None:
+            self._game_print = folder_fingerprint(Path(self.game_dir))
+        return self._game_print
 
     def get(self, card) -> tuple[tuple[str, str | None], list[Untranslated]] | None:
         """The keys of the card's front and back faces and its untranslated texts, if its inputs are known."""
@@ -341,7 +349,9 @@ class _MemoRun:
         entry = self.known.get(key)
         if entry is None:
             return None
-        front, back, printed, used = entry
+        front, back, printed, used, game = entry
+        if game is not None and game != self.game_print():
+            return None
         missing = []
         for path, lang, shown in printed:
             text = text_at(card, self.around, path)
@@ -353,7 +363,8 @@ class _MemoRun:
             self.used.setdefault(Path(path), (Path(file) if file else None, line, how))
         return (front, back), missing
 
-    def put(self, card, keys: dict[str, str], missing: list[Untranslated], used: dict) -> None:
+    def put(self, card, keys: dict[str, str], missing: list[Untranslated], used: dict, read_game: bool) -> None:
+        """Remember the card's faces; `read_game`: they read more of the game than the card (see game_print)."""
         if self.memo is None:
             return
         paths = text_paths(card, self.around)
@@ -365,6 +376,7 @@ class _MemoRun:
             keys.get("back"),
             [[paths[id(text.text)], text.lang, str(text)] for text in missing],
             [[str(path), str(file) if file else None, line, how] for path, (file, line, how) in used.items()],
+            self.game_print() if read_game else None,
         ]
 
     def save(self) -> None:

@@ -5,7 +5,8 @@ A card's face HTML is a pure function of what its templates read: the card, the 
 the labels, the templates and their files, the stylesheets and fonts, pnpgen's own code. Everything but the
 card is hashed once per deck and language (the deck's *context key*); each card adds its own data. A card
 whose render also read something that key does not cover (another card through `decks`, the game's data
-through a `{...}` placeholder) is recorded as such and never taken from the memo: it is rendered each time.
+through a `{...}` placeholder) is recorded with a hash of every file of the game, and taken from the memo only
+while none of them changed.
 
 For a card taken from the memo the build knows the keys of its faces (which the face cache renders from)
 without their HTML; a face the face cache lacks is rendered from its card again (DeckFaces.page).
@@ -24,13 +25,14 @@ from generator.fsutil import write_cache_entry
 from generator.model.game import Text
 from generator.paths import template_dirs
 
-MEMO_VERSION = "1"
+MEMO_VERSION = "2"
 STORED_AS = f"pnpgen face memo {MEMO_VERSION}, Python {sys.version_info[:2]}"  # marshal's format is Python's own
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 
 class FaceMemo:
-    """Per deck and language, card key -> (front face key, back face key, untranslated texts, files used)."""
+    """Per deck and language, card key -> (front face key, back face key, untranslated texts, files used, the
+    game's files' hash when the faces read more of the game than the card, else None)."""
 
     def __init__(self, directory: Path | None):
         self.directory = directory
