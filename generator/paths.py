@@ -34,12 +34,12 @@ def cache_dir(game_dir: Path, out: Path = OUTPUT_DIR) -> Path:
     on behalf of an outside game, never inside an installed pnpgen)."""
     if Path(out).resolve() != OUTPUT_DIR.resolve() or Path(game_dir).resolve().is_relative_to(PROJECT_DIR.resolve()):
         return Path(out) / ".cache"
-    return user_cache_dir("").parent
+    return user_cache_dir()
 
 
-def user_cache_dir(kind: str) -> Path:
-    """pnpgen's caches of its own and of its libraries, for every game: compiled templates, C declarations,
-    hyphenation patterns."""
+def user_cache_dir(kind: str = "") -> Path:
+    """The user's cache folder of pnpgen, or one of its parts (`kind`): compiled templates, C declarations,
+    hyphenation patterns, and the caches of a game outside the project (see cache_dir)."""
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "pnpgen" / kind
 
