@@ -420,7 +420,7 @@ class CachedFaces:
         self.batches.clear()
 
 
-MAX_BATCH = 50  # faces; every batch subsets its fonts once (about 35 ms a Noto CJK font), so fewer is faster,
+MAX_BATCH = 50  # faces; every batch subsets its fonts once (5-10 ms a Noto CJK font), so fewer is faster,
 # but a WeasyPrint document holds every page's layout until it is written: larger batches cost memory
 EXTRA_DOCUMENT_FACES = 30  # what a document of sheet labels (up to 50 pages) costs, in faces: 34 label pages
 # take 0.19 s of CPU, a face 5.5 ms in a batch of 50
