@@ -233,6 +233,24 @@ def test_a_block_missing_a_language_prints_the_source_text_and_says_so(ruled_gam
     assert "ぶどうを" in text and "{removed" not in text  # the Japanese text, its placeholder resolved
 
 
+def test_rules_built_again_come_from_the_memo_with_their_warnings_until_a_file_of_the_game_changes(ruled_game, cli):
+    rules = ruled_game / "rules.yaml"
+    edit(rules, "      en: With 2 players remove {removed.cards@2} grapes.\n", "")
+    args = ("rules", ruled_game, "--out", ruled_game / "out", "--lang", "en", "--paper", "a4")
+    first = cli(*args)
+    pdf = ruled_game / "out" / "small" / "rules-en-a4.pdf"
+    written = pdf.read_bytes()
+    again = cli(*args)
+    assert again.code == 0 and "(1 from the cache, 0 rendered)" in again.err
+    assert pdf.read_bytes() == written
+    warnings = [[w for w in result.err.splitlines() if w.startswith("warning:")] for result in (first, again)]
+    assert warnings[0] == warnings[1] and "rules[removal].text has no en text" in warnings[1][0]
+    edit(ruled_game / "decks" / "cards.yaml", "    count: 2\n    value: 1", "    count: 5\n    value: 1")  # apple
+    changed = cli(*args)
+    assert changed.code == 0 and "(0 from the cache, 1 rendered)" in changed.err
+    assert "There are 5 " in "".join(page_text(pdf, i) for i in range(len(pikepdf.open(pdf).pages)))
+
+
 def test_an_unknown_placeholder_is_a_located_error(ruled_game, cli):
     rules = ruled_game / "rules.yaml"
     edit(rules, "{card:apple.count}枚", "{card:aple.count}枚")
@@ -397,6 +415,10 @@ def test_an_unchanged_card_block_is_not_drawn_again_and_a_damaged_image_is(ruled
     [entry] = (out / ".cache" / "faces" / "images").rglob("*.marshal")
     entry.write_bytes(entry.read_bytes()[:100])  # cut short, as by a full disk
     (out / "small" / "rules-en-a4.pdf").unlink()
+    assert cli(*args).code == 0
+    assert not drawn  # the rule sheet is known unchanged (its edition memo) and cached: no picture is needed
+    for memo in (out / ".cache" / "faces" / "memo").glob("rules-*"):
+        memo.unlink()  # now its HTML is made again, with its pictures
     assert cli(*args).code == 0
     assert len(drawn) == 1  # drawn again, not trusted
     assert (out / "small" / "rules-en-a4.pdf").read_bytes() == first

@@ -39,12 +39,12 @@ def write_rulebooks(
     writer.check()
     wanted = [(edition, paper) for edition in editions(game, langs) for paper in papers]
     cache = FaceCache(cache_dir)
-    batches, pdfs = render_editions(writer, wanted, cache, jobs)
+    keys, pdfs = render_editions(writer, wanted, cache, jobs)
     if untranslated is not None:
         untranslated({lang: texts for lang, texts in writer.fallbacks.items() if lang in langs})
     if report is not None:
-        for (edition, _), batch in zip(wanted, batches):
-            report(rule_findings(game, writer.rulebook, edition, cache.face_fits(batch.key)))
+        for (edition, _), key in zip(wanted, keys):
+            report(rule_findings(game, writer.rulebook, edition, cache.face_fits(key)))
     files = []
     for (edition, paper), data in zip(wanted, pdfs):
         name = f"rules-{edition_name(edition)}-{paper}.pdf"

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import io
+import marshal
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pikepdf
@@ -25,7 +27,9 @@ from generator.model.rules import COVER_FROM_PAGES, Block, Rulebook, has_rules, 
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
 from generator.render.cardimage import face_images
-from generator.render.faces import Batch
+from generator.fsutil import write_cache_entry
+from generator.render.faces import Batch, content_key
+from generator.render.memo import STORED_AS, context_key, folder_fingerprint
 from generator.render.pipeline import FaceCache, render_batches
 from generator.render.templating import Templates
 from generator.render.typeset import spaced_plain
@@ -123,6 +127,10 @@ class RulebookWriter:
         for name, value in values.items():
             word = word.replace("{" + name + "}", str(value))
         return word
+
+    def add_fallbacks(self, found: dict) -> None:
+        for lang, printed in found.items():
+            self.fallbacks.setdefault(lang, {}).update(printed)
 
     def note_missing(self, text: Text | None, lang: str, string_id: str) -> None:
         """A text of the game printed here (title, box contents) in the source language for want of lang."""
@@ -408,21 +416,111 @@ def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
 
 def render_editions(
     writer: RulebookWriter, wanted: list[tuple[tuple[str, ...], str]], cache: FaceCache, jobs: int
-) -> tuple[list, list[bytes]]:
-    """Each edition's batch and PDF. `cover: auto` lays the text out without a cover first; an edition longer
-    than COVER_FROM_PAGES is laid out again with a cover and a contents page (both layouts are cached)."""
+) -> tuple[list[str], list[bytes]]:
+    """Each edition's cache key and PDF. `cover: auto` lays the text out without a cover first; an edition
+    longer than COVER_FROM_PAGES is laid out again with a cover and a contents page (both layouts are cached).
+    An edition whose inputs are those of the last build and whose PDF is cached is not made again (EditionMemo)."""
     writer.image_cache = cache.directory
+    memo = EditionMemo(cache.directory, writer.game)
     choice = writer.rulebook.cover
     first = choice == "always"
-    batches = [writer.batch(edition, paper, first) for edition, paper in wanted]
-    pdfs = render_batches(batches, cache, jobs)
-    if choice != "auto":
-        return batches, pdfs
-    long = [index for index, data in enumerate(pdfs) if len(pikepdf.open(io.BytesIO(data)).pages) > COVER_FROM_PAGES]
-    covering = [writer.batch(*wanted[index], True) for index in long]
-    for index, batch, data in zip(long, covering, render_batches(covering, cache, jobs)):
-        batches[index], pdfs[index] = batch, data
-    return batches, pdfs
+    keys, pdfs = _render_remembered(writer, [(*request, first) for request in wanted], cache, jobs, memo)
+    if choice == "auto":
+        long = [i for i, data in enumerate(pdfs) if len(pikepdf.open(io.BytesIO(data)).pages) > COVER_FROM_PAGES]
+        covering = _render_remembered(writer, [(*wanted[i], True) for i in long], cache, jobs, memo)
+        for index, key, data in zip(long, *covering):
+            keys[index], pdfs[index] = key, data
+    memo.save()
+    return keys, pdfs
+
+
+def _render_remembered(writer: RulebookWriter, requests: list, cache: FaceCache, jobs: int, memo: EditionMemo):
+    """(keys, PDFs) of editions given as (langs, paper, cover): from the memo and the cache, else made."""
+    keys: list[str] = []
+    pdfs: list[bytes | None] = []
+    made: list[Batch] = []
+    for langs, paper, cover in requests:
+        inputs = memo.inputs(langs, paper, cover)
+        known = memo.get(inputs)
+        data = cache.get(known[0]) if known is not None and cache.find_face(known[0]) else None
+        if known is not None and data is not None:
+            cache.hits += 1
+            writer.add_fallbacks(known[1])
+            keys.append(known[0])
+            pdfs.append(data)
+            continue
+        before, writer.fallbacks = writer.fallbacks, {}
+        batch = writer.batch(langs, paper, cover)
+        found, writer.fallbacks = writer.fallbacks, before
+        writer.add_fallbacks(found)
+        memo.put(inputs, batch.key, found)
+        keys.append(batch.key)
+        pdfs.append(None)
+        made.append(batch)
+    rendered = iter(render_batches(made, cache, jobs))
+    return keys, [data if data is not None else next(rendered) for data in pdfs]
+
+
+class EditionMemo:
+    """What each edition's HTML came out as in the last build: its cache key and the texts it printed in the
+    source language, by a hash of all it is made from (every file of the game and of its template folders,
+    pnpgen's code, the renderer and fonts, the folder its pictured cards are kept in, the languages, paper
+    and cover). Making a rule sheet's HTML (its pictured cards, the typesetting of every block) was a third of
+    a build of the kits with nothing changed."""
+
+    def __init__(self, directory: Path | None, game: Game):
+        self.game = game
+        self.path = None
+        if directory is not None:
+            name = hashlib.sha256(str(game.dir).encode()).hexdigest()[:24]
+            self.path = directory / "memo" / f"rules-{name}.marshal"
+        self.known = self._load()
+        self.kept: dict[str, list] = {}
+        self._start: str | None = None
+
+    def _load(self) -> dict:
+        try:
+            stored = marshal.loads(self.path.read_bytes()) if self.path is not None else None
+            return stored[1] if isinstance(stored, tuple) and stored[0] == STORED_AS else {}
+        except (OSError, ValueError, EOFError, TypeError, IndexError):
+            return {}
+
+    def inputs(self, langs: tuple[str, ...], paper: str, cover: bool) -> str:
+        if self._start is None:
+            game_files = folder_fingerprint(Path(self.game.dir))
+            self._start = context_key(self.game.dir, [content_key("rules"), game_files, str(self.path)])
+        return hashlib.sha256(f"{self._start}\0{'+'.join(langs)}\0{paper}\0{cover}".encode()).hexdigest()
+
+    def get(self, inputs: str) -> tuple[str, dict] | None:
+        entry = self.known.get(inputs)
+        if entry is None:
+            return None
+        self.kept[inputs] = entry
+        key, printed = entry
+        fallbacks: dict[str, dict] = {}
+        for lang, string_id, file, line in printed:
+            fallbacks.setdefault(lang, {})[string_id] = Printed(Path(file) if file else None, line)
+        return key, fallbacks
+
+    def put(self, inputs: str, key: str, fallbacks: dict) -> None:
+        printed = [
+            [lang, string_id, str(text.file) if text.file else None, text.line]
+            for lang, found in fallbacks.items()
+            for string_id, text in found.items()
+        ]
+        self.kept[inputs] = [key, printed]
+
+    def save(self) -> None:
+        if self.path is not None and self.kept != self.known:
+            write_cache_entry(self.path, marshal.dumps((STORED_AS, self.kept)))
+
+
+@dataclass(frozen=True)
+class Printed:
+    """Where a text printed in the source language is written (the untranslated report names it)."""
+
+    file: Path | None
+    line: int | None
 
 
 def require_valid_rules(game: Game) -> None:
