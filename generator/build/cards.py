@@ -238,7 +238,15 @@ def copy_groups(decks: list[RenderedDeck], option: SheetOptions, only: set[str] 
 
 def printed_copies(rendered: RenderedDeck, only: set[str] | None = None) -> list:
     """(front, back) for every printed copy, in deck order (of the `deck/card`s in `only`), each face named
-    by its cache key and the card printing it (see FaceRef)."""
+    by its cache key and the card printing it (see FaceRef); made once for every paper."""
+    if only is None:
+        if rendered.copies is None:
+            rendered.copies = _printed_copies(rendered, None)
+        return rendered.copies
+    return _printed_copies(rendered, only)
+
+
+def _printed_copies(rendered: RenderedDeck, only: set[str] | None) -> list:
     faces, keys = rendered.faces, rendered.keys
     copies = []
     for card, front, back in zip(faces.deck.cards, faces.front_of, faces.back_of):

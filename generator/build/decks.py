@@ -20,6 +20,7 @@ class RenderedDeck:
     sources: list = field(default_factory=list)  # the open PDFs those pages belong to
     fits: list[CardFit] = field(default_factory=list)  # its measured text boxes
     keys: list[str] = field(default_factory=list)  # the face cache key of each distinct face
+    copies: list | None = None  # every printed copy's (front, back) FaceRefs (cards.printed_copies)
 
 
 def prepare_game(

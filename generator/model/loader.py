@@ -32,7 +32,7 @@ from generator.model.schema import (
     start,
 )
 from generator.paths import find_template, template_dirs
-from generator.yamlio import load_yaml
+from generator.yamlio import key_line, load_yaml
 
 # A well-formed BCP 47 tag (RFC 5646 section 2.1): language, extlang, script, region, variants, extensions.
 LANGUAGE_TAG = re.compile(
@@ -456,7 +456,7 @@ def _load_deck(game_dir: Path, path: Path, languages, problems, template_problem
                 remove_at=list(checked.get("remove_at", [])),
                 placeholder=placeholder,
                 back=checked.get("back"),
-                lines={k: where.child(raw, k).line for k in raw},
+                lines={k: key_line(raw, k) or where.line for k in raw},  # as where.child(raw, k).line
             )
         )
     lines = {key: root.child(document, key).line for key in document}

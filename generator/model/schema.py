@@ -15,7 +15,7 @@ from typing import Any
 
 from generator.errors import Problem, did_you_mean
 from generator.model.game import Text
-from generator.yamlio import item_line, key_line, node_line
+from generator.yamlio import Positions, item_line, key_line, node_line
 
 INVALID = object()  # returned by a check that recorded a problem
 
@@ -34,7 +34,9 @@ class Where:
             line = item_line(container, key)
             label = f"{self.key}[{key}]"
         else:
-            line = key_line(container, key)
+            positions = getattr(container, "lc", None)  # key_line's common case inline: a card's every key
+            found = positions.data.get(key) if isinstance(positions, Positions) else None
+            line = found[0] + 1 if found is not None else key_line(container, key)
             label = f"{self.key}.{key}" if self.key else str(key)
         return Where(self.file, line or self.line, label, self.path + (key,))
 
