@@ -417,8 +417,8 @@ def test_an_unchanged_card_block_is_not_drawn_again_and_a_damaged_image_is(ruled
     (out / "small" / "rules-en-a4.pdf").unlink()
     assert cli(*args).code == 0
     assert not drawn  # the rule sheet is known unchanged (its edition memo) and cached: no picture is needed
-    for memo in (out / ".cache" / "faces" / "memo").glob("rules-*"):
-        memo.unlink()  # now its HTML is made again, with its pictures
+    for memo in (out / ".cache" / "faces" / "memo").glob("*.marshal"):
+        memo.unlink()  # the memos gone: now its HTML is made again, with its pictures
     assert cli(*args).code == 0
     assert len(drawn) == 1  # drawn again, not trusted
     assert (out / "small" / "rules-en-a4.pdf").read_bytes() == first

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import marshal
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,9 +26,8 @@ from generator.model.rules import COVER_FROM_PAGES, Block, Rulebook, has_rules, 
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
 from generator.render.cardimage import face_images
-from generator.fsutil import write_cache_entry
 from generator.render.faces import Batch, content_key
-from generator.render.memo import STORED_AS, context_key, folder_fingerprint
+from generator.render.memo import FaceMemo, context_key, folder_fingerprint
 from generator.render.pipeline import FaceCache, render_batches
 from generator.render.templating import Templates
 from generator.render.typeset import spaced_plain
@@ -469,26 +467,16 @@ class EditionMemo:
     a build of the kits with nothing changed."""
 
     def __init__(self, directory: Path | None, game: Game):
-        self.game = game
-        self.path = None
-        if directory is not None:
-            name = hashlib.sha256(str(game.dir).encode()).hexdigest()[:24]
-            self.path = directory / "memo" / f"rules-{name}.marshal"
-        self.known = self._load()
+        self.game, self.directory = game, directory
+        self.store = FaceMemo(directory)  # stored as a deck's memo is, under a name no deck's has (no language)
+        self.known = self.store.load(game.dir, "rules", "")
         self.kept: dict[str, list] = {}
         self._start: str | None = None
-
-    def _load(self) -> dict:
-        try:
-            stored = marshal.loads(self.path.read_bytes()) if self.path is not None else None
-            return stored[1] if isinstance(stored, tuple) and stored[0] == STORED_AS else {}
-        except (OSError, ValueError, EOFError, TypeError, IndexError):
-            return {}
 
     def inputs(self, langs: tuple[str, ...], paper: str, cover: bool) -> str:
         if self._start is None:
             game_files = folder_fingerprint(Path(self.game.dir))
-            self._start = context_key(self.game.dir, [content_key("rules"), game_files, str(self.path)])
+            self._start = context_key(self.game.dir, [content_key("rules"), game_files, str(self.directory)])
         return hashlib.sha256(f"{self._start}\0{'+'.join(langs)}\0{paper}\0{cover}".encode()).hexdigest()
 
     def get(self, inputs: str) -> tuple[str, dict] | None:
@@ -511,8 +499,8 @@ class EditionMemo:
         self.kept[inputs] = [key, printed]
 
     def save(self) -> None:
-        if self.path is not None and self.kept != self.known:
-            write_cache_entry(self.path, marshal.dumps((STORED_AS, self.kept)))
+        if self.directory is not None and self.kept != self.known:
+            self.store.save(self.game.dir, "rules", "", self.kept)
 
 
 @dataclass(frozen=True)
