@@ -84,8 +84,15 @@ def server_pids(env: dict) -> list[int]:
     return [int(line.split()[1]) for line in status.splitlines() if line.startswith("pid ")]
 
 
+SAMPLE_SECONDS = 0.02  # between two samples of the memory of a command's processes, at least
+SAMPLER_SHARE = 0.05  # of one core, at most, that sampling takes: the kernel walks every page of a process
+# to sum its PSS (5.6 ms for a 400 MB process here), so a large game's process tree sampled every 20 ms took a
+# third of a core from the build it measured (and more from pnpgen's three processes than from a floor's one)
+
+
 def timed(command: list[str], env: dict | None = None) -> tuple[float, float, float, float]:
-    """Wall seconds, peak tree memory and peak anonymous memory (MB, sampled every 20 ms) of one command,
+    """Wall seconds, peak tree memory and peak anonymous memory (MB, sampled every 20 ms, less often when a
+    sample costs more than SAMPLER_SHARE of a core) of one command,
     with the pnpgen server's process tree added when one is running, and the CPU seconds (user and system)
     of the command and every process it waited for (not a server's: it is not the command's child)."""
     servers = server_pids(env) if env and env.get("PNPGEN_DAEMON") == "1" else []
@@ -99,12 +106,14 @@ def timed(command: list[str], env: dict | None = None) -> tuple[float, float, fl
 
     def sample():
         while not done.is_set():
+            spent = time.thread_time()
             total = anon = 0.0
             for pid in [process.pid, *servers]:
                 tree_total, tree_anon = tree_memory_mb(pid)
                 total, anon = total + tree_total, anon + tree_anon
             peak[0], peak[1] = max(peak[0], total), max(peak[1], anon)
-            done.wait(0.02)
+            spent = time.thread_time() - spent
+            done.wait(max(SAMPLE_SECONDS, spent * (1 - SAMPLER_SHARE) / SAMPLER_SHARE))
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
