@@ -11,7 +11,7 @@ from generator.build.context import BuildContext, report_fits
 from generator.build.decks import RenderedDeck, prepare_game
 from generator.build.report import previous_entries
 from generator.fsutil import remove_output
-from generator.heap import frozen_heap
+from generator.heap import frozen_heap, long_lived
 from generator.model import Game
 from generator.render import volumes as volumes_module
 from generator.render.changes import card_keys, changed_cards, reference_keys
@@ -52,18 +52,22 @@ def write_cards(context: BuildContext, prepared: dict[str, list[RenderedDeck]]) 
     before = reference_keys(since, game, langs) if since else None  # a bad REF stops the build before any write
     previous = previous_entries(out_dir)
     planned = []  # (lang, volume)
-    for lang in langs:
-        for option in context.sheets:
-            for volume in plan_volumes(context, prepared[lang], option, lang, card_file_stem("cards", lang, option)):
-                old = previous.get(volume.path, {})
-                if old.get("inputs") == volume.inputs and (out_dir / volume.path).is_file():
-                    volume.kept = old
-                planned.append((lang, volume))
+    with long_lived():  # a copy, a place and a face reference per card and paper, kept to the end of the build
+        for lang in langs:
+            for option in context.sheets:
+                for volume in plan_volumes(
+                    context, prepared[lang], option, lang, card_file_stem("cards", lang, option)
+                ):
+                    old = previous.get(volume.path, {})
+                    if old.get("inputs") == volume.inputs and (out_dir / volume.path).is_file():
+                        volume.kept = old
+                    planned.append((lang, volume))
     stale = [(lang, volume) for lang, volume in planned if volume.kept is None]
     render_volumes(context, prepared, stale)
-    for lang in langs:
-        for deck in prepared[lang]:
-            deck.fits = deck.fits or card_fits(deck.faces, [context.cache.face_fits(key) for key in deck.keys])
+    with long_lived():  # the text boxes of every face, kept for the report
+        for lang in langs:
+            for deck in prepared[lang]:
+                deck.fits = deck.fits or card_fits(deck.faces, [context.cache.face_fits(key) for key in deck.keys])
     report_fits(context, [fit for lang in langs for deck in prepared[lang] for fit in deck.fits])
     for lang in langs:
         for deck in prepared[lang]:

@@ -23,6 +23,7 @@ from generator.model.schema import (
     LanguageCode,
     ListOf,
     Localized,
+    Mapping,
     MapOf,
     Object,
     OneOf,
@@ -190,11 +191,11 @@ DECK_SCHEMA = Object(
         "template": Field(Str(), required=True, doc="the front's Jinja2 HTML template, in the game's templates/"),
         "back": Field(BACK, doc="the back; without it the cards have none"),
         "fields": Field(
-            Described(Object({}, what="fields", extra=True), MapOf(Str(), FIELD_DECLARATION, key="field")),
+            Described(Mapping("fields"), MapOf(Str(), FIELD_DECLARATION, key="field")),
             doc="the cards' own keys, each declared by name (see below)",
         ),
         "cards": Field(
-            Described(ListOf(Object({}, what="card", extra=True)), ListOf(card_schema({}))),
+            Described(ListOf(Mapping("card")), ListOf(card_schema({}))),
             doc="the cards (a deck has `cards:` or `cards_from:`, not both)",
         ),
         "cards_from": Field(
