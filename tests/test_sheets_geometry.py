@@ -1,5 +1,7 @@
 """Unit tests of sheet geometry: how many cards fit inside the printable margin and where the backs go."""
 
+import re
+
 import pytest
 
 from generator.render.sheets import (
@@ -179,3 +181,35 @@ def test_a_labels_page_heads_say_what_the_drawn_pages_say(layout, duplex, sheets
     assert [batch.html for batch in label_batches(heads, "Game", names, duplex, 5, "en")] == [
         batch.html for batch in label_batches(drawn, "Game", names, duplex, 5, "en")
     ]
+
+
+def test_a_labels_document_is_keyed_by_what_it_is_made_from_and_made_only_to_be_rendered():
+    from generator.render import labels
+    from generator.render.sheets import SheetPage
+
+    pages = [SheetPage((210.0, 297.0), [], "", side, 1, ["cards"]) for side in ("front", "back")]
+    made = []
+    real_templates = labels.Templates
+
+    class CountedTemplates(real_templates):
+        def render(self, *args, **kwargs):
+            made.append(args[0])
+            return super().render(*args, **kwargs)
+
+    labels.Templates = CountedTemplates
+    try:
+        (batch,) = labels.label_batches(pages, "Game", {"cards": "Cards"}, "long", 5, "en", sheets=4)
+        (same,) = labels.label_batches(pages, "Game", {"cards": "Cards"}, "long", 5, "en", sheets=4)
+        (other,) = labels.label_batches(pages, "Game", {"cards": "Cards"}, "long", 5, "en", sheets=5)
+        (japanese,) = labels.label_batches(pages, "Game", {"cards": "Cards"}, "long", 5, "ja", sheets=4)
+        keys = [batch.key, same.key, other.key, japanese.key]
+        assert made == []  # keys known, nothing rendered: what a rebuild that finds them in the cache does
+        assert keys[0] == keys[1] and len(set(keys)) == 3
+        def text(html: str) -> str:
+            return re.sub(r"<[^>]+>", "", html)
+
+        assert "sheet 1 of 4" in text(batch.html) and "sheet 1 of 5" in text(other.html)
+        assert "4枚中" in text(japanese.html).replace(" ", "")
+        assert made == [labels.LABELS_TEMPLATE] * 3
+    finally:
+        labels.Templates = real_templates

@@ -7,6 +7,7 @@ whole document text plus the renderer and font versions, which is what the face 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -402,15 +403,30 @@ def untranslated_flag(untranslated: Sequence[Untranslated]) -> str:
     )
 
 
-@dataclass
 class Batch:
-    """One WeasyPrint document to render: its text, base URL and cache key."""
+    """One WeasyPrint document to render: its text, base URL and cache key.
 
-    html: str
-    base_url: str
+    A document known by what it is made from (`inputs`: a text that changes whenever its HTML would) is keyed
+    by those inputs, and `make` writes its HTML only when it is rendered: finding it in the cache costs no
+    template render (the sheet labels: a render and the typesetting of every label, in every rebuild)."""
+
+    def __init__(
+        self, html: str | None, base_url: str, inputs: str | None = None, make: Callable[[], str] | None = None
+    ):
+        assert html is not None or (inputs is not None and make is not None), "a batch needs its HTML or a maker"
+        self._html, self.base_url, self.inputs, self._make = html, base_url, inputs, make
 
     @property
+    def html(self) -> str:
+        if self._html is None:
+            assert self._make is not None
+            self._html = self._make()
+        return self._html
+
+    @functools.cached_property
     def key(self) -> str:
+        if self.inputs is not None:
+            return content_key(self.base_url, "made from\0", self.inputs)
         return content_key(self.base_url, self.html)
 
 

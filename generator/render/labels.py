@@ -9,6 +9,7 @@ laid over the page by the sheet writer; the bar is drawn as vector lines.
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -18,6 +19,7 @@ from markupsafe import Markup
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
 from generator.render.faces import Batch
+from generator.render.memo import code_fingerprint
 from generator.render.pipeline import render_batches
 from generator.render.sheets import LABEL_BAND_MM, SheetPage, printable, scale_bar, sheet_pages, write_pages
 from generator.render.templating import Templates
@@ -94,7 +96,8 @@ def template_source() -> str:
 
 def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: str) -> Batch:
     """A paper-size page of texts for every sheet page: its label above, the 100% note below (drawn by
-    templates/base/sheet-labels.html)."""
+    templates/base/sheet-labels.html), keyed by what it is made from: a rebuild that finds it in the cache
+    renders no template and typesets no label."""
     sizes = {page.paper for page in pages}
     named = {paper: f"p{index}" for index, paper in enumerate(sorted(sizes))}
     line = FONT_PT * 0.3528 * 1.3
@@ -120,9 +123,15 @@ def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: 
         "font_pt": FONT_PT,
         "line_mm": line,
         "papers": [{"name": name, "width": paper[0], "height": paper[1]} for paper, name in named.items()],
-        "styles": Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}"),
     }
-    return Batch(Templates(None, lang).render(LABELS_TEMPLATE, context, "the sheet labels"), "file:///")
+    styles = f"{fonts.font_face_css()}{typeset_html.stylesheet()}"
+    # pnpgen's code (the typesetting, this module) and the template decide the HTML made from these
+    inputs = "\0".join([code_fingerprint(), template_source(), styles, json.dumps(context, sort_keys=True)])
+
+    def make() -> str:
+        return Templates(None, lang).render(LABELS_TEMPLATE, {**context, "styles": Markup(styles)}, "the sheet labels")
+
+    return Batch(None, "file:///", inputs=inputs, make=make)
 
 
 LABEL_PAGES = 50  # sheet pages per document of label texts: a WeasyPrint document holds every page's layout
