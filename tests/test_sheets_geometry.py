@@ -205,6 +205,7 @@ def test_a_labels_document_is_keyed_by_what_it_is_made_from_and_made_only_to_be_
         keys = [batch.key, same.key, other.key, japanese.key]
         assert made == []  # keys known, nothing rendered: what a rebuild that finds them in the cache does
         assert keys[0] == keys[1] and len(set(keys)) == 3
+
         def text(html: str) -> str:
             return re.sub(r"<[^>]+>", "", html)
 
