@@ -214,3 +214,46 @@ def test_a_labels_document_is_keyed_by_what_it_is_made_from_and_made_only_to_be_
         assert made == [labels.LABELS_TEMPLATE] * 3
     finally:
         labels.Templates = real_templates
+
+
+def test_a_labels_document_lays_out_each_label_once_and_the_note_once_per_paper_size():
+    import pikepdf
+
+    from generator.render import labels
+    from generator.render.pipeline import FaceCache
+    from generator.render.sheets import SheetPage
+
+    portrait, landscape = (210.0, 297.0), (297.0, 210.0)
+    pages = [
+        SheetPage(portrait, [], "", "front", 1, ["cards"]),
+        SheetPage(portrait, [], "", "back", 1, ["cards"]),
+        SheetPage(landscape, [], "", "gutterfold", 2, ["cards"], labelled=False),  # no room for a label
+        SheetPage(landscape, [], "", "front", 3, ["cards"]),
+    ]
+    texts, furniture = labels.label_pages(pages, "Game", {"cards": "Cards"}, "long", 5, "en", FaceCache.scratch(), 1)
+    (document,) = texts
+    assert len(document.pages) == 3 + 2  # three labels, then the note on each paper size
+    assert [len(over) for over in furniture] == [2, 2, 0, 2]
+    assert furniture[0][1] is furniture[1][1] and furniture[3][1] is not furniture[0][1]
+
+    def text(page) -> str:
+        out = pikepdf.new()
+        out.pages.append(page)
+        return pdf_text(out)
+
+    assert "sheet 1 of 3 · fronts" in text(furniture[0][0]) and "sheet 3 of 3" in text(furniture[3][0])
+    assert "print on the back of sheet 1" in text(furniture[1][0])
+    assert "Print at 100%" in text(furniture[0][1]) and "sheet" not in text(furniture[0][1])
+    assert [float(v) for v in furniture[3][1].mediabox] == pytest.approx([0, 0, 297 * 72 / 25.4, 210 * 72 / 25.4])
+    assert pages[0].overlay and pages[3].overlay and not pages[2].overlay  # the 50 mm bar beside each note
+
+
+def pdf_text(pdf) -> str:
+    import io
+
+    import pypdfium2
+
+    buffer = io.BytesIO()
+    pdf.save(buffer)
+    document = pypdfium2.PdfDocument(buffer.getvalue())
+    return " ".join(page.get_textpage().get_text_range() for page in document)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import replace
-from typing import Any
 
 import pikepdf
 from markupsafe import Markup
@@ -75,8 +74,8 @@ def label_text(page: SheetPage, sheets: int, title: str, deck_names: dict[str, s
     return w["sep"].join(part for part in parts if part)
 
 
-def _bar_x(page: SheetPage, margin: float) -> float:
-    area = printable(page.paper, margin)
+def _bar_x(paper: tuple[float, float], margin: float) -> float:
+    area = printable(paper, margin)
     return area.right - SCALE_BAR_MM - 1.0
 
 
@@ -86,7 +85,7 @@ def _bar_y(margin: float) -> float:
 
 def scale_overlay(page: SheetPage, margin: float) -> str:
     """The 50 mm bar, in the band below the cards at the right."""
-    return scale_bar(_bar_x(page, margin), _bar_y(margin), SCALE_BAR_MM)
+    return scale_bar(_bar_x(page.paper, margin), _bar_y(margin), SCALE_BAR_MM)
 
 
 def template_source() -> str:
@@ -95,25 +94,24 @@ def template_source() -> str:
 
 
 def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: str) -> Batch:
-    """A paper-size page of texts for every sheet page: its label above, the 100% note below (drawn by
-    templates/base/sheet-labels.html), keyed by what it is made from: a rebuild that finds it in the cache
-    renders no template and typesets no label."""
-    sizes = {page.paper for page in pages}
-    named = {paper: f"p{index}" for index, paper in enumerate(sorted(sizes))}
+    """The texts of labelled sheet pages (drawn by templates/base/sheet-labels.html): a paper-size page of each
+    one's label, then a page per paper size of the note to print at 100% (see label_furniture). Keyed by what it
+    is made from: a rebuild that finds it in the cache renders no template and typesets no label."""
+    papers = sorted({page.paper for page in pages})
+    named = {paper: f"p{index}" for index, paper in enumerate(papers)}
     line = FONT_PT * 0.3528 * 1.3
     views = []
     for page, label in zip(pages, labels):
-        view: dict[str, Any] = {"paper": named[page.paper], "label": label if page.labelled else None}
-        if page.labelled:
-            area = printable(page.paper, margin)
-            view.update(
-                label_x=area.x + 1,
-                label_y=page.paper[1] - area.top + (LABEL_BAND_MM - line) / 2,
-                label_width=area.w - 2,
-                note_right=page.paper[0] - _bar_x(page, margin) + 1.5,
-                note_y=page.paper[1] - _bar_y(margin) - line / 2,
-            )
-        views.append(view)
+        area = printable(page.paper, margin)
+        views.append(
+            {
+                "paper": named[page.paper],
+                "label": label,
+                "label_x": area.x + 1,
+                "label_y": page.paper[1] - area.top + (LABEL_BAND_MM - line) / 2,
+                "label_width": area.w - 2,
+            }
+        )
     w = words(lang)
     context = {
         "lang": lang,
@@ -122,7 +120,16 @@ def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: 
         "family": fonts.FAMILY,
         "font_pt": FONT_PT,
         "line_mm": line,
-        "papers": [{"name": name, "width": paper[0], "height": paper[1]} for paper, name in named.items()],
+        "papers": [
+            {
+                "name": named[paper],
+                "width": paper[0],
+                "height": paper[1],
+                "note_right": paper[0] - _bar_x(paper, margin) + 1.5,
+                "note_y": paper[1] - _bar_y(margin) - line / 2,
+            }
+            for paper in papers
+        ],
     }
     styles = f"{fonts.font_face_css()}{typeset_html.stylesheet()}"
     # pnpgen's code (the typesetting, this module) and the template decide the HTML made from these
@@ -134,8 +141,14 @@ def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: 
     return Batch(None, "file:///", inputs=inputs, make=make)
 
 
-LABEL_PAGES = 50  # sheet pages per document of label texts: a WeasyPrint document holds every page's layout
-# until written, so thousands of sheets are labelled in many documents (on every core), never in one
+LABEL_PAGES = 50  # labelled sheet pages per document of label texts: a WeasyPrint document holds every page's
+# layout until written, so thousands of sheets are labelled in many documents (on every core), never in one
+
+
+def _labelled_chunks(pages: list[SheetPage]) -> list[list[SheetPage]]:
+    """The labelled pages (a gutter-fold sheet may have no room for a label), LABEL_PAGES to a document."""
+    labelled = [page for page in pages if page.labelled]
+    return [labelled[start : start + LABEL_PAGES] for start in range(0, len(labelled), LABEL_PAGES)]
 
 
 def label_batches(
@@ -147,16 +160,27 @@ def label_batches(
     lang: str,
     sheets: int | None = None,
 ) -> list[Batch]:
-    """The documents of texts for these sheet pages, LABEL_PAGES pages each; `sheets` is the N of "sheet n of
-    N" (the pages' own last sheet when not given: a file holding every sheet)."""
+    """The documents of texts for the labelled ones of these sheet pages; `sheets` is the N of "sheet n of N"
+    (the pages' own last sheet when not given: a file holding every sheet)."""
     if not pages:
         return []
     sheets = sheets or max(page.sheet for page in pages)
-    labels = [label_text(page, sheets, title, deck_names, duplex, lang) for page in pages]
     return [
-        label_batch(pages[start : start + LABEL_PAGES], labels[start : start + LABEL_PAGES], margin, lang)
-        for start in range(0, len(pages), LABEL_PAGES)
+        label_batch(chunk, [label_text(page, sheets, title, deck_names, duplex, lang) for page in chunk], margin, lang)
+        for chunk in _labelled_chunks(pages)
     ]
+
+
+def label_furniture(pages: list[SheetPage], pdfs: list[pikepdf.Pdf]) -> list[list[pikepdf.Page]]:
+    """For each sheet page, the pages of the rendered label documents laid over it: its label and its paper's
+    note (the same page object on every sheet of that paper, so that the sheet writer makes one form of it)."""
+    over: dict[int, list[pikepdf.Page]] = {}
+    for chunk, pdf in zip(_labelled_chunks(pages), pdfs, strict=True):
+        texts = list(pdf.pages)
+        notes = dict(zip(sorted({page.paper for page in chunk}), texts[len(chunk) :], strict=True))
+        for page, label in zip(chunk, texts):
+            over[id(page)] = [label, notes[page.paper]]
+    return [over.get(id(page), []) for page in pages]
 
 
 def label_pages(
@@ -170,17 +194,17 @@ def label_pages(
     jobs: int,
     sheets: int | None = None,
     batches: list[Batch] | None = None,
-) -> tuple[list[pikepdf.Pdf], list]:
+) -> tuple[list[pikepdf.Pdf], list[list[pikepdf.Page]]]:
     """Give every page its scale bar; return the rendered texts (keep the PDFs open while their pages are
-    used) and one page of them per sheet page. `batches`: the pages' label_batches, when already made (and
-    rendered, and counted, with the faces: see render_missing)."""
+    used) and, for each sheet page, the pages of them laid over it (see label_furniture). `batches`: the pages'
+    label_batches, when already made (and rendered, and counted, with the faces: see render_missing)."""
     counted = batches is None
     if batches is None:
         batches = label_batches(pages, title, deck_names, duplex, margin, lang, sheets)
     for page in pages:
         page.overlay += scale_overlay(page, margin) if page.labelled else ""
     pdfs = [pikepdf.open(io.BytesIO(data)) for data in render_batches(batches, cache, jobs, counted=counted)]
-    return pdfs, [page for pdf in pdfs for page in pdf.pages]
+    return pdfs, label_furniture(pages, pdfs)
 
 
 def write_labelled(

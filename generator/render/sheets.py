@@ -646,13 +646,13 @@ def _gutterfold_page(sheet: FoldSheet, options: SheetOptions, number: int) -> Sh
     )
 
 
-def write_pages(writer: SheetWriter, pages: list[SheetPage], furniture: list | None = None, face=None) -> int:
-    """Add the pages to the writer, each with its paper-size page of printed texts when given. `face` turns
+def write_pages(writer: SheetWriter, pages: list[SheetPage], furniture: list[list] | None = None, face=None) -> int:
+    """Add the pages to the writer, each with its paper-size pages of printed texts when given. `face` turns
     what the placements name into a page (a face key read back from the face cache) when they name no page."""
     for index, page in enumerate(pages):
         placements = list(page.placements) if face is None else [(face(what), *rest) for what, *rest in page.placements]
         if furniture is not None:
-            placements.append((furniture[index], Rect(0, 0, *page.paper), False))
+            placements += [(texts, Rect(0, 0, *page.paper), False) for texts in furniture[index]]
         writer.add_page(page.paper, placements, page.overlay, page.boxes)
     return len(pages)
 
