@@ -184,3 +184,15 @@ def test_volume_sheets_zero_writes_one_file_however_large(tmp_path, cli):
     assert sorted(stamps(out / "big")) == ["cards-en-a4.pdf"]
     negative = cli("build", game, "--out", out, "--volume-sheets", "-1")
     assert negative.code == 2 and "--volume-sheets" in negative.err
+
+
+def test_volumes_written_on_two_cores_are_the_bytes_of_those_written_on_one(big):
+    _game, folder, build = big
+    one_core = {path.name: path.read_bytes() for path in folder.glob("cards-*.pdf")}
+    for path in folder.glob("cards-*.pdf"):
+        path.unlink()  # every volume made again, from the face cache the first build filled
+    result = build("--jobs", "2")
+    assert result.code == 0, result
+    assert "writing card sheets: 4 files in" in result.err
+    assert {path.name: path.read_bytes() for path in folder.glob("cards-*.pdf")} == one_core
+    assert len(one_core) == 4
