@@ -196,3 +196,13 @@ def test_volumes_written_on_two_cores_are_the_bytes_of_those_written_on_one(big)
     assert "writing card sheets: 4 files in" in result.err
     assert {path.name: path.read_bytes() for path in folder.glob("cards-*.pdf")} == one_core
     assert len(one_core) == 4
+
+
+def test_the_sheet_labels_rendered_after_the_faces_are_shown_as_progress(tmp_path, cli):
+    game = write_game(tmp_path, cards=30)  # 4 sheets: 2 volumes, a document of labels each
+    result = cli("build", game, "--out", tmp_path / "out", "--lang", "en", "--paper", "a4", "--volume-sheets", "2")
+    assert result.code == 0, result
+    assert "rendering faces: 31 faces in" in result.err
+    assert "rendering sheet labels: 2 documents in" in result.err
+    again = cli("build", game, "--out", tmp_path / "out", "--lang", "en", "--paper", "a4", "--volume-sheets", "2")
+    assert "rendering sheet labels" not in again.err  # nothing to render: nothing shown

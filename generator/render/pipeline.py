@@ -397,7 +397,7 @@ def render_missing(
     """Render into the cache the requested faces it does not hold (of those `wanted`, when given), then the
     `extra` batches it does not hold (sheet labels), on every core, keeping none of them in memory: each
     batch's PDF is stored as it arrives. `on_done` is called after each batch; `progress` shows the faces
-    rendered as a task. Returns the number of batches rendered."""
+    rendered as a task, then the sheet-label documents. Returns the number of batches rendered."""
     missing, found = [], 0
     stored: dict[str, bool] = {}  # batch key -> its PDF is in the cache and can be read (a damaged one is not)
     for r, request in enumerate(requests):
@@ -428,10 +428,13 @@ def render_missing(
             cache.put(batch.key, rendered.pdf)
             cache.record_faces(batch.key, [requests[r].keys[f] for r, f in faces], _fits_by_page(rendered, len(faces)))
             rendered_count += 1
-    for batch, rendered in stream:
-        cache.put(batch.key, rendered.pdf)
-        cache.record_faces(batch.key, [batch.key], [rendered.fits])
-        rendered_count += 1
+    shown = progress if progress is not None and unknown else Progress(quiet=True)
+    with shown.task("rendering sheet labels", len(unknown), "documents") as task:  # a large game's: a minute
+        for batch, rendered in stream:
+            cache.put(batch.key, rendered.pdf)
+            cache.record_faces(batch.key, [batch.key], [rendered.fits])
+            rendered_count += 1
+            task.advance()
     return rendered_count
 
 
