@@ -80,14 +80,13 @@ def test_tile_captions_come_from_the_template_and_a_game_may_have_its_own(tmp_pa
 
 
 def test_sheet_labels_and_the_typesetting_sample_come_from_their_templates():
-    pages = [
-        SheetPage(PAPERS["a4"], [], "", "front", 1, ["goods"]),
-        SheetPage(PAPERS["a4"], [], "", "back", 1, ["goods"], labelled=False),
-    ]
-    html = label_batch(pages, ["グリード・インク・1枚目 <sheet>", ""], 5.0, "ja").html
+    pages = [SheetPage(PAPERS["a4"], [], "", "front", 1, ["goods"])]  # the labelled pages (see label_batches)
+    html = label_batch(pages, ["グリード・インク・1枚目 <sheet>"], 5.0, "ja").html
     [_label] = marked(html, 'div class="label"', "sheet-labels.html", '<div class="label"')
+    [_note] = marked(html, 'div class="note"', "sheet-labels.html", '<div class="note"')  # once per paper size
     assert "&lt;sheet&gt;" in html and "<sheet>" not in html  # escaped
-    assert len(marked(html, 'div class="page', "sheet-labels.html", '<div class="page')) == 2
+    assert len(marked(html, 'div class="page', "sheet-labels.html", '<div class="page {{ page.paper')) == 1
+    assert len(marked(html, 'div class="page', "sheet-labels.html", '<div class="page {{ paper.name')) == 1
     sample = sample_html()
     assert len(marked(sample, 'div class="box set"', "typesetting-sample.html", '<div class="box set"')) == 8
     assert "<ruby " in sample and '<span class="ruby">' in sample  # as written, and as pnpgen sets it
