@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Generator
-from contextlib import closing
+from collections.abc import Iterator
 from dataclasses import replace
 
 from generator.build.builder import OutputBuilder
@@ -77,7 +76,7 @@ def write_cards(context: BuildContext, prepared: dict[str, list[RenderedDeck]]) 
     keys = {lang: card_keys(prepared[lang]) for lang in {lang for lang, _ in stale}}
     files = []
     made = volume_files_made(context, [volume for _, volume in stale])
-    with progress.task(f"{game.id}: writing card sheets", len(stale), "files") as task, closing(made):
+    with progress.task(f"{game.id}: writing card sheets", len(stale), "files") as task:
         for lang, volume in planned:
             if volume.kept is not None:
                 files.append(volume.kept)
@@ -145,9 +144,8 @@ def render_volumes(
     )
 
 
-def volume_files_made(context: BuildContext, volumes: list[Volume]) -> Generator[tuple[bytes, int], None, None]:
-    """Each volume's file and page count, in order, made on every core (see in_forked_workers); closing it
-    stops the workers."""
+def volume_files_made(context: BuildContext, volumes: list[Volume]) -> Iterator[tuple[bytes, int]]:
+    """Each volume's file and page count, in order, made on every core (see in_forked_workers)."""
 
     def make(index: int) -> tuple[bytes, int]:
         volume = volumes[index]
@@ -230,12 +228,10 @@ def build_reprint(
             )
         ]
         render_volumes(context, prepared, volumes)
-        with closing(volume_files_made(context, [volume for _, volume in volumes])) as made:
-            for _, volume in volumes:
-                entry = write_card_volume(context, volume, keys, next(made))
-                files.append(
-                    {**entry, "kind": "reprint", "since": since, "cards": sorted(changed & set(volume.cards()))}
-                )
+        made = volume_files_made(context, [volume for _, volume in volumes])
+        for _, volume in volumes:
+            entry = write_card_volume(context, volume, keys, next(made))
+            files.append({**entry, "kind": "reprint", "since": since, "cards": sorted(changed & set(volume.cards()))})
     written = {file["path"] for file in files}
     previous = previous_entries(context.out_dir)
     for option in context.sheets:  # an older reprint would read as this one
