@@ -186,18 +186,6 @@ def test_volume_sheets_zero_writes_one_file_however_large(tmp_path, cli):
     assert negative.code == 2 and "--volume-sheets" in negative.err
 
 
-def test_volumes_written_on_two_cores_are_the_bytes_of_those_written_on_one(big):
-    _game, folder, build = big
-    one_core = {path.name: path.read_bytes() for path in folder.glob("cards-*.pdf")}
-    for path in folder.glob("cards-*.pdf"):
-        path.unlink()  # every volume made again, from the face cache the first build filled
-    result = build("--jobs", "2")
-    assert result.code == 0, result
-    assert "writing card sheets: 4 files in" in result.err
-    assert {path.name: path.read_bytes() for path in folder.glob("cards-*.pdf")} == one_core
-    assert len(one_core) == 4
-
-
 def test_the_sheet_labels_rendered_after_the_faces_are_shown_as_progress(tmp_path, cli):
     game = write_game(tmp_path, cards=30)  # 4 sheets: 2 volumes, a document of labels each
     result = cli("build", game, "--out", tmp_path / "out", "--lang", "en", "--paper", "a4", "--volume-sheets", "2")

@@ -59,27 +59,3 @@ def test_more_batches_than_cores_or_several_decks_are_left_as_they_are():
     assert [len(batch) for batch in _batch_members(two_decks, 2, after=30)] == [50, 50]
     large = [(0, face) for face in range(300)]
     assert [len(batch) for batch in _batch_members(large, 2, after=30)] == [50] * 6
-
-
-def test_work_in_forked_workers_comes_back_in_order_from_other_processes_and_so_do_its_errors():
-    import pytest
-
-    from generator.render.pipeline import in_forked_workers
-
-    made = [f"item {n}" for n in range(7)]  # made before the fork: the workers read it, nothing is sent
-
-    def work(index):
-        return made[index], os.getpid()
-
-    results = list(in_forked_workers(work, len(made), jobs=2))
-    assert [value for value, _ in results] == made
-    assert os.getpid() not in {pid for _, pid in results} and len({pid for _, pid in results}) == 2
-    assert [pid for _, pid in in_forked_workers(work, 1, jobs=2)] == [os.getpid()]  # one: no fork for it
-
-    def failing(index):
-        if index == 3:
-            raise ValueError("volume 3 could not be made")
-        return index
-
-    with pytest.raises(ValueError, match="volume 3"):
-        list(in_forked_workers(failing, 6, jobs=2))

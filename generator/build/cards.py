@@ -4,21 +4,20 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from dataclasses import replace
 
 from generator.build.builder import OutputBuilder
 from generator.build.context import BuildContext, report_fits
 from generator.build.decks import RenderedDeck, prepare_game
 from generator.build.report import previous_entries
-from generator.fsutil import remove_output, write_atomic
+from generator.fsutil import remove_output
 from generator.heap import frozen_heap, long_lived
 from generator.model import Game
 from generator.render import volumes as volumes_module
 from generator.render.changes import card_keys, changed_cards, reference_keys
 from generator.render.faces import card_fits
 from generator.render.memo import FaceMemo
-from generator.render.pipeline import in_forked_workers, render_missing
+from generator.render.pipeline import render_missing
 from generator.render.sheets import CopyGroup, SheetOptions, plan_pages
 from generator.render.typeset import plain
 from generator.render.volumes import (
@@ -29,7 +28,7 @@ from generator.render.volumes import (
     split_volumes,
     volume_files,
     volume_inputs,
-    volume_pdf,
+    write_volume,
 )
 
 
@@ -75,16 +74,16 @@ def write_cards(context: BuildContext, prepared: dict[str, list[RenderedDeck]]) 
             context.note_untranslated(deck.faces)
     keys = {lang: card_keys(prepared[lang]) for lang in {lang for lang, _ in stale}}
     files = []
-    made = volume_files_made(context, [volume for _, volume in stale])
-    with progress.task(f"{game.id}: writing card sheets", len(stale), "files") as task:
+    stale_count = sum(1 for _, volume in planned if volume.kept is None)
+    with progress.task(f"{game.id}: writing card sheets", stale_count, "files") as task:
         for lang, volume in planned:
             if volume.kept is not None:
                 files.append(volume.kept)
                 continue
-            entry = write_card_volume(context, volume, keys[lang], next(made))
+            entry = write_card_volume(context, volume, keys[lang])
             files.append({**entry, "kind": "cards", "inputs": volume.inputs})
             task.advance()
-    kept = len(planned) - len(stale)
+    kept = len(planned) - stale_count
     if kept:
         progress.say(f"{game.id}: {kept} card sheet file(s) up to date")
     remove_unwritten(context, previous, files, "cards")
@@ -144,28 +143,11 @@ def render_volumes(
     )
 
 
-def volume_files_made(context: BuildContext, volumes: list[Volume]) -> Iterator[tuple[bytes, int]]:
-    """Each volume's file and page count, in order, made on every core (see in_forked_workers)."""
-
-    def make(index: int) -> tuple[bytes, int]:
-        volume = volumes[index]
-        return volume_pdf(volume, card_file_title(context.game, volume.text.lang), context.cache, jobs=1)
-
-    for volume, made in zip(volumes, in_forked_workers(make, len(volumes), context.jobs)):
-        volume.forget_labels()  # placed on its sheets, here or in a worker: the command need not keep them
-        yield made
-
-
-def card_file_title(game: Game, lang: str) -> str:
-    return CARD_FILE_TITLES.get(lang, CARD_FILE_TITLES["en"]).format(title=game.title.get(lang, game.source_language))
-
-
-def write_card_volume(context: BuildContext, volume: Volume, keys: dict[str, str], made: tuple[bytes, int]) -> dict:
-    """Write one file of card sheets (its bytes and page count, from volume_files_made); its build.json entry
-    (for a volume: which sheets and cards it holds)."""
+def write_card_volume(context: BuildContext, volume: Volume, keys: dict[str, str]) -> dict:
+    """Write one file of card sheets; its build.json entry (for a volume: which sheets and cards it holds)."""
     game, lang = context.game, volume.text.lang
-    data, pages = made
-    write_atomic(context.out_dir / volume.path, data)
+    title = CARD_FILE_TITLES.get(lang, CARD_FILE_TITLES["en"]).format(title=game.title.get(lang, game.source_language))
+    pages = write_volume(volume, context.out_dir / volume.path, title, context.cache, context.jobs)
     context.progress.say(f"{game.id}: wrote {volume.path} ({pages} pages)")
     cards = volume.cards()
     faces_count = volume.copies_by_deck()
@@ -228,9 +210,8 @@ def build_reprint(
             )
         ]
         render_volumes(context, prepared, volumes)
-        made = volume_files_made(context, [volume for _, volume in volumes])
         for _, volume in volumes:
-            entry = write_card_volume(context, volume, keys, next(made))
+            entry = write_card_volume(context, volume, keys)
             files.append({**entry, "kind": "reprint", "since": since, "cards": sorted(changed & set(volume.cards()))})
     written = {file["path"] for file in files}
     previous = previous_entries(context.out_dir)

@@ -12,10 +12,10 @@ import os
 import sys
 import tempfile
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import cast
 
 import pikepdf
 
@@ -25,9 +25,6 @@ from generator.progress import Progress
 from generator.render.faces import Batch, FacePages, RenderedBatch, face_keys, render_fitted
 from generator.render.weasy.fit import FitBox
 from generator.render.worker import render_and_release
-
-
-T = TypeVar("T")
 
 
 class FaceCache:
@@ -276,51 +273,6 @@ def close_pool() -> None:
         _pool.shutdown(cancel_futures=True)
         _pool = None
     _pool_batches = 0
-
-
-def in_forked_workers(work: Callable[[int], T], count: int, jobs: int) -> Iterator[T]:
-    """work(0), work(1) ... work(count - 1), yielded in order, run in up to `jobs` processes forked from this
-    one when there is more than one to do: they start with what this process holds (a build's planned
-    volumes and its face cache), so nothing is sent to them but an index, and each sends back its result (a
-    volume's PDF). Their own changes to what they inherited are lost with them: work that writes the output
-    files, which the command's OutputSet stages, returns what to write instead."""
-    global _forked_work
-    workers = min(jobs, count)
-    if workers <= 1:
-        yield from (work(index) for index in range(count))
-        return
-    _forked_work = work
-    pool = ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("fork"),
-        initializer=processes.start_worker,
-        initargs=(os.getpid(),),
-    )
-    try:
-        pending: deque[Future] = deque()
-        for index in range(count):
-            pending.append(pool.submit(_run_forked, index))
-            if len(pending) >= IN_FLIGHT_PER_WORKER * workers:  # results wait here, each a volume's file
-                yield _forked_result(pending.popleft())
-        while pending:
-            yield _forked_result(pending.popleft())
-    finally:
-        pool.shutdown(cancel_futures=True)
-        _forked_work = None
-
-
-_forked_work: Callable[[int], Any] | None = None  # what in_forked_workers runs: set before its workers are forked
-
-
-def _run_forked(index: int):
-    assert _forked_work is not None, "set by in_forked_workers before the fork"
-    return _forked_work(index)
-
-
-def _forked_result(future: Future):
-    result = future.result()
-    interrupts.raise_if_pending()  # a Ctrl-C swallowed while a worker was forked
-    return result
 
 
 @dataclass

@@ -6,7 +6,7 @@ Each volume is hashed from what it prints: the face keys of its copies and where
 words of its sheet labels ("sheet n of N" counts the sheets of every volume) and the code that writes it.
 A one-card edit changes the hash of the volume holding that card and no other, so only that file is
 written again. Faces are read back from the face cache a volume at a time (CachedFaces): a build holds the
-faces of the volumes it is writing (one a core: see build/cards.py's volume_files_made), never the game's.
+faces of the volume it writes, never the game's.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from generator import heap
+from generator.fsutil import write_atomic
 from generator.render import labels as labels_module
 from generator.render import sheets as sheets_module
 from generator.render.faces import Batch
@@ -111,15 +112,11 @@ class Volume:
         return self._labels
 
     def take_label_batches(self, pages: list[SheetPage]) -> list[Batch]:
-        """The label documents, to be placed: the volume keeps them no longer (a large game's volumes each
-        hold their own labels only until they are written)."""
+        """The label documents, to be placed: the volume keeps them no longer (a large game's volumes are
+        written one after another, each holding its own labels only while it is written)."""
         batches = self.label_batches(pages)
-        self.forget_labels()
-        return batches
-
-    def forget_labels(self) -> None:
-        """Drop the label documents: the volume is written (by this process or a forked one)."""
         self._labels = None
+        return batches
 
 
 def split_volumes(
@@ -192,9 +189,9 @@ def volume_inputs(volume: Volume, code: str) -> str:
     return digest.hexdigest()
 
 
-def volume_pdf(volume: Volume, title: str, cache: FaceCache, jobs: int) -> tuple[bytes, int]:
-    """The volume's file and its page count: its sheets imposed with their labels, faces read back from the
-    cache. Only this volume's faces are open meanwhile."""
+def write_volume(volume: Volume, path: Path, title: str, cache: FaceCache, jobs: int) -> int:
+    """Impose the volume's sheets with their labels, faces read back from the cache; write the file (staged
+    in the command's OutputSet) and return its page count. Only this volume's faces are open meanwhile."""
     faces = CachedFaces(cache)
     t = volume.text
     texts: list = []
@@ -224,4 +221,5 @@ def volume_pdf(volume: Volume, title: str, cache: FaceCache, jobs: int) -> tuple
         for pdf in texts:
             pdf.close()
     heap.release_free_memory()  # what pikepdf freed: a volume's faces and sheets, tens of megabytes
-    return data, pages
+    write_atomic(path, data)
+    return pages
