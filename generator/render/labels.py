@@ -97,7 +97,7 @@ def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: 
     """The texts of labelled sheet pages (drawn by templates/base/sheet-labels.html): a paper-size page of each
     one's label, then a page per paper size of the note to print at 100% (see label_furniture). Keyed by what it
     is made from: a rebuild that finds it in the cache renders no template and typesets no label."""
-    papers = sorted({page.paper for page in pages})
+    papers = paper_sizes(pages)
     named = {paper: f"p{index}" for index, paper in enumerate(papers)}
     line = FONT_PT * 0.3528 * 1.3
     views = []
@@ -145,6 +145,11 @@ LABEL_PAGES = 50  # labelled sheet pages per document of label texts: a WeasyPri
 # layout until written, so thousands of sheets are labelled in many documents (on every core), never in one
 
 
+def paper_sizes(pages: list[SheetPage]) -> list[tuple[float, float]]:
+    """The paper sizes of a label document's pages, in the order its note pages follow its labels."""
+    return sorted({page.paper for page in pages})
+
+
 def _labelled_chunks(pages: list[SheetPage]) -> list[list[SheetPage]]:
     """The labelled pages (a gutter-fold sheet may have no room for a label), LABEL_PAGES to a document."""
     labelled = [page for page in pages if page.labelled]
@@ -177,7 +182,7 @@ def label_furniture(pages: list[SheetPage], pdfs: list[pikepdf.Pdf]) -> list[lis
     over: dict[int, list[pikepdf.Page]] = {}
     for chunk, pdf in zip(_labelled_chunks(pages), pdfs, strict=True):
         texts = list(pdf.pages)
-        notes = dict(zip(sorted({page.paper for page in chunk}), texts[len(chunk) :], strict=True))
+        notes = dict(zip(paper_sizes(chunk), texts[len(chunk) :], strict=True))
         for page, label in zip(chunk, texts):
             over[id(page)] = [label, notes[page.paper]]
     return [over.get(id(page), []) for page in pages]
