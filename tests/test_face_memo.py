@@ -204,3 +204,24 @@ def test_new_fonts_or_renderer_run_every_card(small_game, tmp_path, runs, monkey
     assert len(runs) == 2 * len(load_game(small_game).decks["cards"].cards)
     _, fresh = faces_of(small_game)
     assert_same(found, fresh)
+
+
+def test_a_cards_data_key_changes_with_its_data_and_not_with_where_it_is_written(tmp_path):
+    from pathlib import Path
+
+    from generator.model.game import Card, Text
+    from generator.render.memo import card_data
+
+    def card(body, line=3, **fields):
+        text = Text(body, Path("decks/a.yaml"), line)
+        return Card("c1", Text({"en": "One"}), 1, {"body": text, **fields}, "a", Path("decks/a.yaml"), line, 0)
+
+    same = card_data(card({"en": "Draw.", "ja": "引く。"})), card_data(card({"ja": "引く。", "en": "Draw."}, line=90))
+    assert same[0] == same[1]  # where it is written and the order of its languages do not change it
+    assert card_data(card({"en": "Draw two."})) != card_data(card({"en": "Draw."}))
+    assert card_data(card({"en": "Draw."}, cost=1)) != card_data(card({"en": "Draw."}, cost="1"))
+    assert card_data(card({"en": "Draw."}, cost=1)) != card_data(card({"en": "Draw."}, cost=True))
+    # keys JSON cannot order (a number beside a text) are described the slower way, still by their data
+    mixed = card_data(card({"en": "Draw."}, table={1: "a", "b": 2}))
+    assert mixed == card_data(card({"en": "Draw."}, table={"b": 2, 1: "a"}))
+    assert mixed != card_data(card({"en": "Draw."}, table={1: "a", "b": 3}))

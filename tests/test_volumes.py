@@ -135,6 +135,33 @@ def test_a_one_card_edit_rewrites_only_the_volume_holding_the_card(big, tmp_path
     assert entry["volume"]["first_card"] == "cards/card-037"
 
 
+def test_a_file_whose_inputs_are_unchanged_is_kept_without_planning_its_sheets(big, tmp_path, monkeypatch):
+    _game, folder, build = big
+    planned = []
+    plan_pages = cards.plan_pages
+    monkeypatch.setattr(
+        cards, "plan_pages", lambda groups, option: planned.append(option) or plan_pages(groups, option)
+    )
+    before, listed = stamps(folder), report(folder)["files"]
+    assert build().code == 0
+    assert planned == [] and stamps(folder) == before
+    assert report(folder)["files"] == listed  # the same entries, the volumes' numbers and cards included
+    # a volume gone from disk: the file is planned again and that volume alone written
+    (folder / "cards-en-a4-02.pdf").unlink()
+    result = build()
+    assert result.code == 0 and len(planned) == 1 and "wrote cards-en-a4-02.pdf" in result.err
+    assert {name for name, stamp in stamps(folder).items() if before.get(name) != stamp} == {"cards-en-a4-02.pdf"}
+    # an edit plans the file; the next build finds it unchanged again
+    write_game(tmp_path, texts={5: "Edited."})
+    assert "wrote cards-en-a4-01.pdf" in build().err and len(planned) == 2
+    assert build().code == 0 and len(planned) == 2
+    assert "Edited." in texts_of(folder / "cards-en-a4-01.pdf")[0]
+    # an option that changes where the cards go plans the file again, and each volume is written anew
+    edited = stamps(folder)
+    assert build("--margin", "8").code == 0 and len(planned) == 3
+    assert all(edited.get(name) != stamp for name, stamp in stamps(folder).items())
+
+
 def test_volumes_a_smaller_deck_no_longer_has_are_removed_and_one_file_replaces_them(big, tmp_path):
     _game, folder, build = big
     write_game(tmp_path, cards=30)  # 4 sheets: 2 volumes

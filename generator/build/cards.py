@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 from generator.build.builder import OutputBuilder
 from generator.build.context import BuildContext, report_fits
@@ -28,6 +29,7 @@ from generator.render.volumes import (
     split_volumes,
     volume_files,
     volume_inputs,
+    whole_file_inputs,
     write_volume,
 )
 
@@ -51,18 +53,26 @@ def write_cards(context: BuildContext, prepared: dict[str, list[RenderedDeck]]) 
     since = context.options.changed_since
     before = reference_keys(since, game, langs) if since else None  # a bad REF stops the build before any write
     previous = previous_entries(out_dir)
-    planned = []  # (lang, volume)
+    # (lang, volume, the inputs of its whole file); for a volume of a file known unchanged, its entry
+    planned: list[tuple[str, Volume | dict, str]] = []
     with long_lived():  # a copy, a place and a face reference per card and paper, kept to the end of the build
         for lang in langs:
             for option in context.sheets:
-                for volume in plan_volumes(
-                    context, prepared[lang], option, lang, card_file_stem("cards", lang, option)
-                ):
+                stem = card_file_stem("cards", lang, option)
+                groups = copy_groups(prepared[lang], option)
+                whole = file_inputs(context, groups, option, lang, stem)
+                unchanged = unchanged_file(previous, out_dir, stem, whole)
+                if unchanged:  # its volumes need no plan: not one of their inputs changed
+                    planned += [(lang, entry, whole) for entry in unchanged]
+                    continue
+                for volume in plan_volumes(context, prepared[lang], option, lang, stem, groups=groups):
                     old = previous.get(volume.path, {})
                     if old.get("inputs") == volume.inputs and (out_dir / volume.path).is_file():
                         volume.kept = old
-                    planned.append((lang, volume))
-    stale = [(lang, volume) for lang, volume in planned if volume.kept is None]
+                    planned.append((lang, volume, whole))
+    stale: list[tuple[str, Volume]] = [
+        (lang, volume) for lang, volume, _ in planned if isinstance(volume, Volume) and volume.kept is None
+    ]
     render_volumes(context, prepared, stale)
     with long_lived():  # the text boxes of every face, kept for the report
         for lang in langs:
@@ -74,15 +84,17 @@ def write_cards(context: BuildContext, prepared: dict[str, list[RenderedDeck]]) 
             context.note_untranslated(deck.faces)
     keys = {lang: card_keys(prepared[lang]) for lang in {lang for lang, _ in stale}}
     files = []
-    stale_count = sum(1 for _, volume in planned if volume.kept is None)
+    stale_count = len(stale)
     with progress.task(f"{game.id}: writing card sheets", stale_count, "files") as task:
-        for lang, volume in planned:
-            if volume.kept is not None:
-                files.append(volume.kept)
-                continue
-            entry = write_card_volume(context, volume, keys[lang])
-            files.append({**entry, "kind": "cards", "inputs": volume.inputs})
-            task.advance()
+        for lang, item, whole in planned:
+            if not isinstance(item, Volume):
+                files.append(item)
+            elif item.kept is not None:
+                files.append({**item.kept, "file_inputs": whole})
+            else:
+                entry = write_card_volume(context, item, keys[lang])
+                files.append({**entry, "kind": "cards", "inputs": item.inputs, "file_inputs": whole})
+                task.advance()
     kept = len(planned) - stale_count
     if kept:
         progress.say(f"{game.id}: {kept} card sheet file(s) up to date")
@@ -104,25 +116,55 @@ def plan_volumes(
     lang: str,
     stem: str,
     only: set[str] | None = None,
+    groups: list[CopyGroup] | None = None,
 ) -> list[Volume]:
-    """The sheets of one file (the `deck/card`s in `only` when given), planned with face keys in place of
-    faces, split into volumes, each with the hash of its inputs."""
-    game = context.game
+    """The sheets of one file (the `deck/card`s in `only` when given; `groups`: their copies, when already
+    made), planned with face keys in place of faces, split into volumes, each with the hash of its inputs."""
     option = replace(option, labels=True)
-    planned = plan_pages(copy_groups(decks, option, only), option)
-    text = SheetText(
-        plain(game.title.get(lang, game.source_language)),
-        {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks},
-        lang,
-        option.duplex,
-        option.margin,
-        len(planned),
-    )
+    planned = plan_pages(copy_groups(decks, option, only) if groups is None else groups, option)
+    text = sheet_text(context.game, lang, option, len(planned))
     volumes = split_volumes(planned, option, stem, text, context.options.volume_sheets)
-    code = code_fingerprint(volumes_module, sys.modules[__name__])
+    code = sheets_code()
     for volume in volumes:
         volume.inputs = volume_inputs(volume, code)
     return volumes
+
+
+def sheet_text(game: Game, lang: str, option: SheetOptions, sheets: int) -> SheetText:
+    """What the labels of a file's sheets say (`sheets`: how many the file has)."""
+    title = plain(game.title.get(lang, game.source_language))
+    names = {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks}
+    return SheetText(title, names, lang, option.duplex, option.margin, sheets)
+
+
+def sheets_code() -> str:
+    """The code that plans and writes card sheet files (see volumes.code_fingerprint)."""
+    return code_fingerprint(volumes_module, sys.modules[__name__])
+
+
+def file_inputs(context: BuildContext, groups: list[CopyGroup], option: SheetOptions, lang: str, stem: str) -> str:
+    """Hash of everything the file's volumes are planned from, which decides every volume's inputs: its
+    copies (faces, cards, decks, sizes), options, words and the code. Cheap, unlike the plan."""
+    option = replace(option, labels=True)
+    text = sheet_text(context.game, lang, option, 0)  # the count of sheets follows from the rest
+    return whole_file_inputs(groups, option, stem, text, context.options.volume_sheets, sheets_code())
+
+
+def unchanged_file(previous: dict[str, dict], out_dir: Path, stem: str, inputs: str) -> list[dict]:
+    """The last build's entries of the file's volumes, in order, when the file was planned from these same
+    inputs and every volume is on disk; else nothing (the file is planned, and each volume checked)."""
+    pattern = volume_files(stem)
+    entries = [
+        entry
+        for path, entry in previous.items()
+        if entry.get("kind") == "cards" and entry.get("file_inputs") == inputs and pattern.fullmatch(path)
+    ]
+    by_number = {entry.get("volume", {}).get("number", 0): entry for entry in entries}
+    count = max((entry.get("volume", {}).get("of", 1) for entry in entries), default=0)
+    every_volume = sorted(by_number) in ([0], list(range(1, count + 1))) and len(by_number) == len(entries)
+    if not every_volume or not all((out_dir / entry["path"]).is_file() for entry in entries):
+        return []
+    return [by_number[number] for number in sorted(by_number)]
 
 
 def render_volumes(

@@ -25,7 +25,7 @@ from generator.fsutil import write_cache_entry
 from generator.model.game import Text
 from generator.paths import template_dirs
 
-MEMO_VERSION = "2"
+MEMO_VERSION = "3"
 STORED_AS = f"pnpgen face memo {MEMO_VERSION}, Python {sys.version_info[:2]}"  # marshal's format is Python's own
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
@@ -78,8 +78,22 @@ def card_data(card) -> bytes:
     """A card's own data as bytes, made once per loaded card (every language of a build uses it)."""
     if "_data" not in card.__dict__:
         data = (card.id, card.name.values, card.count, card.remove_at, card.placeholder, card.back, card.fields)
-        card.__dict__["_data"] = repr(plain_value(data)).encode()
+        try:  # the C encoder: twice as fast as plain_value's walk, for every card of every rebuild
+            encoded = _CARD_DATA.encode(data)
+        except (TypeError, ValueError):  # keys of mixed types, which sort_keys cannot order
+            encoded = repr(plain_value(data))
+        card.__dict__["_data"] = encoded.encode()
     return card.__dict__["_data"]
+
+
+def _encoded_text(value):
+    """How the card data encoder writes what JSON lacks: a Text as its texts (not where it was written)."""
+    if isinstance(value, Text):
+        return {"\0text": value.values}
+    return [type(value).__name__, str(value)]
+
+
+_CARD_DATA = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=_encoded_text)
 
 
 def plain_value(value):

@@ -189,6 +189,26 @@ def volume_inputs(volume: Volume, code: str) -> str:
     return digest.hexdigest()
 
 
+def whole_file_inputs(
+    groups: list, options: SheetOptions, stem: str, text: SheetText, per_volume: int, code: str
+) -> str:
+    """Hash of what a file's volumes are planned from (CopyGroups of FaceRef pairs, options, the words of its
+    labels but the count of sheets, the split and the code): plans being deterministic, equal hashes give
+    equal volumes, so a file whose hash is the last build's is kept without planning its sheets."""
+    digest = hashlib.sha256(code.encode())
+    words = [stem, per_volume, text.title, text.deck_names, text.lang, text.duplex, text.margin]
+    digest.update(json.dumps([words, asdict(options)], sort_keys=True).encode())
+    for group in groups:
+        digest.update(repr((group.card, group.bleed, len(group.copies))).encode())
+        digest.update(
+            "\n".join(
+                f"{front.key} {front.card} {back.key if back else '-'} {back.card if back else '-'} {deck}"
+                for front, back, deck in group.copies
+            ).encode("utf-8")
+        )
+    return digest.hexdigest()
+
+
 def write_volume(volume: Volume, path: Path, title: str, cache: FaceCache, jobs: int) -> int:
     """Impose the volume's sheets with their labels, faces read back from the cache; write the file (staged
     in the command's OutputSet) and return its page count. Only this volume's faces are open meanwhile."""
