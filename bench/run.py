@@ -18,8 +18,8 @@ Measures (wall seconds and CPU seconds, medians of --runs (3), and the peak memo
               kits_warm_alone (without)
   large       a generated game of --cards (20,000) distinct cards in Japanese and English on A4 and Letter
               (bench/large_game.py, written into the temporary folder, never stored): large_cold once (no
-              server, empty cache), then large_warm once after one card's English text changed (with the
-              server, as warm); large_peak_mb is the peak of both. Right after large_cold the small deck is
+              server, empty cache), then large_warm --runs times, each after one card's English text changed
+              (with the server, as warm); large_peak_mb is the peak of both. Right after large_cold the small deck is
               built cold again (cold_after_large, as many runs as cold): the large game's per-face cost is
               compared with the mean of the deck's before and after, so that a machine whose speed drifts
               during the long run weighs on both sides alike
@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         help=f"measure these parts only ({', '.join(PARTS)}; writes output/bench-PART.json)",
     )
     parser.add_argument("--cards", type=int, default=CARDS, help=f"cards of the large game (default {CARDS})")
-    parser.add_argument("--runs", type=int, default=3, help="runs of each small-deck and kits measure (median)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each small-deck, kits and large-edit measure (median)")
     args = parser.parse_args(argv)
     parts = args.only
     compile_bytecode()
@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         if "kits" in parts:
             measure_kits(work, alone, served, args.runs, results)
         if "large" in parts:
-            measure_large(work, alone, served, args.cards, results)
+            measure_large(work, alone, served, args.cards, args.runs, results)
     finally:
         subprocess.run([PYTHON, "-m", "generator", "daemon", "stop"], env={**os.environ, **served}, capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
@@ -280,8 +280,9 @@ def measure_kits(work: Path, alone: dict, served: dict, runs: int, results: dict
         measure(results, "kits_warm_alone", "seed kits warm (nothing changed, no server)", kits, alone)
 
 
-def measure_large(work: Path, alone: dict, served: dict, cards: int, results: dict[str, Series]) -> None:
-    """The large game built once cold, then once after one card's English text changed, with the server."""
+def measure_large(work: Path, alone: dict, served: dict, cards: int, runs: int, results: dict[str, Series]) -> None:
+    """The large game built once cold, then `runs` times after one card's English text changed, with the
+    server."""
     folder = work / "large"
     build = [PYTHON, "-m", "generator", "build", "--out", work / "large-out", "-q"]
     game = write_large_game(folder, cards)
@@ -295,8 +296,9 @@ def measure_large(work: Path, alone: dict, served: dict, cards: int, results: di
         for _ in range(len(results["cold"].runs)):
             measure_small_cold(work, alone, results, "cold_after_large", "pnpgen cold, again after the large game")
     start_server(served)
-    write_large_game(folder, cards, edit="One card's text, edited for the benchmark.")
-    measure(results, "large_warm", "large game, one card edited (server running)", build + [game], served)
+    for run in range(runs):  # each run gives one card a new text; the median, as for the deck's edits
+        write_large_game(folder, cards, edit=f"One card's text, edited for the benchmark ({run + 1}).")
+        measure(results, "large_warm", "large game, one card edited (server running)", build + [game], served)
 
 
 def large_faces(cards: int) -> int:

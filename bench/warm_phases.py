@@ -28,7 +28,7 @@ def main() -> None:
     from generator.build.cards import SheetOptions, card_file_stem, plan_volumes
     from generator.build.context import cache_index_name
     from generator.build.decks import prepare_game
-    from generator.checks.build_problems import data_problems
+    from generator.checks.validate import data_problems
     from generator.heap import long_lived
     from generator.model import load_game
     from generator.paths import cache_dir, face_cache_dir
