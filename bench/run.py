@@ -202,7 +202,9 @@ def main(argv: list[str] | None = None) -> int:
         help=f"measure these parts only ({', '.join(PARTS)}; writes output/bench-PART.json)",
     )
     parser.add_argument("--cards", type=int, default=CARDS, help=f"cards of the large game (default {CARDS})")
-    parser.add_argument("--runs", type=int, default=3, help="runs of each small-deck, kits and large-edit measure (median)")
+    parser.add_argument(
+        "--runs", type=int, default=3, help="runs of each small-deck, kits and large-edit measure (median)"
+    )
     args = parser.parse_args(argv)
     parts = args.only
     compile_bytecode()
