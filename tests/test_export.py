@@ -8,7 +8,7 @@ import pikepdf
 import pytest
 from PIL import Image, ImageCms
 
-from conftest import MM, ROOT, copy_game, fonts_of, is_embedded, page_text, placements
+from conftest import MM, ROOT, fonts_of, is_embedded, page_text, placements
 from generator.cli import main
 from generator.export import pdfx, services, tts
 from generator.export.cmyk import CmykConverter, ConversionError
@@ -492,16 +492,17 @@ def test_export_help_lists_every_target(cli):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["greed-inc", "ikkin", "mint-rails"])
-def test_seed_games_export_to_every_target(name, tmp_path, cli):
+def test_seed_games_export_to_every_target(name, kits, cli):
+    """Each kit exported after it was built, as a user does: into the build's folder, its faces from the
+    build's cache."""
     if not (ROOT / "templates" / name).is_dir():
         pytest.skip(f"templates/{name} is not in this tree yet")
-    game = copy_game(name, tmp_path)
     for target in ("png", "tgc", "mpc", "tts", "pdfx"):
-        result = export(cli, game, tmp_path / "out", "--to", target)
+        result = export(cli, name, kits, "--to", target)
         assert result.code == 0, result
-        folder = tmp_path / "out" / name / f"{target}-ja"
+        folder = kits / name / f"{target}-ja"
         assert (folder / ("tts.json" if target == "tts" else "manifest.csv")).is_file()
-    for deck_pdf in (tmp_path / "out" / name / "pdfx-ja").glob("*.pdf"):
+    for deck_pdf in (kits / name / "pdfx-ja").glob("*.pdf"):
         pdf = pikepdf.open(deck_pdf)
         assert pdf.Root.OutputIntents[0].S == "/GTS_PDFX"
         assert "rg" not in {str(op) for s in _content_streams(pdf) for _, op in pikepdf.parse_content_stream(s)}
