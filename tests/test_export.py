@@ -2,6 +2,7 @@
 
 import csv
 import json
+import shutil
 from pathlib import Path
 
 import pikepdf
@@ -498,9 +499,10 @@ def test_seed_games_export_to_every_target(name, kits, cli):
     if not (ROOT / "templates" / name).is_dir():
         pytest.skip(f"templates/{name} is not in this tree yet")
     for target in ("png", "tgc", "mpc", "tts", "pdfx"):
+        folder = kits / name / f"{target}-ja"
+        shutil.rmtree(folder, ignore_errors=True)  # the kits' folder is shared: only this export may fill it
         result = export(cli, name, kits, "--to", target)
         assert result.code == 0, result
-        folder = kits / name / f"{target}-ja"
         assert (folder / ("tts.json" if target == "tts" else "manifest.csv")).is_file()
     for deck_pdf in (kits / name / "pdfx-ja").glob("*.pdf"):
         pdf = pikepdf.open(deck_pdf)
