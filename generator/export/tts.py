@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
-from generator.export.deck_images import DeckExport, ExportOptions, save_png
+from generator.export.deck_images import DeckExport, save_png
+from generator.export.target import OptionAdder, Target
 from generator.fsutil import write_atomic
 
 MAX_COLUMNS, MAX_ROWS = 10, 7
@@ -180,7 +183,20 @@ def _transform(x: float = 0.0, scale: tuple[float, float] = (1.0, 1.0)) -> dict:
     }
 
 
-def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress, title: str = "") -> list[str]:
+@dataclass(frozen=True)
+class TtsOptions:
+    base_url: str | None = None  # where the sheets will be served from (default: file URLs)
+
+
+def add_options(parser: OptionAdder) -> None:
+    parser.add_argument("--base-url", metavar="URL", help="the URL the sheets will be uploaded to (default: file URLs)")
+
+
+def read_options(values: Mapping[str, Any]) -> TtsOptions:
+    return TtsOptions(base_url=values["base_url"])
+
+
+def export_game(decks: list[DeckExport], options: TtsOptions, out_dir: Path, progress, title: str = "") -> list[str]:
     def url_of(name: str) -> str:
         if options.base_url:
             return options.base_url.rstrip("/") + "/" + name
@@ -211,3 +227,12 @@ def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, 
     }
     write_atomic(out_dir / "tts.json", json.dumps(saved, ensure_ascii=False, indent=2) + "\n")
     return files + ["tts.json"]
+
+
+TARGET = Target(
+    "tts",
+    "Tabletop Simulator deck sheets (at most 10x7, 4096 px) and the saved object JSON",
+    export_game,
+    add_options,
+    read_options,
+)
