@@ -76,4 +76,4 @@ def build_aids(context: BuildContext) -> list[dict]:
     return files
 
 
-BUILDER = OutputBuilder("aids", build_aids)
+BUILDER = OutputBuilder("aids", build_aids, reports=("aid",))

@@ -104,4 +104,4 @@ def write_board(context: BuildContext, board: Board, page, lang: str, paper: str
     return board_entry(board, name, lang, paper, len(writer.pdf.pages), layout)
 
 
-BUILDER = OutputBuilder("boards", build_boards)
+BUILDER = OutputBuilder("boards", build_boards, reports=("board",))

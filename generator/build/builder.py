@@ -18,6 +18,12 @@ class Builder(Protocol):
         """cards, boards, aids, tokens or rules: what build.json's entries of this builder say."""
         ...
 
+    @property
+    def reports(self) -> tuple[str, ...]:
+        """The `kind`s of its build.json file entries and the `piece`s of the texts it measures: what a build of
+        some outputs only (`pnpgen rules`) replaces in the previous build.json, keeping the others' entries."""
+        ...
+
     def check(self, game: Game) -> None:
         """Raise InputError on the builder's own input (rules.yaml, ...): called for every game before
         anything is written."""
@@ -38,6 +44,7 @@ class OutputBuilder:
     kind: str
     write: Callable[[BuildContext], list[dict]]
     check_input: Callable[[Game], None] = nothing_to_check
+    reports: tuple[str, ...] = ()
 
     def check(self, game: Game) -> None:
         self.check_input(game)

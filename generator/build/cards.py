@@ -307,4 +307,4 @@ def _printed_copies(rendered: RenderedDeck, only: set[str] | None) -> list:
 CARD_FILE_TITLES = {"en": "{title}: card sheets", "ja": "{title} カードシート"}
 
 
-BUILDER = OutputBuilder("cards", build_cards)
+BUILDER = OutputBuilder("cards", build_cards, reports=("cards", "reprint", "card"))

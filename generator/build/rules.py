@@ -100,4 +100,4 @@ def build_rules(context: BuildContext) -> list[dict]:
     )
 
 
-BUILDER = OutputBuilder("rules", build_rules, require_valid_rules)
+BUILDER = OutputBuilder("rules", build_rules, require_valid_rules, reports=("rules",))

@@ -60,4 +60,4 @@ def build_tokens(context: BuildContext) -> list[dict]:
     return files
 
 
-BUILDER = OutputBuilder("tokens", build_tokens)
+BUILDER = OutputBuilder("tokens", build_tokens, reports=("tokens", "token"))
