@@ -17,7 +17,9 @@ from pathlib import Path
 
 from generator.render.images import check_used_images
 from generator.model.placeholders import data_names
+from generator.model.cards import CARD_MODEL
 from generator.model.game import Deck, Game, Text
+from generator.model.loader import DECK_MODEL, GAME_MODEL
 from generator.render import fonts, typeset_html
 from generator.render.weasy.patches import weasyprint_version
 from generator.render.weasy.compactfonts import EMBEDDING
@@ -156,13 +158,7 @@ def card_view(card, deck: Deck, lang: str, fallback: str, data=None) -> dict:
     DataNames are given), declared fields present (None if unset)."""
     view = dict.fromkeys(deck.fields)
     view.update(localize(card.fields, lang, fallback, data))
-    view.update(
-        id=card.id,
-        name=localize(card.name, lang, fallback, data),
-        count=card.count,
-        remove_at=card.remove_at,
-        placeholder=card.placeholder,
-    )
+    view.update(CARD_MODEL.view(card, lambda value: localize(value, lang, fallback, data)))
     return view
 
 
@@ -197,18 +193,22 @@ class GameRenderer:
             }
         )
         return {
-            "game": {"id": game.id, "title": localize(game.title, lang, fallback), "titles": dict(game.title.values)},
+            "game": {
+                "id": game.id,
+                **GAME_MODEL.view(game, lambda value: localize(value, lang, fallback)),
+                "titles": dict(game.title.values),
+            },
             "decks": decks,
         }
 
     def deck_view(self, deck: Deck) -> dict:
+        """What templates see as `deck`: its id, its keys as deck.yaml's schema shows them (size: the size's name,
+        None for a size of its own), and its width and height in mm."""
         return {
             "id": deck.id,
-            "name": localize(deck.name, self.lang, self.game.source_language),
-            "size": deck.size_name,
+            **DECK_MODEL.view(deck, lambda value: localize(value, self.lang, self.game.source_language)),
             "width": deck.size_mm[0],
             "height": deck.size_mm[1],
-            "placeholder": deck.placeholder,
         }
 
     def deck_faces(self, deck: Deck, on_card: Callable[[], None] | None = None) -> DeckFaces:
