@@ -559,9 +559,9 @@ class PoReader:
             self.header.get("Language", ("", 1))[0],
             self.entries,
             id_name="msgctxt",
-            language_header='PO: a "Language: LANG" line in the header (msgid "")'
+            language_header='a "Language: LANG" line in the header (msgid "")'
             if self.header_line
-            else 'PO: the file has no header (msgid "" with a "Language: LANG" line)',
+            else 'it has no header (msgid "" with a "Language: LANG" line)',
         )
         exchange.lines = {
             "game": game_line,
@@ -726,7 +726,7 @@ def read_xliff(text: str, path: Path) -> Exchange:
         entries,
         id_name="trans-unit id",
         lines={"game": file_line, "source": file_line, "target": file_line},
-        language_header="XLIFF: the target-language attribute of <file>",
+        language_header="the target-language attribute of <file>",
     )
 
 
@@ -873,7 +873,7 @@ def read_csv(text: str, path: Path) -> Exchange:
         languages.pop() if languages else "",
         entries,
         id_name="context",
-        language_header='CSV: a "language" column naming it on every row',
+        language_header='a "language" column naming it on every row',
     )
 
 

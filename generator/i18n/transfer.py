@@ -34,7 +34,7 @@ def build_exchange(
     source_lang = game.source_language
     sizes = box_sizes(all_units, fits, lang)
     exchange = Exchange(game.id, source_lang, lang)
-    problems = control_problems(game, all_units, [source_lang, lang])
+    problems = texts_with_control_characters(game, all_units, [source_lang, lang])
     if problems:
         raise InputError(problems)
     for unit in all_units.values():
@@ -61,7 +61,7 @@ def build_exchange(
     return exchange
 
 
-def control_problems(game: Game, all_units: dict[str, Unit], langs: list[str]) -> list[Problem]:
+def texts_with_control_characters(game: Game, all_units: dict[str, Unit], langs: list[str]) -> list[Problem]:
     """A text holding a control character cannot go into a translation file (its readers refuse them)."""
     problems = []
     for unit in all_units.values():
@@ -212,7 +212,7 @@ def file_problems(game: Game, exchange: Exchange, given_lang: str | None = None)
                 exchange.line_of("target"),
                 "the file does not say which language it holds",
                 "language",
-                f"say it with {lang_option}, or in the file ({exchange.language_header})",
+                f"say it with {lang_option}, or in the file: {exchange.language_header}",
             )
         )
     elif match_language(lang, game.languages) in (None, game.source_language):
