@@ -136,7 +136,10 @@ def test_import_with_an_unknown_id_writes_nothing(cli, small_game, tmp_path):
     result = cli("i18n", "import", small_game, exported)
     assert result.code == 2
     line = exported.read_text(encoding="utf-8").splitlines().index('msgctxt "cards[banana].name"') + 1
-    assert f"en.po:{line}: cards[banana].name: unknown string id 'cards[banana].name'" in result.err
+    assert (
+        f"en.po:{line}: cards[banana].name: msgctxt 'cards[banana].name' names no string, and no location to "
+        "match it by" in result.err
+    )
     assert snapshot(small_game) == before
 
 

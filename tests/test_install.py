@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import urllib.request
 import zipfile
 from pathlib import Path
@@ -68,6 +69,26 @@ def test_the_wheel_holds_the_package_its_templates_and_page_and_nothing_else(whe
     }
     assert not strays
     assert package == modules | base | {n for n in names if n.startswith("generator/web/")}
+
+
+def test_the_wheel_and_the_sdist_carry_the_mit_license_they_declare(wheel, tmp_path):
+    license_text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert license_text.startswith("MIT License\n\nCopyright (c) 2026 pnpgen authors\n")
+    archive = zipfile.ZipFile(wheel)
+    info = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA")).rpartition("/")[0]
+    assert archive.read(f"{info}/licenses/LICENSE").decode("utf-8") == license_text
+    metadata = archive.read(f"{info}/METADATA").decode("utf-8")
+    assert "License-Expression: MIT\n" in metadata and "License-File: LICENSE\n" in metadata
+    subprocess.run(
+        [sys.executable, "-m", "hatchling", "build", "-t", "sdist", "-d", str(tmp_path)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    (sdist,) = tmp_path.glob("pnpgen-*.tar.gz")
+    with tarfile.open(sdist) as bundle:
+        top = bundle.getnames()[0].split("/")[0]
+        assert bundle.extractfile(f"{top}/LICENSE").read().decode("utf-8") == license_text
 
 
 @pytest.fixture(scope="module")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from functools import partial
 from pathlib import Path
 
 from generator.build import render_game, select_languages
 from generator.commands.options import add_game, add_jobs, add_lang, add_no_cache, add_out, add_quiet
 from generator.export import pdfx, png, services, tts
+from generator.errors import InputError, Problem
 from generator.export.deck_images import DeckExport, ExportOptions
 from generator.fsutil import OutputSet
 from generator.model import load_game
@@ -46,7 +48,10 @@ def register(subparsers) -> None:
         "Ghostscript, installed by scripts/install-system-deps.sh)",
     )
     parser.add_argument(
-        "--base-url", metavar="URL", help="tts: the URL the sheets will be uploaded to (default: file URLs)"
+        "--base-url",
+        metavar="URL",
+        help="tts: the address (https://...) of the folder the images will be uploaded to; without it tts.json "
+        "names them by file:// URLs of this machine, which Tabletop Simulator finds here only",
     )
     add_out(parser)
     add_jobs(parser)
@@ -82,6 +87,15 @@ def check_before_rendering(target: str, game, options: ExportOptions) -> None:
     if target in services.SERVICES:
         for deck in game.decks.values():
             services.product_for(target, deck)
+    if target == "tts" and options.base_url and not re.match(r"^(https?|file)://", options.base_url):
+        raise InputError(
+            Problem(
+                None,
+                None,
+                f"--base-url '{options.base_url}' is not a URL: Tabletop Simulator reads no relative address",
+                hint="give the address of the uploaded folder, like https://example.org/my-game/",
+            )
+        )
     if target == "pdfx":
         for deck in game.decks.values():
             pdfx.check_bleed(deck)

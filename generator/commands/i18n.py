@@ -80,13 +80,17 @@ def register(subparsers) -> None:
     imports = commands.add_parser(
         "import",
         help="write translations from a PO, XLIFF or CSV file into the game's YAML",
-        description="Check the whole file first (unknown ids, wrong language, changed placeholders: error, "
-        "nothing written), then write the changed translations, keeping comments and layout.",
+        description="Check the whole file first (unknown ids, wrong game or language, changed placeholders, "
+        "escapes and control characters: error, nothing written), then write the changed translations, keeping "
+        "comments and layout. An entry without its string id (PO msgctxt, XLIFF trans-unit id, CSV context) is "
+        "taken for a string only when its location and source text match one, and then listed.",
     )
     add_game(imports)
     imports.add_argument("file", type=Path, metavar="FILE", help="a .po, .xlf or .csv file")
     imports.add_argument(
-        "--lang", help="the language the file holds, when it does not say (or says it differently: ja_JP, pt-BR)"
+        "--lang",
+        help="the language the file holds, when it does not say (or says it differently: ja_JP, pt-BR); "
+        "an error when the file names another one",
     )
     imports.set_defaults(run=run_import)
 
@@ -236,9 +240,7 @@ def run_import(args) -> int:
     all_units = units(game)
     lock = read_lock(game)
     exchange = formats.read(args.file)
-    if args.lang:
-        exchange.target_lang = args.lang
-    plan = plan_import(game, all_units, lock, exchange)
+    plan = plan_import(game, all_units, lock, exchange, args.lang)
     prepared = prepare(plan.changes)  # every file is re-serialized before any is written
     for string_id, source_text in plan.confirmations:
         lock.confirm(string_id, plan.lang, source_text)
@@ -252,4 +254,23 @@ def run_import(args) -> int:
         + (f"; files: {', '.join(display_path(f) for f in prepared)}" if prepared else "")
         + (f"; updated {display_path(lock.path)}" if lock_written else "")
     )
+    print_matched_by_location(plan, exchange)
     return 0
+
+
+MATCHES_SHOWN = 10
+
+
+def print_matched_by_location(plan, exchange: formats.Exchange) -> None:
+    """Entries without a valid string id, taken for a string by their location and source text."""
+    if not plan.matched_by_location:
+        return
+    print(
+        f"{len(plan.matched_by_location)} entr{'y' if len(plan.matched_by_location) == 1 else 'ies'} without "
+        f"a valid {exchange.id_name} matched by location and source text:"
+    )
+    for entry, string_id in plan.matched_by_location[:MATCHES_SHOWN]:
+        named = f"{exchange.id_name} '{entry.id}'" if entry.id else f"no {exchange.id_name}"
+        print(f"  {display_path(exchange.path)}:{entry.line}: {named} -> {string_id} (at {entry.location})")
+    if len(plan.matched_by_location) > MATCHES_SHOWN:
+        print(f"  ... and {len(plan.matched_by_location) - MATCHES_SHOWN} more")

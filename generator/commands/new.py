@@ -12,7 +12,7 @@ from generator.i18n.strings import units
 from generator.model import load_game
 
 GAME_YAML = """\
-# {name}: made by `pnpgen new`. Change anything; `pnpgen build {path}` shows the result.
+# {name}: made by `pnpgen new`. Change anything; `pnpgen build .` in this folder shows the result.
 title: {{ja: {name}, en: {name}}}
 players: {{min: 2, max: 4}}
 languages: [ja, en]
@@ -111,7 +111,7 @@ def run(args) -> int:
             Problem(target, None, "already exists and is not empty", hint="choose another name; nothing was written")
         )
     files = {
-        "game.yaml": GAME_YAML.format(name=name, path=args.name),
+        "game.yaml": GAME_YAML.format(name=name),  # no path: the folder is moved, shared, committed
         "components.yaml": COMPONENTS_YAML,
         "decks/cards.yaml": DECK_YAML,
         "templates/card.html": CARD_HTML,
