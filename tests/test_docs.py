@@ -1,5 +1,6 @@
 """The documentation: the references written from the code (docs/cli.md, docs/templates.md, docs/schema.md) are
-current and name every command, option, template name and attribute, each with its meaning."""
+current and name every command, option, template name and attribute, each with its meaning; the README is short
+and starts with the two commands; every relative link of the README and docs/ leads somewhere."""
 
 from __future__ import annotations
 
@@ -259,3 +260,68 @@ def test_expressions_see_the_documented_names_and_functions():
     schema = references()["schema.md"]
     for name in [*EXPRESSION_NAMES, *PLACEHOLDER_NAMES, *EXPRESSION_FUNCTIONS, *PLACEHOLDER_FUNCTIONS]:
         assert f"| `{name}` |" in schema, name
+
+
+# --- README and links ---------------------------------------------------------------------------------
+
+
+def markdown_files() -> list[Path]:
+    return [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted(DOCS.glob("*.md"))]
+
+
+def test_the_readme_is_short_and_starts_with_the_two_commands():
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 150, f"README.md has {len(lines)} lines: move the detail into docs/"
+    block = lines[lines.index("```sh") + 1 : lines.index("```")]
+    assert lines.index("```sh") <= 2
+    assert [line.split("#")[0].strip() for line in block] == ["make", "make test"]
+    text = "\n".join(lines)
+    for name in runner.COMMANDS:
+        assert f"`pnpgen {name}" in text or f"pnpgen {name} " in text, f"the README says nothing of `pnpgen {name}`"
+
+
+def github_anchor(heading: str) -> str:
+    """The id GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens."""
+    text = re.sub(r"<[^>]+>", "", heading).strip().lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors_of(path: Path) -> set[str]:
+    text = path.read_text(encoding="utf-8")
+    found = set(re.findall(r'<a id="([^"]+)"></a>', text))
+    in_code = False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        elif not in_code and line.startswith("#"):
+            found.add(github_anchor(line.lstrip("#")))
+    return found
+
+
+def links_of(path: Path) -> list[str]:
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    return re.findall(r"\]\(([^)\s]+)\)", text)
+
+
+@pytest.mark.parametrize("path", markdown_files(), ids=lambda path: path.relative_to(ROOT).as_posix())
+def test_every_relative_link_leads_to_a_file_and_an_anchor_there(path):
+    assert path.is_file()
+    broken = []
+    for link in links_of(path):
+        if re.match(r"[a-z]+:", link):
+            continue  # http:, https:, mailto:
+        target, _, anchor = link.partition("#")
+        file = (path.parent / target).resolve() if target else path
+        if not file.exists():
+            broken.append(f"{link}: no {target}")
+        elif anchor and file.suffix == ".md" and anchor not in anchors_of(file):
+            broken.append(f"{link}: no #{anchor} in {file.name}")
+    assert not broken, f"{path.name}: {broken}"
+
+
+def test_the_link_check_finds_a_broken_link(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("# A title\n\n[ok](#a-title) [gone](missing.md) [no anchor](#nowhere)\n", encoding="utf-8")
+    assert links_of(page) == ["#a-title", "missing.md", "#nowhere"]
+    assert anchors_of(page) == {"a-title"}

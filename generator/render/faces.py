@@ -51,7 +51,7 @@ CARD_FACE = TemplateKind(
         "card": "the card drawn, its texts in the language being built",
         "deck": "its deck",
         "decks": "every card of every deck, by deck id and card id, each as `card` is: "
-        "`decks.goods[card.produces].name`. A face that reads it is made again at every build",
+        "`decks.goods[card.produces].name`. A face that reads it is made again whenever a file of the game changes",
         "game": "the game",
     },
     {
