@@ -36,8 +36,8 @@ def register(subparsers) -> None:
         "--write-docs",
         metavar="DIR",
         type=Path,
-        help="write every reference made from the code into DIR, replacing all of them together: schema.md (this "
-        "page), cli.md (every command and option) and templates.md (what a template sees)",
+        help="write every reference made from the code into DIR, replacing all of them together: schema.md (what "
+        "this command prints), cli.md (every command and option) and templates.md (what a template sees)",
     )
     parser.set_defaults(run=run)
 
