@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.build.builder import OutputBuilder
+from generator.build.builder import OutputBuilder, OutputFile
 from generator.build.context import BuildContext
 from generator.build.pieces import rendered_pages, save_pdf
 from generator.model.printables import Board
@@ -104,4 +104,9 @@ def write_board(context: BuildContext, board: Board, page, lang: str, paper: str
     return board_entry(board, name, lang, paper, len(writer.pdf.pages), layout)
 
 
-BUILDER = OutputBuilder("boards", build_boards)
+BOARD_FILE = OutputFile(
+    "board-<board>-<lang>-<paper>.pdf",
+    "a board of boards/: its copies at 100% when it fits the paper, else in overlapping tiles after a page map; also "
+    "on the `--board-paper` when it needs tiles on the home papers",
+)
+BUILDER = OutputBuilder("boards", build_boards, files=(BOARD_FILE,))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 from collections.abc import Callable
@@ -12,10 +13,35 @@ if TYPE_CHECKING:
     from generator.build.context import BuildContext
 
 
+@dataclass(frozen=True)
+class OutputFile:
+    """A kind of file a builder writes into OUT/<game>/: its name, `<word>` standing for what varies and `[...]`
+    for a part not every such file has, and what it holds. docs/cli.md lists them, and build() checks that every
+    file a builder writes is one of its own."""
+
+    name: str  # "board-<board>-<lang>-<paper>.pdf"
+    doc: str
+
+    def matches(self, path: str) -> bool:
+        return re.fullmatch(self.pattern(), path) is not None
+
+    def pattern(self) -> str:
+        parts = re.split(r"(<[a-z-]+>|\[|\])", self.name)
+        variable = {"[": "(?:", "]": ")?"}
+        return "".join(
+            variable.get(part) or ("[^/]+?" if part.startswith("<") else re.escape(part)) for part in parts if part
+        )
+
+
 class Builder(Protocol):
     @property
     def kind(self) -> str:
         """cards, boards, aids, tokens or rules: what build.json's entries of this builder say."""
+        ...
+
+    @property
+    def files(self) -> tuple[OutputFile, ...]:
+        """The kinds of file it writes."""
         ...
 
     def check(self, game: Game) -> None:
@@ -38,6 +64,7 @@ class OutputBuilder:
     kind: str
     write: Callable[[BuildContext], list[dict]]
     check_input: Callable[[Game], None] = nothing_to_check
+    files: tuple[OutputFile, ...] = ()
 
     def check(self, game: Game) -> None:
         self.check_input(game)

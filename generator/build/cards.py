@@ -7,7 +7,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from generator.build.builder import OutputBuilder
+from generator.build.builder import OutputBuilder, OutputFile
 from generator.build.context import BuildContext, report_fits
 from generator.build.decks import RenderedDeck, prepare_game
 from generator.build.report import previous_entries
@@ -307,4 +307,15 @@ def _printed_copies(rendered: RenderedDeck, only: set[str] | None) -> list:
 CARD_FILE_TITLES = {"en": "{title}: card sheets", "ja": "{title} カードシート"}
 
 
-BUILDER = OutputBuilder("cards", build_cards)
+CARD_SHEETS = OutputFile(
+    "cards-<lang>-<paper>[-gutterfold][-<nn>].pdf",
+    "the card sheets in one language on one paper: every deck in box-contents order, each sheet of fronts followed "
+    "by its backs (`--duplex`), or with `--layout gutterfold` fronts above the fold and backs below; a file of more "
+    "than `--volume-sheets` sheets is written in volumes `-01`, `-02` ...",
+)
+REPRINT = OutputFile(
+    "reprint-<lang>-<paper>[-gutterfold][-<nn>].pdf",
+    "with `--changed-since REF`: only the cards whose front or back changed since REF, each as many times as its "
+    "deck has it, with its back",
+)
+BUILDER = OutputBuilder("cards", build_cards, files=(CARD_SHEETS, REPRINT))

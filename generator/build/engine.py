@@ -50,7 +50,12 @@ def build_game(game: Game, options: BuildOptions, progress: Progress, problems: 
     context = BuildContext.for_game(game, options, progress, problems)
     files = []
     for builder in BUILDERS:
-        files += builder.build(context)
+        written = builder.build(context)
+        undeclared = [entry["path"] for entry in written if not any(f.matches(entry["path"]) for f in builder.files)]
+        assert not undeclared, (
+            f"declare these files in the {builder.kind} builder's `files` (docs/cli.md): {undeclared}"
+        )
+        files += written
     write_report(context.out_dir, game, files, context.fits, context.untranslated)
     context.cache.save_index()
     report_untranslated(context)

@@ -7,13 +7,21 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
+from generator.build.builder import OutputFile
 from generator.build.context import BuildContext
 from generator.errors import Problem
-from generator.fsutil import write_atomic
+from generator.fsutil import REPORT_NAME, write_atomic
 from generator.model import Game
 from generator.render.faces import CardFit
 
 SHOWN_UNTRANSLATED = 12  # strings listed on the terminal per language; build.json has them all
+REPORT_FILE = OutputFile(
+    REPORT_NAME,
+    "what the build wrote and found: every file (`files`) with its kind, language, paper and page count, for card "
+    "sheets the decks it holds (`decks`), those on each sheet (`sheets`), its `volume` and the keys of its card "
+    "faces (`face_keys`); the text found out of place (`overflows`), the text shrunk to fit (`shrunk`) and the "
+    "strings printed in the source language for want of a translation (`untranslated`)",
+)
 
 
 def write_report(
@@ -34,13 +42,13 @@ def write_report(
             if strings
         },
     }
-    write_atomic(out_dir / "build.json", json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+    write_atomic(out_dir / REPORT_FILE.name, json.dumps(report, ensure_ascii=False, indent=2) + "\n")
 
 
 def previous_entries(out_dir: Path) -> dict[str, dict]:
     """The files the last build wrote here, by path (nothing when there is no readable build.json)."""
     try:
-        report = json.loads((out_dir / "build.json").read_text(encoding="utf-8"))
+        report = json.loads((out_dir / REPORT_FILE.name).read_text(encoding="utf-8"))
         return {entry["path"]: entry for entry in report.get("files", []) if isinstance(entry, dict)}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.build.builder import OutputBuilder
+from generator.build.builder import OutputBuilder, OutputFile
 from generator.build.context import BuildContext
 from generator.build.pieces import faces_copies, save_pdf
 from generator.render.boards import text_of
@@ -60,4 +60,8 @@ def build_tokens(context: BuildContext) -> list[dict]:
     return files
 
 
-BUILDER = OutputBuilder("tokens", build_tokens)
+TOKEN_FILE = OutputFile(
+    "tokens-<sheet>-<lang>-<paper>.pdf",
+    "a token sheet of tokens/, labelled like the card sheets; two-sided tokens with their backs behind them",
+)
+BUILDER = OutputBuilder("tokens", build_tokens, files=(TOKEN_FILE,))

@@ -18,7 +18,9 @@ def register(subparsers) -> None:
     add_game(parser)
     add_lang(parser, "language (default: the game's source language)", default=None)
     parser.add_argument("--players", type=int, help="also show how many of each are used with N players")
-    parser.add_argument("--format", default="text", choices=["text", "csv", "md"])
+    parser.add_argument(
+        "--format", default="text", choices=["text", "csv", "md"], help="a text table, CSV or a Markdown table"
+    )
     parser.set_defaults(run=run)
 
 

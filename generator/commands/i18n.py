@@ -72,7 +72,9 @@ def register(subparsers) -> None:
     )
     add_game(export)
     export.add_argument("--lang", required=True, help="the language to translate into")
-    export.add_argument("--format", choices=list(formats.FORMATS), help="default: from the file name")
+    export.add_argument(
+        "--format", choices=list(formats.FORMATS), help="the file's format (default: from the file name)"
+    )
     export.add_argument("-o", "--output", type=Path, required=True, metavar="FILE", help="the file to write")
     add_layout_options(export)
     export.set_defaults(run=run_export)

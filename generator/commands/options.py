@@ -40,7 +40,7 @@ def add_out(parser: argparse.ArgumentParser, help: str = "output directory (defa
 
 
 def add_jobs(parser: argparse.ArgumentParser, help: str = "processes for rendering") -> None:
-    parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help=help)
+    parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help=f"{help} (default: one per core)")
 
 
 def add_no_cache(parser: argparse.ArgumentParser, help: str = "render every face again") -> None:

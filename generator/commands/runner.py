@@ -16,6 +16,8 @@ from generator import __version__
 if TYPE_CHECKING:
     import argparse
 
+    from generator.commands.parsing import CommandParser
+
 COMMANDS = [
     "build",
     "validate",
@@ -33,7 +35,7 @@ COMMANDS = [
 ]
 
 
-def parser() -> argparse.ArgumentParser:
+def parser() -> CommandParser:
     """The command line parser, with every command's options (built once: a server's forks reuse it)."""
     return _parser(tuple(COMMANDS))
 
@@ -48,11 +50,12 @@ def parser_for(argv: list[str]) -> argparse.ArgumentParser:
 
 
 @functools.lru_cache(maxsize=2)
-def _parser(commands: tuple[str, ...]) -> argparse.ArgumentParser:
-    import argparse
+def _parser(commands: tuple[str, ...]) -> CommandParser:
     import importlib
 
-    root = argparse.ArgumentParser(
+    from generator.commands.parsing import CommandParser
+
+    root = CommandParser(
         prog="pnpgen", description="Print-and-play component generator: YAML card databases to print-ready PDFs."
     )
     root.add_argument("--version", action="version", version=f"pnpgen {__version__}")

@@ -33,7 +33,7 @@ def register(subparsers) -> None:
         "lists for enum and ref fields, each field's doc as its header's comment.",
     )
     add_game_deck(export)
-    export.add_argument("--format", choices=FORMATS, help="default: from the file name")
+    export.add_argument("--format", choices=FORMATS, help="the file's format (default: from the file name)")
     export.add_argument("-o", "--output", type=Path, required=True, metavar="FILE", help="the file to write")
     export.add_argument("--lang", help="only these languages' text columns (comma-separated, e.g. en or ja,en)")
     export.set_defaults(run=run_export)
@@ -48,7 +48,7 @@ def register(subparsers) -> None:
     )
     add_game_deck(imports)
     imports.add_argument("file", type=Path, metavar="FILE", help="a .csv, .xlsx or .ods file")
-    imports.add_argument("--format", choices=FORMATS, help="default: from the file name")
+    imports.add_argument("--format", choices=FORMATS, help="the file's format (default: from the file name)")
     imports.add_argument("--delete", action="store_true", help="remove the cards the sheet no longer has")
     imports.set_defaults(run=run_import)
 

@@ -26,6 +26,9 @@ PLACEHOLDER_SYNTAX = (  # (example, what it prints), inside a text in every lang
     ("{field('a', 'power') + field('b', 'power')}", "numbers of several cards in one expression"),
     ("{deck:goods}", "a deck's name"),
 )
+# What a placeholder's expression sees besides an expression's names and functions (setup.EXPRESSION_NAMES, ...)
+PLACEHOLDER_NAMES = {"setup": "`setup.<deck>.<key>`: a value of game.yaml's `setup:` deal of that deck"}
+PLACEHOLDER_FUNCTIONS = {"field": "`field(card, name)`: a number field of a card, for sums of several cards"}
 AT_PLAYERS = re.compile(r"^(.*?)\s*@\s*(\d+)\s*$")
 NAMED = re.compile(r"^(card|deck):([\w-]+)(?:\.(\w+))?$")
 LIST_SEPARATOR = {"ja": "、", "en": ", "}
@@ -80,10 +83,13 @@ class DataNames:
             raise ExpressionError(f"field {name} of card '{card_id}' is not a number")
         return value
 
+    def functions(self, players: int | None) -> dict:
+        """The functions a placeholder's expression may call: an expression's, and PLACEHOLDER_FUNCTIONS."""
+        return {**functions_for(self.game, players), "field": self.field}
+
     def evaluate(self, expression: str, players: int | None):
-        functions = {**functions_for(self.game, players), "field": self.field}
         try:
-            return evaluate(expression, self.names(players), functions)
+            return evaluate(expression, self.names(players), self.functions(players))
         except ExpressionError as error:
             needs_count = players is None and re.search(r"\b(players|dealt|left|removed)\b", expression)
             hint = " (add @N for a player count, like @3)" if needs_count else ""

@@ -80,6 +80,35 @@ def deal(game: Game, players: int, problems: list[Problem]) -> PlayerCount:
     return result
 
 
+# What an expression sees at a player count (names_for) and the functions it may call (functions_for), each with
+# what it is: docs/schema.md lists them, and a test checks that they are the names and functions expressions get.
+EXPRESSION_NAMES = {
+    "players": "the player count",
+    "deck": "`deck.<id>`: a deck's cards in play, after the removals at that count",
+    "total": "`total.<id>`: a deck's cards in the box",
+    "removed": "`removed.<id>`: a deck's cards removed at that count (`remove_at`)",
+    "dealt": "`dealt.<id>`: a deck's cards dealt by `setup:`",
+    "left": "`left.<id>`: a deck's cards in play and not dealt",
+    "component": "`component.<id>`, `component['debt-tokens']`: a component's `count` in components.yaml",
+    "numbers": "game.yaml's `numbers:` (`numbers.years`, `numbers.storage_costs[1]`)",
+    "min_players": "the fewest players the game takes",
+    "max_players": "the most players it takes",
+}
+EXPRESSION_FUNCTIONS = {
+    "max": "`max(a, b, ...)`, `max(list)`: the largest",
+    "min": "`min(a, b, ...)`, `min(list)`: the smallest",
+    "sum": "`sum(list)`: the total",
+    "len": "`len(list)`: how many items",
+    "abs": "`abs(x)`: x without its sign",
+    "count": "`count(deck, field, value)`: the cards in play whose field is value",
+    "values": "`values(deck, field)`: the field of every card in play, once per copy, those without it left out",
+    "per": "`per(deck, field)`: the cards in play by each value of the field, `{red: 9, blue: 9}`",
+    "values_of": "`values_of(list, key)`: the key of each mapping in a list",
+    "min_per": "`min_per(deck, field)`: the fewest cards in play sharing one value of the field",
+    "max_per": "`max_per(deck, field)`: the most cards in play sharing one value of the field",
+}
+
+
 def functions_for(game: Game, players: int | None) -> dict:
     def present(deck_id):
         deck = game.decks.get(deck_id)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.render.attributes import Attribute
 from generator.render.images import check_used_images
 from generator.model.placeholders import data_names
 from generator.model.game import Deck, Game, Text
@@ -24,7 +25,7 @@ from generator.render.weasy.compactfonts import EMBEDDING
 from generator.render.weasy.fit import CHECK_VERSION, FitBox
 from generator.render.worker import RenderedBatch, render_document
 from generator.render.memo import FaceMemo, card_key, context_key, folder_fingerprint, text_at, text_paths
-from generator.render.templating import Templates, Untranslated, localize
+from generator.render.templating import TemplateKind, Templates, Untranslated, localize
 from generator.paths import TEMPLATES_DIR, find_template, template_dirs
 from generator.errors import InputError, Problem
 
@@ -40,6 +41,65 @@ CUTS = {
     "round": (TOKEN_SAFE_MM, "round", 0.0),
     "square": (TOKEN_SAFE_MM, "rect", 0.0),
     "sheet": (SAFE_INSET_MM, "rect", 0.0),
+}
+CARD_FACE = TemplateKind(
+    "Card faces",
+    "a deck's `template:` (the front) and `back: {template: ...}` (the back, also a card's own `back:`); a "
+    "token sheet's `token.html` and `token-back.html` and a player aid's `aid.html`, whose `card` is the token or "
+    "the aid (see below)",
+    {
+        "card": "the card drawn, its texts in the language being built",
+        "deck": "its deck",
+        "decks": "every card of every deck, by deck id and card id, each as `card` is: "
+        "`decks.goods[card.produces].name`. A face that reads it is made again whenever a file of the game changes",
+        "game": "the game",
+    },
+    {
+        "card": {
+            "id": "the card's id",
+            "name": "its name",
+            "count": "its copies in the box",
+            "remove_at": "the player counts it is removed at",
+            "placeholder": "`true`, or the list of its invented keys, when its values are invented for want of the "
+            "real ones",
+            "<field>": "each field the deck's `fields:` declares, texts in the language being built and their "
+            "`{...}` placeholders resolved; none (`{% if card.x %}`) when the card leaves it out",
+        },
+        "deck": {
+            "id": "the deck's id",
+            "name": "its name",
+            "size": "its size's name (`poker`, `mini` ...), none for a size in mm",
+            "width": "the card's width in mm (without bleed)",
+            "height": "its height in mm",
+            "placeholder": "`true`, or the list of the deck's invented keys (`size` ...)",
+        },
+        "game": {
+            "id": "the game's id (its folder's name)",
+            "title": "its title in the language being built",
+            "titles": "its title by language (`game.titles.ja`)",
+        },
+    },
+)
+CARD_ID = Attribute(
+    "data-card",
+    "a card id",
+    "On the box pnpgen puts around a face: the card it belongs to (named when a face asks for a file it may not read).",
+    for_templates=False,
+)
+FLAG_LANG = Attribute(
+    "data-lang",
+    "a language",
+    "On the corner flag of a face that prints text for want of a translation: the language that text is in.",
+    for_templates=False,
+)
+ATTRIBUTES = (CARD_ID, FLAG_LANG)
+# The classes a face template lays itself out with (card.css and the page geometry of `GameRenderer.document`).
+FACE_CLASSES = {
+    "face": "the card at its trim size, which pnpgen puts around what a template writes, with `front` or `back`",
+    "bleed": "a box reaching the bleed (3 mm by default) past the trim on every side: backgrounds and pictures "
+    "that must run off the cut; position it `absolute`",
+    "safe": f"a box {SAFE_INSET_MM:g} mm inside the trim, for text (print shops ask for 3 mm); position it `absolute`",
+    "serif": "Noto Serif CJK (明朝) instead of Noto Sans CJK",
 }
 
 
@@ -280,7 +340,7 @@ class GameRenderer:
 
     def card_faces(self, deck: Deck, card, shared: dict) -> dict[str, tuple[str, list[Untranslated]]]:
         """A card's front (and back, if it has one) as face HTML, each with the texts it prints untranslated."""
-        ctx = {**shared, "card": card_view(card, deck, self.lang, self.game.source_language, self.data)}
+        ctx = CARD_FACE.context(**shared, card=card_view(card, deck, self.lang, self.game.source_language, self.data))
         subject = f"card '{card.id}' of deck '{deck.id}' ({self.lang})"
         self.templates.env.resolved.clear()
         front = self.templates.render(deck.template, ctx, subject)
@@ -386,7 +446,7 @@ class _MemoRun:
 
 
 def _wrap(html: str, kind: str, card_id: str, untranslated: Sequence[Untranslated] = ()) -> str:
-    data = f' data-card="{card_id}"' if card_id else ""
+    data = f' {CARD_ID}="{card_id}"' if card_id else ""
     return f'<div class="face {kind}"{data}>{html}{untranslated_flag(untranslated)}</div>'
 
 
@@ -397,7 +457,7 @@ def untranslated_flag(untranslated: Sequence[Untranslated]) -> str:
         return ""
     lang = untranslated[0].lang
     return (
-        f'<div class="untranslated-flag" data-lang="{lang}">'
+        f'<div class="untranslated-flag" {FLAG_LANG}="{lang}">'
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="4mm" height="4mm">'
         '<path d="M0 0 H10 V10 Z" fill="#d9467c"/></svg></div>'
     )

@@ -2,7 +2,7 @@
 
 One column per card key (`id`, `count`, `remove_at`, `placeholder`, `back`) and per declared field; a localized
 text is one column per language (`name.ja`, `name.en`), an object one column per sub-field (`recipe.inputs`).
-Cell forms (README, "Card data in spreadsheets"):
+Cell forms (docs/spreadsheets.md):
 - numbers are numbers, true/false are booleans (CSV: `true`, `false`);
 - a list of plain values is written `3, 4` (a list cell starting with `[` is read as YAML: `[a, "b, c"]`);
 - counts are written `land:1, oil:2` (a cell starting with `{` is read as YAML);
