@@ -9,16 +9,26 @@ also refuses any path that does not resolve inside its folder (an id like `x/../
 Cache entries (rendered faces, previews, the compiled ffi module) are no output: write_cache_entry writes
 each whole at once, never staged nor refused by an open set, wherever the cache is (the user's cache directory
 for a game outside the project).
+
+A cache entry that Python turns back into objects or code (a pickle, marshal data, compiled code) is sealed:
+write_sealed_entry stores it with a MAC made with a key kept in the user's own cache folder, and
+read_sealed_entry gives back only what that user's pnpgen sealed. An output folder's cache can be written by
+others (a team share, a CI cache restored from another job): an entry planted there, or sealed with another
+key, is not read, but made again, never run.
 """
 
 from __future__ import annotations
 
 import contextvars
+import hmac
 import itertools
 import os
+import secrets
+import stat
 from pathlib import Path
 
 from generator.errors import InputError, Problem
+from generator.paths import user_cache_dir
 
 REPORT_NAME = "build.json"  # committed last: it describes the other files
 
@@ -38,6 +48,103 @@ def write_cache_entry(path: Path, data: bytes | str) -> None:
     """Write a cache entry whole (see the module's doc): a reader sees the old entry, the new one or none. Not
     flushed to disk first: a damaged entry is rendered again, never trusted."""
     os.replace(_write_beside(Path(path), data, durable=False), path)
+
+
+SEALED = b"pnpgen sealed cache entry 1\n"  # what a sealed entry starts with, before its MAC
+MAC_BYTES = 32  # HMAC-SHA256
+KEY_NAME = "cache-key"  # in the user's cache folder
+
+
+def write_sealed_entry(path: Path, data: bytes) -> None:
+    """Write a cache entry that only this user's pnpgen can have written (see the module's doc): the data with
+    its MAC, which names the entry's file too (an entry copied under another name is not read)."""
+    path = Path(path)
+    write_cache_entry(path, b"".join((SEALED, _mac(path.name, data), data)))
+
+
+def read_sealed_entry(path: Path) -> memoryview | None:
+    """The data write_sealed_entry stored at path; None when there is none, or what is there was not sealed
+    with this user's key (planted, damaged, older, another user's): the caller makes it again."""
+    path = Path(path)
+    try:
+        stored = path.read_bytes()
+    except OSError:
+        return None
+    start = len(SEALED) + MAC_BYTES
+    if len(stored) < start or not stored.startswith(SEALED):
+        return None
+    data = memoryview(stored)[start:]
+    if not hmac.compare_digest(stored[len(SEALED) : start], _mac(path.name, data)):
+        return None
+    return data
+
+
+def _mac(name: str, data: bytes | memoryview) -> bytes:
+    digest = hmac.new(sealing_key(), name.encode("utf-8", "surrogateescape") + b"\0", "sha256")
+    digest.update(data)
+    return digest.digest()
+
+
+_keys: dict[Path, bytes] = {}  # the user's cache folder -> its key, read once per process
+
+
+def sealing_key() -> bytes:
+    """The key of this user's sealed cache entries, kept in the user's cache folder (made there, mode 0600, on
+    first use). When that folder is not the user's alone (another owner, writable by others) or the key cannot
+    be kept, a key for this process only: its entries are read by no other process, which makes them again."""
+    folder = user_cache_dir()
+    key = _keys.get(folder)
+    if key is None:
+        key = _keys[folder] = _stored_key(folder) or secrets.token_bytes(MAC_BYTES)
+    return key
+
+
+def _stored_key(folder: Path) -> bytes | None:
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _private_folder(os.lstat(folder)):
+            return None
+        path = folder / KEY_NAME
+        if not os.path.lexists(path):
+            _make_key(path)
+        return _read_key(path)
+    except OSError:
+        return None
+
+
+def _make_key(path: Path) -> None:
+    """Put a new key at path, whole and readable by this user only, unless another process has put one there
+    first (the first one stays: entries already sealed with it stay readable)."""
+    fd, tmp = _create_beside(path, mode=0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(secrets.token_bytes(MAC_BYTES))
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(tmp, path)  # never replaces: unlike a rename, it fails when the name is taken
+        except FileExistsError:
+            pass
+    finally:
+        os.unlink(tmp)
+
+
+def _read_key(path: Path) -> bytes | None:
+    """The key at path, when it is a file of this user's that no one else can read or write."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode) or found.st_uid != os.getuid() or found.st_mode & 0o077:
+            return None
+        key = os.read(fd, MAC_BYTES + 1)
+    finally:
+        os.close(fd)
+    return key if len(key) == MAC_BYTES else None
+
+
+def _private_folder(found: os.stat_result) -> bool:
+    """Whether a folder is this user's and no one else can add or replace files in it."""
+    return stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid() and not found.st_mode & 0o022
 
 
 def remove_output(path: Path) -> None:
@@ -71,13 +178,13 @@ def _write_beside(path: Path, data: bytes | str, durable: bool = True) -> str:
     return tmp
 
 
-def _create_beside(path: Path) -> tuple[int, str]:
+def _create_beside(path: Path, mode: int = 0o666) -> tuple[int, str]:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
     folder_made = False
     while True:
         tmp = f"{path.parent}{os.sep}.{path.name}.{os.getpid()}-{next(_temporary_numbers)}.tmp"
         try:
-            return os.open(tmp, flags, 0o666), tmp
+            return os.open(tmp, flags, mode), tmp
         except FileExistsError:  # left by a process of the same id that died: the next number
             continue
         except FileNotFoundError:
