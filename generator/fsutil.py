@@ -1,10 +1,17 @@
 """Writing files so that a reader never sees a half-written one: write beside, then rename.
 
-A command that writes a set of outputs (a build: card sheets, boards, rule sheets and build.json) opens an
-OutputSet over its output folder. While it is open, every `write_atomic` below that folder is staged: written
-to a temporary file beside its final place and renamed only when the whole set is committed, build.json last.
-A failure before the commit removes the staged files, so the previous set stays as it was, whole. The set
-also refuses any path that does not resolve inside its folder (an id like `x/../../escaped`).
+A command that writes a set of files (a build: card sheets, boards, rule sheets and build.json; `i18n import`,
+`table import` and the editor's saves: YAML files and the translation lock) opens an OutputSet over the folder
+they are in. While it is open, every `write_atomic` below that folder is staged: written to a temporary file
+beside its final place and renamed only when the whole set is committed, build.json last. A failure before the
+commit removes the staged files, so the previous set stays as it was, whole. The set also refuses any path that
+does not resolve inside its folder (an id like `x/../../escaped`).
+
+A process killed while it renames (kill -9, a power cut) would leave some files new and some old: so before the
+first rename the commit writes a journal naming every rename (`.pnpgen-commit.PID.json` in the set's folder),
+and removes it after the last. The next command that opens a set there or loads the game (finish_interrupted)
+makes the renames a killed process left undone, and removes the temporary files (`.NAME.PID-N.tmp`) of
+processes that no longer run: the files are then all new, or, killed before its journal was whole, all old.
 
 Cache entries (rendered faces, previews, the compiled ffi module) are no output: write_cache_entry writes
 each whole at once, never staged nor refused by an open set, wherever the cache is (the user's cache directory
@@ -20,9 +27,12 @@ key, is not read, but made again, never run.
 from __future__ import annotations
 
 import contextvars
+import functools
 import hmac
 import itertools
+import json
 import os
+import re
 import secrets
 import stat
 from pathlib import Path
@@ -255,16 +265,13 @@ class OutputSet:
 
     def commit(self) -> None:
         """Rename every staged file into place and remove those no longer written, each folder's build.json
-        after its other files."""
-        staged = list(self.staged.items())
-        for final, tmp in staged:
-            if final.name != REPORT_NAME:
-                os.replace(tmp, final)
-        for final in self.removed:
-            final.unlink(missing_ok=True)
-        for final, tmp in staged:
-            if final.name == REPORT_NAME:
-                os.replace(tmp, final)
+        after its other files; with a journal when there is more than one change (see the module's doc)."""
+        renames = [(tmp, str(final)) for final, tmp in self.staged.items()]
+        removed = [str(final) for final in self.removed]
+        journal = _write_journal(self.root, renames, removed) if len(renames) + len(removed) > 1 else None
+        _apply(renames, removed)
+        if journal is not None:
+            os.unlink(journal)
         self.staged.clear()
         self.removed.clear()
 
@@ -275,6 +282,7 @@ class OutputSet:
         self.removed.clear()
 
     def __enter__(self) -> OutputSet:
+        finish_interrupted(self.root)
         self._token = _open_set.set(self)
         return self
 
@@ -284,3 +292,118 @@ class OutputSet:
             self.commit()
         else:
             self.discard()
+
+
+def _apply(renames: list[tuple[str, str]], removed: list[str]) -> None:
+    """Make a commit's changes: the renames (build.json last) and removals; those already made are skipped."""
+    for tmp, final in renames:
+        if os.path.basename(final) != REPORT_NAME and os.path.lexists(tmp):
+            os.replace(tmp, final)
+    for final in removed:
+        Path(final).unlink(missing_ok=True)
+    for tmp, final in renames:
+        if os.path.basename(final) == REPORT_NAME and os.path.lexists(tmp):
+            os.replace(tmp, final)
+
+
+JOURNAL = re.compile(r"^\.pnpgen-commit\.(\d+)\.json$")
+TEMPORARY = re.compile(r"^\..+\.(\d+)-\d+\.tmp$")  # what _create_beside names
+
+
+def _write_journal(root: Path, renames: list[tuple[str, str]], removed: list[str]) -> str:
+    """Write, whole and on disk, what a commit is about to do (paths relative to root, which may move)."""
+    relative = functools.partial(os.path.relpath, start=root)
+    journal = {
+        "process": _process_identity(os.getpid()),
+        "renames": [[relative(tmp), relative(final)] for tmp, final in renames],
+        "removed": [relative(final) for final in removed],
+    }
+    path = root / f".pnpgen-commit.{os.getpid()}.json"
+    os.replace(_write_beside(path, json.dumps(journal)), path)
+    _sync_folder(root)
+    return str(path)
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def finish_interrupted(root: Path) -> list[Path]:
+    """Make the changes of every commit under root whose process was killed in it (its journal), and remove
+    the temporary files of processes that no longer run, in root and its folders but those named with a dot
+    (caches); the files the commits changed. A commit of a running process is left to it."""
+    root = Path(os.path.realpath(root))
+    done: list[Path] = []
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return done
+    for name in names:
+        found = JOURNAL.match(name)
+        if not found:
+            continue
+        path = root / name
+        try:
+            journal = json.loads(path.read_text(encoding="utf-8"))
+            if _runs(int(found[1]), journal["process"]):
+                continue
+            renames = [(str(root / tmp), str(root / final)) for tmp, final in journal["renames"]]
+            removed = [str(root / final) for final in journal["removed"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # a journal that is not whole was never acted on: nothing was renamed
+        if all(inside(Path(p), root) for pair in renames for p in pair) and all(inside(Path(p), root) for p in removed):
+            _apply(renames, removed)
+            done += [Path(final) for tmp, final in renames] + [Path(final) for final in removed]
+        path.unlink(missing_ok=True)
+    _remove_strays(root)
+    return done
+
+
+def _remove_strays(root: Path) -> None:
+    """Remove the temporary files (`.NAME.PID-N.tmp`) that processes no longer running left under root."""
+    for folder, subfolders, names in os.walk(root):
+        subfolders[:] = [name for name in subfolders if not name.startswith(".")]
+        for name in names:
+            found = TEMPORARY.match(name)
+            if found and not _runs(int(found[1])):
+                path = os.path.join(folder, name)
+                try:
+                    if stat.S_ISREG(os.lstat(path).st_mode):
+                        os.unlink(path)
+                except OSError:
+                    pass  # gone meanwhile, or not ours to remove
+
+
+def _process_identity(pid: int) -> str | None:
+    """What tells this process from another given the same id later: its start time (Linux), or None."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rpartition(b")")[2].split()
+    except OSError:
+        return None
+    return None if fields[0] in (b"Z", b"X") else fields[19].decode()  # ended, not yet reaped: gone
+
+
+def _runs(pid: int, identity: str | None = None) -> bool:
+    """Whether process pid runs (and is the one with that identity, when given)."""
+    if pid == os.getpid():
+        return True
+    if os.path.isdir("/proc"):
+        current = _process_identity(pid)
+        return current is not None and (identity is None or current == identity)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
