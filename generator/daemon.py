@@ -282,8 +282,12 @@ def _running(pid: int) -> bool:
 
 
 def _ready(folder: str, print_: str) -> None:
-    """In a server started by spawn, once it listens: its start log is not needed, and it prints nothing."""
-    _remove(start_log(folder, print_, os.getpid()))
+    """In a server started by spawn, once it listens: its start log is not needed, and it prints nothing (one
+    started in a terminal, `daemon start --foreground`, keeps printing there)."""
+    try:
+        os.unlink(start_log(folder, print_, os.getpid()))
+    except FileNotFoundError:
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
     for fd in (1, 2):
         os.dup2(devnull, fd)
