@@ -19,7 +19,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from generator.errors import InputError, Problem
-from generator.fsutil import write_cache_entry
+from generator.fsutil import read_sealed_entry, write_sealed_entry
 
 _BASE_LOADER = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
 BOOL_TAG = "tag:yaml.org,2002:bool"
@@ -128,7 +128,8 @@ def load_yaml(path: Path):
 
 
 # A large file (a deck of thousands of cards) is remembered parsed, with its text: read again unchanged it
-# costs an unpickling, and with a few cards edited only those cards are parsed again (see _reparsed).
+# costs an unpickling, and with a few cards edited only those cards are parsed again (see _reparsed). The
+# pickle is sealed (fsutil.write_sealed_entry): one the user's pnpgen did not write is never unpickled.
 REMEMBER_FROM_BYTES = 256 << 10
 REMEMBERED_VERSION = 1
 _remembered_dir: Path | None = None
@@ -142,12 +143,7 @@ def remember_in(directory: Path | None) -> None:
 
 def _load_remembered(text: str, path: Path, directory: Path):
     store = directory / "yaml" / f"{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:24]}.pickle"
-    try:
-        version, old_text, old_document = pickle.loads(store.read_bytes())
-        if version != REMEMBERED_VERSION:
-            raise ValueError(version)
-    except Exception:  # noqa: BLE001 - none yet, or unreadable: parsed in full
-        old_text = old_document = None
+    old_text, old_document = _remembered(store)
     if old_text == text:
         return old_document
     document, reparsed = _reparsed(old_text, old_document, text) if old_text is not None else (None, 0)
@@ -155,8 +151,18 @@ def _load_remembered(text: str, path: Path, directory: Path):
         document = load_yaml_text(text, path)
     elif reparsed < REWRITE_FROM_SHARE:
         return document  # the next read parses the same few items again: cheaper than writing it all
-    write_cache_entry(store, pickle.dumps((REMEMBERED_VERSION, text, document), protocol=pickle.HIGHEST_PROTOCOL))
+    write_sealed_entry(store, pickle.dumps((REMEMBERED_VERSION, text, document), protocol=pickle.HIGHEST_PROTOCOL))
     return document
+
+
+def _remembered(store: Path) -> tuple[str | None, object]:
+    """The text and document remembered in store; (None, None) when there are none this user's pnpgen sealed."""
+    sealed = read_sealed_entry(store)
+    try:
+        version, text, document = pickle.loads(sealed) if sealed is not None else (None, None, None)
+    except Exception:  # noqa: BLE001 - sealed by an older pnpgen whose classes changed: parsed in full
+        return None, None
+    return (text, document) if version == REMEMBERED_VERSION else (None, None)
 
 
 REWRITE_FROM_SHARE = 0.02  # of a list's items parsed again since the file was remembered: remember it anew

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from generator.commands.options import add_game, add_jobs, add_quiet
 from generator.errors import InputError, Problem, did_you_mean, display_path, unknown_language
-from generator.fsutil import write_atomic
+from generator.fsutil import OutputSet, write_atomic
 from generator.i18n import exchange as formats
 from generator.i18n.checks import CHECKS
 from generator.i18n.glossary import read_glossary
@@ -248,8 +248,9 @@ def run_import(args) -> int:
         lock.confirm(string_id, plan.lang, source_text)
     for string_id, checks in plan.ignores:
         lock.ignore(string_id, plan.lang, checks)
-    write_all(prepared)
-    lock_written = write_lock(lock)
+    with OutputSet(game.dir):  # every file replaced together, or none
+        write_all(prepared)
+        lock_written = write_lock(lock)
     print(
         f"{game.id}: {len(plan.changes)} {plan.lang} translation(s) written, {len(plan.confirmations)} "
         f"confirmed, {plan.unchanged} unchanged"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from generator.commands.options import add_game
 from generator.errors import InputError, Problem, did_you_mean, display_path
-from generator.fsutil import write_atomic
+from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
 from generator.model.table.cards import export_table
 from generator.model.table.formats import FORMATS, format_of, read_sheet, write_sheet
@@ -99,7 +99,8 @@ def run_import(args) -> int:
     sheet = read_sheet(args.file, preferred=deck.id, fmt=args.format)
     plan = plan_table_import(game, deck, sheet, delete=args.delete)
     if plan.text is not None:
-        write_atomic(deck.file, plan.text)
+        with OutputSet(game.dir):  # as every import: all or nothing, and what a killed one left is tidied
+            write_atomic(deck.file, plan.text)
     values = sum(len(labels) for labels in plan.changed.values())
     out = [
         (

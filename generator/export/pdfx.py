@@ -23,12 +23,13 @@ from generator.export import tombo
 from generator.export.cmyk import CmykConverter, ConversionError, profile_description
 from generator.export.deck_images import DeckExport, ExportOptions, deck_problem, manifest_rows, write_manifest
 from generator.fsutil import write_atomic
+from generator.paths import debian
 from generator.render.sheets import MM, SheetWriter
 
 BLEED_MM = 3.0
 MIN_IMAGE_DPI = 350
 PDFX_VERSION = "PDF/X-4"
-# Ghostscript's CMYK (SWOP) profile, AGPL, installed by scripts/install-system-deps.sh (libgs-common).
+# Ghostscript's CMYK (SWOP) profile, AGPL: Debian's libgs-common (scripts/install-system-deps.sh installs it).
 DEFAULT_PROFILE = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
 
 
@@ -140,7 +141,8 @@ def check_profile(profile: Path) -> Path:
                 profile,
                 None,
                 "no such CMYK profile",
-                hint="run scripts/install-system-deps.sh, or give one with --icc PATH",
+                hint="give your print shop's CMYK profile with --icc PATH, or install Ghostscript's"
+                + (" (as root, `apt-get install libgs-common`)" if debian() else ""),
             )
         )
     try:

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from generator.errors import InputError, Problem, unique_problems
+from generator.fsutil import finish_interrupted
 from generator.model.cards import BACK, PLACEHOLDER, PLACEHOLDER_DOC, card_schema
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
@@ -246,6 +247,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
     `game.template_problems` (validate reports it; data-only commands can run without templates).
     """
     game_dir = Path(game_dir).resolve()
+    finish_interrupted(game_dir)  # an import killed while it renamed its files: all of them new
     problems: list[Problem] = []
     template_problems: list[Problem] = []
     game_file = game_dir / "game.yaml"

@@ -523,6 +523,7 @@ def face_keys(renderer: GameRenderer, faces: DeckFaces) -> list[str]:
 
 def render_fitted(batch: Batch) -> RenderedBatch:
     """Render one batch, with its measured text boxes (see render/worker.py: what a render worker runs)."""
+    fonts.require_fonts_for(batch.html)
     return render_document(batch.html, batch.base_url)
 
 

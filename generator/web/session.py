@@ -14,6 +14,7 @@ import traceback
 from pathlib import Path
 
 from generator.errors import InputError, Problem, display_path
+from generator.fsutil import OutputSet
 from generator.i18n.checks import check_placeholders
 from generator.i18n.exchange import Entry, Exchange
 from generator.i18n.glossary import read_glossary
@@ -224,10 +225,11 @@ class GameSession:
             if not text:
                 raise EditRefused(400, "empty text: nothing written (type the text, or leave the field as it was)")
             try:
-                if lang == game.source_language:
-                    written = self.write_source(game, unit, text)
-                else:
-                    written = self.write_translation(game, unit, lang, text)
+                with OutputSet(self.game_dir):  # the YAML file and the lock replaced together, or neither
+                    if lang == game.source_language:
+                        written = self.write_source(game, unit, text)
+                    else:
+                        written = self.write_translation(game, unit, lang, text)
             except InputError as error:
                 raise EditRefused(400, "; ".join(problem_text(p) for p in error.problems)) from None
             self.refresh()
@@ -291,7 +293,8 @@ class GameSession:
                 raise EditRefused(400, f"'{lang}' is not a language the game translates into")
             lock = read_lock(game)
             changed = confirm_all(game, lock, {unit.id: unit}, {unit.id}, [lang])
-            written = write_lock(lock)
+            with OutputSet(self.game_dir):
+                written = write_lock(lock)
             self.refresh()
             return {
                 "confirmed": len(changed),
