@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,33 @@ class Str(Spec):
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             return self.wrong(value, where, checker)
         return str(value)
+
+
+# Characters no text is imported with: C0 and C1 controls (but tab, line feed and NEL, U+0085, which YAML
+# holds as text), DEL and the two noncharacters. A text holding one prints as nothing or as a box.
+UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff\ud800-\udfff]")
+
+
+def unprintable(text: str) -> str | None:
+    """Why a text coming from outside (a spreadsheet cell, a translation file, the editor) cannot be imported
+    as it is: a control character, named with where it is; None when it can."""
+    found = UNPRINTABLE.search(text)
+    if found is None:
+        return None
+    code = ord(found[0])
+    kind = "a noncharacter" if code > 0xFF else "a control character"
+    name = CONTROL_NAMES.get(code) or unicodedata.name(found[0], "")
+    return f"{kind}, U+{code:04X}{f' ({name})' if name else ''}, at character {found.start() + 1}"
+
+
+CONTROL_NAMES = {
+    0: "NUL",
+    0x0B: "VERTICAL TAB",
+    0x0C: "FORM FEED",
+    0x0D: "CARRIAGE RETURN",
+    0x1B: "ESCAPE",
+    0x7F: "DEL",
+}
 
 
 class Name(Str):
