@@ -7,11 +7,19 @@ import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.errors import InputError, Problem, did_you_mean
+from generator.errors import InputError, Problem, ProblemList, did_you_mean
 from generator.model.game import Card, Deck, Game, Text
 from generator.model.cards import card_schema
 from generator.model.schema import INVALID, Checker, Where, walk_refs
-from generator.model.table.columns import EMPTY, CellError, Column, deck_columns, from_cell, to_cell
+from generator.model.table.columns import (
+    EMPTY,
+    CellError,
+    Column,
+    blank,
+    deck_columns,
+    from_cell,
+    to_cell,
+)
 from generator.model.table.formats import Header, Sheet, read_sheet
 
 
@@ -155,15 +163,16 @@ def read_cards(
     With `known_ids` (deck id -> card ids), references to cards that do not exist are problems too. With
     `existing` (card id -> values), a row is checked as the card it updates: its values where the sheet
     has no column."""
-    present, problems = read_columns(sheet, columns)
-    if problems:
-        raise InputError(problems)
+    present, header_problems = read_columns(sheet, columns)
+    if header_problems:
+        raise InputError(header_problems)
+    problems = ProblemList()
     cards: list[SheetCard] = []
     first_row_of: dict[str, int] = {}
     schema = card_schema(fields)
     for row_index in range(1, len(sheet.rows)):
         row = sheet.rows[row_index]
-        if all(value is None or (isinstance(value, str) and not value.strip()) for value in row):
+        if all(blank(value) for value in row):
             continue
         sheet_card = SheetCard(row_index, {})
         row_problems: list[Problem] = []
@@ -195,12 +204,12 @@ def read_cards(
             )
         if isinstance(card_id, str):
             first_row_of.setdefault(card_id, row_index)
-        problems += row_problems
+        problems.add(row_problems)
         cards.append(sheet_card)
     if known_ids is not None and not problems:
-        problems += reference_problems(cards, present, known_ids, sheet)
+        problems.add(reference_problems(cards, present, known_ids, sheet))
     if problems:
-        raise InputError(problems)
+        raise InputError(problems.final())
     return present, cards
 
 
