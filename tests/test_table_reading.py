@@ -1,9 +1,12 @@
 """Spreadsheets are read as the user sees them: hidden sheets only when named, formulas refused at their cell
 (LibreOffice's and Excel's constant booleans read as booleans), any text YAML can hold imported as it is,
-texts no import accepts refused at their cell, errors capped."""
+texts no import accepts refused at their cell, errors capped; text columns exported as text so that leading
+zeros survive, and a number that lost them is a warning, not a change."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import zipfile
 from pathlib import Path
 
@@ -11,12 +14,19 @@ import pytest
 from openpyxl import load_workbook
 
 import hostile_sheets as hostile
-from conftest import copy_game
+from conftest import ROOT, copy_game
 from test_table import ASSETS, edit_cell, read_sheet_rows, write_rows
 
 SHEETS = Path(__file__).parent / "sheets"
 LIBREOFFICE_ODS = SHEETS / "greed-inc-assets-libreoffice.ods"
+OFFICE_PYTHON = "/usr/bin/python3"  # LibreOffice's Python, with its `uno` module (Debian: python3-uno)
 CARDS = "decks/cards.yaml"
+
+
+def office_can_type() -> bool:
+    if not shutil.which("soffice") or not Path(OFFICE_PYTHON).exists():
+        return False
+    return subprocess.run([OFFICE_PYTHON, "-c", "import uno"], capture_output=True).returncode == 0
 
 
 def values(game: Path, deck: str = "cards") -> dict:
@@ -210,3 +220,98 @@ def test_errors_are_capped_at_50_then_counted(small_game, tmp_path, cli):
     assert len(lines) == 51, lines[-3:]
     assert all(": count: expected a whole number" in line for line in lines[:50])
     assert lines[-1] == f"error: {sheet}: and 1,950 more problems (correct these and run again to see the rest)"
+
+
+# --- leading zeros ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def coded(small_game):
+    """The scaffolded game with a text field holding codes with leading zeros."""
+    deck = small_game / CARDS
+    text = deck.read_text(encoding="utf-8")
+    text = text.replace(
+        "  text: {type: text", "  code: {type: str, doc: the code printed under the name}\n  text: {type: text"
+    )
+    text = text.replace("    value: 1\n", '    value: 1\n    code: "007"\n').replace(
+        "    value: 2\n", "    value: 2\n    code: '1.50'\n"
+    )
+    deck.write_text(text, encoding="utf-8")
+    return small_game
+
+
+def test_text_columns_are_exported_as_text(coded, tmp_path, cli):
+    xlsx, ods = tmp_path / "cards.xlsx", tmp_path / "cards.ods"
+    assert cli("table", "export", coded, "cards", "-o", xlsx).code == 0
+    assert cli("table", "export", coded, "cards", "-o", ods).code == 0
+    cells = load_workbook(xlsx)["cards"]
+    header = [cell.value for cell in cells[1]]
+    code, value, name = (header.index(label) for label in ("code", "value", "name.en"))
+    assert cells.cell(row=2, column=code + 1).value == "007"
+    assert cells.cell(row=2, column=code + 1).number_format == "@"
+    assert cells.cell(row=2, column=name + 1).number_format == "@"
+    assert cells.cell(row=2, column=value + 1).number_format == "General"
+    assert cells.column_dimensions[chr(65 + code)].number_format == "@"  # rows typed below the cards too
+    assert cells.column_dimensions[chr(65 + value)].number_format == "General"
+    with zipfile.ZipFile(ods) as archive:
+        content = archive.read("content.xml").decode()
+    assert '<number:text-style style:name="text-format"' in content
+    columns = content.split("<table:table-column ")[1:]
+    assert 'table:default-cell-style-name="text"' in columns[code]
+    assert "default-cell-style-name" not in columns[value]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx", "ods"])
+def test_a_number_for_a_text_with_other_digits_is_a_warning_and_the_text_kept(fmt, coded, tmp_path, cli):
+    before = (coded / CARDS).read_bytes()
+    sheet = tmp_path / f"cards.{fmt}"
+    assert cli("table", "export", coded, "cards", "-o", sheet).code == 0
+    rows = read_sheet_rows(sheet)
+    code = rows[0].index("code")
+    rows[1][code], rows[2][code] = (7, 1.5) if fmt != "csv" else ("7", "1.5")  # as a General column stores them
+    write_rows(sheet, rows)
+    result = cli("table", "import", coded, "cards", sheet)
+    assert result.code == 0, result
+    assert "nothing to change" in result.out
+    letter = chr(65 + code)
+    where = f"assets!{letter}" if fmt != "csv" else letter
+    assert (
+        f"warning: {sheet}: {where}2: code: the cell holds the number 7 where the card has the text '007': kept '007'"
+        in result.err
+    )
+    assert (
+        f"{where}3: code: the cell holds the number 1.5 where the card has the text '1.50': kept '1.50'" in result.err
+    )
+    assert (coded / CARDS).read_bytes() == before
+    rows[1][code] = 8 if fmt != "csv" else "8"  # another number: a change, written as its text
+    write_rows(sheet, rows)
+    assert cli("table", "import", coded, "cards", sheet).code == 0
+    assert values(coded)["apple"]["code"] == "8"
+
+
+@pytest.mark.skipif(
+    not office_can_type(), reason="needs LibreOffice and its Python (apt: libreoffice-calc python3-uno)"
+)
+@pytest.mark.parametrize("fmt", ["xlsx", "ods"])
+def test_008_typed_in_libreoffice_stays_008(fmt, coded, tmp_path, cli):
+    sheet, typed = tmp_path / f"cards.{fmt}", tmp_path / f"typed.{fmt}"
+    assert cli("table", "export", coded, "cards", "-o", sheet).code == 0
+    header = read_sheet_rows(sheet)[0]
+    code, count = chr(65 + header.index("code")), chr(65 + header.index("count"))
+    subprocess.run(
+        [
+            OFFICE_PYTHON,
+            Path(__file__).parent / "office_typing.py",
+            sheet,
+            typed,
+            f"{code}2=008",
+            f"{count}2=3",
+            f"{code}5=010",
+        ],
+        check=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    rows = read_sheet_rows(typed)
+    assert (rows[1][header.index("code")], rows[1][header.index("count")]) == ("008", 3)
+    assert rows[4][header.index("code")] == "010"  # a row typed below the cards

@@ -58,6 +58,14 @@ class Column:
         return isinstance(self.spec, Int)
 
     @property
+    def text(self) -> bool:
+        """Whether the cell holds text (formatted as text in a spreadsheet: a typed 007 stays 007)."""
+        spec = self.spec
+        if isinstance(spec, Enum):
+            return any(isinstance(value, str) for value in spec.values)
+        return not isinstance(spec, (Int, Bool, OneOf))
+
+    @property
     def form(self) -> str:
         """How the cell is written, for the header's comment."""
         spec = self.spec

@@ -22,8 +22,9 @@ FORMATS = ("csv", "xlsx", "ods")
 MAX_FILE_BYTES = 50 * 1024 * 1024
 MAX_CSV_ROW_CHARS = 1_000_000  # a CSV row (its lines, when a cell holds line breaks) the csv module may hold
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")  # "'" too, so that the guard reads back unambiguously
+TEXT_FORMAT = "@"  # Excel's number format of text
 LIST_INLINE_MAX = 255  # Excel's limit for a drop-down list written into the validation itself
-EXTRA_VALIDATED_ROWS = 500  # drop-downs reach this far below the last card, for new rows
+EXTRA_VALIDATED_ROWS = 500  # drop-downs and text formats reach this far below the last card, for new rows
 
 
 @dataclass
@@ -32,6 +33,7 @@ class Header:
     doc: str = ""
     choices: list = field(default_factory=list)
     width: int = 12
+    text: bool = False  # a text column: its cells are formatted as text, so that 007 typed stays 007
 
 
 @dataclass
@@ -113,6 +115,8 @@ def write_xlsx(name: str, headers: list[Header], rows: list[list]) -> bytes:
         for cell in row:
             if isinstance(cell.value, str) and cell.value.startswith("="):
                 cell.data_type = "s"  # text, never a formula
+            if headers[cell.column - 1].text:
+                cell.number_format = TEXT_FORMAT
     lists = None
     last_row = len(rows) + 1 + EXTRA_VALIDATED_ROWS
     for index, header in enumerate(headers):
@@ -122,6 +126,8 @@ def write_xlsx(name: str, headers: list[Header], rows: list[list]) -> bytes:
         if header.doc:
             cell.comment = Comment(header.doc, "pnpgen", width=300, height=120)
         sheet.column_dimensions[letter].width = header.width
+        if header.text:  # the rows typed below the cards too
+            sheet.column_dimensions[letter].number_format = TEXT_FORMAT
         if not header.choices:
             continue
         inline = ",".join(str(c) for c in header.choices)
@@ -144,6 +150,7 @@ def write_xlsx(name: str, headers: list[Header], rows: list[list]) -> bytes:
 
 
 def write_ods(name: str, headers: list[Header], rows: list[list]) -> bytes:
+    from odf.number import TextContent, TextStyle
     from odf.opendocument import OpenDocumentSpreadsheet
     from odf.office import Annotation
     from odf.style import Style, TableColumnProperties, TextProperties
@@ -154,6 +161,11 @@ def write_ods(name: str, headers: list[Header], rows: list[list]) -> bytes:
     bold = Style(name="header", family="table-cell")
     bold.addElement(TextProperties(fontweight="bold"))
     document.automaticstyles.addElement(bold)
+    text_format = TextStyle(name="text-format")
+    text_format.addElement(TextContent())
+    document.automaticstyles.addElement(text_format)
+    text_cell = Style(name="text", family="table-cell", datastylename="text-format")
+    document.automaticstyles.addElement(text_cell)
     table = Table(name=name)
     validation_of = {}
     validations = ContentValidations()
@@ -161,7 +173,8 @@ def write_ods(name: str, headers: list[Header], rows: list[list]) -> bytes:
         width = Style(name=f"col{index}", family="table-column")
         width.addElement(TableColumnProperties(columnwidth=f"{header.width * 0.21:.2f}cm"))
         document.automaticstyles.addElement(width)
-        table.addElement(TableColumn(stylename=width))
+        column = {"defaultcellstylename": text_cell} if header.text else {}  # every cell below the header
+        table.addElement(TableColumn(stylename=width, **column))
         if header.choices:
             quoted = ";".join('"' + str(c).replace('"', '""') + '"' for c in header.choices)
             validation_of[index] = f"list{index}"
@@ -189,7 +202,7 @@ def write_ods(name: str, headers: list[Header], rows: list[list]) -> bytes:
     table.addElement(header_row)
     for row in rows:
         table.addElement(ods_row(row, validation_of, TableRow, TableCell, P))
-    if validation_of:
+    if validation_of or any(header.text for header in headers):  # Calc formats only rows the file has
         spare = ods_row([None] * len(headers), validation_of, TableRow, TableCell, P)
         spare.setAttribute("numberrowsrepeated", str(EXTRA_VALIDATED_ROWS))
         table.addElement(spare)
