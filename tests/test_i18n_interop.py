@@ -244,7 +244,7 @@ def test_line_separators_and_tabs_are_written_and_read_back(tmp_path, fmt):
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_translation_with_line_separators_goes_into_the_yaml_and_comes_back(cli, small_game, tmp_path, fmt):
-    text = "Pe\x85ar\u2028end"
+    text = "Pe\x85ar\u2028x\u2029y"  # YAML reads NEL and U+2028/2029 as line breaks unless escaped
     path = tmp_path / f"en.{FORMATS[fmt]}"
     exchange = Exchange(
         "small", "ja", "en", [Entry("cards[pear].name", "洋なし", text, location="decks/cards.yaml:15")]
@@ -295,6 +295,29 @@ def test_a_control_character_in_the_yaml_stops_the_export_at_its_line(cli, small
             f"cards.yaml:{line}: cards[apple].text: the en text holds U+0007 (bell), which a translation file "
             "cannot carry (remove it from the YAML" in result.err
         ), result.err
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        ("\u2028", "only invisible characters (U+2028)"),
+        ("\u00a0\u2029", "only invisible characters (U+00A0, U+2029)"),
+    ],
+)
+def test_a_translation_of_only_invisible_characters_is_a_located_error_not_a_deletion(
+    cli, small_game, tmp_path, fmt, text, shown
+):
+    # control characters are refused by the readers themselves (the test above)
+    before = snapshot(small_game)
+    path = tmp_path / f"en.{FORMATS[fmt]}"
+    exchange = Exchange("small", "ja", "en", [Entry("cards[pear].name", "洋なし", text)])
+    path.write_text(write(exchange, fmt), encoding="utf-8")
+    result = cli("i18n", "import", small_game, path)
+    assert result.code == 2, result
+    assert f"en.{FORMATS[fmt]}:" in result.err and "cards[pear].name: " in result.err
+    assert shown in result.err and "Traceback" not in result.err
+    assert snapshot(small_game) == before
 
 
 def test_csv_cells_that_look_like_formulas_are_neutralised_and_restored(cli, small_game, tmp_path):

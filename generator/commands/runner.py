@@ -69,7 +69,7 @@ def run_here(argv: list[str]) -> int:
     import logging
 
     from generator import heap, interrupts, processes
-    from generator.errors import InputError
+    from generator.errors import InputError, capped
 
     with heap.long_lived():  # the modules the parser imports live as long as the command: no collection walks them
         args = parser_for(argv).parse_args(argv)
@@ -84,7 +84,7 @@ def run_here(argv: list[str]) -> int:
             interrupts.raise_if_pending()
         return code
     except InputError as error:
-        for problem in error.problems:
+        for problem in capped(error.problems):
             print(f"error: {problem}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -32,6 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from generator.errors import InputError, Problem
+from generator.model.schema import UNPRINTABLE, character_name
 
 FORMATS = {"po": ".po", "xliff": ".xlf", "csv": ".csv"}
 XLIFF_NS = "urn:oasis:names:tc:xliff:document:1.2"
@@ -92,29 +93,11 @@ class Exchange:
         return self.lines.get(what, 1)
 
 
-# Characters that are not text: C0 controls but tab and line feed, DEL, and C1 controls but NEL (U+0085, a
-# line break YAML keeps). A translation file neither carries nor accepts them.
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x84\x86-\x9f]")
-CONTROL_NAMES = {
-    "\x00": "NUL",
-    "\a": "bell",
-    "\b": "backspace",
-    "\x0b": "vertical tab",
-    "\x0c": "form feed",
-    "\r": "carriage return",
-    "\x1b": "escape",
-    "\x7f": "delete",
-}
-
-
 def control_character(text: str) -> str | None:
-    """How to name the first control character in text (`U+000D (carriage return)`), None when none."""
-    match = CONTROL.search(text)
-    if match is None:
-        return None
-    char = match.group()
-    name = CONTROL_NAMES.get(char, "a control character")
-    return f"U+{ord(char):04X} ({name})"
+    """How to name the first character of text that is not text (`U+000D (carriage return)`), None when none.
+    A translation file neither carries nor accepts them (`schema.UNPRINTABLE`: tab, line feed and NEL are text)."""
+    match = UNPRINTABLE.search(text)
+    return character_name(match.group()) if match else None
 
 
 def control_problems(entries: list[Entry], path: Path) -> list[Problem]:

@@ -99,10 +99,31 @@ def rewrite(file: Path, apply) -> str:
                 file,
                 None,
                 "the new values would not read back as written",
+                difference(document, read_or_none(new, file)),
                 hint="nothing was written; please report this change to pnpgen's authors",
             )
         )
     return new
+
+
+def read_or_none(text: str, file: Path):
+    try:
+        return load_yaml_text(text, file)
+    except InputError:
+        return None
+
+
+def difference(expected, got, path: tuple = ()) -> str | None:
+    """The key path of the first value that reads back otherwise, like `cards.3.name.en`."""
+    if isinstance(expected, dict) and isinstance(got, dict):
+        for key in expected:
+            found = difference(expected[key], got.get(key), (*path, key))
+            if found:
+                return found
+        return None
+    if isinstance(expected, list) and isinstance(got, list) and len(expected) == len(got):
+        return next((d for i, item in enumerate(expected) if (d := difference(item, got[i], (*path, i)))), None)
+    return None if expected == got else ".".join(str(key) for key in path) or None
 
 
 def refuse_spreadsheet(file: Path) -> None:

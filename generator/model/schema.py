@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,39 @@ class Str(Spec):
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             return self.wrong(value, where, checker)
         return str(value)
+
+
+# Characters no text is imported with: C0 and C1 controls (but tab, line feed and NEL, U+0085, which YAML
+# holds as text), DEL and the two noncharacters. A text holding one prints as nothing or as a box.
+UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff\ud800-\udfff]")
+
+
+def unprintable(text: str) -> str | None:
+    """Why a text coming from outside (a spreadsheet cell, a translation file, the editor) cannot be imported
+    as it is: a control character, named with where it is; None when it can."""
+    found = UNPRINTABLE.search(text)
+    if found is None:
+        return None
+    kind = "a noncharacter" if ord(found[0]) > 0xFF else "a control character"
+    return f"{kind}, {character_name(found[0])}, at character {found.start() + 1}"
+
+
+def character_name(char: str) -> str:
+    """`U+000D (carriage return)`: how messages name a character that prints as nothing."""
+    name = CONTROL_NAMES.get(char) or unicodedata.name(char, "").lower()
+    return f"U+{ord(char):04X}{f' ({name})' if name else ''}"
+
+
+CONTROL_NAMES = {
+    "\x00": "NUL",
+    "\a": "bell",
+    "\b": "backspace",
+    "\x0b": "vertical tab",
+    "\x0c": "form feed",
+    "\r": "carriage return",
+    "\x1b": "escape",
+    "\x7f": "delete",
+}
 
 
 class Name(Str):

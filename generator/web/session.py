@@ -24,6 +24,7 @@ from generator.i18n.strings import Unit, units
 from generator.i18n.transfer import plan_import
 from generator.i18n.writeback import prepare, write_all
 from generator.model import Game, load_game
+from generator.model.schema import unprintable
 from generator.progress import Progress
 from generator.render.pipeline import FaceCache
 from generator.watcher import FileWatcher, game_roots
@@ -224,6 +225,8 @@ class GameSession:
                 raise EditRefused(400, f"the game has no language '{lang}'")
             if not text:
                 raise EditRefused(400, "empty text: nothing written (type the text, or leave the field as it was)")
+            if unprintable(text):
+                raise EditRefused(400, f"the text holds {unprintable(text)}: nothing written (remove it)")
             try:
                 with OutputSet(self.game_dir):  # the YAML file and the lock replaced together, or neither
                     if lang == game.source_language:
