@@ -16,7 +16,7 @@ from generator.paths import face_cache_dir
 from generator.progress import Progress
 from generator.render.faces import CardFit, DeckFaces
 from generator.render.pipeline import FaceCache
-from generator.render.sheets import SheetOptions
+from generator.render.sheet_plan import SheetOptions
 
 
 @dataclass

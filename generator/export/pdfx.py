@@ -23,7 +23,8 @@ from generator.export import tombo
 from generator.export.cmyk import CmykConverter, ConversionError, profile_description
 from generator.export.deck_images import DeckExport, ExportOptions, deck_problem, manifest_rows, write_manifest
 from generator.fsutil import write_atomic
-from generator.render.sheets import MM, SheetWriter
+from generator.render.paper import MM
+from generator.render.sheet_writer import SheetWriter
 
 BLEED_MM = 3.0
 MIN_IMAGE_DPI = 350
