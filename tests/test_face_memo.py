@@ -9,6 +9,7 @@ import pytest
 
 from conftest import copy_game
 from generator.model import load_game
+from generator.render import batches
 from generator.render import faces as faces_module
 from generator.render.faces import FacePages, GameRenderer
 from generator.render.memo import FaceMemo
@@ -198,7 +199,7 @@ def test_new_fonts_or_renderer_run_every_card(small_game, tmp_path, runs, monkey
     """The memo gives face keys, which hash the fonts and WeasyPrint's version: a change to them is a new key."""
     memo = FaceMemo(tmp_path / "cache")
     faces_of(small_game, memo)
-    monkeypatch.setattr(faces_module, "weasyprint_version", lambda: "999.0")
+    monkeypatch.setattr(batches, "weasyprint_version", lambda: "999.0")
     runs.clear()
     _, found = faces_of(small_game, memo)
     assert len(runs) == 2 * len(load_game(small_game).decks["cards"].cards)

@@ -19,7 +19,7 @@ from generator.build.tokens import build_tokens
 from generator.model import load_game
 from generator.progress import Progress
 from generator.render.boards import board_batch, hex_centre
-from generator.render.faces import render_batch
+from generator.render.batches import render_batch
 from generator.render.boards import BOARD_BLEED_MM
 from generator.render.pipeline import FaceCache
 from generator.render.paper import MM, PAPERS

@@ -19,7 +19,7 @@ from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenS
 from generator.paths import find_template
 from generator.render import fonts, typeset_html
 from generator.render.boards import BOARD_BLEED_MM, own_or_base, text_of
-from generator.render.faces import Batch
+from generator.render.batches import Batch
 from generator.render.paper import MARGIN_MM, PAPERS
 from generator.render.sheet_marks import MARK_ROOM_MM
 from generator.render.sheet_plan import SheetOptions, first_sheet

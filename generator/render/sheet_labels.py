@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
-from generator.render.faces import Batch
+from generator.render.batches import Batch
 from generator.render.memo import code_fingerprint
 from generator.render.paper import printable
 from generator.render.pipeline import render_batches

@@ -21,7 +21,7 @@ from typing import NamedTuple
 from generator import heap
 from generator.fsutil import write_atomic
 from generator.render import paper, sheet_labels, sheet_marks, sheet_pages, sheet_plan, sheet_writer
-from generator.render.faces import Batch
+from generator.render.batches import Batch
 from generator.render.pipeline import CachedFaces, FaceCache
 from generator.render.sheet_labels import label_batches, label_pages
 from generator.render.sheet_pages import SheetPage, page_heads, pages_of
