@@ -23,7 +23,7 @@ from generator.commands.clidoc import UndocumentedOption, cli_markdown, commands
 from generator.commands.parsing import CommandParser
 from generator.commands.schema import REFRESH, references
 from generator.model import load_game
-from generator.render import boards, faces, printed, templatedoc, typeset_html
+from generator.render import boards, face_views, faces, printed, templatedoc, typeset_html
 from generator.render.templating import FILTERS, HELPERS, VALUES, TemplateKind, Templates
 
 DOCS = ROOT / "docs"
@@ -217,12 +217,13 @@ def test_each_word_of_data_typeset_sets_its_rule_and_nothing_else_does():
 def test_the_card_views_hold_the_documented_keys(tmp_path):
     game = load_game(ROOT / "cards" / "greed-inc")
     renderer = faces.GameRenderer(game, "en")
-    keys = faces.CARD_FACE.keys
-    assert set(renderer.context()) | {"deck", "card"} == set(faces.CARD_FACE.names)
-    assert set(renderer.context()["game"]) == set(keys["game"])
+    keys = face_views.CARD_FACE.keys
     for deck in game.decks.values():
-        assert set(renderer.deck_view(deck)) == set(keys["deck"])
-        view = faces.card_view(deck.cards[0], deck, "en", game.source_language)
+        context = renderer.deck_context(deck)
+        assert set(context) | {"card"} == set(face_views.CARD_FACE.names)
+        assert set(context["game"]) == set(keys["game"])
+        assert set(context["deck"]) == set(keys["deck"])
+        view = face_views.card_view(deck.cards[0], deck, "en", game.source_language)
         assert set(view) - set(deck.fields) == set(keys["card"]) - {"<field>"}, deck.id
     sheet = next(iter(game.printables.tokens.values()))
     assert set(printed.token_deck(game, sheet).cards[0].fields) == set(printed.TOKEN_FIELDS)

@@ -8,11 +8,12 @@ from conftest import ROOT, copy_game
 from generator.model import load_game
 from generator.model.rules import load_rules
 from generator.render.boards import BOARD_BLEED_MM
-from generator.render.labels import label_batch
+from generator.render.sheet_labels import label_batch
 from generator.render.printed import furniture_batch
 from generator.render.rulebook import RulebookWriter
 from generator.render.sample import sample_html
-from generator.render.sheets import PAPERS, SheetPage
+from generator.render.paper import PAPERS
+from generator.render.sheet_pages import SheetPage
 from generator.render.tiles import tile_layout
 
 BASE = ROOT / "templates" / "base"

@@ -19,10 +19,11 @@ from generator.build.tokens import build_tokens
 from generator.model import load_game
 from generator.progress import Progress
 from generator.render.boards import board_batch, hex_centre
-from generator.render.faces import render_batch
+from generator.render.batches import render_batch
 from generator.render.boards import BOARD_BLEED_MM
 from generator.render.pipeline import FaceCache
-from generator.render.sheets import MM, PAPERS, SheetOptions
+from generator.render.paper import MM, PAPERS
+from generator.render.sheet_plan import SheetOptions
 from generator.render.tiles import OVERLAP_MM, TILE_MARGIN_MM, target_points, tile_layout
 from test_input_errors import edit, errors, line_of
 

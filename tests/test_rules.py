@@ -13,7 +13,7 @@ from generator.model.placeholders import PLACEHOLDER, resolve_one
 from generator.model import load_game
 from generator.model.rules import load_rules
 from generator.render.rulebook import RulebookWriter
-from generator.render.sheets import PAPERS
+from generator.render.paper import PAPERS
 
 SMALL_RULES = """\
 blocks:

@@ -11,7 +11,7 @@ from generator.model.placeholders import data_names, resolve_all
 from generator.render.boards import own_or_base, text_of
 from generator.render.faces import GameRenderer
 from generator.render.printed import AID_FIELDS, BILINGUAL_JOIN, aid_card, aid_size, pseudo_deck, single_sided
-from generator.render.sheets import SheetWriter, impose_deck
+from generator.render.sheet_writer import SheetWriter, impose_deck
 
 
 def aid_variants(context: BuildContext) -> list[tuple[str, list[str]]]:

@@ -12,7 +12,7 @@ from generator.build.context import BuildContext
 from generator.errors import Problem
 from generator.fsutil import REPORT_NAME, write_atomic
 from generator.model import Game
-from generator.render.faces import CardFit
+from generator.render.fit_report import CardFit
 
 SHOWN_UNTRANSLATED = 12  # strings listed on the terminal per language; build.json has them all
 REPORT_FILE = OutputFile(

@@ -23,7 +23,8 @@ from generator.heap import long_lived
 from generator.model import load_game
 from generator.paths import cache_dir, every_game, resolve_game
 from generator.progress import Progress
-from generator.render.sheets import DUPLEX_MODES, LAYOUTS, MARGIN_MM, SHEET_MODES
+from generator.render.paper import MARGIN_MM
+from generator.render.sheet_plan import DUPLEX_MODES, LAYOUTS, SHEET_MODES
 from generator.render.tiles import BOARD_PAPERS
 from generator.render.volumes import VOLUME_SHEETS
 

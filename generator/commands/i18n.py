@@ -19,7 +19,7 @@ from generator.i18n.writeback import prepare, write_all
 from generator.model import Game, load_game
 from generator.paths import face_cache_dir, resolve_game
 from generator.progress import Progress
-from generator.render.faces import CardFit
+from generator.render.fit_report import CardFit
 from generator.render.weasy.fit import FIT_ATTRIBUTE
 from generator.render.pipeline import FaceCache
 

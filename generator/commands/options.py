@@ -8,7 +8,7 @@ from pathlib import Path
 
 from generator.paths import OUTPUT_DIR
 from generator.render.pipeline import default_jobs
-from generator.render.sheets import PAPERS
+from generator.render.paper import PAPERS
 
 GAME_HELP = "a game name under cards/ or a path to a game directory"
 ALL_LANGUAGES_HELP = "ja, en, ... or all (default: all the game's languages)"

@@ -124,11 +124,11 @@ def warm_up() -> None:
     import gc
 
     from generator import heap
-    from generator.render import faces, memo, templating
+    from generator.render import batches, memo, templating
 
     parser()
     memo.code_fingerprint()  # pnpgen's code as the face keys know it: the server's own (see daemon.fingerprint)
-    faces.content_key()  # and WeasyPrint's version, read from its metadata (a few ms), and the fonts
+    batches.content_key()  # and WeasyPrint's version, read from its metadata (a few ms), and the fonts
     templating.compile_builtin()
     render_sample_page()
     gc.collect()

@@ -24,7 +24,8 @@ from generator.export.cmyk import CmykConverter, ConversionError, profile_descri
 from generator.export.deck_images import DeckExport, ExportOptions, deck_problem, manifest_rows, write_manifest
 from generator.fsutil import write_atomic
 from generator.paths import debian
-from generator.render.sheets import MM, SheetWriter
+from generator.render.paper import MM
+from generator.render.sheet_writer import SheetWriter
 
 BLEED_MM = 3.0
 MIN_IMAGE_DPI = 350

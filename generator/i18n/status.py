@@ -12,7 +12,7 @@ from generator.i18n.glossary import Glossary
 from generator.i18n.lock import STALE, UNCONFIRMED, Lock
 from generator.i18n.strings import Unit, unit_for_card_field
 from generator.model.game import Game
-from generator.render.faces import CardFit
+from generator.render.fit_report import CardFit
 
 
 @dataclass

@@ -13,7 +13,7 @@ from generator.i18n.lock import CONFIRMED, STALE, UNCONFIRMED, Lock
 from generator.i18n.strings import Unit, unit_for_card_field
 from generator.model.game import Game
 from generator.model.schema import unprintable
-from generator.render.faces import CardFit
+from generator.render.fit_report import CardFit
 
 
 def box_sizes(all_units: dict[str, Unit], fits: list[CardFit] | None, lang: str) -> dict[str, tuple]:

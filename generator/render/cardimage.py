@@ -17,7 +17,8 @@ from pathlib import Path
 
 from generator.fsutil import read_sealed_entry, write_sealed_entry
 from generator.model.game import Game
-from generator.render.faces import Batch, GameRenderer, content_key, render_fitted
+from generator.render.batches import Batch, content_key, render_fitted
+from generator.render.faces import GameRenderer
 
 DPI = 300
 
@@ -26,7 +27,7 @@ def face_images(game: Game, lang: str, deck_id: str, card_ids: list[str], cache_
     """PNG data URLs of the cards' fronts in lang, cut at the trim (no bleed); kept in `cache_dir` when given."""
     renderer = GameRenderer(game, lang)
     deck = game.decks[deck_id]
-    shared = {**renderer.context(), "deck": renderer.deck_view(deck)}  # what deck_faces gives every card
+    shared = renderer.deck_context(deck)  # what deck_faces gives every card
     by_id = {card.id: card for card in deck.cards}
     fronts = [renderer.card_faces(deck, by_id[card_id], shared)["front"][0] for card_id in card_ids]
     html = renderer.document(deck, fronts)

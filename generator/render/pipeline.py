@@ -23,7 +23,8 @@ from generator import heap, interrupts, processes
 from generator.fsutil import write_cache_entry
 from generator.progress import Progress
 from generator.render import fonts
-from generator.render.faces import Batch, FacePages, RenderedBatch, face_keys, render_fitted
+from generator.render.batches import Batch, RenderedBatch, render_fitted
+from generator.render.faces import FacePages, face_keys
 from generator.render.weasy.fit import FitBox
 from generator.render.worker import render_and_release
 

@@ -26,7 +26,7 @@ from generator.model.rules import COVER_FROM_PAGES, Block, Rulebook, has_rules, 
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
 from generator.render.cardimage import face_images
-from generator.render.faces import Batch, content_key
+from generator.render.batches import Batch, content_key
 from generator.render.memo import FaceMemo, context_key, folder_fingerprint
 from generator.render.pipeline import FaceCache, render_batches
 from generator.render.templating import Templates
