@@ -36,6 +36,9 @@ class Report:
                 str(n): {
                     "decks": {d: row.in_play for d, row in pc.decks.items()},
                     "removed": {d: row.removed for d, row in pc.decks.items()},
+                    "dealt": {d: row.dealt for d, row in pc.decks.items()},
+                    "reserved": {d: row.reserved for d, row in pc.decks.items()},
+                    "left": {d: row.left for d, row in pc.decks.items()},
                     "setup": pc.setup,
                 }
                 for n, pc in self.counts.items()

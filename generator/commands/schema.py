@@ -150,8 +150,10 @@ def syntax_sections() -> list[str]:
             "game.yaml's `checks:`, rules.yaml's `players` columns, `{...}` placeholders and `=expression` values "
             "are expressions in Python's syntax, parsed and interpreted by pnpgen (never `eval`): literals, "
             "arithmetic, comparisons, `and`/`or`/`not`, `x if c else y`, `[i]` and `.key`. Checks and rules see "
-            "`players`, `deck.<id>` (cards in play after removals), `total.<id>` (in the box), `removed.<id>`, "
-            "`dealt.<id>`, `left.<id>`, `component[id]` (a component's count), `numbers`, `min_players`, "
+            "`players`, `deck.<id>` (cards in play after removals), `total.<id>` (in the box), `removed.<id>` "
+            "(`remove_at`, and the undealt cards a deal with `rest: box` returns to the box), `returned.<id>` (those "
+            "alone), `dealt.<id>`, `reserved.<id>` (set aside by `rest: reserve`), `left.<id>` (still in the deck "
+            "after setup), `component[id]` (a component's count), `numbers`, `min_players`, "
             f"`max_players` and the functions {functions}."
         ),
         "",

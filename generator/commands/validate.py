@@ -82,16 +82,24 @@ def check(args) -> int:
 def render_text(report: Report) -> str:
     game = report.game
     out = [f"{game.id}: {game.title.get('en', game.source_language)}"]
+    reserve = any(r.reserved for row in report.counts.values() for r in row.decks.values())
     for players, row in report.counts.items():
         out.append(f"\n{players} players")
-        titles = ["deck", "in box", "removed", "in play", "dealt", "left"]
+        titles = ["deck", "in box", "removed", "in play", "dealt"] + (["reserve"] if reserve else []) + ["left"]
         cells = [
-            [deck, str(r.in_box), str(r.removed), str(r.in_play), str(r.dealt) if r.dealt else "-", str(r.left)]
+            [deck, str(r.in_box), str(r.removed), str(r.in_play), str(r.dealt) if r.dealt else "-"]
+            + ([str(r.reserved) if r.reserved else "-"] if reserve else [])
+            + [str(r.left)]
             for deck, r in row.decks.items()
         ]
         widths = [max(display_width(x) for x in column) for column in zip(titles, *cells)]
         out.append("  " + "  ".join(pad(t, w) for t, w in zip(titles, widths)).rstrip())
         out += ["  " + "  ".join(pad(c, w) for c, w in zip(line, widths)).rstrip() for line in cells]
+        out += [
+            f"  ({deck}: removed counts the {r.returned} undealt card(s) setup returns to the box)"
+            for deck, r in row.decks.items()
+            if r.returned
+        ]
     if report.problems:
         out.append(f"\n{len(report.problems)} problem(s):")
         out += [f"  {problem}" for problem in report.problems]

@@ -62,7 +62,12 @@ DEAL = Object(
             Object({}, what="card filter", extra=True),
             doc="deal only cards with these field values, like `{starting: true}`",
         ),
-        "rest": Field(Enum(["deck", "box", "reserve"]), default="deck", doc="where the cards not dealt go"),
+        "rest": Field(
+            Enum(["deck", "box", "reserve"]),
+            default="deck",
+            doc="where the cards of the pool no player got go: `deck` (they stay in it), `box` (back in the box: "
+            "removed at that player count) or `reserve` (set aside, in play but not in the deck)",
+        ),
         "label": Field(Localized(), doc="the deal's name, a translation string; `{setup.<deck>.label}` prints it"),
     },
     what="setup deal",
