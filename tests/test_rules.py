@@ -422,3 +422,36 @@ def test_an_unchanged_card_block_is_not_drawn_again_and_a_damaged_image_is(ruled
     assert cli(*args).code == 0
     assert len(drawn) == 1  # drawn again, not trusted
     assert (out / "small" / "rules-en-a4.pdf").read_bytes() == first
+
+
+def plain_html(writer, langs):
+    """An edition's text without markup and typesetting spaces (Japanese runs together)."""
+    text = re.sub(r"<[^>]+>", "", writer.html(langs, "a4")).replace("\u200b", "")
+    return re.sub(r"\s+", " ", text.replace("&amp;", "&").replace("&#39;", "'").replace("&#34;", '"'))
+
+
+def prototype_items(writer, lang):
+    """The items of the prototype note, as the edition prints them."""
+    html = writer.html((lang,), "a4")
+    heading = {"ja": "この試作について", "en": "About this prototype"}[lang]
+    assert heading in re.sub(r"<[^>]+>", "", html).replace("\u200b", "")
+    note = html[html.index('id="b-about-prototype-list"') :]
+    items = re.findall(r"<li[^>]*>(.*?)</li>", note.split("</ul>")[0], re.S)
+    return [re.sub(r"\s+", "", re.sub(r"<[^>]+>", "", item)).replace("\u200b", "") for item in items]
+
+
+def test_a_prototype_block_places_the_note_and_a_game_with_nothing_invented_has_none(ruled_game):
+    game = load_game(ruled_game, require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    assert not [block for block in writer.blocks if block.generated]
+    assert "About this prototype" not in plain_html(writer, ("en",))
+    edit(ruled_game / "decks" / "cards.yaml", "  - id: pear\n", "  - id: pear\n    placeholder: [value]\n")
+    edit(ruled_game / "decks" / "cards.yaml", "value: {type: int,", "value: {label: {ja: 数字, en: value}, type: int,")
+    edit(ruled_game / "rules.yaml", "  - id: setup\n", "  - type: prototype\n  - id: setup\n")
+    game = load_game(ruled_game, require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    ids = [block.id for block in writer.blocks]
+    assert ids.index("about-prototype") == ids.index("box") + 1 and ids.index("setup") > ids.index("about-prototype")
+    assert prototype_items(writer, "ja") == ["カード：数字が仮のカード：洋なし。"]
+    assert prototype_items(writer, "en") == ["Cards:inventedvalueonPear."]
+    assert "stamp" not in plain_html(writer, ("en",))  # the game has no `tbd` label: no stamp to explain
