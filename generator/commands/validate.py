@@ -9,6 +9,10 @@ from generator.checks.validate import Report, problem_json, validate
 from generator.commands.options import add_game
 from generator.errors import InputError, Problem
 from generator.heap import long_lived
+from generator.i18n.glossary import read_glossary
+from generator.i18n.lock import read_lock
+from generator.i18n.strings import units
+from generator.i18n.terms import term_problems
 from generator.model import load_game
 from generator.paths import cache_dir, face_cache_dir, resolve_game
 from generator.progress import Progress
@@ -21,7 +25,8 @@ def register(subparsers) -> None:
         "validate",
         help="check a game's data for consistency",
         description="Check box contents against the decks, removals and setup at every player count, ids, "
-        "references and translations. Exit 0: consistent; 1: problems found; 2: unreadable input.",
+        "references, translations, and that every string names one thing one way (the terms check of `pnpgen "
+        "i18n status`). Exit 0: consistent; 1: problems found; 2: unreadable input.",
     )
     add_game(parser)
     parser.add_argument("--players", type=int, help="check only this player count")
@@ -72,6 +77,7 @@ def check(args) -> int:
         )
     with long_lived():
         report = validate(game, args.players, memo=FaceMemo(face_cache_dir(game_dir)), progress=progress)
+    report.problems += term_problems(game, units(game), read_glossary(game), read_lock(game))
     if args.json:
         print(json.dumps(report.as_json(), ensure_ascii=False, indent=2))
     else:

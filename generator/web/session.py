@@ -33,6 +33,7 @@ PROBLEM_KINDS = [
     "stale",
     "overflow",
     "glossary",
+    "terms",
     "unconfirmed",
     "numbers",
     "placeholders",
