@@ -455,3 +455,44 @@ def test_a_prototype_block_places_the_note_and_a_game_with_nothing_invented_has_
     assert prototype_items(writer, "ja") == ["カード：数字が仮のカード：洋なし。"]
     assert prototype_items(writer, "en") == ["Cards:inventedvalueonPear."]
     assert "stamp" not in plain_html(writer, ("en",))  # the game has no `tbd` label: no stamp to explain
+
+
+def test_the_prototype_note_lists_what_greed_inc_invents_in_both_languages():
+    game = load_game(ROOT / "cards" / "greed-inc", require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    assert writer.blocks[-4].id == "about-prototype"  # no `type: prototype` block: it closes the rules
+    ja, en = prototype_items(writer, "ja"), prototype_items(writer, "en")
+    assets_ja = next(item for item in ja if item.startswith("資産カード："))
+    assets_en = next(item for item in en if item.startswith("Assetcards:"))
+    # the deck's own words, the cards invented in full, and a card with some invented fields, by their labels
+    assert "X3/4とX4の印がどのカードに付くか" in assets_ja and "whichcardscarrytheX3/4andX4marks" in assets_en
+    assert (
+        "すべて仮のカード（33枚）：油井、製鉄所" in assets_ja
+        and "cardsinventedinfull(33):OilWell,Ironworks" in assets_en
+    )
+    assert "公開時の価格トレンドが仮のカード：鉄道王、マーケティング会社" in assets_ja
+    assert "inventedpricetrendwhenannouncedonRailroadTycoon,MarketingAgency" in assets_en
+    assert "、炭鉱、" not in assets_ja and "：炭鉱" not in assets_ja  # the coal mine is known in full
+    assert any(item.startswith("お札：額面の種類とそれぞれの枚数") for item in ja)
+    assert any(item.startswith("Money:thedenominationsandhowmanyofeach") for item in en)
+    stamp = plain_html(writer, ("ja",))
+    assert "カードの「仮」の印は、そのカードに仮の値があることを示します。" in stamp.replace(" ", "")
+    assert 'The "TBD" stamp on a card means that it holds at least one of these values.' in plain_html(writer, ("en",))
+
+
+def test_the_prototype_note_follows_the_data(tmp_path):
+    game_dir = copy_game("greed-inc", tmp_path)
+    assets = game_dir / "decks" / "assets.yaml"
+    edit(assets, "    name: {ja: 油井, en: Oil Well}\n    placeholder: true\n", "    name: {ja: 油井, en: Oil Well}\n")
+    edit(
+        assets,
+        "    name: {ja: 炭鉱, en: Coal Mine}\n",
+        "    name: {ja: 炭鉱, en: Coal Mine}\n    placeholder: [number, produces]\n",
+    )
+    edit(game_dir / "components.yaml", "    count: 17\n", "    count: 17\n    placeholder: true\n")
+    game = load_game(game_dir, require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    ja, en = prototype_items(writer, "ja"), prototype_items(writer, "en")
+    assert "すべて仮のカード（32枚）：製鉄所" in next(item for item in ja if item.startswith("資産カード"))
+    assert "inventedassetnumber,outputonCoalMine" in next(item for item in en if item.startswith("Assetcards"))
+    assert "黒の木製キューブ：数が仮。" in ja and "Blackwoodencubes:inventedcount." in en

@@ -273,3 +273,31 @@ def test_components_csv_and_markdown(cli):
     assert (draft["count"], draft["in_play"]) == ("12", "8")
     md = cli("components", "ikkin", "--lang", "ja", "--format", "md").out
     assert md.startswith("## 内容物") and "| 報酬トークン | 8 |" in md
+
+
+def test_a_component_said_printed_with_nothing_to_print_it(tmp_path, cli):
+    game = copy_game("ikkin", tmp_path)
+    edit(game / "components.yaml", "    count: 5\n", "    count: 5\n    printed: true\n")
+    problem = only(problems(cli, game), "says it is printed")
+    assert problem["line"] == line_of(game / "components.yaml", "id: dice")
+
+
+def test_an_invented_field_needs_a_name_for_the_rules(tmp_path, cli):
+    game = copy_game("greed-inc", tmp_path)
+    assets = game / "decks" / "assets.yaml"
+    edit(assets, "    label: {ja: 生産物, en: output}\n", "")
+    edit(
+        assets,
+        "    name: {ja: 炭鉱, en: Coal Mine}\n",
+        "    name: {ja: 炭鉱, en: Coal Mine}\n    placeholder: [colour]\n",
+    )
+    found = problems(cli, game)
+    assert only(found, "field 'produces' is named invented")["message"].startswith("fields.produces.label: ")
+    unknown = only(found, "says its 'colour' is invented")
+    assert unknown["line"] == line_of(assets, "placeholder: [colour]")
+    edit(
+        game / "tokens" / "money.yaml",
+        "placeholder: {ja: 額面の種類とそれぞれの枚数, en: the denominations and how many of each}",
+        "placeholder: [denominations]",
+    )
+    assert "'denominations', which the rules' prototype note has no word for" in str(problems(cli, game))
