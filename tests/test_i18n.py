@@ -367,3 +367,11 @@ def test_serve_lists_the_terms_problem_on_its_string(small_game, face_cache_dir)
         assert "terms" in state["kinds"] and state["counts"]["en"]["terms"] == 1
     finally:
         served.stop()
+
+
+def test_a_kanji_term_is_not_named_by_the_start_of_a_longer_word_and_y_plurals_match():
+    company = Term({"ja": ["企業"], "en": ["company"]}, None)
+    assert company.named_in("4つの企業があります", "ja")
+    assert not company.named_in("企業価値カード", "ja")  # 企業価値 is worth, a word of its own
+    assert company.found_in("four railway companies", "en") and company.found_in("a company", "en")
+    assert not company.found_in("accompany", "en")

@@ -8,9 +8,10 @@
       - {ja: 難易度, en: difficulty, avoid: {ja: [難度]}}   # a word that must not name the term in ja
 
 A string whose source contains a term must use one of the term's forms in each translation. Latin
-terms match whole words, in any case, with an ending (s, es, d, ed, ing). A Japanese term is found in a
+terms match whole words, in any case, with an ending (s, es, d, ed, ing; y as ies). A Japanese term is found in a
 source text only where a word can start: at a BudouX phrase start or after a character of another script
-(so 点 is found in 2点を得る but not in 得点を得る), and a katakana term not inside a longer katakana word.
+(so 点 is found in 2点を得る but not in 得点を得る), and a katakana or kanji term not at the start of a longer
+word of its script (企業 is not found in 企業価値).
 In a translation a Japanese form may stand anywhere (油 in 油井 is the oil of Oil Well). A word under
 `avoid:` names the term in a way the game does not use, in any language, the source too (i18n/terms.py).
 """
@@ -72,7 +73,8 @@ GLOSSARY_FILE_KIND = FileKind(
     doc=(
         "Terms translated the same way everywhere: a string whose source names a term must use one of the term's "
         "forms in each translation (`pnpgen i18n status` and validate check it). Latin terms match whole words in "
-        "any case, with an ending (s, es, d, ed, ing); a Japanese term is found where a word can start."
+        "any case, with an ending (s, es, d, ed, ing; y as ies); a Japanese term is found where a word can start; "
+        "a word under a term's `avoid:` must not name it, in any language."
     ),
 )
 LATIN_WORD = re.compile(r"[A-Za-z]")
@@ -135,6 +137,8 @@ def _names(text: str, form: str) -> bool:
 def _pattern(form: str) -> re.Pattern:
     if LATIN_WORD.search(form):
         words = r"[\s\-]+".join(re.escape(word) for word in form.split())
+        if re.search(r"[^aeiou]y$", form, re.IGNORECASE):  # company, companies
+            words = words[:-1] + "(?:y|ies)"
         return re.compile(rf"(?<![A-Za-z]){words}(?:s|es|d|ed|ing)?(?![A-Za-z])", re.IGNORECASE)
     return re.compile(re.escape(form))
 
@@ -145,8 +149,12 @@ def _script(char: str) -> str:
 
 def _word_at(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is a word of its own in Japanese text (see the module's docstring)."""
-    if _script(text[end - 1]) == "katakana" and end < len(text) and _script(text[end]) == "katakana":
-        return False
+    if (
+        end < len(text)
+        and _script(text[end - 1]) in ("katakana", "kanji")
+        and _script(text[end]) == _script(text[end - 1])
+    ):
+        return False  # the start of a longer word: 企業 in 企業価値, ポイント in ポイントカード
     if start == 0 or _script(text[start - 1]) != _script(text[start]):
         return True
     return start in _phrase_starts(text)
