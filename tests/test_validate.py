@@ -301,3 +301,18 @@ def test_an_invented_field_needs_a_name_for_the_rules(tmp_path, cli):
         "placeholder: [denominations]",
     )
     assert "'denominations', which the rules' prototype note has no word for" in str(problems(cli, game))
+
+
+def test_the_components_list_marks_what_the_kit_does_not_print_and_invented_counts(cli):
+    import csv
+    import io
+
+    text = cli("components", "mint-rails", "--lang", "ja").out
+    black = next(line for line in text.splitlines() if line.startswith("ブラックのキューブ"))
+    assert "30（仮）" in black and "印刷しません（各自で用意）" in black
+    maps = next(line for line in text.splitlines() if line.startswith("地図カード"))
+    assert "印刷しません" not in maps and "（仮）" not in maps
+    rows = {row["id"]: row for row in csv.DictReader(io.StringIO(cli("components", "ikkin", "--format", "csv").out))}
+    assert (rows["dice"]["printed"], rows["dice"]["invented"]) == ("false", "false")
+    assert (rows["cards"]["printed"], rows["player-aids"]["invented"]) == ("true", "true")
+    assert "not printed: use your own" in cli("components", "greed-inc", "--lang", "en").out
