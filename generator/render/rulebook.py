@@ -70,7 +70,7 @@ def labels(lang: str) -> dict:
 # `components_<key>` for the box contents table), which makes them translation strings like any other.
 GAME_LABEL = {
     **{key: f"rules_{key}" for key in LABELS["en"]},
-    **{f"components_{key}": f"components_{key}" for key in ("name", "count", "note")},
+    **{f"components_{key}": f"components_{key}" for key in ("name", "count", "note", "not_printed")},
 }
 
 
