@@ -369,9 +369,14 @@ def test_serve_lists_the_terms_problem_on_its_string(small_game, face_cache_dir)
         served.stop()
 
 
-def test_a_kanji_term_is_not_named_by_the_start_of_a_longer_word_and_y_plurals_match():
+def test_a_term_inside_a_longer_term_is_not_named_there_and_y_plurals_match():
     company = Term({"ja": ["企業"], "en": ["company"]}, None)
-    assert company.named_in("4つの企業があります", "ja")
-    assert not company.named_in("企業価値カード", "ja")  # 企業価値 is worth, a word of its own
+    worth = Term({"ja": ["企業価値"], "en": ["worth"]}, None)
+    oil = Term({"ja": ["石油"], "en": ["oil"]}, None)
+    glossary = Glossary(None, [company, worth, oil])
+    assert glossary.terms_in("4つの企業があります", "ja") == [company]
+    assert glossary.terms_in("企業価値カード", "ja") == [worth]  # 企業価値 is worth, a term of its own
+    assert glossary.terms_in("企業の企業価値", "ja") == [company, worth]
+    assert glossary.terms_in("企業が石油を買う", "ja") == [company, oil]  # two words of their own: both named
     assert company.found_in("four railway companies", "en") and company.found_in("a company", "en")
     assert not company.found_in("accompany", "en")

@@ -10,8 +10,9 @@
 A string whose source contains a term must use one of the term's forms in each translation. Latin
 terms match whole words, in any case, with an ending (s, es, d, ed, ing; y as ies). A Japanese term is found in a
 source text only where a word can start: at a BudouX phrase start or after a character of another script
-(so 点 is found in 2点を得る but not in 得点を得る), and a katakana or kanji term not at the start of a longer
-word of its script (企業 is not found in 企業価値).
+(so 点 is found in 2点を得る but not in 得点を得る), and a katakana term not inside a longer katakana word.
+Where a longer term of the glossary holds a shorter one, the longer is named there and the shorter not
+(企業価値 names worth, not 企業, company).
 In a translation a Japanese form may stand anywhere (油 in 油井 is the oil of Oil Well). A word under
 `avoid:` names the term in a way the game does not use, in any language, the source too (i18n/terms.py).
 """
@@ -105,7 +106,11 @@ class Term:
 
     def named_in(self, text: str, lang: str) -> bool:
         """Whether a source text names the term as a word of its own."""
-        return any(_names(text, form) for form in self.forms.get(lang, []))
+        return bool(self.spans_in(text, lang))
+
+    def spans_in(self, text: str, lang: str) -> list[tuple[int, int]]:
+        """Where a text names the term, as (start, end) of each word of its own."""
+        return [span for form in self.forms.get(lang, []) for span in _word_spans(text, form)]
 
     def kept(self) -> bool:
         """The same word in every language (a name): a copy of the source is not 'untranslated'."""
@@ -119,7 +124,14 @@ class Glossary:
     terms: list[Term]
 
     def terms_in(self, text: str, lang: str) -> list[Term]:
-        return [term for term in self.terms if term.named_in(text, lang)]
+        """The terms a text names, a term inside a longer term's word left out (企業 in 企業価値)."""
+        spans = [(term, term.spans_in(text, lang)) for term in self.terms]
+        words = [(term, span) for term, found in spans for span in found]
+
+        def inside(term: Term, start: int, end: int) -> bool:
+            return any(other is not term and a <= start and end <= b and b - a > end - start for other, (a, b) in words)
+
+        return [term for term, found in spans if any(not inside(term, *span) for span in found)]
 
     def keeps(self, text: str, source_lang: str) -> bool:
         """Whether text is a term the glossary keeps the same in every language."""
@@ -128,10 +140,14 @@ class Glossary:
 
 def _names(text: str, form: str) -> bool:
     """Whether text holds form as a word of its own (a Latin word whole, a Japanese one where a word starts)."""
-    pattern = _pattern(form)
+    return bool(_word_spans(text, form))
+
+
+def _word_spans(text: str, form: str) -> list[tuple[int, int]]:
+    matches = _pattern(form).finditer(text)
     if LATIN_WORD.search(form):
-        return bool(pattern.search(text))
-    return any(_word_at(text, match.start(), match.end()) for match in pattern.finditer(text))
+        return [match.span() for match in matches]
+    return [match.span() for match in matches if _word_at(text, match.start(), match.end())]
 
 
 def _pattern(form: str) -> re.Pattern:
@@ -149,12 +165,8 @@ def _script(char: str) -> str:
 
 def _word_at(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is a word of its own in Japanese text (see the module's docstring)."""
-    if (
-        end < len(text)
-        and _script(text[end - 1]) in ("katakana", "kanji")
-        and _script(text[end]) == _script(text[end - 1])
-    ):
-        return False  # the start of a longer word: 企業 in 企業価値, ポイント in ポイントカード
+    if _script(text[end - 1]) == "katakana" and end < len(text) and _script(text[end]) == "katakana":
+        return False
     if start == 0 or _script(text[start - 1]) != _script(text[start]):
         return True
     return start in _phrase_starts(text)

@@ -75,12 +75,19 @@ def same_source_findings(game: Game, all_units: dict[str, Unit]) -> list[tuple[U
 def competing_form_findings(game: Game, all_units: dict[str, Unit], glossary: Glossary) -> list:
     source_lang = game.source_language
     found = []
-    for term in glossary.terms:
-        naming = [
-            unit
+    several = [term for term in glossary.terms if any(len(forms) > 1 for forms in term.forms.values())]
+    terms_named = (
+        {
+            unit.id: {
+                id(term) for term in glossary.terms_in(without_placeholders(unit.value(source_lang)), source_lang)
+            }
             for unit in all_units.values()
-            if term.named_in(without_placeholders(unit.value(source_lang)), source_lang)
-        ]
+        }
+        if several
+        else {}
+    )
+    for term in several:
+        naming = [unit for unit in all_units.values() if id(term) in terms_named[unit.id]]
         for lang, forms in term.forms.items():
             if lang == source_lang or len(forms) < 2:
                 continue
