@@ -466,6 +466,7 @@ def test_the_prototype_note_lists_what_greed_inc_invents_in_both_languages():
     assets_en = next(item for item in en if item.startswith("Assetcards:"))
     # the deck's own words, the cards invented in full, and a card with some invented fields, by their labels
     assert "X3/4とX4の印がどのカードに付くか" in assets_ja and "whichcardscarrytheX3/4andX4marks" in assets_en
+    assert "ように選んだもの）が仮。" in assets_ja and "foreveryplayercount)(invented);" in assets_en
     assert (
         "すべて仮のカード（33枚）：油井、製鉄所" in assets_ja
         and "cardsinventedinfull(33):OilWell,Ironworks" in assets_en
@@ -473,8 +474,8 @@ def test_the_prototype_note_lists_what_greed_inc_invents_in_both_languages():
     assert "公開時の価格トレンドが仮のカード：鉄道王、マーケティング会社" in assets_ja
     assert "inventedpricetrendwhenannouncedonRailroadTycoon,MarketingAgency" in assets_en
     assert "、炭鉱、" not in assets_ja and "：炭鉱" not in assets_ja  # the coal mine is known in full
-    assert any(item.startswith("お札：額面の種類とそれぞれの枚数") for item in ja)
-    assert any(item.startswith("Money:thedenominationsandhowmanyofeach") for item in en)
+    assert "お札：額面の種類とそれぞれの枚数が仮。" in ja
+    assert "Money:thedenominationsandhowmanyofeach(invented)." in en
     stamp = edition_text(writer, ("ja",))
     assert "カードの「仮」の印は、そのカードに仮の値があることを示します。" in stamp.replace(" ", "")
     assert 'The "TBD" stamp on a card means that it holds at least one of these values.' in edition_text(

@@ -29,6 +29,7 @@ WORDS = {
         "prototype_pieces": "。",
         "prototype_keys": "{keys}が仮",
         "prototype_whole": "全体が仮",
+        "prototype_words": "{text}が仮",
         "prototype_cards": "すべて仮のカード（{n}枚）：{cards}",
         "prototype_card_keys": "{keys}が仮のカード：{cards}",
         "prototype_and": "・",
@@ -56,6 +57,7 @@ WORDS = {
         "prototype_pieces": "; ",
         "prototype_keys": "invented {keys}",
         "prototype_whole": "invented as a whole",
+        "prototype_words": "{text} (invented)",
         "prototype_cards": "cards invented in full ({n}): {cards}",
         "prototype_card_keys": "invented {keys} on {cards}",
         "prototype_and": ", ",
@@ -112,7 +114,7 @@ def describe(game: Game, item: Invention, lang: str, *, word: Word) -> str:
     if item.keys:
         keys = joined([key_word(key, lang, word) for key in item.keys], lang, word)
         pieces.append(word("prototype_keys", lang, keys=keys))
-    pieces += [words.get(lang, fallback).rstrip("。.") for words in item.words]  # the item's own full stop ends it
+    pieces += [word("prototype_words", lang, text=words.get(lang, fallback).rstrip("。.")) for words in item.words]
     if item.parts:
         names = [part.get(lang, fallback) for part in item.parts]
         pieces.append(word("prototype_keys", lang, keys=joined(names, lang, word)))
