@@ -466,7 +466,7 @@ def test_the_prototype_note_lists_what_greed_inc_invents_in_both_languages():
     assets_en = next(item for item in en if item.startswith("Assetcards:"))
     # the deck's own words, the cards invented in full, and a card with some invented fields, by their labels
     assert "X3/4とX4の印がどのカードに付くか" in assets_ja and "whichcardscarrytheX3/4andX4marks" in assets_en
-    assert "ように選んだもの）が仮。" in assets_ja and "foreveryplayercount)(invented);" in assets_en
+    assert "ように選んだもの）が仮。" in assets_ja and "ateveryplayercount)(invented);" in assets_en
     assert (
         "すべて仮のカード（33枚）：油井、製鉄所" in assets_ja
         and "cardsinventedinfull(33):OilWell,Ironworks" in assets_en
