@@ -41,7 +41,7 @@ def test_rule_blocks_come_from_their_template_lines_and_are_typeset():
     game = load_game(ROOT / "cards" / "greed-inc", require_templates=False)
     writer = RulebookWriter(game, load_rules(game))
     html = writer.html(("ja",), "a4", cover=True)
-    blocks = writer.rulebook.blocks
+    blocks = writer.blocks  # the rules.yaml blocks and the generated prototype note
     assert len(marked(html, 'div class="block', "rules.html", '<div class="block {{ row.type }}" id="b-')) == len(
         blocks
     )

@@ -88,7 +88,7 @@ def used_keys(spec, value, found: set, declared: frozenset = frozenset()) -> Non
             if key in spec.fields:
                 found.add((id(spec), key))
                 used_keys(spec.fields[key].spec, item, found, declared)
-            elif spec.what != "card" or key not in declared:
+            elif not spec.extra and (spec.what != "card" or key not in declared):
                 found.add((id(spec), key))  # not in the schema: the assertion below names it
     elif isinstance(spec, ListOf) and isinstance(value, list):
         for item in value:

@@ -35,7 +35,7 @@ def register(subparsers) -> None:
 
     status = commands.add_parser(
         "status",
-        help="per language: translated, missing, stale, overflowing, glossary problems",
+        help="per language: translated, missing, stale, overflowing, glossary and term problems",
         description="Count and list every translation problem, each with file, line, card and field. "
         "Exit 0: none; 1: problems found; 2: unreadable input.",
     )
@@ -149,7 +149,7 @@ def run_status(args) -> int:
 def render_status(report: StatusReport) -> str:
     game = report.game
     out = [f"{game.id}: {game.title.get('en', game.source_language)} (source language {game.source_language})"]
-    columns = ["total", "translated", "missing", "stale", "unconfirmed", "overflowing", "glossary", "checks"]
+    columns = ["total", "translated", "missing", "stale", "unconfirmed", "overflowing", "glossary", "terms", "checks"]
     width = max([4] + [len(lang) + 2 for lang in report.languages])  # zh-Hant *
     out.append(f"  {'lang':<{width}}  " + "  ".join(f"{c:>11}" for c in columns))
     for lang, status in report.languages.items():

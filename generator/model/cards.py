@@ -9,6 +9,15 @@ from generator.model.schema import Bool, Field, Id, Int, ListOf, Localized, Obje
 
 PLACEHOLDER = OneOf([Bool(), ListOf(Str())], expected="true, or a list of the invented fields")
 PLACEHOLDER_DOC = "values invented for want of the real ones: `true`, or the list of the invented keys"
+# What a deck, component, board, aid, token sheet or the game holds invented: like a card's, or in words.
+INVENTED = OneOf(
+    [Bool(), ListOf(Str()), Localized()],
+    expected="true, a list of the invented keys, or a text {ja: ..., en: ...} saying what is invented",
+)
+INVENTED_DOC = (
+    "values invented for want of the real ones: `true` (all of it), a list of the invented keys (`[size]`), or "
+    "a text in every language saying what is invented; the rule sheet's prototype note lists them"
+)
 BACK = Object(
     {"template": Field(Str(), required=True, doc="the template of the back, in templates/")},
     what="back",

@@ -7,11 +7,12 @@ from pathlib import Path
 
 from generator.errors import InputError, Problem, unique_problems
 from generator.fsutil import finish_interrupted
-from generator.model.cards import BACK, PLACEHOLDER, PLACEHOLDER_DOC, card_schema
+from generator.model.cards import BACK, INVENTED, INVENTED_DOC, card_schema
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Card, Component, Deck, Game, Text
 from generator.model.schema import (
+    Bool,
     FIELD_DECLARATION,
     INVALID,
     Checker,
@@ -63,7 +64,12 @@ DEAL = Object(
             Object({}, what="card filter", extra=True),
             doc="deal only cards with these field values, like `{starting: true}`",
         ),
-        "rest": Field(Enum(["deck", "box", "reserve"]), default="deck", doc="where the cards not dealt go"),
+        "rest": Field(
+            Enum(["deck", "box", "reserve"]),
+            default="deck",
+            doc="where the cards of the pool no player got go: `deck` (they stay in it), `box` (back in the box: "
+            "removed at that player count) or `reserve` (set aside, in play but not in the deck)",
+        ),
         "label": Field(Localized(), doc="the deal's name, a translation string; `{setup.<deck>.label}` prints it"),
     },
     what="setup deal",
@@ -128,7 +134,7 @@ GAME_SCHEMA = {
         LanguageCode(), required=True, doc="the language translations are made from; one of `languages`"
     ),
     "style": Field(Str(), doc="stylesheet for every template of the game"),
-    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+    "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     "numbers": Field(
         Object({}, what="numbers", extra=True),
         doc="named numbers (a number, a list or a mapping each) for checks, rules and `=` values",
@@ -157,7 +163,12 @@ COMPONENT = Object(
         "rules": Field(Str(), doc="`rules`: the rule sheet (rules.yaml), a checked component"),
         "note": Field(Localized(), doc="a note printed beside it in the component list"),
         "per_kind": Field(Int(1), doc="copies of each distinct card, e.g. 9 of each good"),
-        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+        "printed": Field(
+            Bool(),
+            doc="false: the kit prints none, the players use their own (what has no deck, board, aid, tokens "
+            "or rules behind it is not printed either); the components list says so",
+        ),
+        "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="component",
     doc="One thing in the box; at most one of `deck`, `board`, `aid`, `tokens`, `rules` says which file prints it.",
@@ -204,7 +215,7 @@ DECK_SCHEMA = Object(
             doc="a spreadsheet (.xlsx, .ods, .csv) beside the deck file holding the cards, one "
             "row a card: the sheet named after the deck, else the first",
         ),
-        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+        "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="deck",
 )
@@ -402,8 +413,9 @@ def _load_components(path: Path, languages, problems) -> list[Component]:
                 line=where.line,
                 source=source,
                 note=entry.get("note"),
-                placeholder=bool(entry.get("placeholder")),
+                placeholder=entry.get("placeholder", False),
                 per_kind=entry.get("per_kind"),
+                printed=entry.get("printed", source is not None),
             )
         )
         if sum(kind in raw for kind in COMPONENT_SOURCES) > 1:

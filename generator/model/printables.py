@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.model.cards import INVENTED, INVENTED_DOC
 from generator.model.expr import ExpressionError, Namespace, evaluate
 from generator.errors import InputError, Problem
 from generator.model.game import CARD_SIZES, Aid, Board, Deck, Printables, Text, TokenSheet
@@ -129,8 +130,6 @@ class Tagged(Spec):
 
 TEXT = OneOf([Localized(), Value()], expected="a text {ja: ..., en: ...}, a plain text or an =expression")
 NUMBER = Value()
-PLACEHOLDER = OneOf([Bool(), ListOf(Str())], expected="true, or a list of the invented fields")
-PLACEHOLDER_DOC = "values invented for want of the real ones: `true`, or the list of the invented keys"
 
 
 ELEMENT_KEYS = {
@@ -139,7 +138,7 @@ ELEMENT_KEYS = {
     "spacing": Field(Pair("[dx, dy]"), default=(0.0, 14.0), doc="offset between repeats"),
     "label": Field(TEXT, doc="a caption printed beside the element"),
     "colour": Field(ColourValue(), doc="the element's colour"),
-    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+    "placeholder": Field(INVENTED, doc=INVENTED_DOC),
 }
 
 
@@ -243,7 +242,7 @@ BOARD_SCHEMA = Object(
         "copies": Field(NUMBER, default=1, doc="how many are printed (a number or =expression)"),
         "background": Field(Colour(), default="#ffffff", doc="the board's background colour"),
         "elements": Field(ListOf(ELEMENT), required=True, doc="what is drawn, each with its `kind:` (see below)"),
-        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+        "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="board",
 )
@@ -288,7 +287,7 @@ AID_SCHEMA = Object(
         "title": Field(Localized(), required=True, doc="printed at the top of the aid"),
         "colour": Field(Colour(), default="#2f5d62", doc="the colour of the title band and headings"),
         "sections": Field(ListOf(AID_SECTION), required=True, doc="the aid's sections, top to bottom"),
-        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+        "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="player aid",
 )
@@ -321,7 +320,7 @@ TOKENS_SCHEMA = Object(
         "bleed": Field(Int(0, 5, whole=False), default=1.5, doc="mm printed past the cut"),
         "sets": Field(Int(1, 100), doc="the box counts sets (like 1 set of money), each set all the tokens"),
         "tokens": Field(ListOf(TOKEN), required=True, doc="the tokens of the sheet"),
-        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+        "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="token sheet",
 )
@@ -440,8 +439,8 @@ def load_printables(
     return found
 
 
-def _placeholder(checked) -> bool:
-    return bool(checked.get("placeholder"))
+def _placeholder(checked) -> bool | list[str] | Text:
+    return checked.get("placeholder", False)
 
 
 def _board(path, checked, resolver: Resolver, root: Where, document) -> Board:

@@ -43,6 +43,7 @@ BLOCK_TYPES = [
     "components",
     "players",
     "card",
+    "prototype",
 ]
 POINT = ListOf(Int(whole=False))
 CELL = OneOf([Localized(), Str()], expected="a text {ja: ..., en: ...} or a plain value")
@@ -86,6 +87,8 @@ BLOCK_TYPE_DOCS = {
     "components": "the box contents, the rows `pnpgen components` prints",
     "players": "a table with one row per player count (`columns`)",
     "card": "real card faces rendered by the game's templates (`deck`, `cards`, `width`, `offset`, `callouts`)",
+    "prototype": 'where the prototype note goes ("About this prototype": every value marked `placeholder:`, '
+    "made from the data in every language); without this block it closes the rules of a game that has any",
 }
 assert list(BLOCK_TYPE_DOCS) == BLOCK_TYPES
 NEEDS = {
@@ -120,6 +123,7 @@ class Block:
     callouts: list[list[float]] = field(default_factory=list)
     offset: list[float] = field(default_factory=lambda: [0.0, 0.0])
     width: float = 40.0
+    generated: bool = False  # made by pnpgen from the data (the prototype note): printed as it is
 
     def texts(self):
         """(label, Text) for every localized text of the block."""

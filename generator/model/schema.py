@@ -368,6 +368,7 @@ class Field:
     required: bool = False
     default: Any = None
     doc: str = ""
+    label: Text | None = None  # a card field's name in every language (a deck's `fields:` declaration)
 
 
 @dataclass
@@ -522,6 +523,11 @@ FIELD_DECLARATION = Object(
         "type": Field(Enum(FIELD_TYPES), required=True, doc="the kind of value (see the field types below)"),
         "required": Field(Bool(), default=False, doc="every card must give it"),
         "doc": Field(Str(), doc="what the field means: shown in spreadsheet headers and docs"),
+        "label": Field(
+            Localized(),
+            doc="the field's name in every language, a translation string: the rule sheet's prototype note "
+            "names a card's invented fields (`placeholder: [trend]`) by it",
+        ),
         "default": Field(AnyValue(), doc="the value of a card that leaves the field out"),
         "min": Field(Int(whole=False), doc="int, number, counts: the smallest value allowed"),
         "max": Field(Int(whole=False), doc="int, number, counts: the largest value allowed"),
@@ -551,7 +557,7 @@ def compile_field(node, where: Where, checker: Checker) -> Field | None:
             did_you_mean(kind, FIELD_TYPES) if isinstance(kind, str) else None,
         )
         return None
-    allowed = {"type", "required", "doc", "default"} | KEYS_BY_TYPE.get(kind, set())
+    allowed = {"type", "required", "doc", "default", "label"} | KEYS_BY_TYPE.get(kind, set())
     for key in node:
         if key not in allowed:
             checker.report(
@@ -564,7 +570,14 @@ def compile_field(node, where: Where, checker: Checker) -> Field | None:
     if not isinstance(required, bool):
         checker.report(where.child(node, "required"), f"expected true or false, found {type_name(required)}")
         required = False
-    return Field(spec, required=required, default=node.get("default"), doc=str(node.get("doc", "")))
+    label = Localized().check(node["label"], where.child(node, "label"), checker) if "label" in node else None
+    return Field(
+        spec,
+        required=required,
+        default=node.get("default"),
+        doc=str(node.get("doc", "")),
+        label=label if isinstance(label, Text) else None,
+    )
 
 
 def _number(node, key, where, checker):

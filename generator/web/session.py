@@ -35,6 +35,7 @@ PROBLEM_KINDS = [
     "stale",
     "overflow",
     "glossary",
+    "terms",
     "unconfirmed",
     "numbers",
     "placeholders",
