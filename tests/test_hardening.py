@@ -86,7 +86,7 @@ def test_an_editor_save_reads_back_as_written(served, small_game, text):
 
 
 def test_a_text_that_cannot_be_written_faithfully_is_refused_and_nothing_written(small_game, monkeypatch):
-    from generator.i18n import writeback
+    from generator.yamlio import writeback
 
     deck = small_game / "decks" / "cards.yaml"
     before = deck.read_bytes()

@@ -22,7 +22,8 @@ from pathlib import Path
 from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Game
 from generator.model.schema import Checker, Field, FileKind, LanguageCode, ListOf, MapOf, Object, OneOf, Str, start
-from generator.yamlio import item_line, key_line, load_yaml
+from generator.yamlio.positions import item_line, key_line
+from generator.yamlio.read import load_yaml
 
 GLOSSARY_NAME = "glossary.yaml"
 TERM = MapOf(LanguageCode(), OneOf([Str(), ListOf(Str())], expected="a word or a list of words"), key="language")
