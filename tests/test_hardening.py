@@ -62,7 +62,8 @@ def card_text(game_dir, card="apple", lang="en"):
 
 @pytest.mark.parametrize("text", NEEDS_QUOTES)
 def test_an_imported_translation_reads_back_as_written(cli, small_game, tmp_path, text):
-    from generator.i18n.exchange import Entry, Exchange, write
+    from generator.i18n.exchange.entries import Entry, Exchange
+    from generator.i18n.exchange.formats import write
 
     po = tmp_path / "en.po"
     po.write_text(

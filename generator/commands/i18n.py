@@ -8,7 +8,7 @@ from pathlib import Path
 from generator.commands.options import add_game, add_jobs, add_quiet
 from generator.errors import InputError, Problem, did_you_mean, display_path, unknown_language
 from generator.fsutil import OutputSet, write_atomic
-from generator.i18n import exchange as formats
+from generator.i18n.exchange import formats
 from generator.i18n.checks import CHECKS
 from generator.i18n.glossary import read_glossary
 from generator.i18n.lock import confirm_all, read_lock, write_lock

@@ -16,7 +16,7 @@ from pathlib import Path
 from generator.errors import InputError, Problem, display_path
 from generator.fsutil import OutputSet
 from generator.i18n.checks import check_placeholders
-from generator.i18n.exchange import Entry, Exchange
+from generator.i18n.exchange.entries import Entry, Exchange
 from generator.i18n.glossary import read_glossary
 from generator.i18n.lock import STALE, Lock, confirm_all, read_lock, write_lock
 from generator.i18n.status import Finding, game_status
