@@ -173,7 +173,7 @@ def set_path(node, path: tuple, new, column: Column, order: list) -> bool:
     if child is MISSING or not isinstance(child, dict):
         if new is None:
             return False
-        nested = {}
+        nested: dict = {}
         for part in reversed(path[1:]):
             nested = {part: nested} if nested else {part: new}
         return assign(node, key, nested, after)
