@@ -128,7 +128,8 @@ def check_killed_everywhere(game: Path, code: str, cwd: Path, next_command: list
 
 @pytest.mark.slow
 def test_a_killed_i18n_import_leaves_every_file_old_or_every_file_new(small_game, tmp_path):
-    from generator.i18n.exchange import Entry, Exchange, write
+    from generator.i18n.exchange.entries import Entry, Exchange
+    from generator.i18n.exchange.formats import write
     from generator.i18n.strings import units
     from generator.model import load_game
 

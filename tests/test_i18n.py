@@ -10,7 +10,7 @@ import pytest
 
 from conftest import copy_game
 from generator.i18n.checks import check_brackets, check_numbers, check_placeholders, check_pair
-from generator.i18n.exchange import read
+from generator.i18n.exchange.formats import read
 from generator.i18n.glossary import Glossary, Term
 
 FORMATS = {"po": "po", "xliff": "xlf", "csv": "csv"}
@@ -204,7 +204,8 @@ def test_status_reports_a_glossary_problem_with_its_card_and_field(cli, small_ga
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_every_format_reads_back_what_it_wrote(tmp_path, fmt):
-    from generator.i18n.exchange import Entry, Exchange, write
+    from generator.i18n.exchange.entries import Entry, Exchange
+    from generator.i18n.exchange.formats import write
 
     tricky = 'a "quoted" word,\nsecond line with a \\ backslash\tand a tab & <tag>'
     entries = [
@@ -228,6 +229,26 @@ def test_every_format_reads_back_what_it_wrote(tmp_path, fmt):
     assert [(e.id, e.source, e.target, e.stale) for e in back.entries] == [
         (e.id, e.source, e.target, e.stale) for e in entries
     ]
+
+
+def test_every_format_notes_what_a_string_is_and_the_box_it_fits():
+    import csv
+    import io
+
+    from generator.i18n.exchange.entries import Entry, Exchange
+    from generator.i18n.exchange.formats import write
+
+    entries = [
+        Entry("cards[a].name", "名前", "Name", note="card 'a', name", width_mm=48, height_mm=11.5),
+        Entry("title", "題名", "Title", note="game title"),
+    ]
+    exchange = Exchange("g", "ja", "en", entries)
+    xliff = write(exchange, "xliff")
+    assert "<note from=\"developer\">card 'a', name; fits a 48 x 11.5 mm box</note>" in xliff
+    assert '<note from="developer">game title</note>' in xliff
+    rows = list(csv.DictReader(io.StringIO(write(exchange, "csv").lstrip("\ufeff"))))
+    assert [row["developer_comments"] for row in rows] == ["card 'a', name; fits a 48 x 11.5 mm box", "game title"]
+    assert "#. card 'a', name\n#. fits a 48 x 11.5 mm box\n" in write(exchange, "po")
 
 
 @pytest.mark.skipif(not shutil.which("msgfmt"), reason="gettext's msgfmt is not installed")

@@ -13,7 +13,8 @@ from translate.storage import factory
 
 from conftest import copy_game
 from generator.errors import InputError
-from generator.i18n.exchange import Entry, Exchange, read, write
+from generator.i18n.exchange.entries import Entry, Exchange
+from generator.i18n.exchange.formats import read, write
 from test_i18n import FORMATS, edit, snapshot, status
 
 
@@ -528,7 +529,7 @@ def test_every_mistake_of_a_po_file_is_reported_at_once(tmp_path):
     ],
 )
 def test_plural_forms_follow_the_language(lang, rule):
-    from generator.i18n.exchange import plural_forms
+    from generator.i18n.exchange.po import plural_forms
 
     assert plural_forms(lang) == rule
 
@@ -536,7 +537,7 @@ def test_plural_forms_follow_the_language(lang, rule):
 def test_every_plural_rule_written_is_translate_toolkits():
     from translate.lang import data
 
-    from generator.i18n.exchange import PLURAL_FORMS
+    from generator.i18n.exchange.po import PLURAL_FORMS
 
     differ = {}
     for code, written in PLURAL_FORMS.items():

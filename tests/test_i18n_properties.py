@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.errors import InputError
-from generator.i18n.exchange import Entry, Exchange, read, write
+from generator.i18n.exchange.entries import Entry, Exchange
+from generator.i18n.exchange.formats import read, write
 from generator.model.schema import UNPRINTABLE as CONTROL
 from test_i18n import FORMATS
 

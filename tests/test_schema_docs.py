@@ -14,7 +14,7 @@ from generator.commands.schema import REFRESH, SCHEMA_DOC, file_kinds, schema_ma
 from generator.model.printables import Tagged
 from generator.model.schema import LOCALIZED_DOC, Checker, Described, ListOf, Localized, MapOf, Object, OneOf, start
 from generator.model.schemadoc import document
-from generator.yamlio import load_yaml
+from generator.yamlio.read import load_yaml
 
 KITS = ["greed-inc", "ikkin", "mint-rails"]
 

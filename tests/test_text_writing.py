@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from generator.i18n.writeback import prepare, rewrite
+from generator.yamlio.writeback import prepare, rewrite
 from generator.model.schema import unprintable
-from generator.yamledit import assign
-from generator.yamlio import load_yaml_text
+from generator.yamlio.edit import assign
+from generator.yamlio.text import load_yaml_text
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 DECK = """\

@@ -8,20 +8,20 @@ from pathlib import Path
 from generator.commands.options import add_game, add_jobs, add_quiet
 from generator.errors import InputError, Problem, did_you_mean, display_path, unknown_language
 from generator.fsutil import OutputSet, write_atomic
-from generator.i18n import exchange as formats
+from generator.i18n.exchange import formats
 from generator.i18n.checks import CHECKS
 from generator.i18n.glossary import read_glossary
 from generator.i18n.lock import confirm_all, read_lock, write_lock
 from generator.i18n.status import StatusReport, game_status
 from generator.i18n.strings import units
 from generator.i18n.transfer import build_exchange, match_language, plan_import
-from generator.i18n.writeback import prepare, write_all
 from generator.model import Game, load_game
 from generator.paths import face_cache_dir, resolve_game
 from generator.progress import Progress
 from generator.render.fit_report import CardFit
 from generator.render.weasy.fit import FIT_ATTRIBUTE
 from generator.render.pipeline import FaceCache
+from generator.yamlio.writeback import prepare, write_all
 
 
 def register(subparsers) -> None:

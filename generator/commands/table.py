@@ -11,8 +11,8 @@ from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
 from generator.model.table.cards import export_table
 from generator.model.table.formats import FORMATS, format_of, read_sheet, write_sheet
+from generator.model.table.sync import find_deck, plan_table_import
 from generator.paths import resolve_game
-from generator.table.sync import find_deck, plan_table_import
 
 SHOWN_IDS = 12
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from generator import yamlio
+from generator.yamlio.remembered import remember_in
 from generator.checks.validate import Report, problem_json, validate
 from generator.commands.options import add_game
 from generator.errors import InputError, Problem
@@ -62,7 +62,7 @@ def run(args) -> int:
 def check(args) -> int:
     game_dir = resolve_game(args.game)
     progress = Progress(getattr(args, "quiet", False))
-    yamlio.remember_in(cache_dir(game_dir))  # a large deck file edited: only its changed cards are parsed again
+    remember_in(cache_dir(game_dir))  # a large deck file edited: only its changed cards are parsed again
     with progress.task("loading", 1, "game(s)") as task, long_lived():
         game = load_game(game_dir, require_templates=False)
         task.advance()

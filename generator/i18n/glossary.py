@@ -38,7 +38,8 @@ from generator.model.schema import (
     start,
     type_name,
 )
-from generator.yamlio import item_line, key_line, load_yaml
+from generator.yamlio.positions import item_line, key_line
+from generator.yamlio.read import load_yaml
 
 GLOSSARY_NAME = "glossary.yaml"
 WORDS = OneOf([Str(), ListOf(Str())], expected="a word or a list of words")

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from generator.errors import InputError, Problem, did_you_mean
 from generator.i18n.checks import CHECKS, check_placeholders
-from generator.i18n.exchange import Entry, Exchange, control_character
+from generator.i18n.exchange.entries import Entry, Exchange, control_character
 from generator.i18n.lock import CONFIRMED, STALE, UNCONFIRMED, Lock
 from generator.i18n.strings import Unit, unit_for_card_field
 from generator.model.game import Game

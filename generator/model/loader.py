@@ -35,7 +35,8 @@ from generator.model.schema import (
     start,
 )
 from generator.paths import find_template, template_dirs
-from generator.yamlio import key_line, load_yaml
+from generator.yamlio.positions import key_line
+from generator.yamlio.read import load_yaml
 
 # A well-formed BCP 47 tag (RFC 5646 section 2.1): language, extlang, script, region, variants, extensions.
 LANGUAGE_TAG = re.compile(

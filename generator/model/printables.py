@@ -37,7 +37,8 @@ from generator.model.schema import (
     start,
     type_name,
 )
-from generator.yamlio import item_line, load_yaml
+from generator.yamlio.positions import item_line
+from generator.yamlio.read import load_yaml
 
 KINDS = ("boards", "aids", "tokens")
 HALF_PAGE = "half-page"

@@ -28,7 +28,7 @@ from generator.model.schema import (
     Where,
     start,
 )
-from generator.yamlio import load_yaml
+from generator.yamlio.read import load_yaml
 
 RULES_FILE = "rules.yaml"
 BLOCK_TYPES = [

@@ -16,7 +16,7 @@ from typing import Any
 
 from generator.errors import Problem, did_you_mean
 from generator.model.game import Text
-from generator.yamlio import Positions, item_line, key_line, node_line
+from generator.yamlio.positions import Positions, item_line, key_line, node_line
 
 INVALID = object()  # returned by a check that recorded a problem
 

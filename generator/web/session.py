@@ -16,19 +16,19 @@ from pathlib import Path
 from generator.errors import InputError, Problem, display_path
 from generator.fsutil import OutputSet
 from generator.i18n.checks import check_placeholders
-from generator.i18n.exchange import Entry, Exchange
+from generator.i18n.exchange.entries import Entry, Exchange
 from generator.i18n.glossary import read_glossary
 from generator.i18n.lock import STALE, Lock, confirm_all, read_lock, write_lock
 from generator.i18n.status import Finding, game_status
 from generator.i18n.strings import Unit, units
 from generator.i18n.transfer import plan_import
-from generator.i18n.writeback import prepare, write_all
 from generator.model import Game, load_game
 from generator.model.schema import unprintable
 from generator.progress import Progress
 from generator.render.pipeline import FaceCache
 from generator.watcher import FileWatcher, game_roots
 from generator.web.preview import Previews
+from generator.yamlio.writeback import prepare, write_all
 
 PROBLEM_KINDS = [
     "missing",

@@ -14,7 +14,7 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
-from generator.yamlio import fast_load
+from generator.yamlio.parse import fast_load
 
 MISSING = object()
 
