@@ -6,7 +6,7 @@ PNPGEN := $(VENV)/bin/pnpgen
 # editable install: hatchling writes one plain path entry (see pyproject.toml), 10 ms faster to start than an import hook
 EDITABLE := -e
 
-.PHONY: all setup build test test-fast lint bench fuzz clean accept-look
+.PHONY: all setup build test test-fast lint bench fuzz clean accept-look docs
 
 all: build
 
@@ -55,3 +55,7 @@ clean:
 bench: setup
 	$(PY) -m pip install -q $(EDITABLE) '.[bench]'
 	$(PY) bench/run.py $(BENCH)
+
+# the references written from the code: docs/schema.md, docs/cli.md, docs/templates.md (tests fail when they differ)
+docs: setup
+	$(PNPGEN) schema --write-docs docs

@@ -108,9 +108,17 @@ class ServerLost(Exception):
 
 
 def run_remote(argv: list[str]) -> int | None:
-    """Run the command in a server: its exit code, or None when no server is ready (run it here then)."""
+    """Run the command in a server: its exit code, or None when no server is ready (run it here then; a server
+    that failed to start is reported)."""
     path = socket_path()
     if path is None or not os.path.exists(path):
+        failed = failed_start() if path is not None else None
+        if failed:
+            print(
+                f"warning: the pnpgen server could not start: {failed}; commands run without it "
+                "(`pnpgen daemon start --foreground` shows why; PNPGEN_DAEMON=0 turns it off)",
+                file=sys.stderr,
+            )
         return None
     connection = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     replies = _Lines(connection)
@@ -205,17 +213,85 @@ def start_in_background() -> None:
     spawn()
 
 
-def spawn() -> None:
+def spawn():
+    """Start a server in the background, isolated from the current folder and the user's PYTHON* variables
+    (see processes.isolated_python): its subprocess.Popen, or None when pnpgen cannot start one so. Until it
+    is ready, what it prints goes to a start log in the runtime folder, named by its process id: one whose
+    process has ended is a server that failed to start, which the next command reports (failed_start)."""
     import subprocess
 
-    subprocess.Popen(
-        [sys.executable, "-m", "generator", "daemon", "start", "--foreground"],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        close_fds=True,
-    )
+    from generator import processes
+
+    python, folder = processes.isolated_python(), runtime_dir()
+    if python is None or folder is None:
+        return None
+    print_ = fingerprint()
+    log = os.path.join(folder, f"{print_}.start-{os.getpid()}.tmp")
+    with open(log, "wb") as output:
+        server = subprocess.Popen(
+            [*python, "-u", "-m", "generator", "daemon", "start", "--foreground"],  # -u: its log in order
+            cwd=folder,  # nothing there but this user's sockets and logs
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=output,
+            start_new_session=True,
+            close_fds=True,
+        )
+    os.replace(log, start_log(folder, print_, server.pid))
+    return server
+
+
+def start_log(folder: str, print_: str, pid: int) -> str:
+    return os.path.join(folder, f"{print_}.start-{pid}.log")
+
+
+def failed_start() -> str | None:
+    """What a server of this installation that ended before it was ready printed (its last line), the start
+    log kept as FINGERPRINT.failed.log; None when no server failed to start since the last call."""
+    folder = runtime_dir()
+    if folder is None:
+        return None
+    print_, found = fingerprint(), None
+    prefix = f"{print_}.start-"
+    for name in os.listdir(folder):
+        if not (name.startswith(prefix) and name.endswith(".log")):
+            continue
+        try:
+            if _running(int(name[len(prefix) : -len(".log")])):
+                continue  # still starting
+        except ValueError:
+            pass
+        kept = os.path.join(folder, f"{print_}.failed.log")
+        try:
+            os.replace(os.path.join(folder, name), kept)
+            with open(kept, "rb") as handle:
+                lines = handle.read().decode("utf-8", "replace").strip().splitlines()
+        except OSError:
+            continue
+        found = f"{lines[-1].strip() if lines else 'it ended without a message'} (all it printed: {kept})"
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether the process runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rpartition(b")")[2].split()[0] not in (b"Z", b"X")
+    except (OSError, IndexError):
+        return False
+
+
+def _ready(folder: str, print_: str) -> None:
+    """In a server started by spawn, once it listens: its start log is not needed, and it prints nothing (one
+    started in a terminal, `daemon start --foreground`, keeps printing there)."""
+    try:
+        os.unlink(start_log(folder, print_, os.getpid()))
+    except FileNotFoundError:
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for fd in (1, 2):
+        os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 # --- the server ------------------------------------------------------------------------------------------
@@ -231,8 +307,10 @@ def serve(run_command: Callable[[list[str]], int], warm_up: Callable[[], None]) 
     own_print = fingerprint()
     path = socket_path(own_print)
     if path is None:
+        print("error: no folder of this user's alone for the server's socket (XDG_RUNTIME_DIR)", file=sys.stderr)
         return 1
     if _answers(path):
+        _ready(os.path.dirname(path), own_print)
         return 0  # another server is already there
     warm_up()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -245,6 +323,7 @@ def serve(run_command: Callable[[list[str]], int], warm_up: Callable[[], None]) 
     pid_file = path.removesuffix(".sock") + ".pid"
     with open(pid_file, "w") as handle:
         handle.write(f"{os.getpid()}\n")
+    _ready(os.path.dirname(path), own_print)
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     last_request = time.monotonic()
     spare: Spare | None = None
@@ -507,11 +586,14 @@ def stop_all() -> int:
     return stopped
 
 
-def wait_until_ready(timeout: float = 30.0) -> bool:
+def wait_until_ready(server, timeout: float = 30.0) -> bool:
+    """Whether the server spawn started answers within timeout; False at once when it has ended."""
     path = socket_path()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if path is not None and _answers(path):
             return True
+        if server.poll() is not None:
+            return path is not None and _answers(path)
         time.sleep(0.05)
     return False

@@ -17,13 +17,24 @@ has WeasyPrint loaded already (the resident server, watch) forks its workers fro
 with the process it was forked from, and the fork server with the command. (multiprocessing runs the
 program's script again in each worker it starts this way, as `__mp_main__`: the `pnpgen` script then only
 imports generator.cli, and `python -m generator` is not run again.)
+
+Every Python process pnpgen starts runs isolated from the current folder: a `generator.py`, `generator/` or
+`multiprocessing.py` in the folder a command runs in must never be imported. Python puts the current folder
+first on the import path of `python -m` and `python -c` (how multiprocessing starts its fork server and
+resource tracker); `-I` leaves it out, with the user's PYTHON* variables and user site-packages, and `-P`
+(PYTHONSAFEPATH) leaves out the folder alone. The resident server is started with `-I` (see isolated_python);
+the fork server with the command's own import path less the current folder (see isolated_start).
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import functools
 import os
 import signal
+import sys
+from collections.abc import Iterator
 
 PR_SET_PDEATHSIG = 1
 _callers_fds: set[int] = set()  # descriptors of the command's caller, never a worker's business
@@ -65,16 +76,88 @@ def _leave_quietly(signum, frame):
     os._exit(128 + signum)
 
 
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the folder `import generator` reads
+
+
+@functools.cache
+def isolated_python() -> tuple[str, ...] | None:
+    """The command line starting this Python for a process of pnpgen's that imports only what is installed:
+    `-I` when pnpgen is in site-packages (a wheel, or an editable install's .pth file), `-E -P` when it is in
+    the user's own site-packages (`pip install --user`); None when a process so started would not find pnpgen
+    (a source folder reached through PYTHONPATH or the current folder): pnpgen then starts none."""
+    import site
+
+    if _reached_from(site.getsitepackages()):
+        return (sys.executable, "-I")
+    if site.ENABLE_USER_SITE and _reached_from([site.getusersitepackages()]):
+        return (sys.executable, "-E", "-P")
+    return None
+
+
+def _reached_from(site_dirs: list[str]) -> bool:
+    """Whether PACKAGE_ROOT is one of the site folders or a folder one of their .pth files adds."""
+    root = os.path.realpath(PACKAGE_ROOT)
+    for folder in site_dirs:
+        if os.path.realpath(folder) == root:
+            return True
+        try:
+            names = [name for name in os.listdir(folder) if name.endswith(".pth")]
+        except OSError:
+            continue
+        for name in names:
+            try:
+                with open(os.path.join(folder, name), encoding="utf-8") as handle:
+                    lines = handle.read().splitlines()
+            except (OSError, UnicodeDecodeError):
+                continue
+            for line in lines:
+                added = line.strip() and not line.startswith(("#", "import ", "import\t"))
+                if added and os.path.realpath(os.path.join(folder, line.strip())) == root:
+                    return True
+    return False
+
+
+def without_current_folder(path: list[str]) -> list[str]:
+    """An import path less the entries that name the current folder: '' and relative ones (`python -m
+    generator` takes out the one it put first, see generator/__main__.py)."""
+    return [entry for entry in path if os.path.isabs(entry)]
+
+
+@contextlib.contextmanager
+def isolated_start() -> Iterator[None]:
+    """Start processes inside this block as multiprocessing does (`python -c`), without the current folder on
+    their import path: PYTHONSAFEPATH (-P), PYTHONPATH less its relative entries, and sys.path (which the fork
+    server is given) less the current folder. All three are restored after."""
+    saved_path, saved_env = sys.path[:], {name: os.environ.get(name) for name in ("PYTHONSAFEPATH", "PYTHONPATH")}
+    os.environ["PYTHONSAFEPATH"] = "1"
+    if saved_env["PYTHONPATH"] is not None:
+        os.environ["PYTHONPATH"] = os.pathsep.join(without_current_folder(saved_env["PYTHONPATH"].split(os.pathsep)))
+    sys.path[:] = without_current_folder(sys.path)
+    try:
+        yield
+    finally:
+        sys.path[:] = saved_path
+        for name, value in saved_env.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def start_fork_server() -> None:
-    """Start the fork server now (see the module's doc); it preloads while this process goes on."""
+    """Start the fork server now (see the module's doc); it preloads while this process goes on. None when
+    it could not find pnpgen without the current folder: the workers are then forked from the command."""
     global _fork_server_started
     import multiprocessing
 
+    if isolated_python() is None:
+        return
     try:
         from multiprocessing import forkserver
 
         multiprocessing.get_context("forkserver").set_forkserver_preload([FORK_SERVER_PRELOAD])
-        forkserver.ensure_running()
+        with isolated_start():
+            forkserver.ensure_running()
     except (ImportError, ValueError, OSError):  # none on this system: the workers are forked from the command
         return
     _fork_server_started = True
@@ -87,7 +170,8 @@ def fork_server() -> int | None:
         return None
     from multiprocessing import forkserver
 
-    forkserver.ensure_running()
+    with isolated_start():  # started again if it has died
+        forkserver.ensure_running()
     return getattr(forkserver._forkserver, "_forkserver_pid", None)
 
 

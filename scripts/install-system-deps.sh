@@ -8,6 +8,7 @@
 # from PyPI.
 set -u
 packages="fonts-noto-cjk fonts-dejavu-extra libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0 fontconfig libgs-common chromium"
+packages="$packages gettext"  # msgfmt: the tests compare how PO files are read with gettext's own check
 missing=""
 for package in $packages; do
   dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"

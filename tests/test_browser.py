@@ -135,3 +135,35 @@ def test_every_value_the_page_shows_is_escaped(browser, served):
         assert evil in page.locator("article.card").first.inner_text()
     finally:
         page.close()
+
+
+def test_a_refused_edit_is_sent_once_and_again_only_after_a_change(page, small_game):
+    """A refused edit stays on the page, typed text and reason, and is not sent again by the redraw that
+    follows it (it used to be re-sent about 7 times a second until the tab closed)."""
+    edits = []
+    page.on("request", lambda request: edits.append(request.post_data) if request.url.endswith("/api/edit") else None)
+    before = (small_game / CARDS).read_text(encoding="utf-8")
+    text = field(page, "cards[apple].text", "en")
+    text.fill("Draw {n} card.")
+    text.press("Enter")
+    expect(page.locator("#message.refused")).to_contain_text("not saved: placeholders differ")
+    page.wait_for_timeout(3000)  # the state reloads after the refusal; nothing may be sent meanwhile
+    assert len(edits) == 1, edits
+    assert text.input_value() == "Draw {n} card."
+    expect(page.locator("#message.refused")).to_contain_text("not saved: placeholders differ")
+    note = page.locator("tr[data-string='cards[apple].text'] .note.refused")
+    expect(note).to_contain_text("not saved: placeholders differ")
+    text.press("Enter")  # the same text again: still refused, nothing sent
+    text.blur()
+    page.wait_for_timeout(1000)
+    assert len(edits) == 1, edits
+    assert (small_game / CARDS).read_text(encoding="utf-8") == before
+
+    text.fill("Draw 2 cards.")  # changed by the user: sent once, and saved
+    text.press("Enter")
+    expect(page.locator("#message")).to_have_text("saved cards[apple].text (en): decks/cards.yaml")
+    page.wait_for_timeout(1000)
+    assert len(edits) == 2, edits
+    assert "Draw 2 cards." in edits[1]
+    expect(note).to_have_count(0)
+    assert "en: Draw 2 cards." in (small_game / CARDS).read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ from conftest import fonts_of, is_embedded, page_size_mm, page_text, placements
 from generator.build import BuildOptions, build
 from generator.errors import InputError
 from generator.model import load_game
-from generator.render.sheets import PAPERS
+from generator.render.paper import PAPERS
 
 
 @pytest.fixture
@@ -77,6 +77,19 @@ def test_back_n_prints_behind_face_n(small_game, tmp_path, cli, duplex):
             assert (bx, by) == pytest.approx((width - fx - w, fy), abs=0.01)
         else:
             assert (bx, by) == pytest.approx((fx, height - fy - h), abs=0.01)
+
+
+def test_a_new_game_names_no_path_of_the_machine_it_was_made_on(tmp_path, cli):
+    game = tmp_path / "made-in-q7" / "my-game"
+    assert cli("new", game).code == 0
+    for path in game.rglob("*"):
+        if path.is_file():
+            text = path.read_text(encoding="utf-8")
+            assert str(tmp_path) not in text and "made-in-q7" not in text, path
+    assert "`pnpgen build .` in this folder" in (game / "game.yaml").read_text(encoding="utf-8")
+    moved = tmp_path / "moved"
+    game.rename(moved)
+    assert cli("validate", moved).code == 0
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])

@@ -91,6 +91,8 @@ def test_service_images_have_the_exact_pixel_size_in_rgb(exported, target, size)
     for name in files:
         image = Image.open(exported / f"{target}-ja" / name)
         assert (image.size, image.mode) == (size, "RGB")
+        # printed at the service's 300 dpi, the image is its product: 825 px are 2.5 in and twice 1/8 in
+        assert image.info["dpi"] == pytest.approx((300, 300), abs=0.05)
 
 
 def test_service_scaling_is_uniform_and_keeps_the_cut_within_a_fraction_of_a_millimetre(exported):
@@ -235,13 +237,33 @@ def test_tts_deck_of_more_than_69_faces_takes_a_second_sheet(small_game, tmp_pat
     assert deck_object["DeckIDs"][68:] == [168, 200]
     first = Image.open(folder / "cards-sheet-1.png")
     assert first.size[0] <= 4096 and first.size[1] <= 4096 and first.size[0] >= 4000
+    # each sheet says the resolution its cards are drawn at: a poker card 1/10 of 4096 px wide is about 165 dpi
+    for name, columns in (("cards-sheet-1.png", 10), ("cards-sheet-2.png", 2), ("cards-back.png", 1)):
+        image = Image.open(folder / name)
+        dpi = image.width / columns / 63 * 25.4
+        assert image.info["dpi"] == pytest.approx((dpi, dpi), abs=0.05), name
+    assert Image.open(folder / "cards-sheet-1.png").info["dpi"][0] == pytest.approx(164.9, abs=0.1)
+    assert Image.open(folder / "cards-sheet-2.png").info["dpi"][0] == pytest.approx(300, abs=0.1)
 
 
 def test_tts_urls_point_where_the_images_will_be_uploaded(small_game, tmp_path, cli):
-    assert export(cli, small_game, tmp_path, "--to", "tts", "--base-url", "https://example.org/kit/").code == 0
+    result = export(cli, small_game, tmp_path, "--to", "tts", "--base-url", "https://example.org/kit/")
+    assert result.code == 0 and "warning" not in result.err, result
     deck = json.loads((tmp_path / "small" / "tts-ja" / "tts.json").read_text())["ObjectStates"][0]
     assert deck["CustomDeck"]["1"]["FaceURL"] == "https://example.org/kit/cards-sheet-1.png"
     assert deck["ContainedObjects"][0]["CustomDeck"]["1"]["BackURL"] == "https://example.org/kit/cards-back.png"
+
+
+def test_tts_file_urls_of_this_machine_come_with_a_hint_to_give_base_url(small_game, tmp_path, cli):
+    result = export(cli, small_game, tmp_path, "--to", "tts")
+    assert result.code == 0, result
+    folder = tmp_path / "small" / "tts-ja"
+    deck = json.loads((folder / "tts.json").read_text())["ObjectStates"][0]
+    assert deck["CustomDeck"]["1"]["FaceURL"] == (folder / "cards-sheet-1.png").resolve().as_uri()
+    assert "tts.json names its images by file:// URLs of this machine" in result.err
+    assert "export again with --base-url URL" in result.err
+    result = export(cli, small_game, tmp_path, "--to", "tts", "--base-url", "kit/")
+    assert result.code == 2 and "--base-url 'kit/' is not a URL" in result.err, result
 
 
 @pytest.mark.parametrize(

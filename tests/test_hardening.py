@@ -62,7 +62,8 @@ def card_text(game_dir, card="apple", lang="en"):
 
 @pytest.mark.parametrize("text", NEEDS_QUOTES)
 def test_an_imported_translation_reads_back_as_written(cli, small_game, tmp_path, text):
-    from generator.i18n.exchange import Entry, Exchange, write
+    from generator.i18n.exchange.entries import Entry, Exchange
+    from generator.i18n.exchange.formats import write
 
     po = tmp_path / "en.po"
     po.write_text(
@@ -86,7 +87,7 @@ def test_an_editor_save_reads_back_as_written(served, small_game, text):
 
 
 def test_a_text_that_cannot_be_written_faithfully_is_refused_and_nothing_written(small_game, monkeypatch):
-    from generator.i18n import writeback
+    from generator.yamlio import writeback
 
     deck = small_game / "decks" / "cards.yaml"
     before = deck.read_bytes()

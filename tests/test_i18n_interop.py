@@ -2,6 +2,7 @@
 Poedit's XLIFF states), strict readers, silenced checks and where caches go."""
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,8 @@ from translate.storage import factory
 
 from conftest import copy_game
 from generator.errors import InputError
-from generator.i18n.exchange import Entry, Exchange, read, write
+from generator.i18n.exchange.entries import Entry, Exchange
+from generator.i18n.exchange.formats import read, write
 from test_i18n import FORMATS, edit, snapshot, status
 
 
@@ -177,7 +179,6 @@ PO_HEAD = 'msgid ""\nmsgstr ""\n"Language: en\\n"\n\n'
 @pytest.mark.parametrize(
     "body, line, message",
     [
-        ('msgctxt "a"\nmsgid "x"\nmsgstr "\\x41"\n', 7, "'\\x' is not a gettext escape"),
         ('msgctxt "a"\nmsgid "x"\nmsgstr "ends in \\"\n', 7, "ends in a backslash"),
         ('msgctxt "a"\nmsgid "x"\nmsgstr "say "hi" now"\n', 7, "quote inside the string is not escaped"),
         (
@@ -226,28 +227,25 @@ def test_duplicate_trans_unit_ids_and_short_csv_rows_are_located_errors(tmp_path
     assert problem.line == 3 and "the translation is column 3" in problem.message
 
 
-CONTROL = "line\rcarriage, next\x85line, sep\u2028arator, feed\x0cform, vertical\x0btab, bell\x07 end"
+# Line separators are text (YAML keeps them); control characters are not, in any format.
+SEPARATORS = "next\x85line, sep\u2028arator, para\u2029graph, tab\there"
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_control_characters_are_escaped_on_export_and_read_back(tmp_path, fmt):
+def test_line_separators_and_tabs_are_written_and_read_back(tmp_path, fmt):
     path = tmp_path / f"out.{FORMATS[fmt]}"
     entries = [
-        Entry("cards[a].text", CONTROL, CONTROL.upper(), location="decks/a.yaml:3"),
+        Entry("cards[a].text", SEPARATORS, SEPARATORS.upper(), location="decks/a.yaml:3"),
         Entry("cards[b].text", "b", '=HYPERLINK("http://x")'),
     ]
     path.write_text(write(Exchange("g", "ja", "en", entries), fmt), encoding="utf-8")
-    with path.open(encoding="utf-8", newline="") as file:
-        raw = file.read()
-    if fmt != "csv":  # a quoted CSV cell holds any character as it is
-        assert not re.search("[\x0b\x0c\r]", raw)
     back = read(path)
     assert [(e.id, e.source, e.target) for e in back.entries] == [(e.id, e.source, e.target) for e in entries]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_a_translation_with_control_characters_goes_into_the_yaml_and_comes_back(cli, small_game, tmp_path, fmt):
-    text = "Pe\x0car\rx\x0by\x85z\u2028end"
+def test_a_translation_with_line_separators_goes_into_the_yaml_and_comes_back(cli, small_game, tmp_path, fmt):
+    text = "Pe\x85ar\u2028x\u2029y"  # YAML reads NEL and U+2028/2029 as line breaks unless escaped
     path = tmp_path / f"en.{FORMATS[fmt]}"
     exchange = Exchange(
         "small", "ja", "en", [Entry("cards[pear].name", "洋なし", text, location="decks/cards.yaml:15")]
@@ -258,6 +256,69 @@ def test_a_translation_with_control_characters_goes_into_the_yaml_and_comes_back
     assert cli("validate", small_game).code == 0
     again = export(cli, small_game, "en", tmp_path / f"again.{FORMATS[fmt]}")
     assert {e.id: e.target for e in read(again).entries}["cards[pear].name"] == text
+
+
+# How each format would carry a control character, as a tool or a hand could write it.
+CONTROL_IN = {
+    "po": ('msgstr "Pear"', 'msgstr "Pe\\rar"', "'\\r' is a control character (carriage return)"),
+    "xliff": (">Pear</target>", ">Pe&#13;ar</target>", "the translation holds U+000D (carriage return)"),
+    "csv": (",Pear,", ',"Pe\x00ar",', "the translation holds U+0000 (NUL)"),
+}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_control_character_in_a_translation_is_a_located_error_and_nothing_is_written(cli, small_game, tmp_path, fmt):
+    path = export(cli, small_game, "en", tmp_path / f"en.{FORMATS[fmt]}")
+    old, new, message = CONTROL_IN[fmt]
+    text = path.read_text(encoding="utf-8-sig").replace(old, new, 1)
+    path.write_text(text, encoding="utf-8")
+    line = text[: text.index(new)].count("\n") + 1
+    before = snapshot(small_game)
+    result = cli("i18n", "import", small_game, path)
+    assert result.code == 2 and "Traceback" not in result.err, result
+    assert f"{path.name}:" in result.err and message in result.err and "(remove it" in result.err, result.err
+    reported = int(re.search(rf"{path.name}:(\d+):", result.err).group(1))
+    assert reported <= line and line - reported < 12  # the entry's line (PO: the string's own)
+    if fmt == "po":
+        assert reported == line
+    assert snapshot(small_game) == before
+
+
+def test_a_control_character_in_the_yaml_stops_the_export_at_its_line(cli, small_game, tmp_path):
+    cards = small_game / "decks" / "cards.yaml"
+    edit(cards, "en: Draw 1 card.", 'en: "Draw 1\\acard."')
+    line = next(n for n, text in enumerate(cards.read_text(encoding="utf-8").splitlines(), 1) if "\\acard" in text)
+    for fmt in FORMATS:
+        path = tmp_path / f"en.{FORMATS[fmt]}"
+        result = cli("i18n", "export", small_game, "--lang", "en", "-o", path, "--no-layout")
+        assert result.code == 2 and not path.exists(), result
+        assert (
+            f"cards.yaml:{line}: cards[apple].text: the en text holds U+0007 (bell), which a translation file "
+            "cannot carry (remove it from the YAML" in result.err
+        ), result.err
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        ("\u2028", "only invisible characters (U+2028)"),
+        ("\u00a0\u2029", "only invisible characters (U+00A0, U+2029)"),
+    ],
+)
+def test_a_translation_of_only_invisible_characters_is_a_located_error_not_a_deletion(
+    cli, small_game, tmp_path, fmt, text, shown
+):
+    # control characters are refused by the readers themselves (the test above)
+    before = snapshot(small_game)
+    path = tmp_path / f"en.{FORMATS[fmt]}"
+    exchange = Exchange("small", "ja", "en", [Entry("cards[pear].name", "洋なし", text)])
+    path.write_text(write(exchange, fmt), encoding="utf-8")
+    result = cli("i18n", "import", small_game, path)
+    assert result.code == 2, result
+    assert f"en.{FORMATS[fmt]}:" in result.err and "cards[pear].name: " in result.err
+    assert shown in result.err and "Traceback" not in result.err
+    assert snapshot(small_game) == before
 
 
 def test_csv_cells_that_look_like_formulas_are_neutralised_and_restored(cli, small_game, tmp_path):
@@ -388,5 +449,221 @@ def test_a_malformed_file_is_exit_2_with_file_and_line_at_the_command_line(cli, 
     before = snapshot(small_game)
     result = cli("i18n", "import", small_game, po)
     assert result.code == 2 and "Traceback" not in result.err
-    assert re.search(r"en\.po:\d+: '\\x' is not a gettext escape", result.err), result.err
+    assert re.search(r"en\.po:\d+: '\\x41' is 'A' written as escaped bytes \(write 'A' itself", result.err), result.err
+    assert snapshot(small_game) == before
+
+
+# --- PO read as strictly as msgfmt (issue 30) ------------------------------------------------------------------
+
+MSGFMT = shutil.which("msgfmt")
+PO_CASES = {
+    # case: (entry, how the line the error names starts, what pnpgen says, whether `msgfmt --check` refuses it)
+    "octal escape": ('msgid "x"\nmsgstr "\\101"', 'msgstr "\\101"', "'\\101' is 'A' written as escaped bytes", False),
+    "octal bytes of UTF-8": ('msgid "x"\nmsgstr "caf\\303\\251"', "msgstr", "'\\303\\251' is 'é' written as", False),
+    "hex escape": ('msgid "x"\nmsgstr "\\x41"', "msgstr", "'\\x41' is 'A' written as escaped bytes", False),
+    "NUL escape": ('msgid "x"\nmsgstr "a\\000b"', "msgstr", "'\\000' is a NUL character: msgfmt cuts", False),
+    "raw NUL": ('msgid "x"\nmsgstr "a\x00b"', "msgstr", "the string holds U+0000 (NUL), which is not text", False),
+    "carriage return": ('msgid "x"\nmsgstr "a\\rb"', "msgstr", "'\\r' is a control character (carriage return)", False),
+    "bell": ('msgid "x"\nmsgstr "a\\ab"', "msgstr", "'\\a' is a control character (bell)", False),
+    "line feed at one end": ('msgid "x"\nmsgstr "y\\n"', "msgid", "do not both end with a line break", True),
+    "unknown escape": ('msgid "x"\nmsgstr "\\q"', "msgstr", "'\\q' is not a gettext escape", True),
+    "unescaped quote": ('msgid "x"\nmsgstr "say "hi""', "msgstr", "quote inside the string is not escaped", True),
+    "no msgstr": ('msgid "x"\n', "msgctxt", "an entry without msgstr", True),
+    "plural": ('msgid "x"\nmsgid_plural "xs"\nmsgstr[0] "y"\nmsgstr[1] "ys"', "msgid_plural", "plural forms", False),
+}
+
+
+def po_with(entry: str) -> str:
+    """pnpgen's own header, then one entry."""
+    return write(Exchange("small", "ja", "en", []), "po") + f'msgctxt "cards[apple].name"\n{entry}\n'
+
+
+def test_the_po_header_pnpgen_writes_passes_msgfmt_check_without_a_warning(tmp_path):
+    if not MSGFMT:
+        pytest.skip("gettext's msgfmt is not installed (apt package gettext)")
+    path = tmp_path / "en.po"
+    path.write_text(po_with('msgid "りんご"\nmsgstr "Apple"'), encoding="utf-8")
+    result = subprocess.run([MSGFMT, "--check", "-o", "/dev/null", path], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    text = path.read_text(encoding="utf-8")
+    assert '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"' in text
+    assert re.search(r'"PO-Revision-Date: 20\d\d-\d\d-\d\d \d\d:\d\d\+0000\\n"', text)
+
+
+@pytest.mark.parametrize("case", PO_CASES)
+def test_po_mistakes_are_located_errors_and_msgfmt_refuses_no_file_pnpgen_reads(tmp_path, case):
+    entry, needle, message, msgfmt_refuses = PO_CASES[case]
+    path = tmp_path / "en.po"
+    text = po_with(entry)
+    path.write_text(text, encoding="utf-8")
+    lines = text.split("\n")
+    first = lines.index('msgctxt "cards[apple].name"')
+    line = next(number for number, each in enumerate(lines[first:], first + 1) if each.startswith(needle))
+    with pytest.raises(InputError) as caught:
+        read(path)
+    [problem] = caught.value.problems
+    assert (problem.file, problem.line) == (path, line) and message in problem.message, problem
+    assert problem.hint or "plural" in case
+    if MSGFMT:  # the comparison: pnpgen refuses all of these; msgfmt only some
+        result = subprocess.run([MSGFMT, "--check", "-o", "/dev/null", path], capture_output=True, text=True)
+        assert (result.returncode != 0) == msgfmt_refuses, result.stderr
+
+
+def test_every_mistake_of_a_po_file_is_reported_at_once(tmp_path):
+    path = tmp_path / "en.po"
+    path.write_text(po_with('msgid "x"\nmsgstr "a\\rb\\101"\n\nmsgctxt "b"\nmsgid "y"\nmsgstr "\\a"'), "utf-8")
+    with pytest.raises(InputError) as caught:
+        read(path)
+    assert [problem.message.split(" ")[0] for problem in caught.value.problems] == ["'\\r'", "'\\101'", "'\\a'"]
+
+
+@pytest.mark.parametrize(
+    "lang, rule",
+    [
+        ("ja", "nplurals=1; plural=0;"),
+        ("zh-Hant", "nplurals=1; plural=0;"),
+        ("en", "nplurals=2; plural=(n != 1);"),
+        ("pt-BR", "nplurals=2; plural=(n > 1);"),
+        ("pt_BR", "nplurals=2; plural=(n > 1);"),
+        ("x-unknown", "nplurals=2; plural=(n != 1);"),
+    ],
+)
+def test_plural_forms_follow_the_language(lang, rule):
+    from generator.i18n.exchange.po import plural_forms
+
+    assert plural_forms(lang) == rule
+
+
+def test_every_plural_rule_written_is_translate_toolkits():
+    from translate.lang import data
+
+    from generator.i18n.exchange.po import PLURAL_FORMS
+
+    differ = {}
+    for code, written in PLURAL_FORMS.items():
+        _name, count, expression = data.languages[{"zh": "zh_CN"}.get(code, code.replace("-", "_"))]
+        written_count, written_expression = re.fullmatch(r"nplurals=(\d); plural=(.*);", written).groups()
+        if (int(written_count), written_expression.strip("()")) != (count, expression.strip("()")):
+            differ[code] = (written, count, expression)
+    assert differ == {}
+
+
+def header_line(path: Path, field: str) -> int:
+    return path.read_text(encoding="utf-8").split("\n").index(f'"{field}\\n"') + 1
+
+
+@pytest.mark.parametrize(
+    "old, new, field",
+    [
+        ("X-Pnpgen-Game: small", "X-Pnpgen-Game: other-game", "X-Pnpgen-Game: other-game"),
+        # Poedit and the like rewrite X-Generator; without pnpgen's own field, Project-Id-Version names the game
+        (
+            'X-Pnpgen-Game: small\\n"\n"X-Generator: pnpgen',
+            "X-Generator: Poedit 3.4",
+            "Project-Id-Version: other-game",
+        ),
+    ],
+)
+def test_a_po_header_naming_another_game_is_refused_at_its_line(cli, small_game, tmp_path, old, new, field):
+    po = export(cli, small_game, "en", tmp_path / "en.po")
+    edit(po, old, new)
+    edit(po, "Project-Id-Version: small", "Project-Id-Version: other-game")
+    edit(po, 'msgstr "Pear"', 'msgstr "Ripe pear"')
+    before = snapshot(small_game)
+    result = cli("i18n", "import", small_game, po)
+    assert result.code == 2, result
+    assert f"en.po:{header_line(po, field)}: the file names the game 'other-game', not 'small'" in result.err
+    assert "(import it into other-game; if it is a translation of small, correct this line)" in result.err
+    assert snapshot(small_game) == before
+
+
+def test_gettexts_placeholder_project_names_no_game(cli, small_game, tmp_path):
+    po = export(cli, small_game, "en", tmp_path / "en.po")
+    edit(po, '"X-Pnpgen-Game: small\\n"\n', "")
+    edit(po, "Project-Id-Version: small", "Project-Id-Version: PACKAGE VERSION")
+    edit(po, 'msgstr "Pear"', 'msgstr "Ripe pear"')
+    result = cli("i18n", "import", small_game, po)
+    assert result.code == 0 and "1 en translation(s) written" in result.out, result
+
+
+def test_a_language_header_and_lang_that_disagree_are_refused(cli, small_game, tmp_path):
+    edit(small_game / "game.yaml", "languages: [ja, en]", "languages: [ja, en, de]")
+    po = export(cli, small_game, "de", tmp_path / "de.po")
+    before = snapshot(small_game)
+    result = cli("i18n", "import", small_game, po, "--lang", "en")
+    assert result.code == 2, result
+    line = header_line(po, "Language: de")
+    assert f"de.po:{line}: language: the file says it holds 'de', but --lang says 'en'" in result.err, result.err
+    assert snapshot(small_game) == before
+    edit(po, "Language: de", "Language: de_DE")
+    assert cli("i18n", "import", small_game, po, "--lang", "de").code == 0  # the same language, spelled otherwise
+    edit(small_game / "game.yaml", "languages: [ja, en, de]", "languages: [ja, en]")
+    result = cli("i18n", "import", small_game, po, "--lang", "en")  # a language the game does not have
+    assert result.code == 2 and "the file says it holds 'de_DE', but --lang says 'en'" in result.err, result
+
+
+@pytest.mark.parametrize("fmt", ["po", "xliff"])
+def test_a_file_without_its_language_says_to_give_lang(cli, small_game, tmp_path, fmt):
+    """translate-toolkit's converters keep no language when the file they read had none."""
+    po = export(cli, small_game, "en", tmp_path / "en.po")
+    edit(po, '"Language: en\\n"\n', "")
+    edit(po, 'msgstr "Pear"', 'msgstr "Ripe pear"')
+    path = po
+    if fmt == "xliff":
+        path = tmp_path / "en.xlf"
+        convert("po2xliff", po, path)
+        assert "target-language" not in path.read_text(encoding="utf-8")
+    before = snapshot(small_game)
+    result = cli("i18n", "import", small_game, path)
+    assert result.code == 2, result
+    assert "the file does not say which language it holds (say it with `pnpgen i18n import small FILE --lang en`" in (
+        result.err
+    ), result.err
+    assert ("target-language attribute" if fmt == "xliff" else '"Language: LANG" line in the header') in result.err
+    assert snapshot(small_game) == before
+    result = cli("i18n", "import", small_game, path, "--lang", "en")
+    assert result.code == 0 and "1 en translation(s) written" in result.out, result
+
+
+def test_an_entry_without_msgctxt_is_taken_only_by_its_location_and_source_and_then_listed(cli, small_game, tmp_path):
+    po = export(cli, small_game, "en", tmp_path / "en.po")
+    edit(po, 'msgctxt "cards[pear].name"\n', "")  # dropped by a tool
+    edit(po, 'msgctxt "cards[apple].name"', 'msgctxt "cards[appel].name"')  # mistyped by a hand
+    edit(po, 'msgstr "Pear"', 'msgstr "Ripe pear"')
+    edit(po, 'msgstr "Apple"', 'msgstr "Green apple"')
+    lines = po.read_text(encoding="utf-8").split("\n")
+    pear = lines.index('msgid "洋なし"') + 1  # an entry's line is its first keyword's
+    apple = lines.index('msgctxt "cards[appel].name"') + 1
+    result = cli("i18n", "import", small_game, po)
+    assert result.code == 0 and "2 en translation(s) written" in result.out, result
+    assert "2 entries without a valid msgctxt matched by location and source text:" in result.out
+    assert f"en.po:{apple}: msgctxt 'cards[appel].name' -> cards[apple].name (at decks/cards.yaml:" in result.out
+    assert f"en.po:{pear}: no msgctxt -> cards[pear].name (at decks/cards.yaml:" in result.out
+    cards = (small_game / "decks" / "cards.yaml").read_text(encoding="utf-8")
+    assert "en: Ripe pear}" in cards and "en: Green apple}" in cards
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (('#: decks/cards.yaml:15\nmsgctxt "cards[pear].name"\n', ""), "an entry without msgctxt, and no location"),
+        (('msgctxt "cards[pear].name"\nmsgid "洋なし"', 'msgid "西洋なし"'), "no string at decks/cards.yaml:15 has"),
+        (('#: decks/cards.yaml:15\nmsgctxt "cards[pear].name"', "#: decks/other.yaml:15"), "no string at decks/other"),
+        (('msgctxt "cards[pear].name"\nmsgid "洋なし"', 'msgctxt "pear"\nmsgid "西洋なし"'), "msgctxt 'pear' names no"),
+    ],
+)
+def test_an_entry_without_a_valid_msgctxt_matching_no_string_is_a_located_error(
+    cli, small_game, tmp_path, change, message
+):
+    po = export(cli, small_game, "en", tmp_path / "en.po")
+    assert '#: decks/cards.yaml:15\nmsgctxt "cards[pear].name"' in po.read_text(encoding="utf-8")
+    edit(po, *change)
+    edit(po, 'msgstr "Pear"', 'msgstr "Ripe pear"')
+    line = po.read_text(encoding="utf-8").split("\n").index('msgstr "Ripe pear"')  # the entry's msgid
+    before = snapshot(small_game)
+    result = cli("i18n", "import", small_game, po)
+    assert result.code == 2, result
+    found = re.search(r"en\.po:(\d+): (.*)", result.err)
+    assert found and message in found.group(2) and "keep the msgctxt that `pnpgen i18n export` wrote" in result.err
+    assert line - 1 <= int(found.group(1)) <= line, (line, result.err)
     assert snapshot(small_game) == before

@@ -1,5 +1,6 @@
 """Property-based tests of the translation files: whatever a file holds, reading it gives entries or a
-located InputError (exit 2), never another exception; and any text exported reads back equal."""
+located InputError (exit 2), never another exception; any text exported reads back equal; a control
+character written into any format is refused with its line."""
 
 import string
 
@@ -8,12 +9,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.errors import InputError
-from generator.i18n.exchange import Entry, Exchange, read, write
+from generator.i18n.exchange.entries import Entry, Exchange
+from generator.i18n.exchange.formats import read, write
+from generator.model.schema import UNPRINTABLE as CONTROL
 from test_i18n import FORMATS
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 IDS = st.text(string.ascii_lowercase + string.digits + "[]._-", min_size=1, max_size=30)
-TEXT = st.text(max_size=60)
+# Any text but control characters (tab and line feed are text), which no translation file carries, without
+# white space around it (as `Unit.value` gives every string: msgfmt refuses a msgid and msgstr that do not
+# both start and end with a line break).
+TEXT = st.text(max_size=60).map(lambda text: CONTROL.sub("", text).strip())
 ENTRY = st.builds(
     Entry,
     IDS,
@@ -70,3 +76,25 @@ def test_export_then_import_gives_back_any_text(tmp_path, fmt, entries):
     assert [(e.id, e.source, e.target, e.stale and bool(e.target), e.ignored) for e in back.entries] == [
         (e.id, e.source, e.target, e.stale and bool(e.target), e.ignored) for e in entries
     ]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@SETTINGS
+@given(before=TEXT, control=st.from_regex(CONTROL, fullmatch=True), after=TEXT)
+def test_a_control_character_in_a_translation_is_refused_at_its_line(tmp_path, fmt, before, control, after):
+    """Put into a written file as each format writes a character: PO raw (msgfmt reads it), XLIFF as a
+    character reference or pnpgen's placeholder, CSV raw."""
+    marker = "MAR,KER"  # a comma: the CSV writer quotes the cell, as a CR or NUL in it needs
+    text = write(Exchange("g", "ja", "en", [Entry("cards[a].name", "りんご", before + marker + after)]), fmt)
+    if fmt == "xliff":
+        escaped = f"&#{ord(control)};" if control in "\t\n\r\x85" or ord(control) > 0x1F else ""
+        escaped = escaped or f'<x id="c9" ctype="x-char-{ord(control):04x}"/>'
+        text = text.replace(marker, escaped)
+    else:
+        text = text.replace(marker, control)
+    path = tmp_path / f"in.{FORMATS[fmt]}"
+    path.write_bytes(text.encode("utf-8"))
+    with pytest.raises(InputError) as caught:
+        read(path)
+    lines = {problem.line for problem in caught.value.problems}
+    assert lines and None not in lines

@@ -89,7 +89,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def top_package(module: str) -> str:
-    """generator.render.sheets -> generator.render; a base module (generator.paths) is its own package."""
+    """generator.render.sheet_plan -> generator.render; a base module (generator.paths) is its own package."""
     parts = module.split(".")
     return ".".join(parts[:2])
 

@@ -1,5 +1,6 @@
 """One declaration per key: each schema's keys are carried by its model class (schema.Model), the template views
-show them, and a key added to a schema reaches the object, the view, the face memo and docs/schema.md."""
+show them, and a key added to a schema reaches the object, the view, the face memo, docs/schema.md and
+docs/templates.md."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from generator.model.cards import CARD_KEYS, CARD_MODEL
 from generator.model.game import Card, Deck, Game, Text
 from generator.model.loader import DECK_MODEL, DECK_SCHEMA, GAME_MODEL, GAME_SCHEMA
 from generator.model.schema import Colour, Enum, Field, Localized, Model, Str
-from generator.render.faces import GameRenderer, card_view
+from generator.render.face_views import card_view
+from generator.render.faces import GameRenderer
 from generator.render.memo import card_data, card_data_attributes
+from generator.render.templatedoc import templates_markdown
 
 MODELS = [
     value
@@ -109,7 +112,7 @@ def test_a_key_added_to_a_schema_reaches_the_object_the_view_the_memo_and_the_do
     assert game.publisher.values == {"ja": "小さな出版社", "en": "Small Press"}
 
     renderer = GameRenderer(game, "en")
-    shared = {**renderer.context(), "deck": renderer.deck_view(deck)}
+    shared = renderer.deck_context(deck)
     assert shared["deck"]["sleeve"] == "#224466" and shared["game"]["publisher"] == "Small Press"
     assert card_view(pear, deck, "en", "ja")["rarity"] == "rare"
     html, _ = renderer.card_faces(deck, pear, shared)["front"]
@@ -121,6 +124,9 @@ def test_a_key_added_to_a_schema_reaches_the_object_the_view_the_memo_and_the_do
 
     doc = schema_markdown()
     assert "| `sleeve` |" in doc and "| `rarity` |" in doc and "| `publisher` |" in doc
+    doc = templates_markdown()  # what templates see, documented by the key's own Field
+    for row in ("`deck.sleeve` | the colour of the sleeves", "`card.rarity` | how rare", "`game.publisher` | who"):
+        assert row in doc, row
 
 
 def test_an_added_key_left_out_takes_its_default_and_a_wrong_value_is_a_located_error(small_game, added_keys, cli):

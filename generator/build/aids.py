@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from generator.build.builder import OutputBuilder
+from generator.build.builder import OutputBuilder, OutputFile
 from generator.build.context import BuildContext
 from generator.build.pieces import faces_copies, save_pdf
 from generator.model.placeholders import data_names, resolve_all
 from generator.render.boards import own_or_base, text_of
 from generator.render.faces import GameRenderer
-from generator.render.printed import BILINGUAL_JOIN, aid_card, aid_size, pseudo_deck, single_sided
-from generator.render.sheets import SheetWriter, impose_deck
+from generator.render.printed import AID_FIELDS, BILINGUAL_JOIN, aid_card, aid_size, pseudo_deck, single_sided
+from generator.render.sheet_writer import SheetWriter, impose_deck
 
 
 def aid_variants(context: BuildContext) -> list[tuple[str, list[str]]]:
@@ -47,7 +47,7 @@ def build_aids(context: BuildContext) -> list[dict]:
                     own_or_base(game, "aid.html"),
                     None,
                     [card],
-                    ["langs", "title", "colour", "sections", "written"],
+                    list(AID_FIELDS),
                 )
                 deck.cut = "sheet"
                 writer = SheetWriter()
@@ -76,4 +76,9 @@ def build_aids(context: BuildContext) -> list[dict]:
     return files
 
 
-BUILDER = OutputBuilder("aids", build_aids, reports=("aid",))
+AID_FILE = OutputFile(
+    "aid-<aid>-<lang>-<paper>.pdf",
+    "a player aid of aids/, as many as it states, in each language and, with two or more, in all of them "
+    "together (`aid-phases-ja-en-a4.pdf`)",
+)
+BUILDER = OutputBuilder("aids", build_aids, reports=("aid",), files=(AID_FILE,))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 from collections.abc import Callable
@@ -10,6 +11,26 @@ from generator.model import Game
 
 if TYPE_CHECKING:
     from generator.build.context import BuildContext
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """A kind of file a builder writes into OUT/<game>/: its name, `<word>` standing for what varies and `[...]`
+    for a part not every such file has, and what it holds. docs/cli.md lists them, and build() checks that every
+    file a builder writes is one of its own."""
+
+    name: str  # "board-<board>-<lang>-<paper>.pdf"
+    doc: str
+
+    def matches(self, path: str) -> bool:
+        return re.fullmatch(self.pattern(), path) is not None
+
+    def pattern(self) -> str:
+        parts = re.split(r"(<[a-z-]+>|\[|\])", self.name)
+        variable = {"[": "(?:", "]": ")?"}
+        return "".join(
+            variable.get(part) or ("[^/]+?" if part.startswith("<") else re.escape(part)) for part in parts if part
+        )
 
 
 class Builder(Protocol):
@@ -22,6 +43,11 @@ class Builder(Protocol):
     def reports(self) -> tuple[str, ...]:
         """The `kind`s of its build.json file entries and the `piece`s of the texts it measures: what a build of
         some outputs only (`pnpgen rules`) replaces in the previous build.json, keeping the others' entries."""
+        ...
+
+    @property
+    def files(self) -> tuple[OutputFile, ...]:
+        """The kinds of file it writes."""
         ...
 
     def check(self, game: Game) -> None:
@@ -45,6 +71,7 @@ class OutputBuilder:
     write: Callable[[BuildContext], list[dict]]
     check_input: Callable[[Game], None] = nothing_to_check
     reports: tuple[str, ...] = ()
+    files: tuple[OutputFile, ...] = ()
 
     def check(self, game: Game) -> None:
         self.check_input(game)

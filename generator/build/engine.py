@@ -64,7 +64,12 @@ def build_game(
     context = BuildContext.for_game(game, options, progress, problems)
     files = []
     for builder in builders:
-        files += builder.build(context)
+        written = builder.build(context)
+        undeclared = [entry["path"] for entry in written if not any(f.matches(entry["path"]) for f in builder.files)]
+        assert not undeclared, (
+            f"declare these files in the {builder.kind} builder's `files` (docs/cli.md): {undeclared}"
+        )
+        files += written
     report = report_of(game, files, context.fits, context.untranslated)
     some = len(builders) < len(BUILDERS)
     if some:

@@ -7,13 +7,21 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
+from generator.build.builder import OutputFile
 from generator.build.context import BuildContext
 from generator.errors import Problem
-from generator.fsutil import write_atomic
+from generator.fsutil import REPORT_NAME, write_atomic
 from generator.model import Game
-from generator.render.faces import CardFit
+from generator.render.fit_report import CardFit
 
 SHOWN_UNTRANSLATED = 12  # strings listed on the terminal per language; build.json has them all
+REPORT_FILE = OutputFile(
+    REPORT_NAME,
+    "what the build wrote and found: every file (`files`) with its kind, language, paper and page count, for card "
+    "sheets the decks it holds (`decks`), those on each sheet (`sheets`), its `volume` and the keys of its card "
+    "faces (`face_keys`); the text found out of place (`overflows`), the text shrunk to fit (`shrunk`) and the "
+    "strings printed in the source language for want of a translation (`untranslated`)",
+)
 
 
 def report_of(
@@ -37,13 +45,13 @@ def report_of(
 
 
 def write_report(out_dir: Path, report: dict) -> None:
-    write_atomic(out_dir / "build.json", json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+    write_atomic(out_dir / REPORT_FILE.name, json.dumps(report, ensure_ascii=False, indent=2) + "\n")
 
 
 def previous_report(out_dir: Path) -> dict:
     """The build.json the last build wrote here (empty when there is none, or it cannot be read)."""
     try:
-        report = json.loads((out_dir / "build.json").read_text(encoding="utf-8"))
+        report = json.loads((out_dir / REPORT_FILE.name).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return report if isinstance(report, dict) else {}

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from generator.build.builder import OutputBuilder
+from generator.build.builder import OutputBuilder, OutputFile
 from generator.build.context import BuildContext
 from generator.build.pieces import faces_copies, save_pdf
 from generator.render.boards import text_of
 from generator.render.faces import GameRenderer
-from generator.render.labels import write_labelled
+from generator.render.sheet_labels import write_labelled
 from generator.render.printed import token_deck
-from generator.render.sheets import CopyGroup, SheetWriter
+from generator.render.sheet_plan import CopyGroup
+from generator.render.sheet_writer import SheetWriter
 from generator.render.typeset import plain
 
 
@@ -60,4 +61,8 @@ def build_tokens(context: BuildContext) -> list[dict]:
     return files
 
 
-BUILDER = OutputBuilder("tokens", build_tokens, reports=("tokens", "token"))
+TOKEN_FILE = OutputFile(
+    "tokens-<sheet>-<lang>-<paper>.pdf",
+    "a token sheet of tokens/, labelled like the card sheets; two-sided tokens with their backs behind them",
+)
+BUILDER = OutputBuilder("tokens", build_tokens, reports=("tokens", "token"), files=(TOKEN_FILE,))

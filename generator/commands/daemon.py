@@ -44,10 +44,19 @@ def run(args) -> int:
         return 2
     if args.foreground:
         return daemon.serve(runner.run_here, runner.warm_up)
-    daemon.spawn()
-    if not daemon.wait_until_ready():
+    server = daemon.spawn()
+    if server is None:
         print(
-            "error: the pnpgen server did not start within 30 s; run `pnpgen daemon start --foreground` to see why",
+            "error: no server can be started for this pnpgen: a Python started without the current folder and "
+            "PYTHONPATH would not find it (pnpgen run from a source folder); install it (`pip install .`, or "
+            "`pip install -e .`), or run `pnpgen daemon start --foreground`",
+            file=sys.stderr,
+        )
+        return 1
+    if not daemon.wait_until_ready(server):
+        why = daemon.failed_start() or "it did not answer within 30 s"
+        print(
+            f"error: the pnpgen server did not start: {why}; `pnpgen daemon start --foreground` shows why",
             file=sys.stderr,
         )
         return 1

@@ -7,21 +7,21 @@ from pathlib import Path
 
 from generator.commands.options import add_game, add_jobs, add_quiet
 from generator.errors import InputError, Problem, did_you_mean, display_path, unknown_language
-from generator.fsutil import write_atomic
-from generator.i18n import exchange as formats
+from generator.fsutil import OutputSet, write_atomic
+from generator.i18n.exchange import formats
 from generator.i18n.checks import CHECKS
 from generator.i18n.glossary import read_glossary
 from generator.i18n.lock import confirm_all, read_lock, write_lock
 from generator.i18n.status import StatusReport, game_status
 from generator.i18n.strings import units
 from generator.i18n.transfer import build_exchange, match_language, plan_import
-from generator.i18n.writeback import prepare, write_all
 from generator.model import Game, load_game
 from generator.paths import face_cache_dir, resolve_game
 from generator.progress import Progress
-from generator.render.faces import CardFit
+from generator.render.fit_report import CardFit
 from generator.render.weasy.fit import FIT_ATTRIBUTE
 from generator.render.pipeline import FaceCache
+from generator.yamlio.writeback import prepare, write_all
 
 
 def register(subparsers) -> None:
@@ -35,7 +35,7 @@ def register(subparsers) -> None:
 
     status = commands.add_parser(
         "status",
-        help="per language: translated, missing, stale, overflowing, glossary problems",
+        help="per language: translated, missing, stale, overflowing, glossary and term problems",
         description="Count and list every translation problem, each with file, line, card and field. "
         "Exit 0: none; 1: problems found; 2: unreadable input.",
     )
@@ -72,7 +72,9 @@ def register(subparsers) -> None:
     )
     add_game(export)
     export.add_argument("--lang", required=True, help="the language to translate into")
-    export.add_argument("--format", choices=list(formats.FORMATS), help="default: from the file name")
+    export.add_argument(
+        "--format", choices=list(formats.FORMATS), help="the file's format (default: from the file name)"
+    )
     export.add_argument("-o", "--output", type=Path, required=True, metavar="FILE", help="the file to write")
     add_layout_options(export)
     export.set_defaults(run=run_export)
@@ -80,13 +82,17 @@ def register(subparsers) -> None:
     imports = commands.add_parser(
         "import",
         help="write translations from a PO, XLIFF or CSV file into the game's YAML",
-        description="Check the whole file first (unknown ids, wrong language, changed placeholders: error, "
-        "nothing written), then write the changed translations, keeping comments and layout.",
+        description="Check the whole file first (unknown ids, wrong game or language, changed placeholders, "
+        "escapes and control characters: error, nothing written), then write the changed translations, keeping "
+        "comments and layout. An entry without its string id (PO msgctxt, XLIFF trans-unit id, CSV context) is "
+        "taken for a string only when its location and source text match one, and then listed.",
     )
     add_game(imports)
     imports.add_argument("file", type=Path, metavar="FILE", help="a .po, .xlf or .csv file")
     imports.add_argument(
-        "--lang", help="the language the file holds, when it does not say (or says it differently: ja_JP, pt-BR)"
+        "--lang",
+        help="the language the file holds, when it does not say (or says it differently: ja_JP, pt-BR); "
+        "an error when the file names another one",
     )
     imports.set_defaults(run=run_import)
 
@@ -143,7 +149,7 @@ def run_status(args) -> int:
 def render_status(report: StatusReport) -> str:
     game = report.game
     out = [f"{game.id}: {game.title.get('en', game.source_language)} (source language {game.source_language})"]
-    columns = ["total", "translated", "missing", "stale", "unconfirmed", "overflowing", "glossary", "checks"]
+    columns = ["total", "translated", "missing", "stale", "unconfirmed", "overflowing", "glossary", "terms", "checks"]
     width = max([4] + [len(lang) + 2 for lang in report.languages])  # zh-Hant *
     out.append(f"  {'lang':<{width}}  " + "  ".join(f"{c:>11}" for c in columns))
     for lang, status in report.languages.items():
@@ -236,20 +242,38 @@ def run_import(args) -> int:
     all_units = units(game)
     lock = read_lock(game)
     exchange = formats.read(args.file)
-    if args.lang:
-        exchange.target_lang = args.lang
-    plan = plan_import(game, all_units, lock, exchange)
+    plan = plan_import(game, all_units, lock, exchange, args.lang)
     prepared = prepare(plan.changes)  # every file is re-serialized before any is written
     for string_id, source_text in plan.confirmations:
         lock.confirm(string_id, plan.lang, source_text)
     for string_id, checks in plan.ignores:
         lock.ignore(string_id, plan.lang, checks)
-    write_all(prepared)
-    lock_written = write_lock(lock)
+    with OutputSet(game.dir):  # every file replaced together, or none
+        write_all(prepared)
+        lock_written = write_lock(lock)
     print(
         f"{game.id}: {len(plan.changes)} {plan.lang} translation(s) written, {len(plan.confirmations)} "
         f"confirmed, {plan.unchanged} unchanged"
         + (f"; files: {', '.join(display_path(f) for f in prepared)}" if prepared else "")
         + (f"; updated {display_path(lock.path)}" if lock_written else "")
     )
+    print_matched_by_location(plan, exchange)
     return 0
+
+
+MATCHES_SHOWN = 10
+
+
+def print_matched_by_location(plan, exchange: formats.Exchange) -> None:
+    """Entries without a valid string id, taken for a string by their location and source text."""
+    if not plan.matched_by_location:
+        return
+    print(
+        f"{len(plan.matched_by_location)} entr{'y' if len(plan.matched_by_location) == 1 else 'ies'} without "
+        f"a valid {exchange.id_name} matched by location and source text:"
+    )
+    for entry, string_id in plan.matched_by_location[:MATCHES_SHOWN]:
+        named = f"{exchange.id_name} '{entry.id}'" if entry.id else f"no {exchange.id_name}"
+        print(f"  {display_path(exchange.path)}:{entry.line}: {named} -> {string_id} (at {entry.location})")
+    if len(plan.matched_by_location) > MATCHES_SHOWN:
+        print(f"  ... and {len(plan.matched_by_location) - MATCHES_SHOWN} more")

@@ -13,7 +13,7 @@ from generator.model import load_game
 from generator.model.cards import CARD_KEYS
 
 GAME_YAML = """\
-# {name}: made by `pnpgen new`. Change anything; `pnpgen build {path}` shows the result.
+# {name}: made by `pnpgen new`. Change anything; `pnpgen build .` in this folder shows the result.
 title: {{ja: {name}, en: {name}}}
 players: {{min: 2, max: 4}}
 languages: [ja, en]
@@ -112,7 +112,7 @@ def run(args) -> int:
             Problem(target, None, "already exists and is not empty", hint="choose another name; nothing was written")
         )
     files = {
-        "game.yaml": GAME_YAML.format(name=name, path=args.name),
+        "game.yaml": GAME_YAML.format(name=name),  # no path: the folder is moved, shared, committed
         "components.yaml": COMPONENTS_YAML,
         "decks/cards.yaml": DECK_YAML.replace("{built_in}", ", ".join(CARD_KEYS)),
         "templates/card.html": CARD_HTML,

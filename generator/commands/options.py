@@ -8,7 +8,7 @@ from pathlib import Path
 
 from generator.paths import OUTPUT_DIR
 from generator.render.pipeline import default_jobs
-from generator.render.sheets import PAPERS
+from generator.render.paper import PAPERS
 
 GAME_HELP = "a game name under cards/ or a path to a game directory"
 ALL_LANGUAGES_HELP = "ja, en, ... or all (default: all the game's languages)"
@@ -40,7 +40,7 @@ def add_out(parser: argparse.ArgumentParser, help: str = "output directory (defa
 
 
 def add_jobs(parser: argparse.ArgumentParser, help: str = "processes for rendering") -> None:
-    parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help=help)
+    parser.add_argument("--jobs", "-j", type=int, default=default_jobs(), help=f"{help} (default: one per core)")
 
 
 def add_no_cache(parser: argparse.ArgumentParser, help: str = "render every face again") -> None:

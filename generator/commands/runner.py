@@ -17,8 +17,10 @@ from generator.commands import NAMES
 if TYPE_CHECKING:
     import argparse
 
+    from generator.commands.parsing import CommandParser
 
-def parser() -> argparse.ArgumentParser:
+
+def parser() -> CommandParser:
     """The command line parser, with every command's options (built once: a server's forks reuse it)."""
     return _parser(NAMES)
 
@@ -33,11 +35,12 @@ def parser_for(argv: list[str]) -> argparse.ArgumentParser:
 
 
 @functools.lru_cache(maxsize=2)
-def _parser(commands: tuple[str, ...]) -> argparse.ArgumentParser:
-    import argparse
+def _parser(commands: tuple[str, ...]) -> CommandParser:
     import importlib
 
-    root = argparse.ArgumentParser(
+    from generator.commands.parsing import CommandParser
+
+    root = CommandParser(
         prog="pnpgen", description="Print-and-play component generator: YAML card databases to print-ready PDFs."
     )
     root.add_argument("--version", action="version", version=f"pnpgen {__version__}")
@@ -51,7 +54,7 @@ def run_here(argv: list[str]) -> int:
     import logging
 
     from generator import heap, interrupts, processes
-    from generator.errors import InputError
+    from generator.errors import InputError, capped
 
     with heap.long_lived():  # the modules the parser imports live as long as the command: no collection walks them
         args = parser_for(argv).parse_args(argv)
@@ -66,7 +69,7 @@ def run_here(argv: list[str]) -> int:
             interrupts.raise_if_pending()
         return code
     except InputError as error:
-        for problem in error.problems:
+        for problem in capped(error.problems):
             print(f"error: {problem}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -106,11 +109,11 @@ def warm_up() -> None:
     import gc
 
     from generator import heap
-    from generator.render import faces, memo, templating
+    from generator.render import batches, memo, templating
 
     parser()
     memo.code_fingerprint()  # pnpgen's code as the face keys know it: the server's own (see daemon.fingerprint)
-    faces.content_key()  # and WeasyPrint's version, read from its metadata (a few ms), and the fonts
+    batches.content_key()  # and WeasyPrint's version, read from its metadata (a few ms), and the fonts
     templating.compile_builtin()
     render_sample_page()
     gc.collect()

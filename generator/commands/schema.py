@@ -1,6 +1,7 @@
-"""`pnpgen schema`: the YAML formats of a game's files, written from the schemas that check them.
+"""`pnpgen schema`: the YAML formats of a game's files, written from the schemas that check them; with
+--write-docs, every reference written from the code: docs/schema.md, docs/cli.md and docs/templates.md.
 
-docs/schema.md is this command's output; a test fails when it is not current.
+Tests fail when a committed reference is not what this writes.
 """
 
 from __future__ import annotations
@@ -8,8 +9,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-SCHEMA_DOC = "docs/schema.md"
-REFRESH = f".venv/bin/pnpgen schema --format md -o {SCHEMA_DOC}"
+DOCS_DIR = "docs"
+SCHEMA_DOC = f"{DOCS_DIR}/schema.md"
+REFRESH = "make docs"  # .venv/bin/pnpgen schema --write-docs docs
 
 
 def register(subparsers) -> None:
@@ -20,7 +22,7 @@ def register(subparsers) -> None:
         "token sheets, rules.yaml, labels.yaml, glossary.yaml, i18n.lock.yaml): each key with its type, "
         "whether it is required, its default and its meaning, and the syntax of texts, placeholders, "
         "furigana, expressions and references, written from the schemas pnpgen checks the files with. "
-        f"docs/schema.md is its output: `{REFRESH}` refreshes it.",
+        f"docs/schema.md is its output; `{REFRESH}` refreshes it with the other references.",
     )
     parser.add_argument("--format", choices=["md"], default="md", help="md: Markdown (the default)")
     parser.add_argument(
@@ -30,10 +32,27 @@ def register(subparsers) -> None:
         type=Path,
         help="write FILE (replaced only by a complete new one) instead of printing",
     )
+    parser.add_argument(
+        "--write-docs",
+        metavar="DIR",
+        type=Path,
+        help="write every reference made from the code into DIR, replacing all of them together: schema.md (what "
+        "this command prints), cli.md (every command and option) and templates.md (what a template sees)",
+    )
     parser.set_defaults(run=run)
 
 
+def references() -> dict[str, str]:
+    """Every generated reference by its file name in docs/."""
+    from generator.commands.clidoc import CLI_DOC, cli_markdown
+    from generator.render.templatedoc import TEMPLATES_DOC, templates_markdown
+
+    return {"schema.md": schema_markdown(), CLI_DOC: cli_markdown(), TEMPLATES_DOC: templates_markdown()}
+
+
 def run(args) -> int:
+    if args.write_docs is not None:
+        return write_docs(args.write_docs)
     text = schema_markdown()
     if args.out is None:
         sys.stdout.write(text)
@@ -43,6 +62,18 @@ def run(args) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(args.out, text)
     print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+def write_docs(folder: Path) -> int:
+    from generator.fsutil import OutputSet, write_atomic
+
+    texts = references()  # all made before any is written
+    folder.mkdir(parents=True, exist_ok=True)
+    with OutputSet(folder):
+        for name, text in texts.items():
+            write_atomic(folder / name, text)
+    print(f"wrote {', '.join(texts)} into {folder}", file=sys.stderr)
     return 0
 
 
@@ -113,15 +144,17 @@ def first_sentence(text: str) -> str:
 
 def syntax_sections() -> list[str]:
     """What every file kind shares: texts in every language, placeholders, furigana, expressions, references."""
-    from generator.model.placeholders import PLACEHOLDER_SYNTAX
-    from generator.model.setup import functions_for
+    from generator.model.placeholders import PLACEHOLDER_FUNCTIONS, PLACEHOLDER_NAMES, PLACEHOLDER_SYNTAX
+    from generator.model.setup import EXPRESSION_FUNCTIONS, EXPRESSION_NAMES, functions_for
     from generator.model.rules import BLOCK_TYPE_DOCS
     from generator.model.schema import FIELD_TYPE_DOCS, KEYS_BY_TYPE, LOCALIZED_DOC
     from generator.model.schemadoc import LOCALIZED_ANCHOR, cell
     from generator.render.rulebook import GAME_LABEL
     from generator.render.typeset import FURIGANA_SYNTAX
 
-    functions = ", ".join(f"`{name}`" for name in functions_for(None, None))
+    functions = {
+        name: EXPRESSION_FUNCTIONS[name] for name in functions_for(None, None)
+    }  # a function without a doc fails
     return [
         f'## <a id="{LOCALIZED_ANCHOR}"></a>Texts in every language',
         "",
@@ -149,11 +182,20 @@ def syntax_sections() -> list[str]:
         (
             "game.yaml's `checks:`, rules.yaml's `players` columns, `{...}` placeholders and `=expression` values "
             "are expressions in Python's syntax, parsed and interpreted by pnpgen (never `eval`): literals, "
-            "arithmetic, comparisons, `and`/`or`/`not`, `x if c else y`, `[i]` and `.key`. Checks and rules see "
-            "`players`, `deck.<id>` (cards in play after removals), `total.<id>` (in the box), `removed.<id>`, "
-            "`dealt.<id>`, `left.<id>`, `component[id]` (a component's count), `numbers`, `min_players`, "
-            f"`max_players` and the functions {functions}."
+            "arithmetic, comparisons, `and`/`or`/`not`, `x if c else y`, `[i]` and `.key`. They see these names (a "
+            "placeholder without `@N` only those that need no player count: `deck` and `total` are then the box's "
+            "cards) and functions, `checks:` all but those marked *not in checks*:"
         ),
+        "",
+        "| name | what it is |",
+        "|---|---|",
+        *[f"| `{name}` | {cell(doc)} |" for name, doc in EXPRESSION_NAMES.items()],
+        *[f"| `{name}` | *not in checks*: {cell(doc)} |" for name, doc in PLACEHOLDER_NAMES.items()],
+        "",
+        "| function | what it gives |",
+        "|---|---|",
+        *[f"| `{name}` | {cell(doc)} |" for name, doc in functions.items()],
+        *[f"| `{name}` | *not in checks*: {cell(doc)} |" for name, doc in PLACEHOLDER_FUNCTIONS.items()],
         "",
         '## <a id="references"></a>References between cards',
         "",

@@ -28,12 +28,14 @@ from generator.export.deck_images import DeckExport, deck_problem, manifest_rows
 from generator.export.target import OptionAdder, Target
 from generator.fsutil import write_atomic
 from generator.model.game import Game
-from generator.render.sheets import MM, SheetWriter
+from generator.paths import debian
+from generator.render.paper import MM
+from generator.render.sheet_writer import SheetWriter
 
 BLEED_MM = 3.0
 MIN_IMAGE_DPI = 350
 PDFX_VERSION = "PDF/X-4"
-# Ghostscript's CMYK (SWOP) profile, AGPL, installed by scripts/install-system-deps.sh (libgs-common).
+# Ghostscript's CMYK (SWOP) profile, AGPL: Debian's libgs-common (scripts/install-system-deps.sh installs it).
 DEFAULT_PROFILE = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
 
 
@@ -145,7 +147,8 @@ def check_profile(profile: Path) -> Path:
                 profile,
                 None,
                 "no such CMYK profile",
-                hint="run scripts/install-system-deps.sh, or give one with --icc PATH",
+                hint="give your print shop's CMYK profile with --icc PATH, or install Ghostscript's"
+                + (" (as root, `apt-get install libgs-common`)" if debian() else ""),
             )
         )
     try:

@@ -5,13 +5,18 @@ last slot (bottom right) for a card hidden in another player's hand, so that slo
 deck's back, and a sheet carries at most 69 distinct fronts. Copies are not drawn twice: the deck
 lists a card id once per copy. A sheet is at most 4096 px a side. Every deck has one back image
 (blank when the deck has no back), or, when its cards have different backs, a back sheet laid out
-like the front sheet (UniqueBack).
+like the front sheet (UniqueBack). Each PNG says the resolution its cards are drawn at (a poker card in a
+full 10 x 7 sheet is about 165 dpi).
+
+tts.json names each sheet by URL: `--base-url` where they will be uploaded, else a file:// URL of this
+machine (Tabletop Simulator reads no relative path), and the export then says so.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,9 +24,11 @@ from typing import Any
 
 from PIL import Image
 
-from generator.export.deck_images import DeckExport, save_png
+from generator.errors import InputError, Problem, display_path
+from generator.export.deck_images import MM_PER_INCH, DeckExport, save_png
 from generator.export.target import OptionAdder, Target
 from generator.fsutil import write_atomic
+from generator.model.game import Game
 
 MAX_COLUMNS, MAX_ROWS = 10, 7
 MAX_SIDE_PX = 4096
@@ -35,6 +42,12 @@ class SheetGrid:
     columns: int
     rows: int
     card_px: tuple[int, int]
+    card_mm: tuple[float, float]
+
+    @property
+    def dpi(self) -> float:
+        """The resolution the cards are drawn at (`trimmed` scales a face by its width)."""
+        return self.card_px[0] / self.card_mm[0] * MM_PER_INCH
 
     @property
     def slots(self) -> int:
@@ -61,7 +74,7 @@ def sheet_grid(faces: int, card_mm: tuple[float, float]) -> SheetGrid:
     rows = max(MIN_SIDE, math.ceil((faces + 1) / MAX_COLUMNS))
     columns = max(MIN_SIDE, math.ceil((faces + 1) / rows))
     scale = min(MAX_SIDE_PX / (columns * card_mm[0]), MAX_SIDE_PX / (rows * card_mm[1]), MAX_PX_PER_MM)
-    return SheetGrid(columns, rows, (math.floor(card_mm[0] * scale), math.floor(card_mm[1] * scale)))
+    return SheetGrid(columns, rows, (math.floor(card_mm[0] * scale), math.floor(card_mm[1] * scale)), card_mm)
 
 
 def trimmed(deck: DeckExport, face, size: tuple[int, int]) -> Image.Image:
@@ -99,7 +112,7 @@ def export_deck(deck: DeckExport, out_dir: Path, url_of, first_key: int) -> tupl
         grid = sheet_grid(len(chunk), deck.deck.size_mm)
         key = first_key + number - 1
         name = f"{deck.deck.id}-sheet-{number}.png"
-        save_png(out_dir / name, draw_sheet(deck, chunk, grid, back_image(deck, grid.card_px)), 300)
+        save_png(out_dir / name, draw_sheet(deck, chunk, grid, back_image(deck, grid.card_px)), grid.dpi)
         back_name, unique = _backs(deck, chunk, grid, number, out_dir)
         files += [name] + ([back_name] if back_name not in files else [])
         custom[str(key)] = {
@@ -123,11 +136,11 @@ def _backs(deck: DeckExport, chunk: list, grid: SheetGrid, number: int, out_dir:
     if len(deck.backs) <= 1:
         name = f"{deck.deck.id}-back.png"
         if number == 1:
-            save_png(out_dir / name, back_image(deck, grid.card_px), 300)
+            save_png(out_dir / name, back_image(deck, grid.card_px), grid.dpi)
         return name, False
     name = f"{deck.deck.id}-backs-{number}.png"
     backs = [deck.back_of(face.cards[0]) for face in chunk]
-    save_png(out_dir / name, draw_sheet(deck, backs, grid, back_image(deck, grid.card_px)), 300)
+    save_png(out_dir / name, draw_sheet(deck, backs, grid, back_image(deck, grid.card_px)), grid.dpi)
     return name, True
 
 
@@ -189,11 +202,29 @@ class TtsOptions:
 
 
 def add_options(parser: OptionAdder) -> None:
-    parser.add_argument("--base-url", metavar="URL", help="the URL the sheets will be uploaded to (default: file URLs)")
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="the address (https://...) of the folder the images will be uploaded to; without it tts.json names "
+        "them by file:// URLs of this machine, which Tabletop Simulator finds here only",
+    )
 
 
 def read_options(values: Mapping[str, Any]) -> TtsOptions:
     return TtsOptions(base_url=values["base_url"])
+
+
+def check(game: Game, options: TtsOptions) -> None:
+    """A --base-url that is not a URL would name images Tabletop Simulator cannot find."""
+    if options.base_url and not re.match(r"^(https?|file)://", options.base_url):
+        raise InputError(
+            Problem(
+                None,
+                None,
+                f"--base-url '{options.base_url}' is not a URL: Tabletop Simulator reads no relative address",
+                hint="give the address of the uploaded folder, like https://example.org/my-game/",
+            )
+        )
 
 
 def export_game(decks: list[DeckExport], options: TtsOptions, out_dir: Path, progress, title: str = "") -> list[str]:
@@ -226,6 +257,12 @@ def export_game(decks: list[DeckExport], options: TtsOptions, out_dir: Path, pro
         "VersionNumber": "",
     }
     write_atomic(out_dir / "tts.json", json.dumps(saved, ensure_ascii=False, indent=2) + "\n")
+    if not options.base_url:
+        progress.warn(
+            f"{display_path(out_dir / 'tts.json')} names its images by file:// URLs of this machine: Tabletop "
+            "Simulator finds them here only. To share the deck, upload the PNG files and export again with "
+            "--base-url URL (the address of the folder they are in)"
+        )
     return files + ["tts.json"]
 
 
@@ -235,4 +272,5 @@ TARGET = Target(
     export_game,
     add_options,
     read_options,
+    check,
 )

@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 
 from generator.errors import InputError, Problem, did_you_mean
 from generator.i18n.checks import CHECKS, check_placeholders
-from generator.i18n.exchange import Entry, Exchange
+from generator.i18n.exchange.entries import Entry, Exchange, control_character
 from generator.i18n.lock import CONFIRMED, STALE, UNCONFIRMED, Lock
 from generator.i18n.strings import Unit, unit_for_card_field
 from generator.model.game import Game
-from generator.render.faces import CardFit
+from generator.model.schema import unprintable
+from generator.render.fit_report import CardFit
 
 
 def box_sizes(all_units: dict[str, Unit], fits: list[CardFit] | None, lang: str) -> dict[str, tuple]:
@@ -34,6 +35,9 @@ def build_exchange(
     source_lang = game.source_language
     sizes = box_sizes(all_units, fits, lang)
     exchange = Exchange(game.id, source_lang, lang)
+    problems = texts_with_control_characters(game, all_units, [source_lang, lang])
+    if problems:
+        raise InputError(problems)
     for unit in all_units.values():
         source = unit.value(source_lang)
         if not source:
@@ -56,6 +60,25 @@ def build_exchange(
             )
         )
     return exchange
+
+
+def texts_with_control_characters(game: Game, all_units: dict[str, Unit], langs: list[str]) -> list[Problem]:
+    """A text holding a control character cannot go into a translation file (its readers refuse them)."""
+    problems = []
+    for unit in all_units.values():
+        for lang in langs:
+            found = control_character(unit.value(lang))
+            if found:
+                problems.append(
+                    Problem(
+                        unit.file,
+                        unit.text.lines.get(lang, unit.line),
+                        f"the {lang} text holds {found}, which a translation file cannot carry",
+                        unit.id,
+                        "remove it from the YAML (a line break is a line feed)",
+                    )
+                )
+    return problems
 
 
 # Regions a language tag may carry when the game lists only the script (zh_TW -> zh-Hant).
@@ -85,21 +108,29 @@ class ImportPlan:
     confirmations: list[tuple] = field(default_factory=list)  # (string id, source text the translation used)
     ignores: list[tuple] = field(default_factory=list)  # (string id, checks the file silences)
     unchanged: int = 0
+    # Entries without a valid id, taken for a string by their location and source: (entry, string id).
+    matched_by_location: list[tuple[Entry, str]] = field(default_factory=list)
 
 
-def plan_import(game: Game, all_units: dict[str, Unit], lock: Lock, exchange: Exchange) -> ImportPlan:
-    """What importing the file would change; InputError listing every problem when anything is wrong."""
+def plan_import(
+    game: Game, all_units: dict[str, Unit], lock: Lock, exchange: Exchange, lang: str | None = None
+) -> ImportPlan:
+    """What importing the file would change; InputError listing every problem when anything is wrong.
+    lang: the language the user says the file holds (`--lang`), when the file does not say or says it
+    differently (ja_JP); it may not contradict the file."""
     path, source_lang = exchange.path, game.source_language
-    problems = file_problems(game, exchange)
-    lang = match_language(exchange.target_lang, game.languages) or exchange.target_lang
-    plan = ImportPlan(lang)
+    problems = file_problems(game, exchange, lang)
+    declared = lang or exchange.target_lang
+    plan = ImportPlan(match_language(declared, game.languages) or declared)
     finder = UnitFinder(game, all_units)
     seen: dict[str, int | None] = {}
     for entry in exchange.entries:
         unit = finder.find(entry)
         if unit is None:
-            problems.append(finder.problem(entry, path))
+            problems.append(finder.problem(entry, path, exchange.id_name))
             continue
+        if unit.id != entry.id:
+            plan.matched_by_location.append((entry, unit.id))
         if unit.id in seen:
             problems.append(
                 Problem(
@@ -127,6 +158,10 @@ def plan_import(game: Game, all_units: dict[str, Unit], lock: Lock, exchange: Ex
         if entry.ignored:
             plan.ignores.append((unit.id, entry.ignored))
         target = entry.target.strip()
+        problem = target_problem(entry.target, target)
+        if problem:
+            problems.append(Problem(path, entry.line, problem, entry.id or None, "remove it, or leave the text empty"))
+            continue
         if not target:
             continue
         message = check_placeholders(unit.value(source_lang), target)
@@ -139,42 +174,86 @@ def plan_import(game: Game, all_units: dict[str, Unit], lock: Lock, exchange: Ex
     return plan
 
 
-def file_problems(game: Game, exchange: Exchange) -> list[Problem]:
-    path, lang = exchange.path, exchange.target_lang
+def target_problem(given: str, target: str) -> str | None:
+    """Why a translation cannot be written as it is: a control character, or only invisible characters (line
+    or paragraph separators, no-break spaces), which would otherwise read as no translation at all."""
+    if given.strip(" \t") and not target:
+        shown = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(given.strip(" \t")))
+        return f"the translation holds only invisible characters ({shown})"
+    problem = unprintable(target)
+    return f"the translation holds {problem}" if problem else None
+
+
+def file_problems(game: Game, exchange: Exchange, given_lang: str | None = None) -> list[Problem]:
+    """The game and languages the file says it holds, against the game's (and `--lang`)."""
+    path, said = exchange.path, exchange.target_lang
+    lang = given_lang or said
+    targets = [code for code in game.languages if code != game.source_language]
+    lang_option = f"`pnpgen i18n import {game.id} FILE --lang {targets[0] if targets else 'LANG'}`"
     problems = []
     if exchange.game and exchange.game != game.id:
-        problems.append(Problem(path, 1, f"this file is for game '{exchange.game}', not '{game.id}'"))
+        problems.append(
+            Problem(
+                path,
+                exchange.line_of("game"),
+                f"the file names the game '{exchange.game}', not '{game.id}'",
+                hint=f"import it into {exchange.game}; if it is a translation of {game.id}, correct this line",
+            )
+        )
     if exchange.source_lang and match_language(exchange.source_lang, [game.source_language]) is None:
         problems.append(
             Problem(
                 path,
-                1,
+                exchange.line_of("source"),
                 f"the file translates from '{exchange.source_lang}', but the game's "
                 f"source language is '{game.source_language}'",
+                hint="export the file again from this game",
             )
         )
-    if not lang:
+    if given_lang and said and not same_language(given_lang, said, game.languages):
         problems.append(
             Problem(
                 path,
-                1,
+                exchange.line_of("target"),
+                f"the file says it holds '{said}', but --lang says '{given_lang}'",
+                "language",
+                "leave --lang out, or correct the file's language if it is wrong",
+            )
+        )
+    elif not lang:
+        problems.append(
+            Problem(
+                path,
+                exchange.line_of("target"),
                 "the file does not say which language it holds",
                 "language",
-                "PO: the Language header; XLIFF: target-language; CSV: the third column's header",
+                f"say it with {lang_option}, or in the file: {exchange.language_header}",
             )
         )
     elif match_language(lang, game.languages) in (None, game.source_language):
-        targets = [code for code in game.languages if code != game.source_language]
         problems.append(
             Problem(
                 path,
-                1,
+                exchange.line_of("target"),
                 f"wrong language '{lang}': the game translates into {', '.join(targets) or 'nothing'}",
                 "language",
-                "`pnpgen i18n import --lang LANG` says which one the file holds",
+                f"{lang_option} says which one the file holds" if not given_lang else "give one of those",
             )
         )
     return problems
+
+
+def same_language(given: str, said: str, languages: list[str]) -> bool:
+    """`--lang ja` and a file saying ja_JP agree; `--lang en` and a file saying de, or `--lang pt-BR` and
+    a file saying pt-PT in a game of both, do not."""
+
+    def primary(tag: str) -> str:
+        return re.split(r"[-_.@]", tag.strip().lower())[0]
+
+    if primary(given) != primary(said):
+        return False
+    found = match_language(said, languages)
+    return found is None or found == match_language(given, languages)
 
 
 def split_location(location: str) -> tuple[str, str]:
@@ -213,30 +292,26 @@ class UnitFinder:
         found = self.candidates(entry)
         return found[0] if len(found) == 1 else None
 
-    def problem(self, entry: Entry, path) -> Problem:
-        if len(self.candidates(entry)) > 1:
+    def problem(self, entry: Entry, path, id_name: str) -> Problem:
+        """Why an entry names no string; id_name is what the file calls the id (msgctxt ...)."""
+        keep = f"keep the {id_name} that `pnpgen i18n export` wrote"
+        what = f"{id_name} '{entry.id}' names no string" if entry.id else f"an entry without {id_name}"
+        found = self.candidates(entry)
+        if len(found) > 1:
             return Problem(
                 path,
                 entry.line,
-                f"{len(self.candidates(entry))} strings at {entry.location} have this "
-                "source text, and the entry has no string id",
+                f"{what}, and {len(found)} strings at {entry.location} have its source text",
                 entry.id or None,
-                "keep the msgctxt (PO) or trans-unit id (XLIFF) that `pnpgen i18n export` wrote",
+                keep,
             )
-        if not entry.id:
-            return Problem(
-                path,
-                entry.line,
-                "an entry without a string id whose source and location match no string",
-                None,
-                "ids are written by `pnpgen i18n export` as msgctxt, trans-unit id or the CSV's context column",
-            )
+        where = f"no string at {entry.location} has its source text" if entry.location else "no location to match it by"
         return Problem(
             path,
             entry.line,
-            f"unknown string id '{entry.id}'",
-            entry.id,
-            did_you_mean(entry.id, self.all_units) or "ids are written by `pnpgen i18n export`",
+            f"{what}, and {where}",
+            entry.id or None,
+            (did_you_mean(entry.id, self.all_units) if entry.id else None) or keep,
         )
 
 

@@ -11,6 +11,15 @@ from generator.model.schema import Bool, Field, Id, Int, ListOf, Localized, Mode
 
 PLACEHOLDER = OneOf([Bool(), ListOf(Str())], expected="true, or a list of the invented fields")
 PLACEHOLDER_DOC = "values invented for want of the real ones: `true`, or the list of the invented keys"
+# What a deck, component, board, aid, token sheet or the game holds invented: like a card's, or in words.
+INVENTED = OneOf(
+    [Bool(), ListOf(Str()), Localized()],
+    expected="true, a list of the invented keys, or a text {ja: ..., en: ...} saying what is invented",
+)
+INVENTED_DOC = (
+    "values invented for want of the real ones: `true` (all of it), a list of the invented keys (`[size]`), or "
+    "a text in every language saying what is invented; the rule sheet's prototype note lists them"
+)
 BACK = Object(
     {"template": Field(Str(), required=True, doc="the template of the back, in templates/")},
     what="back",
@@ -21,7 +30,11 @@ CARD_KEYS = {
     "name": Field(Localized(), required=True, doc="the card's name (`{card:<id>}` in texts)"),
     "count": Field(Int(0, 10000), default=1, doc="copies in the box"),
     "remove_at": Field(ListOf(Int(1, 20)), doc="player counts at which the card is taken out of the game"),
-    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC + " (templates see `card.placeholder`)"),
+    "placeholder": Field(
+        PLACEHOLDER,
+        doc=PLACEHOLDER_DOC + " (templates see `card.placeholder`)",
+        view_doc="`true`, or the list of its invented keys, when its values are invented for want of the real ones",
+    ),
     "back": Field(BACK, doc="this card's own back, in place of the deck's", shown=False),
 }
 # The loader gives the declared fields, and where the card was written.

@@ -6,11 +6,13 @@ import re
 from pathlib import Path
 
 from generator.errors import InputError, Problem, unique_problems
-from generator.model.cards import BACK, CARD, CARD_KEYS, CARD_MODEL, PLACEHOLDER, PLACEHOLDER_DOC, card_schema
+from generator.fsutil import finish_interrupted
+from generator.model.cards import BACK, CARD, CARD_KEYS, CARD_MODEL, INVENTED, INVENTED_DOC, card_schema
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Component, Deck, Game
 from generator.model.schema import (
+    Bool,
     FIELD_DECLARATION,
     INVALID,
     Checker,
@@ -34,7 +36,8 @@ from generator.model.schema import (
     start,
 )
 from generator.paths import find_template, template_dirs
-from generator.yamlio import key_line, load_yaml
+from generator.yamlio.positions import key_line
+from generator.yamlio.read import load_yaml
 
 # A well-formed BCP 47 tag (RFC 5646 section 2.1): language, extlang, script, region, variants, extensions.
 LANGUAGE_TAG = re.compile(
@@ -62,7 +65,12 @@ DEAL = Object(
             Object({}, what="card filter", extra=True),
             doc="deal only cards with these field values, like `{starting: true}`",
         ),
-        "rest": Field(Enum(["deck", "box", "reserve"]), default="deck", doc="where the cards not dealt go"),
+        "rest": Field(
+            Enum(["deck", "box", "reserve"]),
+            default="deck",
+            doc="where the cards of the pool no player got go: `deck` (they stay in it), `box` (back in the box: "
+            "removed at that player count) or `reserve` (set aside, in play but not in the deck)",
+        ),
         "label": Field(Localized(), doc="the deal's name, a translation string; `{setup.<deck>.label}` prints it"),
     },
     what="setup deal",
@@ -129,7 +137,7 @@ GAME_SCHEMA = {
         LanguageCode(), required=True, doc="the language translations are made from; one of `languages`", shown=False
     ),
     "style": Field(Str(), doc="stylesheet for every template of the game", shown=False),
-    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+    "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     "numbers": Field(
         Object({}, what="numbers", extra=True),
         doc="named numbers (a number, a list or a mapping each) for checks, rules and `=` values",
@@ -167,13 +175,19 @@ COMPONENT = Object(
         "rules": Field(Str(), doc="`rules`: the rule sheet (rules.yaml), a checked component", attr="source"),
         "note": Field(Localized(), doc="a note printed beside it in the component list"),
         "per_kind": Field(Int(1), doc="copies of each distinct card, e.g. 9 of each good"),
-        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+        "printed": Field(
+            Bool(),
+            doc="false: the kit prints none, the players use their own (what has no deck, board, aid, tokens "
+            "or rules behind it is not printed either); the components list says so",
+        ),
+        "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="component",
     doc="One thing in the box; at most one of `deck`, `board`, `aid`, `tokens`, `rules` says which file prints it.",
 )
 assert set(COMPONENT_SOURCES) <= set(COMPONENT.fields)
-COMPONENT_MODEL = Model(Component, COMPONENT.fields, given=("file", "line", "source", "placeholder"))
+# printed: true by default when a file prints it.
+COMPONENT_MODEL = Model(Component, COMPONENT.fields, given=("file", "line", "source", "printed"))
 
 SIZE = OneOf(
     [
@@ -199,6 +213,7 @@ DECK_SCHEMA = Object(
             + ", ".join(f"{name} {w:g} x {h:g}" for name, (w, h) in CARD_SIZES.items())
             + " mm, or `{width: mm, height: mm}`",
             attr="size_name",  # and size_mm, which the loader makes of it
+            view_doc="its size's name (`poker`, `mini` ...), none for a size in mm",
         ),
         "bleed": Field(
             Int(0, 10, whole=False),
@@ -226,7 +241,7 @@ DECK_SCHEMA = Object(
             "row a card: the sheet named after the deck, else the first",
             attr="",
         ),
-        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+        "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="deck",
 )
@@ -275,6 +290,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
     `game.template_problems` (validate reports it; data-only commands can run without templates).
     """
     game_dir = Path(game_dir).resolve()
+    finish_interrupted(game_dir)  # an import killed while it renamed its files: all of them new
     problems: list[Problem] = []
     template_problems: list[Problem] = []
     game_file = game_dir / "game.yaml"
@@ -419,9 +435,10 @@ def _load_components(path: Path, languages, problems) -> list[Component]:
         raw = raw_list[index] if index < len(raw_list) else {}
         source = next(((kind, entry[kind]) for kind in COMPONENT_SOURCES if kind in entry), None)
         where = start(path, document).child(document, "components").child(raw_list, index)
-        placeholder = bool(entry.get("placeholder"))
         components.append(
-            COMPONENT_MODEL.make(entry, file=path, line=where.line, source=source, placeholder=placeholder)
+            COMPONENT_MODEL.make(
+                entry, file=path, line=where.line, source=source, printed=entry.get("printed", source is not None)
+            )
         )
         if sum(kind in raw for kind in COMPONENT_SOURCES) > 1:
             problems.append(

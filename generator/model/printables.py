@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.model.cards import PLACEHOLDER, PLACEHOLDER_DOC
+from generator.model.cards import INVENTED, INVENTED_DOC
 from generator.model.expr import ExpressionError, Namespace, evaluate
 from generator.errors import InputError, Problem
 from generator.model.game import CARD_SIZES, Aid, Board, Deck, Printables, Text, TokenSheet
@@ -38,7 +38,8 @@ from generator.model.schema import (
     start,
     type_name,
 )
-from generator.yamlio import item_line, load_yaml
+from generator.yamlio.positions import item_line
+from generator.yamlio.read import load_yaml
 
 KINDS = ("boards", "aids", "tokens")
 HALF_PAGE = "half-page"
@@ -139,7 +140,7 @@ ELEMENT_KEYS = {
     "spacing": Field(Pair("[dx, dy]"), default=(0.0, 14.0), doc="offset between repeats"),
     "label": Field(TEXT, doc="a caption printed beside the element"),
     "colour": Field(ColourValue(), doc="the element's colour"),
-    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+    "placeholder": Field(INVENTED, doc=INVENTED_DOC),
 }
 
 
@@ -245,7 +246,7 @@ BOARD_SCHEMA = Object(
         "copies": Field(NUMBER, default=1, doc="how many are printed (a number or =expression)"),
         "background": Field(Colour(), default="#ffffff", doc="the board's background colour"),
         "elements": Field(ListOf(ELEMENT), required=True, doc="what is drawn, each with its `kind:` (see below)"),
-        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+        "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="board",
 )
@@ -290,7 +291,7 @@ AID_SCHEMA = Object(
         "title": Field(Localized(), required=True, doc="printed at the top of the aid"),
         "colour": Field(Colour(), default="#2f5d62", doc="the colour of the title band and headings"),
         "sections": Field(ListOf(AID_SECTION), required=True, doc="the aid's sections, top to bottom"),
-        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+        "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="player aid",
 )
@@ -323,17 +324,15 @@ TOKENS_SCHEMA = Object(
         "bleed": Field(Int(0, 5, whole=False), default=1.5, doc="mm printed past the cut", attr="bleed_mm"),
         "sets": Field(Int(1, 100), doc="the box counts sets (like 1 set of money), each set all the tokens"),
         "tokens": Field(ListOf(TOKEN), required=True, doc="the tokens of the sheet"),
-        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+        "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="token sheet",
 )
 
 # The id of each is its file's name; the loader resolves the =expressions of copies, elements, sections, tokens.
-BOARD_MODEL = Model(Board, BOARD_SCHEMA.fields, given=("id", "file", "copies", "elements", "placeholder"))
-AID_MODEL = Model(Aid, AID_SCHEMA.fields, given=("id", "file", "copies", "sections", "placeholder"))
-TOKENS_MODEL = Model(
-    TokenSheet, TOKENS_SCHEMA.fields, given=("id", "file", "size_mm", "bleed_mm", "tokens", "placeholder")
-)
+BOARD_MODEL = Model(Board, BOARD_SCHEMA.fields, given=("id", "file", "copies", "elements"))
+AID_MODEL = Model(Aid, AID_SCHEMA.fields, given=("id", "file", "copies", "sections"))
+TOKENS_MODEL = Model(TokenSheet, TOKENS_SCHEMA.fields, given=("id", "file", "size_mm", "bleed_mm", "tokens"))
 
 VALUES_DOC = (
     "Numbers and texts can come from the game's data: a value `=expression` is evaluated as game.yaml's "
@@ -449,10 +448,6 @@ def load_printables(
     return found
 
 
-def _placeholder(checked) -> bool:
-    return bool(checked.get("placeholder"))
-
-
 def _board(path, checked, resolver: Resolver, root: Where, document) -> Board:
     elements = []
     raw = document["elements"]
@@ -465,7 +460,6 @@ def _board(path, checked, resolver: Resolver, root: Where, document) -> Board:
         file=path,
         copies=resolver.count(checked["copies"], root.child(document, "copies")),
         elements=elements,
-        placeholder=_placeholder(checked),
     )
 
 
@@ -552,7 +546,6 @@ def _aid(path, checked, resolver: Resolver, root: Where, document) -> Aid:
         file=path,
         copies=resolver.count(checked["copies"], root.child(document, "copies")),
         sections=sections,
-        placeholder=_placeholder(checked),
     )
 
 
@@ -573,7 +566,6 @@ def _tokens(path, checked, resolver: Resolver, root: Where, document) -> TokenSh
         size_mm=float(checked["size"]),
         bleed_mm=float(checked["bleed"]),
         tokens=tokens,
-        placeholder=_placeholder(checked),
     )
 
 

@@ -29,7 +29,7 @@ from generator.model.schema import (
     Where,
     start,
 )
-from generator.yamlio import load_yaml
+from generator.yamlio.read import load_yaml
 
 RULES_FILE = "rules.yaml"
 BLOCK_TYPES = [
@@ -44,6 +44,7 @@ BLOCK_TYPES = [
     "components",
     "players",
     "card",
+    "prototype",
 ]
 POINT = ListOf(Int(whole=False))
 CELL = OneOf([Localized(), Str()], expected="a text {ja: ..., en: ...} or a plain value")
@@ -87,6 +88,8 @@ BLOCK_TYPE_DOCS = {
     "components": "the box contents, the rows `pnpgen components` prints",
     "players": "a table with one row per player count (`columns`)",
     "card": "real card faces rendered by the game's templates (`deck`, `cards`, `width`, `offset`, `callouts`)",
+    "prototype": 'where the prototype note goes ("About this prototype": every value marked `placeholder:`, '
+    "made from the data in every language); without this block it closes the rules of a game that has any",
 }
 assert list(BLOCK_TYPE_DOCS) == BLOCK_TYPES
 NEEDS = {
@@ -121,6 +124,7 @@ class Block:
     callouts: list[list[float]] = field(default_factory=list)
     offset: list[float] = field(default_factory=lambda: [0.0, 0.0])
     width: float = 40.0
+    generated: bool = False  # made by pnpgen from the data (the prototype note): printed as it is
 
     def texts(self):
         """(label, Text) for every localized text of the block."""
@@ -174,8 +178,9 @@ class Rulebook:
         return [b for b in self.blocks if b.type == "heading" and b.level <= max_level]
 
 
-# A block's id, when left out, is made from its section's; the loader says where each block was written.
-BLOCK_MODEL = Model(Block, BLOCK.fields, given=("id", "file", "line"))
+# A block's id, when left out, is made from its section's; the loader says where each block was written, and
+# pnpgen marks the blocks it makes itself (`generated`: the prototype note).
+BLOCK_MODEL = Model(Block, BLOCK.fields, given=("id", "file", "line", "generated"))
 RULEBOOK_MODEL = Model(Rulebook, RULES_SCHEMA.fields, given=("file", "blocks"))
 
 

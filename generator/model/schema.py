@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any, Generic, TypeVar
 
 from generator.errors import Problem, did_you_mean
 from generator.model.game import Text
-from generator.yamlio import Positions, item_line, key_line, node_line
+from generator.yamlio.positions import Positions, item_line, key_line, node_line
 
 INVALID = object()  # returned by a check that recorded a problem
 
@@ -121,6 +122,39 @@ class Str(Spec):
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             return self.wrong(value, where, checker)
         return str(value)
+
+
+# Characters no text is imported with: C0 and C1 controls (but tab, line feed and NEL, U+0085, which YAML
+# holds as text), DEL and the two noncharacters. A text holding one prints as nothing or as a box.
+UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff\ud800-\udfff]")
+
+
+def unprintable(text: str) -> str | None:
+    """Why a text coming from outside (a spreadsheet cell, a translation file, the editor) cannot be imported
+    as it is: a control character, named with where it is; None when it can."""
+    found = UNPRINTABLE.search(text)
+    if found is None:
+        return None
+    kind = "a noncharacter" if ord(found[0]) > 0xFF else "a control character"
+    return f"{kind}, {character_name(found[0])}, at character {found.start() + 1}"
+
+
+def character_name(char: str) -> str:
+    """`U+000D (carriage return)`: how messages name a character that prints as nothing."""
+    name = CONTROL_NAMES.get(char) or unicodedata.name(char, "").lower()
+    return f"U+{ord(char):04X}{f' ({name})' if name else ''}"
+
+
+CONTROL_NAMES = {
+    "\x00": "NUL",
+    "\a": "bell",
+    "\b": "backspace",
+    "\x0b": "vertical tab",
+    "\x0c": "form feed",
+    "\r": "carriage return",
+    "\x1b": "escape",
+    "\x7f": "delete",
+}
 
 
 class Name(Str):
@@ -337,9 +371,12 @@ class Field:
     default: Any = None
     doc: str = ""
     # Where the value goes in the model object (see Model): the attribute named like the key, or `attr`
-    # ("" for none: the loader reads the key and keeps what it makes of it); templates see it unless not `shown`.
+    # ("" for none: the loader reads the key and keeps what it makes of it); templates see it unless not `shown`,
+    # as `doc` says (docs/templates.md), or as `view_doc` says when they see another value than the one written.
     attr: str | None = None
     shown: bool = True
+    view_doc: str = ""
+    label: Text | None = None  # a card field's name in every language (a deck's `fields:` declaration)
 
 
 @dataclass
@@ -438,6 +475,10 @@ class Model(Generic[Made]):
     def shown(self) -> list[tuple[str, str]]:
         """(key, attribute) of what templates see."""
         return [(key, attr) for key, attr in self.carried() if self.fields[key].shown]
+
+    def shown_docs(self) -> dict[str, str]:
+        """What templates see of each shown key, in words (docs/templates.md)."""
+        return {key: self.fields[key].view_doc or self.fields[key].doc for key, _ in self.shown()}
 
     def view(self, made: Made, localize: Callable[[Any], Any]) -> dict[str, Any]:
         """What templates see of the object: each shown key's value as its attribute carries it, its texts
@@ -595,6 +636,11 @@ FIELD_DECLARATION = Object(
         "type": Field(Enum(FIELD_TYPES), required=True, doc="the kind of value (see the field types below)"),
         "required": Field(Bool(), default=False, doc="every card must give it"),
         "doc": Field(Str(), doc="what the field means: shown in spreadsheet headers and docs"),
+        "label": Field(
+            Localized(),
+            doc="the field's name in every language, a translation string: the rule sheet's prototype note "
+            "names a card's invented fields (`placeholder: [trend]`) by it",
+        ),
         "default": Field(AnyValue(), doc="the value of a card that leaves the field out"),
         "min": Field(Int(whole=False), doc="int, number, counts: the smallest value allowed"),
         "max": Field(Int(whole=False), doc="int, number, counts: the largest value allowed"),
@@ -624,7 +670,7 @@ def compile_field(node, where: Where, checker: Checker) -> Field | None:
             did_you_mean(kind, FIELD_TYPES) if isinstance(kind, str) else None,
         )
         return None
-    allowed = {"type", "required", "doc", "default"} | KEYS_BY_TYPE.get(kind, set())
+    allowed = {"type", "required", "doc", "default", "label"} | KEYS_BY_TYPE.get(kind, set())
     for key in node:
         if key not in allowed:
             checker.report(
@@ -637,7 +683,14 @@ def compile_field(node, where: Where, checker: Checker) -> Field | None:
     if not isinstance(required, bool):
         checker.report(where.child(node, "required"), f"expected true or false, found {type_name(required)}")
         required = False
-    return Field(spec, required=required, default=node.get("default"), doc=str(node.get("doc", "")))
+    label = Localized().check(node["label"], where.child(node, "label"), checker) if "label" in node else None
+    return Field(
+        spec,
+        required=required,
+        default=node.get("default"),
+        doc=str(node.get("doc", "")),
+        label=label if isinstance(label, Text) else None,
+    )
 
 
 def _number(node, key, where, checker):

@@ -17,8 +17,8 @@ from generator.model.game import Game, Text
 from generator.model.printables import Board
 from generator.paths import find_template
 from generator.render import fonts, typeset_html
-from generator.render.faces import Batch
-from generator.render.templating import Templates, localize
+from generator.render.batches import Batch
+from generator.render.templating import TemplateKind, Templates, localize
 
 TRACK_GAP_MM = 2.0  # between a track's label and its first space
 AREA_LABEL_MM = 6.0  # room above slots for the area's label
@@ -39,6 +39,42 @@ class Box:
     size: float = 9.0  # text size, points
     kind: str = "space"  # space, start, label, slot, cell, text
     align: str = "center"
+
+
+BOARD_TEMPLATE = TemplateKind(
+    "Boards",
+    "`board.html` and `board.css` in the game's template folder replace pnpgen's: a board of boards/ at its full "
+    "size, its elements already laid out in mm",
+    {
+        "board": "the board as its file describes it: `board.id`, `board.background`, `board.copies`, "
+        "`board.size_mm`, `board.elements`",
+        "name": "its name in the language being built",
+        "width": "its width in mm (without bleed)",
+        "height": "its height in mm",
+        "boxes": "every box to draw, in drawing order: the spaces of tracks, slots, grid cells, labels and texts",
+        "hexes": "the cells of its hex grids, drawn below the boxes",
+    },
+    {
+        "boxes[]": {
+            "x": "left edge, mm from the board's top left",
+            "y": "top edge, mm",
+            "w": "width, mm",
+            "h": "height, mm",
+            "text": "the text in it, in the language being built",
+            "fill": "background colour",
+            "stroke": "border colour",
+            "ink": "text colour (black or white, whichever reads on the fill)",
+            "size": "text size, pt",
+            "kind": "`space`, `start`, `label`, `slot`, `cell` or `text`",
+            "align": "`center`, `left` or `right`",
+        },
+        "hexes[]": {
+            "points": "the corners, as an SVG polygon's `points` in mm",
+            "fill": "fill colour",
+            "stroke": "border colour",
+        },
+    },
+)
 
 
 def text_of(value, lang: str, fallback: str) -> str:
@@ -266,14 +302,9 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
     w, h = board.size_mm
     body = templates.render(
         own_or_base(game, "board.html"),
-        {
-            "board": board,
-            "name": text_of(board.name, lang, fallback),
-            "width": w,
-            "height": h,
-            "boxes": boxes,
-            "hexes": shapes,
-        },
+        BOARD_TEMPLATE.context(
+            board=board, name=text_of(board.name, lang, fallback), width=w, height=h, boxes=boxes, hexes=shapes
+        ),
         f"board '{board.id}' ({lang})",
     )
     css_file = find_template(game.dir, own_or_base(game, "board.css"))

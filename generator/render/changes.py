@@ -17,7 +17,8 @@ from pathlib import Path
 
 from generator.errors import InputError, Problem
 from generator.model import Game, load_game
-from generator.render.faces import GameRenderer, content_keys
+from generator.render.batches import content_keys
+from generator.render.faces import GameRenderer
 
 KEY_CHARS = 16  # of a face key, in build.json: enough to tell faces apart
 

@@ -22,7 +22,7 @@ import operator
 import sys
 from pathlib import Path
 
-from generator.fsutil import write_cache_entry
+from generator.fsutil import read_sealed_entry, write_sealed_entry
 from generator.model.cards import CARD_KEYS, CARD_MODEL
 from generator.model.game import Text
 from generator.model.schema import Localized
@@ -48,15 +48,18 @@ class FaceMemo:
     def load(self, game_dir: Path, deck_id: str, lang: str) -> dict[str, list]:
         if self.directory is None:
             return {}
+        sealed = read_sealed_entry(self._path(game_dir, deck_id, lang))  # only what this user's pnpgen wrote
+        if sealed is None:
+            return {}  # none yet, or not ours: every card is rendered
         try:  # marshal: builtin values only, and several times faster to read than JSON (20,000 cards a deck)
-            stored = marshal.loads(self._path(game_dir, deck_id, lang).read_bytes())
+            stored = marshal.loads(sealed)
             return stored[1] if stored[0] == STORED_AS and isinstance(stored[1], dict) else {}
-        except (OSError, ValueError, EOFError, TypeError, IndexError, KeyError):
-            return {}  # none yet, or unreadable: every card is rendered
+        except (ValueError, EOFError, TypeError, IndexError, KeyError):
+            return {}
 
     def save(self, game_dir: Path, deck_id: str, lang: str, cards: dict[str, list]) -> None:
         if self.directory is not None:
-            write_cache_entry(self._path(game_dir, deck_id, lang), marshal.dumps((STORED_AS, cards)))
+            write_sealed_entry(self._path(game_dir, deck_id, lang), marshal.dumps((STORED_AS, cards)))
 
 
 def context_key(game_dir: Path, parts: list) -> str:

@@ -22,7 +22,9 @@ import pikepdf
 from generator import heap, interrupts, processes
 from generator.fsutil import write_cache_entry
 from generator.progress import Progress
-from generator.render.faces import Batch, FacePages, RenderedBatch, face_keys, render_fitted
+from generator.render import fonts
+from generator.render.batches import Batch, RenderedBatch, render_fitted
+from generator.render.faces import FacePages, face_keys
 from generator.render.weasy.fit import FitBox
 from generator.render.worker import render_and_release
 
@@ -235,6 +237,7 @@ BATCHES_PER_WORKER = 40  # then the workers are replaced by fresh forks (after a
 
 def submit_render(batch: Batch, jobs: int) -> Future:
     global _pool_batches
+    fonts.require_fonts_for(batch.html)  # before a worker prints its CJK text as empty boxes
     future = render_pool(jobs).submit(render_and_release, batch.html, batch.base_url)
     _pool_batches += 1
     return future

@@ -19,9 +19,11 @@ from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenS
 from generator.paths import find_template
 from generator.render import fonts, typeset_html
 from generator.render.boards import BOARD_BLEED_MM, own_or_base, text_of
-from generator.render.faces import Batch
-from generator.render.sheets import MARGIN_MM, MARK_ROOM_MM, PAPERS, SheetOptions, first_sheet
-from generator.render.templating import Templates
+from generator.render.batches import Batch
+from generator.render.paper import MARGIN_MM, PAPERS
+from generator.render.sheet_marks import MARK_ROOM_MM
+from generator.render.sheet_plan import SheetOptions, first_sheet
+from generator.render.templating import TemplateKind, Templates
 from generator.render.tiles import TileLayout, map_label_positions, scale_bar_at
 
 
@@ -49,6 +51,40 @@ TILE_TEXTS = {
 }
 
 
+TILE_CAPTIONS = TemplateKind(
+    "Tile captions",
+    "`tile-captions.html` and `tile-captions.css` in the game's template folder replace pnpgen's: the texts "
+    "around the tiles of a board larger than the paper, one paper-size page per tile (the page map first), laid "
+    "over the tiles; pnpgen draws the marks, the small map and the 50 mm bar. Positions are mm from the paper's "
+    "top left",
+    {
+        "paper": "the paper's `width` and `height`",
+        "window": "the tile's window on the paper: `x`, `y`, `w`, `h`",
+        "margin": "the printable margin",
+        "bar": "the left end of the 50 mm bar: `x`, and `y` from the paper's bottom",
+        "page_map": "for more than one tile, the page map's `title`, `note` (how to assemble) and `labels` (each "
+        "tile's `name` at `x`, `y` on the small map); else none",
+        "captions": "each tile's caption, in tile order",
+        "ruler": "the words beside the 50 mm bar",
+        "safe_mm": "how far text stays from the paper's edge",
+        "styles": "the fonts, the typesetting styles and tile-captions.css, for a `<style>` element",
+    },
+)
+TOKEN_FIELDS = {  # what a token's `card` holds in token.html and token-back.html
+    **{key: item.doc for key, item in TOKEN_SIDE.items()},
+    "shape": "the sheet's `shape:`, `round` or `square`",
+    "back": "the token's other side (`sides: 2`), with the same keys",
+}
+AID_FIELDS = {  # what an aid's `card` holds in aid.html
+    "langs": "the languages printed: one, or every language for the aid in all of them",
+    "title": "the aid's title by language (`card.title[l]`)",
+    "colour": "its `colour:`",
+    "sections": "its sections, each with `mark` and `by_lang[l]`: `heading`, `text`, `items` and `numbers` "
+    "(each `value`, `label` and `unit`)",
+    "written": "its title and sections as aids/<aid>.yaml holds them",
+}
+
+
 def single_sided(option: SheetOptions) -> SheetOptions:
     """Boards and aids have no backs: plain sheets whatever the cards' duplex or gutter-fold choice."""
     return replace(option, duplex="none", layout="duplex")
@@ -59,7 +95,7 @@ def single_sided(option: SheetOptions) -> SheetOptions:
 
 def fits_on(board: Board, paper: str, margin: float = MARGIN_MM) -> bool:
     try:
-        first_sheet(paper, board.size_mm, BOARD_BLEED_MM, 1, margin, labels=False)
+        first_sheet(paper, board.size_mm, BOARD_BLEED_MM, 1, margin, label_bands=False)
     except ValueError:
         return False
     return True
@@ -85,17 +121,17 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
     css_file = find_template(game.dir, own_or_base(game, "tile-captions.css"))
     assert css_file is not None, "templates/base/tile-captions.css is part of pnpgen"
     css = css_file.read_text(encoding="utf-8")
-    context = {
-        "paper": {"width": layout.paper[0], "height": layout.paper[1]},
-        "window": layout.paper_window(),
-        "margin": layout.margin,
-        "bar": {"x": bar_x, "y": bar_y},
-        "page_map": page_map,
-        "captions": captions,
-        "ruler": words["ruler"],
-        "safe_mm": PRINTER_MARGIN_MM,
-        "styles": Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{fonts.for_language(css, lang)}"),
-    }
+    context = TILE_CAPTIONS.context(
+        paper={"width": layout.paper[0], "height": layout.paper[1]},
+        window=layout.paper_window(),
+        margin=layout.margin,
+        bar={"x": bar_x, "y": bar_y},
+        page_map=page_map,
+        captions=captions,
+        ruler=words["ruler"],
+        safe_mm=PRINTER_MARGIN_MM,
+        styles=Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{fonts.for_language(css, lang)}"),
+    )
     templates = Templates(game.dir, lang, game.source_language, data_names(game), labels=game.labels)
     html = templates.render(
         own_or_base(game, "tile-captions.html"), context, f"the tile captions of board '{board.id}'"
@@ -134,7 +170,7 @@ def pseudo_deck(
 
 
 def token_deck(game: Game, sheet: TokenSheet) -> Deck:
-    keys = list(TOKEN_SIDE)
+    keys = list(TOKEN_SIDE)  # a side's; TOKEN_FIELDS adds the shape and the back
     cards = []
     for index, token in enumerate(sheet.tokens):
         fields = {key: token.get(key) for key in keys}
@@ -160,7 +196,7 @@ def token_deck(game: Game, sheet: TokenSheet) -> Deck:
         own_or_base(game, "token.html"),
         back,
         cards,
-        [*keys, "shape", "back"],
+        list(TOKEN_FIELDS),
     )
     deck.cut = sheet.shape
     return deck

@@ -7,6 +7,8 @@ import hashlib
 import re
 import sys
 import traceback
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from types import FrameType
@@ -20,7 +22,7 @@ from generator.model.placeholders import resolve_text
 from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Text
 from generator.model.labels import LABELS_FILE
-from generator.fsutil import write_cache_entry
+from generator.fsutil import read_sealed_entry, write_cache_entry, write_sealed_entry
 from generator.paths import TEMPLATES_DIR, template_dirs, user_cache_dir
 from generator.render.weasy.fit import SOURCE_ATTRIBUTE
 from generator.render.fonts import is_cjk
@@ -78,7 +80,8 @@ class CompiledTemplates(jinja2.BytecodeCache):
     """Compiled templates kept for the process and in the user's cache (a template's source checksum is part of
     the entry, checked when read): every language, every refresh of `pnpgen serve` and every command makes a
     new environment without compiling again. A game's templates were compiled by every command (0.1 s for the
-    kits', a fifth of a build with nothing changed)."""
+    kits', a fifth of a build with nothing changed). An entry is code: it is sealed (fsutil.write_sealed_entry),
+    and one this user's pnpgen did not write is compiled again, never run."""
 
     def __init__(self, directory: Path | None):
         self.compiled: dict[str, bytes] = {}
@@ -87,10 +90,8 @@ class CompiledTemplates(jinja2.BytecodeCache):
     def load_bytecode(self, bucket) -> None:
         data = self.compiled.get(bucket.key)
         if data is None and self.directory is not None:
-            try:
-                data = (self.directory / f"{bucket.key}.jinja").read_bytes()
-            except OSError:
-                return
+            sealed = read_sealed_entry(self.directory / f"{bucket.key}.jinja")
+            data = bytes(sealed) if sealed is not None else None
         if data is None:
             return
         try:
@@ -102,7 +103,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
         data = self.compiled[bucket.key] = bucket.bytecode_to_string()
         if self.directory is not None:
             with contextlib.suppress(OSError):  # an unwritable cache: compiled again next time
-                write_cache_entry(self.directory / f"{bucket.key}.jinja", data)
+                write_sealed_entry(self.directory / f"{bucket.key}.jinja", data)
 
 
 COMPILED = CompiledTemplates(user_cache_dir("templates"))
@@ -212,6 +213,32 @@ class RecordingContext(Context):
         return super().resolve_or_missing(key)
 
 
+@dataclass(frozen=True)
+class TemplateKind:
+    """A kind of template a game may write, and the names pnpgen passes it. The renderer makes each such
+    template's context with `context()`, which takes exactly these names; docs/templates.md lists them."""
+
+    title: str
+    templates: str  # which files are of this kind
+    names: Mapping[str, str]  # each name -> what it holds
+    keys: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # a name holding a mapping -> its keys
+
+    def context(self, **values) -> dict:
+        if values.keys() != self.names.keys():
+            raise TypeError(f"{self.title}: declare or pass {sorted(values.keys() ^ self.names.keys())} (TemplateKind)")
+        return values
+
+
+# What every template sees besides its context: filters and helpers, each documented by its method's docstring,
+# and values (docs/templates.md).
+FILTERS = {"tx": "typeset", "t": "localized"}
+HELPERS = {"label": "label", "icon": "icon", "asset": "asset"}
+VALUES = {
+    "lang": "the language being built: `ja`, `en`, `pt-BR` ...",
+    "cjk": "true when that language is Japanese, Chinese or Korean (`{% if cjk %}` for a layout of its own)",
+}
+
+
 class Templates:
     """Loads a game's templates and renders them for one language."""
 
@@ -241,11 +268,17 @@ class Templates:
         )
         self.env.context_class = RecordingContext
         self.env.resolved = set()
-        self.env.filters["tx"] = self.typeset
-        self.env.filters["t"] = lambda value: localize(value, lang, fallback, data)
-        self.env.globals.update(icon=self.icon, asset=self.asset, lang=lang, label=self.label, cjk=is_cjk(lang))
+        self.env.filters.update({name: getattr(self, method) for name, method in FILTERS.items()})
+        self.env.globals.update({name: getattr(self, method) for name, method in HELPERS.items()})
+        self.env.globals.update(lang=lang, cjk=is_cjk(lang))
         self._assets: dict[str, str | None] = {}
         self.used: dict[Path, tuple] = {}  # every file a template asked for -> (template, line, how) of the first use
+
+    def localized(self, value):
+        """A value with every text in it in the language being built, a mapping or a list of texts too, for a test
+        or a loop rather than for printing: `{% if board.name | t %}`. (`card`, `deck`, `decks` and `game` hold
+        their texts in that language already.)"""
+        return localize(value, self.lang, self.fallback, self.data)
 
     def printed(self, value):
         """Every value a template prints passes here: note the ones in the fallback language."""
@@ -254,7 +287,9 @@ class Templates:
         return value
 
     def label(self, key: str, **values) -> str:
-        """A template label of labels.yaml in the language built; `{name}` in it is replaced by values[name]."""
+        """A word of the game's labels.yaml in the language being built: `{{ label('trend') | tx }}`. A `{name}` in
+        the label is filled in from the call: `label('cubes', n=4)` for `{ja: "{n}個", en: "{n} cubes"}`. An
+        unknown key is an error naming the template line."""
         if key not in self.labels:
             raise UnknownLabel(key, list(self.labels))
         text = localize(self.labels[key], self.lang, self.fallback)
@@ -266,9 +301,10 @@ class Templates:
         return Untranslated.like(text, filled) if isinstance(text, Untranslated) else filled
 
     def typeset(self, text, phrases: bool | None = None) -> Markup:
-        """`tx`: the text in this language (a missing translation marked with the language it is written in).
-        Typesetting itself is done on the whole rendered page (typeset_html.py); `phrases=` is accepted from
-        older templates and has no effect."""
+        """A text in the language being built, escaped: `{{ card.name | tx }}`. A text with no translation in it is
+        printed in the source language, marked with that language (its font, the face's corner flag). Every page
+        is typeset after its template is rendered (see `data-typeset`); `phrases=` is accepted from older
+        templates and has no effect."""
         value = self.printed(localize(text, self.lang, self.fallback, self.data))
         if value is None:
             return Markup("")
@@ -277,7 +313,9 @@ class Templates:
         return jinja2.utils.markupsafe.escape(value)
 
     def asset(self, name: str) -> str:
-        """file:// URL of an image or other file next to the templates; a missing one is an error."""
+        """The URL of a file in the game's template folder (else pnpgen's own), for `src=` and CSS `url()`:
+        `<img src="{{ asset('frame.png') }}">`. A missing file is an error naming the template line; an image
+        that cannot be decoded stops the build."""
         if name not in self._assets:  # looked up once per build: a deck asks for the same icons many times
             found = _find(self.dirs, name)
             self._assets[name] = found.resolve().as_uri() if found else None
@@ -290,6 +328,8 @@ class Templates:
         return url
 
     def icon(self, name: str, size: str = "4mm", title: str = "") -> Markup:
+        """The picture `icons/NAME.svg` of the template folder as an `<img class="icon icon-NAME">`, `size` wide and
+        high, `title` (else NAME) its alternative text: `{{ icon('coal', '5mm') }}`."""
         url = self.asset(f"icons/{name}.svg")
         alt = jinja2.utils.markupsafe.escape(title or name)
         return Markup(f'<img class="icon icon-{name}" src="{url}" alt="{alt}" style="width:{size};height:{size}">')

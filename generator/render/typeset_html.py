@@ -6,12 +6,8 @@ is set in the language of its element (`lang` is inherited, so a page in both la
 
 What a text gets (Japanese): Japanese/Latin spacing, full-width punctuation, a number kept with its
 counter, furigana `{漢字|かんじ}`, and phrase-level breaks (BudouX) — display text breaks between
-phrases, running text (rule-sheet paragraphs) anywhere kinsoku allows. An element's
-`data-typeset="..."` changes that for it and everything inside, a space-separated list of:
-
-- `off`: leave the text as written; `phrases` / `no-phrases`: break between phrases or anywhere;
-- `no-spacing`, `no-punctuation`, `no-counters`: turn one rule off;
-- `vertical`: set the text top to bottom (縦組み, see vertical.py).
+phrases, running text (rule-sheet paragraphs) anywhere kinsoku allows. An element's `data-typeset="..."`
+changes that for it and everything inside: TYPESET and its WORDS below.
 """
 
 from __future__ import annotations
@@ -22,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from generator.paths import TEMPLATES_DIR
+from generator.render.attributes import Attribute
 from generator.render.typeset import CJK, GAP, LATIN, RUBY, typeset
 from generator.render.vertical import vertical_html
 
@@ -39,6 +36,46 @@ OWN_MARKUP = {"jl", "halt", "phrase", "brk", "nb", "rt"}  # spans this pass writ
 
 
 @dataclass(frozen=True)
+class Word:
+    """A word of data-typeset: the rule it sets, to what, and what that does."""
+
+    rule: str
+    value: bool
+    doc: str
+
+
+WORDS = {
+    "off": Word("off", True, "the text as written: none of the rules"),
+    "on": Word("off", False, "the rules again, inside an element that is `off`"),
+    "phrases": Word(
+        "phrases", True, "Japanese lines break only between phrases (BudouX), as they do on card faces and in titles"
+    ),
+    "no-phrases": Word(
+        "phrases", False, "Japanese lines break anywhere kinsoku allows, as running text on rule sheets does"
+    ),
+    "no-spacing": Word("spacing", False, "no quarter-em space between Japanese and Latin text"),
+    "no-punctuation": Word(
+        "punctuation", False, "ASCII brackets and marks beside Japanese kept as written, no half-width pairs"
+    ),
+    "no-counters": Word("counters", False, "a number may part from its counter (「1枚」) at a line break"),
+    "vertical": Word(
+        "vertical",
+        True,
+        "Japanese set top to bottom (縦組み): characters upright in the font's vertical forms, two digits across",
+    ),
+    "no-vertical": Word("vertical", False, "not vertical (the default)"),
+}
+TYPESET = Attribute(
+    "data-typeset",
+    "words separated by spaces",
+    "Changes the typesetting of the element's text and everything inside it; each word turns one rule on or off. "
+    "Every page is typeset after its template is rendered, whatever the template wrote, in the language of each "
+    "element (`lang`): see the words below.",
+)
+ATTRIBUTES = (TYPESET,)
+
+
+@dataclass(frozen=True)
 class Rules:
     lang: str = ""
     phrases: bool = True
@@ -52,15 +89,8 @@ class Rules:
         rules = replace(self, lang=lang) if lang else self
         switch: dict[str, Any]  # one bool field by name (a dict of bools would be matched against `lang` too)
         for word in words.split():
-            if word == "off":
-                rules = replace(rules, off=True)
-            elif word == "on":
-                rules = replace(rules, off=False)
-            elif word in ("phrases", "vertical"):
-                switch = {word: True}
-                rules = replace(rules, **switch)
-            elif word.startswith("no-") and word[3:] in ("phrases", "spacing", "punctuation", "counters", "vertical"):
-                switch = {word[3:]: False}
+            if word in WORDS:
+                switch = {WORDS[word].rule: WORDS[word].value}
                 rules = replace(rules, **switch)
         return rules
 
@@ -114,11 +144,16 @@ def typeset_page(page: str, lang: str, phrases: bool = True) -> str:
         if tag in VOID or self_closing:
             continue
         attrs = attributes(match.group(3) or "")
-        rules = stack[-1][1].apply(attrs.get("data-typeset", ""), attrs.get("lang"))
+        rules = stack[-1][1].apply(attrs.get(TYPESET.name, ""), attrs.get("lang"))
         if set(attrs.get("class", "").split()) & OWN_MARKUP:
             rules = replace(rules, off=True)
         stack.append((tag, rules))
-        if rules.vertical and not rules.off and rules.lang == "ja" and "vertical" in attrs.get("data-typeset", ""):
+        if (
+            rules.vertical
+            and not rules.off
+            and rules.lang == "ja"
+            and "vertical" in attrs.get(TYPESET.name, "").split()
+        ):
             vertical = [tag, 1, []]
     return "".join(out)
 

@@ -14,6 +14,15 @@ import re
 
 from markupsafe import escape
 
+from generator.render.attributes import Attribute
+
+VERTICAL_TEXT = Attribute(
+    "data-vertical-text",
+    "text",
+    "On the column of cells that sets a `vertical` element: its text as written.",
+    for_templates=False,
+)
+ATTRIBUTES = (VERTICAL_TEXT,)
 ACROSS = re.compile(r"[0-9A-Za-z%]{1,2}(?![0-9A-Za-z%])|[0-9A-Za-z%]{3,}|\s+|.", re.S)
 
 
@@ -34,4 +43,4 @@ def cells(text: str) -> list[tuple[str, str]]:
 def vertical_html(text: str) -> str:
     """The column of cells for text (styled by templates/base/typeset.css, class `tate`)."""
     spans = "".join(f'<span class="v-{kind.replace(" ", " v-")}">{escape(piece)}</span>' for kind, piece in cells(text))
-    return f'<span class="tate" data-vertical-text="{escape(text.strip())}">{spans}</span>'
+    return f'<span class="tate" {VERTICAL_TEXT}="{escape(text.strip())}">{spans}</span>'

@@ -5,6 +5,10 @@
 let state = null;
 const dirty = new Map();  // "id|lang" -> text typed but not written yet (kept across re-renders)
 const saving = new Set();  // "id|lang" being written: one request at a time
+// "id|lang" -> {text, version, error} of the last edit the server refused: the same text is not sent again
+// until the user changes it (or the string changes in the files), and the reason stays beside the field.
+const refused = new Map();
+let redrawing = false;  // the redraw replaces the fields: a field leaving the page is no reason to save
 
 const $ = (selector) => document.querySelector(selector);
 const escape = (text) => String(text ?? "").replace(/[&<>"']/g,
@@ -49,8 +53,13 @@ function render() {
   $("#data-problems").textContent = found.length ? `${found.length} data problem(s), as pnpgen build and validate `
     + "report them:\n" + found.join("\n") : "";
   const focused = rememberFocus();
-  $("#view").innerHTML = view.texts ? textsView() : deckView(state.decks.find((d) => d.id === view.deck));
-  restoreFocus(focused);
+  redrawing = true;
+  try {
+    $("#view").innerHTML = view.texts ? textsView() : deckView(state.decks.find((d) => d.id === view.deck));
+    restoreFocus(focused);
+  } finally {
+    redrawing = false;
+  }
   placeOutlines();
   applyFilter();
 }
@@ -73,7 +82,7 @@ function renderCounts() {
   const parts = [];
   for (const [lang, status] of Object.entries(state.counts || {})) {
     if (status.source) continue;
-    const shown = ["missing", "stale", "unconfirmed", "overflowing", "glossary", "checks"].filter((k) => status[k])
+    const shown = ["missing", "stale", "unconfirmed", "overflowing", "glossary", "terms", "checks"].filter((k) => status[k])
       .map((k) => `${status[k]} ${k}`);
     parts.push(`${lang}: ${shown.join(", ") || "no problems"}`);
   }
@@ -131,9 +140,11 @@ function row(string) {
       ? `<div class="note">${string.previous[lang] ? `made from: ${escape(string.previous[lang])} ` : ""}<button class="confirm" data-id="${escape(string.id)}" data-lang="${escape(lang)}" data-version="${escape(string.version)}">still right: confirm</button></div>` : "";
     const inFile = typed !== undefined && typed !== string.values[lang]
       ? `<div class="note">in the file: ${escape(string.values[lang])}</div>` : "";
+    const refusal = refusedNow(key, value, string.version);
+    const why = refusal ? `<div class="note refused">not saved: ${escape(refusal.error)}</div>` : "";
     return `<td><textarea rows="${Math.max(1, Math.ceil(value.length / 40))}" class="${typed !== undefined ? "dirty" : ""}"
       data-id="${escape(string.id)}" data-lang="${escape(lang)}" data-version="${escape(string.version)}"
-      aria-label="${escape(string.id)} ${escape(lang)}">${escape(value)}</textarea>${flags}${previous}${inFile}</td>`;
+      aria-label="${escape(string.id)} ${escape(lang)}">${escape(value)}</textarea>${why}${flags}${previous}${inFile}</td>`;
   }).join("");
   return `<tr data-string="${escape(string.id)}"><th class="field"><a href="/game/${escape(string.file)}" target="_blank" title="${escape(string.file)}:${escape(string.line)}">${escape(label)}</a></th>${cells}</tr>`;
 }
@@ -173,18 +184,31 @@ function say(text, refused) {
   $("#message").className = refused ? "refused" : "";
 }
 
+// The refusal that still holds for this text: the same text of the same version of the string.
+function refusedNow(key, text, version) {
+  const refusal = refused.get(key);
+  return refusal && refusal.text === text && refusal.version === version ? refusal : null;
+}
+
 async function save(textarea) {
   const key = `${textarea.dataset.id}|${textarea.dataset.lang}`;
   if (!dirty.has(key) || saving.has(key)) return;
   const text = textarea.value;
+  const refusal = refusedNow(key, text, textarea.dataset.version);
+  if (refusal) {
+    say(`not saved: ${refusal.error} (change the text to send it again)`, true);
+    return;
+  }
   saving.add(key);
   try {
     const result = await post("/api/edit", {id: textarea.dataset.id, lang: textarea.dataset.lang, text,
                                             version: textarea.dataset.version});
     if (result.ok) {
+      refused.delete(key);
       if (dirty.get(key) === text) dirty.delete(key);
       say(result.body.written.length ? `saved ${textarea.dataset.id} (${textarea.dataset.lang}): ${result.body.written.join(", ")}` : "no change");
     } else {
+      refused.set(key, {text, version: textarea.dataset.version, error: result.body.error});
       say(`not saved: ${result.body.error}`, true);
     }
   } finally {
@@ -213,8 +237,8 @@ document.addEventListener("keydown", (event) => {
   }
 });
 document.addEventListener("focusout", (event) => {
-  // a re-render replaces the focused field: that is no reason to save
-  if (event.target.tagName === "TEXTAREA" && event.target.isConnected) save(event.target);
+  // a redraw replaces the focused field: that is no reason to save
+  if (event.target.tagName === "TEXTAREA" && event.target.isConnected && !redrawing) save(event.target);
 });
 document.addEventListener("click", (event) => {
   if (event.target.matches("button.confirm")) confirmTranslation(event.target);

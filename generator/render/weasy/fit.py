@@ -10,15 +10,10 @@ ink reaches
 - onto the text of another box.
 The ink of a run of text is taken as its advance horizontally and, vertically, as far as its script's
 glyphs reach above and below the baseline (see ink_extent): exact glyph outlines would mean shaping every
-line again, which costs as much as the layout. `data-overflow="allow"` on an
-element lets its text run where it likes (text meant to bleed).
+line again, which costs as much as the layout.
 
-With `data-grow="150"` a box whose text leaves room (a player aid) has its font made larger, up to
-150%, as large as still fits.
-
-A template can also give a fixed-size box `data-fit="FIELD"` (FIELD names what the box shows, e.g.
-`name`): its lines are compared with its content area, and with `data-shrink="80"` its font is made
-smaller in 5% steps, down to 80%, until the text fits; what was shrunk is reported.
+What a template may write to change this (`data-fit`, `data-shrink`, `data-grow`, `data-overflow`) is declared
+in ATTRIBUTES below, with what each does (docs/templates.md lists them).
 
 This walks WeasyPrint's internal layout tree (through tree.py: its boxes' positions, `baseline`,
 `transformation_matrix`): the major version is pinned in pyproject.toml, every internal name read is
@@ -36,19 +31,62 @@ from dataclasses import dataclass
 from typing import Any
 from xml.etree import ElementTree
 
+from generator.render.attributes import Attribute
 from generator.render.weasy.furigana import enlarge_small_readings
 from generator.render.weasy.lastlines import pull_down_short_lines
 from generator.render.weasy.lastpage import tighten_for_last_page
 from generator.render.weasy.tree import descendants, kind, page_box, unwrap
 
-FIT_ATTRIBUTE = "data-fit"
-SHRINK_ATTRIBUTE = "data-shrink"
-OVERFLOW_ATTRIBUTE = "data-overflow"  # "allow": the element's text may run anywhere
-SOURCE_ATTRIBUTE = "data-src"  # the template line an element comes from (templating.py adds it)
-SAFE_ATTRIBUTE, CUT_ATTRIBUTE, CORNER_ATTRIBUTE = "data-safe", "data-cut", "data-corner"
-GROW_ATTRIBUTE = "data-grow"
 SHRINK_STEP = 0.05
+SHRINK_FLOOR, GROW_CEILING = 0.3, 3.0  # the most data-shrink and data-grow may change a box's font
 GROW_STEPS = 3  # bisections between 100% and data-grow: within 1/8 of the range
+FIT = Attribute(
+    "data-fit",
+    "FIELD, the card field the box shows (`name`, `text`)",
+    "Marks a box of fixed size: its lines are compared with its content area, an overflow names FIELD, and the "
+    "box's size goes with the text to translators (`maxwidth` and `maxheight` in XLIFF, the box in PO comments) "
+    "and into `i18n status`. Every text is checked without it too; it is what `data-shrink` and `data-grow` act on.",
+)
+SHRINK = Attribute(
+    "data-shrink",
+    f"a percentage, at least {SHRINK_FLOOR:.0%}",
+    f"On a `data-fit` box: text that does not fit is set smaller in {SHRINK_STEP:.0%} steps, down to this "
+    "percentage of its size, until it fits; what was shrunk is reported (build.json's `shrunk`).",
+)
+GROW = Attribute(
+    "data-grow",
+    f"a percentage, at most {GROW_CEILING:.0%}",
+    "On a `data-fit` box whose text leaves room: the text is set as large as still fits, up to this percentage "
+    '(a player aid\'s `data-grow="160"`).',
+)
+OVERFLOW = Attribute(
+    "data-overflow",
+    "`allow`",
+    "The element's text may run anywhere: past its box, the safe area, the trim or the cut (text meant to bleed). "
+    "It is not checked.",
+)
+SOURCE = Attribute(
+    "data-src",
+    "FILE:LINE",
+    "The template line an element comes from, added to every start tag of a template: a text found out of place "
+    "names it.",
+    for_templates=False,
+)
+SAFE = Attribute(
+    "data-safe", "mm", "On a document's root: how far inside the trim text must stay.", for_templates=False
+)
+CUT = Attribute(
+    "data-cut",
+    "`rect` or `round`",
+    "On a document of faces' root: the shape of the cut text must stay inside (a round token's circle).",
+    for_templates=False,
+)
+CORNER = Attribute(
+    "data-corner", "mm", "On a document of faces' root: the radius of the cut's rounded corners.", for_templates=False
+)
+ATTRIBUTES = (FIT, SHRINK, GROW, OVERFLOW, SOURCE, SAFE, CUT, CORNER)
+FIT_ATTRIBUTE, SHRINK_ATTRIBUTE, GROW_ATTRIBUTE, OVERFLOW_ATTRIBUTE = FIT.name, SHRINK.name, GROW.name, OVERFLOW.name
+SOURCE_ATTRIBUTE, SAFE_ATTRIBUTE, CUT_ATTRIBUTE, CORNER_ATTRIBUTE = SOURCE.name, SAFE.name, CUT.name, CORNER.name
 PX_MM = 25.4 / 96  # WeasyPrint lays out in CSS pixels
 TOLERANCE_PX = 0.2  # rounding in the line heights, about 0.05 mm
 CHECK_TOLERANCE_MM = 0.1  # what the text check lets pass: anti-aliasing, kerning, a hairline
@@ -136,12 +174,12 @@ def measure_box(page: int, element, box, scale: float = 1.0) -> FitBox:
 
 def shrink_floor(element) -> float:
     """The smallest font scale data-shrink allows (1.0 when the box may not shrink)."""
-    return min(1.0, max(0.3, _percent(element, SHRINK_ATTRIBUTE)))
+    return min(1.0, max(SHRINK_FLOOR, _percent(element, SHRINK_ATTRIBUTE)))
 
 
 def grow_ceiling(element) -> float:
     """The largest font scale data-grow allows (1.0 when the box may not grow)."""
-    return max(1.0, min(3.0, _percent(element, GROW_ATTRIBUTE)))
+    return max(1.0, min(GROW_CEILING, _percent(element, GROW_ATTRIBUTE)))
 
 
 def _percent(element, attribute: str) -> float:

@@ -9,9 +9,18 @@ the original size is kept: tightening is only worth it when it saves the page.
 
 from __future__ import annotations
 
+from generator.render.attributes import Attribute
 from generator.render.weasy.tree import descendants, kind, page_box
 
-MIN_ATTRIBUTE = "data-last-page-min"
+LAST_PAGE_MIN = Attribute(
+    "data-last-page-min",
+    "a share of a page, 0-1",
+    "On a document's root (pnpgen's rule sheets): a last page holding fewer lines than this share of a page is "
+    "pulled back by setting the text slightly smaller, if that saves the page.",
+    for_templates=False,
+)
+ATTRIBUTES = (LAST_PAGE_MIN,)
+MIN_ATTRIBUTE = LAST_PAGE_MIN.name
 SMALLEST = 0.9
 MARGIN = 0.97  # a little more than the estimate: the last lines of columns do not fill exactly
 
