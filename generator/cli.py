@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from generator import daemon  # only this on the way to a server: it has the rest loaded
-
-RENDERING = {"build", "export", "rules"}  # the commands that render with workers (see processes.start_fork_server)
+from generator import commands, daemon  # only these on the way to a server: it has the rest loaded
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -17,7 +15,7 @@ def main(argv: list[str] | None = None) -> int:
     and the process leaves without tearing its heap down when the command is done (see leave)."""
     program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
-    if daemon.wanted(argv):
+    if daemon.wanted(argv, commands.RESIDENT):
         try:
             code = daemon.run_remote(argv)
         except daemon.ServerLost as lost:
@@ -42,7 +40,7 @@ def _run_here(program: bool, argv: list[str]) -> int:
 
 
 def start_workers_early(program: bool, argv: list[str]) -> None:
-    if program and argv and argv[0] in RENDERING and "-h" not in argv and "--help" not in argv:
+    if program and argv and argv[0] in commands.RENDERING and "-h" not in argv and "--help" not in argv:
         from generator import processes  # not before a server is asked: it imports signal
 
         processes.start_fork_server()

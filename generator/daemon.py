@@ -28,11 +28,10 @@ import time
 TYPE_CHECKING = False  # typing's, without importing typing (2 ms of every command): mypy knows the name
 if TYPE_CHECKING:
     import socket
-    from collections.abc import Callable
+    from collections.abc import Callable, Collection
 
 GREETING = b"pnpgen\n"  # the server's first line on every connection, before the client sends anything
 GREETING_SECONDS = 3
-COMMANDS = {"build", "validate", "components", "rules", "export", "list", "i18n"}  # one-shot commands
 IDLE_SECONDS = 20 * 60
 FONT_DIRS = [
     "/usr/share/fonts",
@@ -52,9 +51,10 @@ def enabled() -> bool:
     )  # Linux: passing the terminal, checking the caller's user
 
 
-def wanted(argv: list[str]) -> bool:
-    """Whether this command line may run in (and start) a server."""
-    return enabled() and bool(argv) and argv[0] in COMMANDS and "-h" not in argv and "--help" not in argv
+def wanted(argv: list[str], resident: Collection[str]) -> bool:
+    """Whether this command line may run in (and start) a server: its command is one of `resident` (the command
+    layer says which: generator/commands/__init__.py; a server runs whatever command runner it is given)."""
+    return enabled() and bool(argv) and argv[0] in resident and "-h" not in argv and "--help" not in argv
 
 
 def fingerprint() -> str:

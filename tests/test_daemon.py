@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, copy_game, page_text
+from generator import daemon
+from generator.commands import COMMANDS, NAMES, RESIDENT, runner
 
 
 @pytest.fixture
@@ -45,6 +47,20 @@ def started(env) -> int:
     assert result.returncode == 0, result.stderr
     (pid,) = server_pids(env)
     return pid
+
+
+def test_the_parser_has_each_command_of_the_registry_in_its_order():
+    subparsers = next(action for action in runner.parser()._actions if action.dest == "command")
+    assert list(subparsers.choices) == list(NAMES)
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda command: command.name)
+def test_a_command_runs_in_the_server_when_its_registry_entry_says_so(command, monkeypatch):
+    monkeypatch.setenv("PNPGEN_DAEMON", "1")
+    assert daemon.wanted([command.name, "x"], RESIDENT) is command.resident
+    assert not daemon.wanted([command.name, "--help"], RESIDENT)
+    monkeypatch.setenv("PNPGEN_DAEMON", "0")
+    assert not daemon.wanted([command.name, "x"], RESIDENT)
 
 
 def test_a_build_in_the_server_writes_what_a_build_alone_writes(server_env, tmp_path):

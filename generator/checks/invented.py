@@ -21,7 +21,7 @@ IN_WORDS = "or say what is invented in words: placeholder: {ja: ..., en: ...}"
 def check_invented(game: Game) -> list[Problem]:
     problems = card_problems(game)
     things: list[tuple[object, Path | None, int | None, str]] = [
-        (game.raw.get("placeholder"), game.files.get("game"), None, "placeholder")
+        (game.placeholder, game.files.get("game"), None, "placeholder")
     ]
     things += [(c.placeholder, c.file, c.line, f"components[{c.id}].placeholder") for c in game.components]
     things += [(d.placeholder, d.file, d.lines.get("placeholder"), "placeholder") for d in game.decks.values()]

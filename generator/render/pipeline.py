@@ -100,10 +100,14 @@ class FaceCache:
                     pass  # none yet, or unreadable: the per-face entries are read
         return self._indexed
 
-    def save_index(self) -> None:
-        """Write the index of the faces this run found or rendered (when it differs from the one read)."""
-        if self._index_path is not None and self._used != self._index():
-            write_cache_entry(self._index_path, json.dumps(self._used, separators=(",", ":")))
+    def save_index(self, keep_others: bool = False) -> None:
+        """Write the index of the faces this run found or rendered (when it differs from the one read); with
+        keep_others (a run that built some outputs only), the faces of the last index stay in it."""
+        if self._index_path is None:
+            return
+        used = {**self._index(), **self._used} if keep_others else self._used
+        if used != self._index():
+            write_cache_entry(self._index_path, json.dumps(used, separators=(",", ":")))
 
     def record_faces(self, batch_key: str, face_keys: list[str], fits: list[list[FitBox]]) -> None:
         for index, (face_key, boxes) in enumerate(zip(face_keys, fits)):
