@@ -97,10 +97,6 @@ def unique_problems(problems: list[Problem]) -> list[Problem]:
     return unique
 
 
-def fail(file, line, message, key=None, hint=None):
-    raise InputError(Problem(Path(file) if file else None, line, message, key, hint))
-
-
 def did_you_mean(word: str, choices) -> str | None:
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None

@@ -100,7 +100,3 @@ def add_source(game: Game, invention: Invention, kind: str, item_id: str) -> Inv
 def invented_keys(card: Card) -> tuple[str, ...] | None:
     """The keys a card holds invented; None when the whole card is."""
     return None if card.placeholder is True else tuple(card.placeholder or ())
-
-
-def has_inventions(game: Game) -> bool:
-    return bool(inventions(game))

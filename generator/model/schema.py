@@ -654,7 +654,6 @@ FIELD_DECLARATION.fields["of"] = Field(FIELD_DECLARATION, doc="list: the declara
 FIELD_DECLARATION.fields["fields"] = Field(
     MapOf(Str(), FIELD_DECLARATION, key="field"), doc="object: the declarations of its keys, by name"
 )
-FIELD_SPEC_KEYS = set(FIELD_DECLARATION.fields)
 
 
 def compile_field(node, where: Where, checker: Checker) -> Field | None:
@@ -767,14 +766,6 @@ def walk_refs(spec: Spec, value, path=()):
         for name, f in spec.fields.items():
             if name in value:
                 yield from walk_refs(f.spec, value[name], path + (name,))
-
-
-def is_mapping(node) -> bool:
-    return isinstance(node, dict)
-
-
-def is_sequence(node) -> bool:
-    return isinstance(node, list)
 
 
 def start(file: Path, document) -> Where:

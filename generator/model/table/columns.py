@@ -54,10 +54,6 @@ class Column:
     ref_ids: list = field(default_factory=list)  # the ids a counts cell may name, for its example
 
     @property
-    def numeric(self) -> bool:
-        return isinstance(self.spec, Int)
-
-    @property
     def text(self) -> bool:
         """Whether the cell holds text (formatted as text in a spreadsheet: a typed 007 stays 007)."""
         spec = self.spec
