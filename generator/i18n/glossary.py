@@ -190,7 +190,8 @@ def read_glossary(game: Game) -> Glossary:
     if checker.problems:
         raise InputError(checker.problems)
     entries = document["terms"]
-    problems, terms = [], []
+    problems: list[Problem] = []
+    terms: list[Term] = []
     for index, entry in enumerate(entries):
         line = item_line(entries, index)
         term = _term(entry, game, path, line, f"terms[{index}]", problems)

@@ -157,7 +157,7 @@ class GameSession:
             "field": unit.field,
             "file": self.relative(unit.file) if unit.file else None,
             "line": unit.line,
-            "version": versions.get(unit.file),
+            "version": versions.get(unit.file) if unit.file else None,
             "values": {lang: unit.value(lang) for lang in game.languages},
             "previous": lock_previous,
             "problems": [],
@@ -220,6 +220,7 @@ class GameSession:
         the text is not acceptable."""
         with self.lock:
             game, unit = self.current_unit(string_id, version)
+            assert unit.file is not None  # current_unit refuses a string without a file
             refuse_spreadsheet_edit(self.relative(unit.file), unit, lang)
             text = text.strip()
             if lang not in game.languages:
@@ -271,6 +272,7 @@ class GameSession:
                 raise EditRefused(400, f"{message} (the {lang} translation uses them); nothing written")
         if text == unit.value(game.source_language):
             return []
+        assert unit.file is not None  # an edited string's file (see current_unit)
         prepared = prepare([(unit.file, unit.text.path, game.source_language, text)])
         write_all(prepared)
         return list(prepared)
