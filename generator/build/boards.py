@@ -5,7 +5,7 @@ from __future__ import annotations
 from generator.build.builder import OutputBuilder, OutputFile
 from generator.build.context import BuildContext
 from generator.build.pieces import rendered_pages, save_pdf
-from generator.model.printables import Board
+from generator.model.game import Board
 from generator.render.boards import BOARD_BLEED_MM, board_batch, text_of
 from generator.render.fit_report import CardFit, find_text
 from generator.render.weasy.fit import FitBox

@@ -65,7 +65,7 @@ def inventions(game: Game) -> list[Invention]:
     return [invention for invention in found if invention]
 
 
-def add_marked(invention: Invention, marked, whole: str | None = None) -> None:
+def add_marked(invention: Invention, marked: bool | list[str] | Text, whole: str | None = None) -> None:
     """One `placeholder:` value: true (the whole thing, or the key `whole` names), a list of keys, or a text."""
     if marked is True and whole:
         invention.keys.append(whole)
