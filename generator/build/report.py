@@ -6,8 +6,9 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
-from generator.build.builder import OutputFile
+from generator.build.builder import FileEntry, OutputFile
 from generator.build.context import BuildContext
 from generator.errors import Problem
 from generator.fsutil import REPORT_NAME, write_atomic
@@ -26,10 +27,10 @@ REPORT_FILE = OutputFile(
 
 def report_of(
     game: Game,
-    files: list[dict],
+    files: list[FileEntry],
     fits: Sequence[CardFit] = (),
     untranslated: dict[str, dict[str, str]] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """build.json's content: the files written, the text found overflowing or shrunk, the untranslated strings."""
     return {
         "game": game.id,
@@ -44,11 +45,11 @@ def report_of(
     }
 
 
-def write_report(out_dir: Path, report: dict) -> None:
+def write_report(out_dir: Path, report: dict[str, Any]) -> None:
     write_atomic(out_dir / REPORT_FILE.name, json.dumps(report, ensure_ascii=False, indent=2) + "\n")
 
 
-def previous_report(out_dir: Path) -> dict:
+def previous_report(out_dir: Path) -> dict[str, Any]:
     """The build.json the last build wrote here (empty when there is none, or it cannot be read)."""
     try:
         report = json.loads((out_dir / REPORT_FILE.name).read_text(encoding="utf-8"))
@@ -57,7 +58,7 @@ def previous_report(out_dir: Path) -> dict:
     return report if isinstance(report, dict) else {}
 
 
-def previous_entries(out_dir: Path) -> dict[str, dict]:
+def previous_entries(out_dir: Path) -> dict[str, FileEntry]:
     """The files the last build wrote here, by path (nothing when there is no readable build.json)."""
     try:
         return {entry["path"]: entry for entry in previous_report(out_dir).get("files", []) if isinstance(entry, dict)}
@@ -65,13 +66,13 @@ def previous_entries(out_dir: Path) -> dict[str, dict]:
         return {}
 
 
-def carry_over(report: dict, previous: dict, rebuilt: set[str]) -> dict:
+def carry_over(report: dict[str, Any], previous: dict[str, Any], rebuilt: set[str]) -> dict[str, Any]:
     """build.json after a build of some outputs only: the previous one's files and measured texts of the other
     outputs stay listed (their files are still there); `rebuilt` names the file kinds and pieces of those built
     now (see Builder.reports). Untranslated strings are the union: a string another output printed in the
     source language stays listed until that output is built again."""
 
-    def kept(entries, key: str) -> list:
+    def kept(entries: object, key: str) -> list[dict[str, Any]]:
         entries = entries if isinstance(entries, list) else []
         return [entry for entry in entries if isinstance(entry, dict) and entry.get(key) not in rebuilt]
 
