@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from generator.errors import Problem, did_you_mean
 from generator.model.game import Text
@@ -433,7 +433,13 @@ class Object(Spec[dict[str, Any]]):
         return out
 
 
-Made = TypeVar("Made")
+class Dataclass(Protocol):
+    """A dataclass, as `dataclasses.fields` takes it: a model class is one."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+Made = TypeVar("Made", bound=Dataclass)
 
 
 class Model(Generic[Made]):
@@ -504,7 +510,7 @@ class Model(Generic[Made]):
     def unmatched(self) -> list[str]:
         """Where the class and the schema disagree: a key whose attribute the class lacks, an attribute that no key
         carries and the loader does not give, one the loader gives that the class lacks."""
-        attributes = {item.name for item in dataclasses.fields(self.cls)}  # type: ignore[arg-type]
+        attributes = {item.name for item in dataclasses.fields(self.cls)}
         carried = self.carried()
         name = self.cls.__name__
         return (
