@@ -270,7 +270,7 @@ def read_cell(sheet: Sheet, row: int, col: int, column: Column, languages, probl
     for problem in checker.problems:
         problem.cell = sheet.cell(row, col)
     problems += checker.problems
-    return EMPTY if checked is INVALID or checker.problems else checked
+    return EMPTY if checked is INVALID or checker.problems else value  # plain: the card is checked whole later
 
 
 def merged(base: dict | None, from_sheet: dict, present) -> dict:
