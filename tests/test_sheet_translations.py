@@ -5,7 +5,10 @@ the YAML and the lock, or each text named by its cell when the file cannot be wr
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -243,3 +246,68 @@ def test_two_decks_reading_two_sheets_of_one_workbook_get_their_own_cells(cli, s
     assert book["extra"]["J3"].value == translations["cards[extra-pear].name"] == "DE: Extra Pear"
     result = cli("validate", small_game)
     assert result.code == 0, result.out[-2000:]
+
+
+# --- the writer on files other programs saved -----------------------------------------------------
+
+LIBREOFFICE_ODS = Path(__file__).parent / "sheets" / "greed-inc-assets-libreoffice.ods"
+
+
+def libreoffice_edits(rows: list[list]) -> dict[tuple[int, int], str]:
+    """Cells of the LibreOffice file that test the writer: the first of two empty neighbours in one row and the
+    second in another (LibreOffice stores them as one repeated cell), and a new column past the last, header
+    and all (inside the row's last cell, repeated to the sheet's edge)."""
+    runs = [(r, c) for r, row in enumerate(rows[1:], 1) for c in range(len(row) - 1) if row[c] is None is row[c + 1]]
+    (first_row, first_col), (second_row, second_col) = runs[0], next(run for run in runs if run[0] != runs[0][0])
+    width = len(rows[0])
+    return {
+        (first_row, first_col): "  two  spaces & <tags>",
+        (second_row, second_col + 1): "filled\nover two lines",
+        (0, width): "name.de",
+        (2, width): "Neu",
+    }
+
+
+def test_the_writer_keeps_a_libreoffice_ods_whole_and_splits_its_repeated_cells(tmp_path):
+    from generator.model.table.cells import read_back, with_edits
+    from generator.model.table.patch import patched
+
+    rows = read_sheet(LIBREOFFICE_ODS).rows
+    edits = libreoffice_edits(rows)
+    data = patched("ods", LIBREOFFICE_ODS, {"assets": edits})
+    assert read_back(data, "ods", "assets") == with_edits(rows, edits)
+    before, after = zipfile.ZipFile(LIBREOFFICE_ODS), zipfile.ZipFile(io.BytesIO(data))
+    assert [(i.filename, i.compress_type) for i in after.infolist()] == [
+        (i.filename, i.compress_type) for i in before.infolist()
+    ]
+    assert after.infolist()[0].filename == "mimetype" and after.read("mimetype") == before.read("mimetype")
+    assert [name for name in before.namelist() if before.read(name) != after.read(name)] == ["content.xml"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not shutil.which("soffice"), reason="needs LibreOffice (apt: libreoffice-calc)")
+@pytest.mark.parametrize("fmt", ["xlsx", "ods"])
+def test_libreoffice_reads_the_cells_pnpgen_wrote(fmt, cli, small_game, tmp_path):
+    sheet = german(small_game, fmt, cli)
+    german_po(cli, small_game, tmp_path / "de.po")
+    assert cli("i18n", "import", small_game, tmp_path / "de.po").code == 0
+    office = subprocess.run(
+        [
+            "soffice",
+            f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
+            "--headless",
+            "--convert-to",
+            "csv:Text - txt - csv (StarCalc):44,34,76",
+            "--outdir",
+            str(tmp_path / "csv"),
+            str(sheet),
+        ],
+        capture_output=True,
+        timeout=300,
+    )
+    assert office.returncode == 0, office.stderr
+    with open(tmp_path / "csv" / "cards.csv", encoding="utf-8", newline="") as read:
+        seen = list(csv.reader(read))
+    assert seen[0][-2:] == ["name.de", "text.de"]
+    assert seen[2][-2:] == ["DE: Pear", "DE: Any one player discards 1 card."]
+    assert seen[2][:2] == ["pear", "2"]
