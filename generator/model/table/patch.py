@@ -30,9 +30,17 @@ from xml.sax.saxutils import escape, quoteattr
 from generator.model.table.archive import Archive
 from generator.model.table.columns import column_letters
 from generator.model.table.formats import csv_text
-from generator.model.table.scan import CELL_REF, local, scan_book
+from generator.model.table.scan import CELL_REF, XlsxScan, local
 
 Edits = dict[tuple[int, int], str]
+
+
+def by_row(edits: Edits) -> dict[int, dict[int, str]]:
+    """The edits of each row: row -> column -> text."""
+    rows: dict[int, dict[int, str]] = {}
+    for (row, col), text in edits.items():
+        rows.setdefault(row, {})[col] = text
+    return rows
 
 
 class Unwritable(Exception):
@@ -43,21 +51,28 @@ def patched(fmt: str, path: Path, edits: dict[str | None, Edits]) -> bytes:
     """The bytes of the file at path with the edits made in each of its sheets (by name; None for a CSV file)."""
     if fmt == "csv":
         return patched_csv(path, edits.get(None, {}))
-    book = scan_book(path)  # every part measured within bounds, each sheet's part found
-    with Archive(path) as archive:
+    with Archive(path) as archive:  # every part inflated within the archive's bounds
         signed = [name for name in archive.entries if name.startswith(SIGNATURE_PARTS)]
         if signed:
             raise Unwritable("the file is digitally signed: a change would break its signature")
         infos = archive.zip.infolist()
         parts = {info.filename: b"".join(archive.chunks(info.filename)) for info in infos}
+        sheet_parts = xlsx_sheet_parts(archive) if fmt == "xlsx" else {}
     for sheet, sheet_edits in edits.items():
-        scan = next((found for found in book.sheets if found.name == sheet), None)
-        if scan is None:
+        part = sheet_parts.get(sheet or "") if fmt == "xlsx" else "content.xml"
+        if part not in parts:
             raise Unwritable(f"the file has no sheet '{sheet}' any more")
-        part = scan.part if fmt == "xlsx" else "content.xml"
         patch = patched_xlsx_sheet if fmt == "xlsx" else patched_ods_content
         parts[part] = patch(parts[part], sheet or "", sheet_edits)
     return zipped(infos, parts)
+
+
+def xlsx_sheet_parts(archive: Archive) -> dict[str, str]:
+    """Each sheet's part by the sheet's name, from the workbook and its relationships."""
+    workbook = XlsxScan(archive)
+    relationships = "xl/_rels/workbook.xml.rels"
+    workbook.workbook(workbook.relationships(relationships) if relationships in archive.entries else {})
+    return {sheet.name: sheet.part for sheet in workbook.sheets}
 
 
 SIGNATURE_PARTS = ("_xmlsignatures/", "META-INF/documentsignatures.xml", "META-INF/macrosignatures.xml")
@@ -121,25 +136,21 @@ class Element:
 
 
 class PartReader:
-    """An XML part through expat: `start(element, parents)` is called for every element (parents: the local names
-    of its ancestors); an element it returns True for is given its end offset once it ends."""
+    """An XML part through expat: `start(reader, name, attrs, parents)` is called for every element (parents: the
+    local names of its ancestors) and returns the Element it wants (made with `reader.element`), which is given its
+    end offset once it ends, or None."""
 
-    def __init__(self, data: bytes, start: Callable[[Element, list[str]], bool]):
+    def __init__(self, data: bytes, start: Callable[[PartReader, str, dict, list[str]], Element | None]):
         found = XML_DECLARATION.match(data)
         if found and found.group(1).decode("ascii", "replace").lower().replace("_", "-") not in ("utf-8", "utf8"):
             raise Unwritable(f"the sheet's XML is in {found.group(1).decode('ascii', 'replace')}, not UTF-8")
         self.data = data
-        parser = xml.parsers.expat.ParserCreate()
+        self.parser = parser = xml.parsers.expat.ParserCreate()
         names: list[str] = []
         open_elements: list[Element | None] = []
 
         def on_start(name, attrs):
-            at = parser.CurrentByteIndex
-            tag = START_TAG.match(data, at)
-            if tag is None:
-                raise Unwritable("the sheet's XML could not be followed")
-            element = Element(name, attrs, at, tag.end(), tag.group(0).endswith(b"/>"))
-            open_elements.append(element if start(element, names) else None)
+            open_elements.append(start(self, name, attrs, names))
             names.append(local(name))
 
         def on_end(name):
@@ -155,6 +166,14 @@ class PartReader:
             parser.Parse(data, True)
         except xml.parsers.expat.ExpatError as error:
             raise Unwritable(f"the sheet's XML could not be read ({error})") from None
+
+    def element(self, name: str, attrs: dict) -> Element:
+        """The element starting where the parser is."""
+        at = self.parser.CurrentByteIndex
+        tag = START_TAG.match(self.data, at)
+        if tag is None:
+            raise Unwritable("the sheet's XML could not be followed")
+        return Element(name, attrs, at, tag.end(), tag.group(0).endswith(b"/>"))
 
 
 def splice(data: bytes, changes: list[tuple[int, int, bytes]]) -> bytes:
@@ -192,42 +211,41 @@ def opened(head: bytes) -> bytes:
 
 def patched_xlsx_sheet(data: bytes, _sheet: str, edits: Edits) -> bytes:
     """The sheet part with the edited cells written as inline strings."""
-    rows_wanted = {row for row, _ in edits}
+    rows_wanted = by_row(edits)
     rows: dict[int, Element] = {}
     dimension: list[Element] = []
     open_row: list[Element] = []  # the wanted row being read
 
-    def start(element: Element, parents: list[str]) -> bool:
-        name, parent = local(element.name), parents[-1] if parents else ""
-        if name == "dimension" and parent == "worksheet":
-            dimension.append(element)
-            return True
-        if name == "row" and parent == "sheetData":
-            number = element.attrs.get("r")
+    def start(reader: PartReader, name: str, attrs: dict, parents: list[str]) -> Element | None:
+        if name.endswith("row") and local(name) == "row" and parents[-1:] == ["sheetData"]:
+            number = attrs.get("r")
             if number is None or not number.isdigit():
                 raise Unwritable("a row of the sheet does not say its number")
-            element.index = int(number) - 1
-            open_row[:] = [element] if element.index in rows_wanted else []
+            open_row[:] = [reader.element(name, attrs)] if int(number) - 1 in rows_wanted else []
             if open_row:
-                rows[element.index] = element
-            return bool(open_row)
-        if name == "c" and parent == "row" and parents[-2:-1] == ["sheetData"] and open_row:
-            ref = CELL_REF.fullmatch(element.attrs.get("r", ""))
+                open_row[0].index = int(number) - 1
+                rows[open_row[0].index] = open_row[0]
+            return open_row[0] if open_row else None
+        if open_row and open_row[0].end < 0 and local(name) == "c" and parents[-2:] == ["sheetData", "row"]:
+            ref = CELL_REF.fullmatch(attrs.get("r", ""))
             if ref is None:
                 raise Unwritable("a cell of the sheet does not say its place")
-            element.index = column_index(ref.group(1))
-            open_row[0].children.append(element)
-            return True
-        return False
+            cell = reader.element(name, attrs)
+            cell.index = column_index(ref.group(1))
+            open_row[0].children.append(cell)
+            return cell
+        if local(name) == "dimension" and parents == ["worksheet"]:
+            dimension.append(reader.element(name, attrs))
+            return dimension[-1]
+        return None
 
     PartReader(data, start)
-    missing = rows_wanted - set(rows)
+    missing = set(rows_wanted) - set(rows)
     if missing:
         raise Unwritable(f"the sheet has no row {min(missing) + 1}")
     changes = []
     for index, row in rows.items():
-        cells = {col: text for (at_row, col), text in edits.items() if at_row == index}
-        changes += xlsx_row_changes(data, row, cells)
+        changes += xlsx_row_changes(data, row, rows_wanted[index])
     if dimension:
         changes.append(dimension_change(data, dimension[0], edits))
     return splice(data, changes)
@@ -301,45 +319,45 @@ KEPT_CELL_ATTRIBUTES = ("table:style-name", "table:content-validation-name")
 def patched_ods_content(data: bytes, sheet: str, edits: Edits) -> bytes:
     """content.xml with the edited cells of the sheet written as strings; a repeated row or cell holding one is
     split into the rows or cells before it, it, and those after it."""
-    rows_wanted = {row for row, _ in edits}
+    rows_wanted = by_row(edits)
     rows: list[Element] = []
-    state = {"in_table": False, "next_row": 0}
+    in_table, next_row = [False], [0]
 
-    def start(element: Element, parents: list[str]) -> bool:
+    def start(reader: PartReader, name: str, attrs: dict, parents: list[str]) -> Element | None:
         if not parents:
-            declared = {
-                key.partition(":")[2]: value for key, value in element.attrs.items() if key.startswith("xmlns:")
-            }
+            declared = {key.partition(":")[2]: value for key, value in attrs.items() if key.startswith("xmlns:")}
             if any(declared.get(prefix) != uri for prefix, uri in ODS_NAMESPACES.items()):
                 raise Unwritable("the file names OpenDocument's parts otherwise than spreadsheet programs do")
-        if element.name == "table:table" and element.attrs.get("table:name") == sheet:
-            state["in_table"] = True  # the sheet's rows follow, up to the next sheet
-            return False
-        if element.name == "table:table":
-            state["in_table"] = False
-            return False
-        if not state["in_table"] or local(element.name) not in ("table-row", "table-cell", "covered-table-cell"):
-            return False
-        if element.name == "table:table-row" and parents[-1] in ({"table"} | ODS_ROW_GROUPS):
-            element.index = state["next_row"]
-            element.repeat = count(element.attrs.get(ROWS_REPEATED))
-            state["next_row"] += element.repeat
-            if any(element.index <= row < element.index + element.repeat for row in rows_wanted):
-                rows.append(element)
-                return True
-        elif element.name in ODS_CELLS and parents[-1] == "table-row" and rows and rows[-1].end < 0:
-            row = rows[-1]
-            element.index = sum(cell.repeat for cell in row.children)
-            element.repeat = count(element.attrs.get(COLUMNS_REPEATED))
-            row.children.append(element)
-            return True
-        return False
+        if name == "table:table":
+            in_table[:] = [attrs.get("table:name") == sheet]  # the sheet's rows follow, up to the next sheet
+            return None
+        if not in_table[0]:
+            return None
+        if name == "table:table-row" and parents[-1] in ({"table"} | ODS_ROW_GROUPS):
+            row = reader.element(name, attrs)
+            row.index, row.repeat = next_row[0], count(attrs.get(ROWS_REPEATED))
+            next_row[0] += row.repeat
+            if holds_any(row, rows_wanted):
+                rows.append(row)
+                return row
+        elif name in ODS_CELLS and parents[-1] == "table-row" and rows and rows[-1].end < 0:
+            cell = reader.element(name, attrs)
+            cell.index = sum(other.repeat for other in rows[-1].children)
+            cell.repeat = count(attrs.get(COLUMNS_REPEATED))
+            rows[-1].children.append(cell)
+            return cell
+        return None
 
     PartReader(data, start)
     found = {row for element in rows for row in range(element.index, element.index + element.repeat)}
-    if rows_wanted - found:
-        raise Unwritable(f"the sheet '{sheet}' has no row {min(rows_wanted - found) + 1}")
-    return splice(data, [(row.start, row.end, ods_rows(data, row, edits)) for row in rows])
+    if set(rows_wanted) - found:
+        raise Unwritable(f"the sheet '{sheet}' has no row {min(set(rows_wanted) - found) + 1}")
+    return splice(data, [(row.start, row.end, ods_rows(data, row, rows_wanted)) for row in rows])
+
+
+def holds_any(row: Element, wanted: dict[int, dict[int, str]]) -> bool:
+    """Whether a (perhaps repeated) row element stands for one of the wanted rows."""
+    return row.index in wanted or (row.repeat > 1 and any(row.index < at < row.index + row.repeat for at in wanted))
 
 
 def count(text: str | None) -> int:
@@ -350,17 +368,16 @@ def count(text: str | None) -> int:
     return int(text)
 
 
-def ods_rows(data: bytes, row: Element, edits: Edits) -> bytes:
+def ods_rows(data: bytes, row: Element, edits: dict[int, dict[int, str]]) -> bytes:
     """The rows one (perhaps repeated) row element becomes: the edited ones written out alone, the rest repeated
     as before in the stretches between them."""
     pieces, at = [], row.index
-    written = sorted({index for index, _ in edits if row.index <= index < row.index + row.repeat})
+    written = [row.index] if row.repeat == 1 else sorted(i for i in edits if row.index <= i < row.index + row.repeat)
     whole = data[row.start : row.end]
     for index in written:
         if index > at:
             pieces.append(repeated(whole, row, ROWS_REPEATED, index - at))
-        cells = {col: text for (at_row, col), text in edits.items() if at_row == index}
-        pieces.append(ods_row(data, row, cells))
+        pieces.append(ods_row(data, row, edits[index]))
         at = index + 1
     if row.index + row.repeat > at:
         pieces.append(repeated(whole, row, ROWS_REPEATED, row.index + row.repeat - at))
