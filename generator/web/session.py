@@ -2,8 +2,9 @@
 
 The state is rebuilt from the files on every change (ours or a text editor's), with the same functions
 the other commands use: load_game, i18n units and game_status, build's render_game (through the face
-cache, so an edit renders only the faces it changed). Edits go through i18n import's planning and
-round-trip writer, so they keep comments and layout and refuse what import refuses.
+cache, so an edit renders only the faces it changed). Edits go through i18n import's planning and writers
+(the YAML's round trip, a spreadsheet deck's cells), so they keep comments and layout and refuse what import
+refuses.
 """
 
 from __future__ import annotations
