@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import InputError, Problem, ProblemList, did_you_mean
-from generator.model.game import Card, Deck, Game, Text
+from generator.model.game import Card, Deck, Game, SheetSource, Text
 from generator.model.cards import card_schema
 from generator.model.schema import INVALID, Checker, Field, Where, walk_refs
 from generator.model.table.columns import (
@@ -277,7 +277,7 @@ def read_cell(
     for problem in checker.problems:
         problem.cell = sheet.cell(row, col)
     problems += checker.problems
-    return EMPTY if checked is INVALID or checker.problems else checked
+    return EMPTY if checked is INVALID or checker.problems else value  # plain: the card is checked whole later
 
 
 def merged(base: dict[str, Any] | None, from_sheet: dict[str, Any], present: Present) -> dict[str, Any]:
@@ -344,8 +344,11 @@ def reference_problems(
     return problems
 
 
-def read_deck_sheet(file: Path, deck_id: str, fields: dict[str, Field], languages: list[str]) -> list[SheetCard]:
-    """The cards of a deck that names a spreadsheet in `cards_from:` (references are checked by validate)."""
+def read_deck_sheet(
+    file: Path, deck_id: str, fields: dict[str, Field], languages: list[str]
+) -> tuple[SheetSource, list[SheetCard]]:
+    """The sheet a deck names in `cards_from:` and its cards (references are checked by validate)."""
     sheet = read_sheet(file, preferred=deck_id)
     _present, cards = read_cards(sheet, deck_columns(fields, languages), languages, fields)
-    return cards
+    labels = tuple("" if label is None else str(label).strip() for label in sheet.rows[0])
+    return SheetSource(file, sheet.name, labels), cards
