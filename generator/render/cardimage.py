@@ -16,7 +16,7 @@ from pathlib import Path
 
 from generator.fsutil import write_cache_entry
 from generator.model.game import Game
-from generator.render.faces import Batch, GameRenderer, content_key, render_fitted
+from generator.render.faces import Batch, GameRenderer, document_key, render_fitted
 
 DPI = 300
 
@@ -30,10 +30,11 @@ def face_images(game: Game, lang: str, deck_id: str, card_ids: list[str], cache_
     fronts = [renderer.card_faces(deck, by_id[card_id], shared)["front"][0] for card_id in card_ids]
     html = renderer.document(deck, fronts)
     bleed = round(deck.bleed_mm / 25.4 * DPI)
-    entry = _entry(cache_dir, content_key(html, f"png at {DPI} dpi less {bleed} px", *_drawing_versions()))
+    base_url = renderer.base_url()
+    entry = _entry(cache_dir, document_key(base_url, html, f"png at {DPI} dpi less {bleed} px", *_drawing_versions()))
     images = _read(entry)
     if images is None or len(images) != len(card_ids):
-        images = _rasterized(Batch(html, renderer.base_url()), bleed)
+        images = _rasterized(Batch(html, base_url), bleed)
         if entry is not None:
             write_cache_entry(entry, marshal.dumps(images))
     return ["data:image/png;base64," + base64.b64encode(data).decode("ascii") for data in images]

@@ -24,6 +24,7 @@ from generator.render.weasy.patches import weasyprint_version
 from generator.render.weasy.compactfonts import EMBEDDING
 from generator.render.weasy.fit import CHECK_VERSION, FitBox
 from generator.render.worker import RenderedBatch, render_document
+from generator.render.reads import DocumentReads
 from generator.render.memo import FaceMemo, card_key, context_key, folder_fingerprint, text_at, text_paths
 from generator.render.templating import TemplateKind, Templates, Untranslated, localize
 from generator.paths import TEMPLATES_DIR, find_template, template_dirs
@@ -303,7 +304,8 @@ class GameRenderer:
             ],
             self.templates.used,
         )
-        start = _digest_of(_key_start(), (base_url, frame))
+        reads = DocumentReads(base_url)  # the keys hash what the faces read, not where the game's folder is
+        start = _digest_of(_key_start(), (reads.key_text(frame),))
         for index, card in enumerate(deck.cards):
             known = memo.get(card)
             if known is not None:
@@ -313,7 +315,10 @@ class GameRenderer:
             else:
                 self.data.read, used_before = False, set(self.templates.used)
                 faces = self.card_faces(deck, card, shared)
-                keys = {side: _digest_of(start.copy(), (html,)).hexdigest() for side, (html, _) in faces.items()}
+                keys = {
+                    side: _digest_of(start.copy(), (reads.key_text(html),)).hexdigest()
+                    for side, (html, _) in faces.items()
+                }
                 result.front_of.append(result.add(keys["front"], faces["front"][0], index, "front"))
                 result.back_of.append(
                     result.add(keys["back"], faces["back"][0], index, "back") if "back" in faces else None
@@ -487,13 +492,19 @@ class Batch:
     def key(self) -> str:
         if self.inputs is not None:
             return content_key(self.base_url, "made from\0", self.inputs)
-        return content_key(self.base_url, self.html)
+        return document_key(self.base_url, self.html)
 
 
 def content_key(*parts: str) -> str:
     """Hash of everything that determines a rendering: the texts given, WeasyPrint's version, the fonts and how
     they are embedded."""
     return _digest_of(_key_start(), parts).hexdigest()
+
+
+def document_key(base_url: str, html: str, *parts: str) -> str:
+    """content_key of a document rendered against base_url: the files it reads count by their content, not
+    by where its folder is (render/reads.py)."""
+    return content_key(DocumentReads(base_url).key_text(html), *parts)
 
 
 def _key_start():
@@ -507,13 +518,6 @@ def _digest_of(digest, parts):
         digest.update(part.encode("utf-8"))
         digest.update(b"\0")
     return digest
-
-
-def content_keys(common: tuple[str, ...], lasts: list[str]) -> list[str]:
-    """content_key(*common, last) for each of lasts: the common parts (a deck's document around its faces,
-    tens of kilobytes) are hashed once."""
-    start = _digest_of(_key_start(), common)
-    return [_digest_of(start.copy(), (last,)).hexdigest() for last in lasts]
 
 
 def face_keys(renderer: GameRenderer, faces: DeckFaces) -> list[str]:
