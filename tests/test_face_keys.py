@@ -1,23 +1,15 @@
 """Face cache keys name what a face reads by its content, not by where the game's folder is: a copied game
 takes every face and document from the cache, and a face that reads a changed file is rendered again."""
 
+import io
 import re
 import shutil
 
 import pypdfium2 as pdfium
+from PIL import Image
 
 from generator.render.reads import DocumentReads
-
-RULES = """\
-blocks:
-  - id: goal
-    type: heading
-    text: {ja: 目的, en: Goal}
-  - id: table-plan
-    type: figure
-    src: plan.svg
-    text: {ja: 配置図, en: The table}
-"""
+from test_images import RULES  # a rule sheet with the figure plan.png
 
 
 def svg(colour: str) -> str:
@@ -25,6 +17,12 @@ def svg(colour: str) -> str:
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
         f'<rect x="1" y="1" width="8" height="8" fill="{colour}"/></svg>\n'
     )
+
+
+def png(colour: str) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (40, 20), colour).save(buffer, format="PNG")
+    return buffer.getvalue()
 
 
 def with_pictures(game):
@@ -39,7 +37,7 @@ def with_pictures(game):
     card = templates / "card.html"
     card.write_text(card.read_text(encoding="utf-8") + "{{ icon('star', '9mm') }}\n", encoding="utf-8")
     (game / "rules.yaml").write_text(RULES, encoding="utf-8")
-    (game / "plan.svg").write_text(svg("#c62828"), encoding="utf-8")
+    (game / "plan.png").write_bytes(png("#c62828"))
 
 
 def build(cli, game, out, *extra):
@@ -92,7 +90,7 @@ def test_a_copy_whose_pictures_differ_renders_the_faces_that_show_them(small_gam
     build(cli, small_game, out)
     copy, copy_out = copied(small_game, out, tmp_path)
     (copy / "templates" / "icons" / "star.svg").write_text(svg("#f9a825"), encoding="utf-8")
-    (copy / "plan.svg").write_text(svg("#6a1b9a"), encoding="utf-8")
+    (copy / "plan.png").write_bytes(png("#6a1b9a"))
     faces, rules = rendered(build(cli, copy, copy_out))
     assert faces >= 3 and rules == 1  # every front shows the icon (the backs do not)
     build(cli, copy, tmp_path / "cold", "--no-cache")
