@@ -22,7 +22,7 @@ CPU, WALL = time.process_time, time.monotonic
 
 def main() -> None:
     started = CPU(), WALL()
-    from generator import yamlio
+    from generator.yamlio.remembered import remember_in
     from types import SimpleNamespace
 
     from generator.build.cards import SheetOptions, card_file_stem, plan_volumes
@@ -44,7 +44,7 @@ def main() -> None:
         lap[:] = CPU(), WALL()
 
     done("imports")
-    yamlio.remember_in(cache_dir(game_dir, out))
+    remember_in(cache_dir(game_dir, out))
     with long_lived():
         game = load_game(game_dir)
     done("reading the game")

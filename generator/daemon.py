@@ -19,20 +19,15 @@ This module is imported by every `pnpgen` call, before anything heavy: keep its 
 
 from __future__ import annotations
 
-import _socket  # not `socket`: its enums are 3 ms of every command; the server side imports it
 import marshal
 import os
+import socket
 import sys
 import time
-
-TYPE_CHECKING = False  # typing's, without importing typing (2 ms of every command): mypy knows the name
-if TYPE_CHECKING:
-    import socket
-    from collections.abc import Callable
+from collections.abc import Callable, Collection  # loaded by `socket` already
 
 GREETING = b"pnpgen\n"  # the server's first line on every connection, before the client sends anything
 GREETING_SECONDS = 3
-COMMANDS = {"build", "validate", "components", "rules", "export", "list", "i18n"}  # one-shot commands
 IDLE_SECONDS = 20 * 60
 FONT_DIRS = [
     "/usr/share/fonts",
@@ -47,22 +42,20 @@ FONT_DIRS = [
 def enabled() -> bool:
     return (
         os.environ.get("PNPGEN_DAEMON", "1") != "0"
-        and hasattr(_socket.socket, "sendmsg")
-        and hasattr(_socket, "SO_PEERCRED")
+        and hasattr(socket.socket, "sendmsg")
+        and hasattr(socket, "SO_PEERCRED")
     )  # Linux: passing the terminal, checking the caller's user
 
 
-def wanted(argv: list[str]) -> bool:
-    """Whether this command line may run in (and start) a server."""
-    return enabled() and bool(argv) and argv[0] in COMMANDS and "-h" not in argv and "--help" not in argv
+def wanted(argv: list[str], resident: Collection[str]) -> bool:
+    """Whether this command line may run in (and start) a server: its command is one of `resident` (the command
+    layer says which: generator/commands/__init__.py; a server runs whatever command runner it is given)."""
+    return enabled() and bool(argv) and argv[0] in resident and "-h" not in argv and "--help" not in argv
 
 
 def fingerprint() -> str:
     """What a server's loaded state depends on: pnpgen's code, the interpreter, WeasyPrint, the fonts."""
-    try:
-        from _sha256 import sha256  # the same digest as hashlib's, without loading OpenSSL (2 ms of every call)
-    except ImportError:
-        from hashlib import sha256
+    from hashlib import sha256
 
     digest = sha256(f"{sys.executable}\0{sys.version}\0".encode())
     package = os.path.dirname(os.path.abspath(__file__))
@@ -108,87 +101,73 @@ class ServerLost(Exception):
 
 
 def run_remote(argv: list[str]) -> int | None:
-    """Run the command in a server: its exit code, or None when no server is ready (run it here then)."""
+    """Run the command in a server: its exit code, or None when no server is ready (run it here then; a server
+    that failed to start is reported)."""
     path = socket_path()
     if path is None or not os.path.exists(path):
+        failed = failed_start() if path is not None else None
+        if failed:
+            print(
+                f"warning: the pnpgen server could not start: {failed}; commands run without it "
+                "(`pnpgen daemon start --foreground` shows why; PNPGEN_DAEMON=0 turns it off)",
+                file=sys.stderr,
+            )
         return None
-    connection = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
-    replies = _Lines(connection)
-    try:
-        connection.settimeout(GREETING_SECONDS)  # a server greets at once; a stopped or hung one is ignored
-        connection.connect(path)
-        if replies.readline() != GREETING:
-            connection.close()
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    with connection, connection.makefile("rb") as replies:
+        try:
+            connection.settimeout(GREETING_SECONDS)  # a server greets at once; a stopped or hung one is ignored
+            connection.connect(path)
+            if replies.readline() != GREETING:
+                return None
+            # Only now the terminal's descriptors are passed: sent to a server that never reads them (stopped
+            # with SIGSTOP), they would stay in its queue and keep this command's output open after it ended.
+            connection.settimeout(10)
+            umask = os.umask(0o022)
+            os.umask(umask)
+            payload = marshal.dumps(
+                {
+                    "argv": argv,
+                    "cwd": os.getcwd(),
+                    "env": dict(os.environ),
+                    "umask": umask,
+                    "encodings": [(sys.stdout.encoding, sys.stdout.errors), (sys.stderr.encoding, sys.stderr.errors)],
+                }
+            )
+            sys.stdout.flush()
+            sys.stderr.flush()
+            terminal = b"".join(fd.to_bytes(4, sys.byteorder) for fd in (0, 1, 2))  # C ints: what send_fds sends
+            connection.sendmsg([len(payload).to_bytes(4, "big")], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, terminal)])
+            connection.sendall(payload)
+            import signal  # while the server starts the command
+
+            hello = replies.readline()
+            if not hello:
+                return None  # refused before starting: nothing ran
+        except OSError:
             return None
-        # Only now the terminal's descriptors are passed: sent to a server that never reads them (stopped
-        # with SIGSTOP), they would stay in its queue and keep this command's output open after it ended.
-        connection.settimeout(10)
-        umask = os.umask(0o022)
-        os.umask(umask)
-        payload = marshal.dumps(
-            {
-                "argv": argv,
-                "cwd": os.getcwd(),
-                "env": dict(os.environ),
-                "umask": umask,
-                "encodings": [(sys.stdout.encoding, sys.stdout.errors), (sys.stderr.encoding, sys.stderr.errors)],
-            }
-        )
-        sys.stdout.flush()
-        sys.stderr.flush()
-        terminal = b"".join(fd.to_bytes(4, sys.byteorder) for fd in (0, 1, 2))  # C ints: what send_fds sends
-        connection.sendmsg([len(payload).to_bytes(4, "big")], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, terminal)])
-        connection.sendall(payload)
-        import signal  # while the server starts the command
+        connection.settimeout(None)
+        child = int(hello.split()[1])  # b"pid N"
+        interrupts = []
 
-        hello = replies.readline()
-        if not hello:
-            return None  # refused before starting: nothing ran
-    except OSError:
-        connection.close()
-        return None
-    connection.settimeout(None)
-    child = int(hello.split()[1])  # b"pid N"
-    interrupts = []
+        def forward(signum, frame):
+            """Ctrl-C (or a TERM) goes to the command; a second Ctrl-C ends it at once."""
+            interrupts.append(signum)
+            if len(interrupts) > 1 and signum == signal.SIGINT:
+                _send_signal(child, signal.SIGKILL)
+                print("interrupted", file=sys.stderr)
+                raise SystemExit(130)
+            _send_signal(child, signum)
 
-    def forward(signum, frame):
-        """Ctrl-C (or a TERM) goes to the command; a second Ctrl-C ends it at once."""
-        interrupts.append(signum)
-        if len(interrupts) > 1 and signum == signal.SIGINT:
-            _send_signal(child, signal.SIGKILL)
-            print("interrupted", file=sys.stderr)
-            raise SystemExit(130)
-        _send_signal(child, signum)
-
-    previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        done = replies.readline()
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        connection.close()
+        previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            done = replies.readline()
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
     if not done:
         raise ServerLost("the pnpgen server stopped during the command")
     return int(done.split()[1])  # b"exit N"
-
-
-class _Lines:
-    """The lines a server sends (socket.makefile's readline, without importing `socket`)."""
-
-    def __init__(self, connection: _socket.socket):
-        self.connection = connection
-        self.buffer = b""
-
-    def readline(self) -> bytes:
-        """The next line with its newline; what is left, or b"", when the server closes the connection."""
-        while b"\n" not in self.buffer:
-            chunk = self.connection.recv(4096)
-            if not chunk:
-                line, self.buffer = self.buffer, b""
-                return line
-            self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        return line + b"\n"
 
 
 def _send_signal(pid: int, signum: int) -> None:
@@ -205,17 +184,85 @@ def start_in_background() -> None:
     spawn()
 
 
-def spawn() -> None:
+def spawn():
+    """Start a server in the background, isolated from the current folder and the user's PYTHON* variables
+    (see processes.isolated_python): its subprocess.Popen, or None when pnpgen cannot start one so. Until it
+    is ready, what it prints goes to a start log in the runtime folder, named by its process id: one whose
+    process has ended is a server that failed to start, which the next command reports (failed_start)."""
     import subprocess
 
-    subprocess.Popen(
-        [sys.executable, "-m", "generator", "daemon", "start", "--foreground"],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        close_fds=True,
-    )
+    from generator import processes
+
+    python, folder = processes.isolated_python(), runtime_dir()
+    if python is None or folder is None:
+        return None
+    print_ = fingerprint()
+    log = os.path.join(folder, f"{print_}.start-{os.getpid()}.tmp")
+    with open(log, "wb") as output:
+        server = subprocess.Popen(
+            [*python, "-u", "-m", "generator", "daemon", "start", "--foreground"],  # -u: its log in order
+            cwd=folder,  # nothing there but this user's sockets and logs
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=output,
+            start_new_session=True,
+            close_fds=True,
+        )
+    os.replace(log, start_log(folder, print_, server.pid))
+    return server
+
+
+def start_log(folder: str, print_: str, pid: int) -> str:
+    return os.path.join(folder, f"{print_}.start-{pid}.log")
+
+
+def failed_start() -> str | None:
+    """What a server of this installation that ended before it was ready printed (its last line), the start
+    log kept as FINGERPRINT.failed.log; None when no server failed to start since the last call."""
+    folder = runtime_dir()
+    if folder is None:
+        return None
+    print_, found = fingerprint(), None
+    prefix = f"{print_}.start-"
+    for name in os.listdir(folder):
+        if not (name.startswith(prefix) and name.endswith(".log")):
+            continue
+        try:
+            if _running(int(name[len(prefix) : -len(".log")])):
+                continue  # still starting
+        except ValueError:
+            pass
+        kept = os.path.join(folder, f"{print_}.failed.log")
+        try:
+            os.replace(os.path.join(folder, name), kept)
+            with open(kept, "rb") as handle:
+                lines = handle.read().decode("utf-8", "replace").strip().splitlines()
+        except OSError:
+            continue
+        found = f"{lines[-1].strip() if lines else 'it ended without a message'} (all it printed: {kept})"
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether the process runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rpartition(b")")[2].split()[0] not in (b"Z", b"X")
+    except (OSError, IndexError):
+        return False
+
+
+def _ready(folder: str, print_: str) -> None:
+    """In a server started by spawn, once it listens: its start log is not needed, and it prints nothing (one
+    started in a terminal, `daemon start --foreground`, keeps printing there)."""
+    try:
+        os.unlink(start_log(folder, print_, os.getpid()))
+    except FileNotFoundError:
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for fd in (1, 2):
+        os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 # --- the server ------------------------------------------------------------------------------------------
@@ -226,13 +273,14 @@ def serve(run_command: Callable[[list[str]], int], warm_up: Callable[[], None]) 
     the child runs `run_command(argv)` (the command layer's runner: this module knows no command)."""
     import select
     import signal
-    import socket
 
     own_print = fingerprint()
     path = socket_path(own_print)
     if path is None:
+        print("error: no folder of this user's alone for the server's socket (XDG_RUNTIME_DIR)", file=sys.stderr)
         return 1
     if _answers(path):
+        _ready(os.path.dirname(path), own_print)
         return 0  # another server is already there
     warm_up()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -245,6 +293,7 @@ def serve(run_command: Callable[[list[str]], int], warm_up: Callable[[], None]) 
     pid_file = path.removesuffix(".sock") + ".pid"
     with open(pid_file, "w") as handle:
         handle.write(f"{os.getpid()}\n")
+    _ready(os.path.dirname(path), own_print)
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     last_request = time.monotonic()
     spare: Spare | None = None
@@ -290,7 +339,7 @@ def _remove(path: str) -> None:
 
 
 def _answers(path: str) -> bool:
-    probe = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         probe.connect(path)
         return True
@@ -332,8 +381,6 @@ class Spare:
 
     @classmethod
     def fork(cls, listener: socket.socket, run_command) -> Spare:
-        import socket
-
         channel, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         pid = os.fork()
         if pid == 0:
@@ -345,8 +392,6 @@ class Spare:
 
     def take(self, connection: socket.socket) -> bool:
         """Hand the connection to the spare; False when it is gone (the server forks the command then)."""
-        import socket
-
         try:
             socket.send_fds(self.channel, [b"c"], [connection.fileno()])
         except OSError:
@@ -359,8 +404,6 @@ class Spare:
 
 def _wait_as_spare(channel: socket.socket, run_command) -> None:
     """In a spare: copy the pages, then run the command whose connection arrives; leave when the server does."""
-    import socket
-
     from generator import heap
 
     heap.copy_private_pages()
@@ -376,7 +419,6 @@ def _wait_as_spare(channel: socket.socket, run_command) -> None:
 
 def _greeted(connection: socket.socket) -> bool:
     """Greet a connection of this user's; False (the connection closed) for another user or a client gone."""
-    import socket
     import struct
 
     _, uid, _ = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))
@@ -401,7 +443,6 @@ def _fork_command(listener: socket.socket, connection: socket.socket, run_comman
 def _run_command(connection: socket.socket, run_command) -> None:
     """In the forked child: take the caller's terminal, directory and environment, run, report, exit."""
     import signal
-    import socket
 
     code = 1
     from generator import processes
@@ -507,11 +548,14 @@ def stop_all() -> int:
     return stopped
 
 
-def wait_until_ready(timeout: float = 30.0) -> bool:
+def wait_until_ready(server, timeout: float = 30.0) -> bool:
+    """Whether the server spawn started answers within timeout; False at once when it has ended."""
     path = socket_path()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if path is not None and _answers(path):
             return True
+        if server.poll() is not None:
+            return path is not None and _answers(path)
         time.sleep(0.05)
     return False

@@ -44,6 +44,48 @@ class InputError(Exception):
         return type(self), (self.problems,)
 
 
+SHOWN_PROBLEMS = 50  # one mistake repeated down a sheet is one mistake: the first 50, then how many more
+
+
+class ProblemList:
+    """Problems as they are found: the first SHOWN_PROBLEMS kept, the rest only counted (a sheet of 100,000
+    bad rows costs neither the memory nor the screen of 100,000 problems)."""
+
+    def __init__(self) -> None:
+        self.kept: list[Problem] = []
+        self.more = 0
+
+    def add(self, problems: list[Problem]) -> None:
+        room = SHOWN_PROBLEMS - len(self.kept)
+        self.kept += problems[: max(room, 0)]
+        self.more += max(len(problems) - max(room, 0), 0)
+
+    def __bool__(self) -> bool:
+        return bool(self.kept)
+
+    def __len__(self) -> int:
+        return len(self.kept) + self.more
+
+    def final(self) -> list[Problem]:
+        """The kept problems, then one saying how many more there are."""
+        if not self.more:
+            return list(self.kept)
+        return self.kept + [more_problems(self.kept[-1].file, self.more)]
+
+
+def more_problems(file: Path | None, count: int) -> Problem:
+    return Problem(file, None, f"and {count:,} more problems", hint="correct these and run again to see the rest")
+
+
+def capped(problems: list[Problem]) -> list[Problem]:
+    """At most SHOWN_PROBLEMS problems and a count of the rest (a list already capped is left as it is)."""
+    if len(problems) <= SHOWN_PROBLEMS + 1:
+        return problems
+    found = ProblemList()
+    found.add(problems)
+    return found.final()
+
+
 def unique_problems(problems: list[Problem]) -> list[Problem]:
     """Problems in their order, each reported once."""
     seen, unique = set(), []

@@ -14,6 +14,8 @@ directory: these paths are relative, so a command run in a server's fork uses it
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 from pathlib import Path
 
 from generator.errors import InputError, Problem, did_you_mean
@@ -26,6 +28,13 @@ GAME_TEMPLATES_DIR = PROJECT_DIR / "templates"  # templates/<game> of the projec
 PAGE_DIR = PACKAGE_DIR / "web"  # the page of `pnpgen serve`: index.html, app.js, style.css
 CARDS_DIR = PROJECT_DIR / "cards"
 OUTPUT_DIR = PROJECT_DIR / "output"
+
+
+def debian() -> bool:
+    """Whether pnpgen runs on a Debian system whose packages it sees (`apt-get install` is the way to add a
+    font or a colour profile): not inside a conda environment, which has fontconfig of its own."""
+    conda = os.path.isdir(os.path.join(sys.prefix, "conda-meta"))
+    return os.path.isfile("/etc/debian_version") and shutil.which("apt-get") is not None and not conda
 
 
 def cache_dir(game_dir: Path, out: Path = OUTPUT_DIR) -> Path:

@@ -9,7 +9,7 @@ from conftest import fonts_of, is_embedded, page_size_mm, page_text, placements
 from generator.build import BuildOptions, build
 from generator.errors import InputError
 from generator.model import load_game
-from generator.render.sheets import PAPERS
+from generator.render.paper import PAPERS
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import pytest
 
 from conftest import copy_game
 from generator.model import load_game
+from generator.render import batches
 from generator.render import faces as faces_module
 from generator.render.faces import FacePages, GameRenderer
 from generator.render.memo import FaceMemo
@@ -198,12 +199,28 @@ def test_new_fonts_or_renderer_run_every_card(small_game, tmp_path, runs, monkey
     """The memo gives face keys, which hash the fonts and WeasyPrint's version: a change to them is a new key."""
     memo = FaceMemo(tmp_path / "cache")
     faces_of(small_game, memo)
-    monkeypatch.setattr(faces_module, "weasyprint_version", lambda: "999.0")
+    monkeypatch.setattr(batches, "weasyprint_version", lambda: "999.0")
     runs.clear()
     _, found = faces_of(small_game, memo)
     assert len(runs) == 2 * len(load_game(small_game).decks["cards"].cards)
     _, fresh = faces_of(small_game)
     assert_same(found, fresh)
+
+
+def test_a_face_key_is_the_content_key_of_the_face_in_its_decks_document(small_game):
+    """The face cache, the memo and --changed-since (render/changes.py) all know a face by one key: the content
+    key of the base URL, the deck's document around its faces and the face's HTML, however it is hashed."""
+    game = load_game(small_game)
+    deck = game.decks["cards"]
+    for lang in game.languages:
+        renderer = GameRenderer(game, lang)
+        faces = renderer.deck_faces(deck)
+        frame, base_url = renderer.document(deck, []), renderer.base_url()
+        pages = list(FacePages(faces))
+        assert len(set(pages)) == len(pages) > 1  # distinct faces: a front per card and the shared back
+        assert faces.keys == [batches.content_key(base_url, frame, page) for page in pages]
+        assert batches.content_keys((base_url, frame), pages) == faces.keys
+        assert batches.content_key(base_url, frame + " ", pages[0]) != faces.keys[0]
 
 
 def test_a_cards_data_key_changes_with_its_data_and_not_with_where_it_is_written(tmp_path):

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import copy_game
 from generator.i18n.checks import check_brackets, check_numbers, check_placeholders, check_pair
-from generator.i18n.exchange import read
+from generator.i18n.exchange.formats import read
 from generator.i18n.glossary import Glossary, Term
 
 FORMATS = {"po": "po", "xliff": "xlf", "csv": "csv"}
@@ -204,7 +204,8 @@ def test_status_reports_a_glossary_problem_with_its_card_and_field(cli, small_ga
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_every_format_reads_back_what_it_wrote(tmp_path, fmt):
-    from generator.i18n.exchange import Entry, Exchange, write
+    from generator.i18n.exchange.entries import Entry, Exchange
+    from generator.i18n.exchange.formats import write
 
     tricky = 'a "quoted" word,\nsecond line with a \\ backslash\tand a tab & <tag>'
     entries = [
@@ -228,6 +229,26 @@ def test_every_format_reads_back_what_it_wrote(tmp_path, fmt):
     assert [(e.id, e.source, e.target, e.stale) for e in back.entries] == [
         (e.id, e.source, e.target, e.stale) for e in entries
     ]
+
+
+def test_every_format_notes_what_a_string_is_and_the_box_it_fits():
+    import csv
+    import io
+
+    from generator.i18n.exchange.entries import Entry, Exchange
+    from generator.i18n.exchange.formats import write
+
+    entries = [
+        Entry("cards[a].name", "名前", "Name", note="card 'a', name", width_mm=48, height_mm=11.5),
+        Entry("title", "題名", "Title", note="game title"),
+    ]
+    exchange = Exchange("g", "ja", "en", entries)
+    xliff = write(exchange, "xliff")
+    assert "<note from=\"developer\">card 'a', name; fits a 48 x 11.5 mm box</note>" in xliff
+    assert '<note from="developer">game title</note>' in xliff
+    rows = list(csv.DictReader(io.StringIO(write(exchange, "csv").lstrip("\ufeff"))))
+    assert [row["developer_comments"] for row in rows] == ["card 'a', name; fits a 48 x 11.5 mm box", "game title"]
+    assert "#. card 'a', name\n#. fits a 48 x 11.5 mm box\n" in write(exchange, "po")
 
 
 @pytest.mark.skipif(not shutil.which("msgfmt"), reason="gettext's msgfmt is not installed")
@@ -295,3 +316,91 @@ def test_a_placeholder_name_is_not_read_as_a_glossary_term():
         check_pair("{card:coal-mine} moves the trend", "{card:coal-mine}でトレンドが動く", glossary, "en", "ja") == []
     )
     assert check_pair("Coal rises", "価格が上がる", glossary, "en", "ja")
+
+
+def plant_hand_terms(game_dir: Path, second: str) -> None:
+    """Two cards naming 手札 (hand): the glossary lists a second form, and the pear's text uses it."""
+    (game_dir / "glossary.yaml").write_text(
+        f"terms:\n  - {{ja: 手札, en: [hand, {second}]}}\n  - {{ja: 点, en: point}}\n", encoding="utf-8"
+    )
+    cards = game_dir / "decks" / "cards.yaml"
+    edit(cards, "en: Draw 1 card.}", "en: Draw 1 card into your hand.}")
+    edit(cards, "en: Any one player discards 1 card.}", f"en: Any one player discards 1 card from their {second}.}}")
+
+
+def test_a_second_translation_of_a_glossary_term_fails_the_terms_check(cli, small_game):
+    plant_hand_terms(small_game, "hand")  # one translation everywhere: nothing to say
+    cli("i18n", "confirm", small_game)
+    assert status(cli, small_game)["problems"] == []
+    assert cli("validate", small_game).code == 0
+    # the glossary lets a second translation in, and one string uses it
+    copy_of = small_game
+    edit(small_game / "glossary.yaml", "en: [hand, hand]", "en: [hand, holding]")
+    edit(small_game / "decks" / "cards.yaml", "from their hand.", "from their holding.")
+    cli("i18n", "confirm", copy_of)
+    report = status(cli, copy_of)
+    [finding] = report["problems"]
+    assert (finding["kind"], finding["lang"], finding["id"]) == ("terms", "en", "cards[pear].text")
+    assert "'hand' in cards[apple].text" in finding["message"] and "'holding' here" in finding["message"]
+    assert report["languages"]["en"]["terms"] == 1 and report["languages"]["en"]["glossary"] == 0
+    assert cli("i18n", "status", copy_of, "--no-layout").code == 1
+    result = cli("validate", copy_of, "--json")
+    assert result.code == 1
+    [problem] = [p for p in json.loads(result.out)["problems"] if "terms" in p["message"]]
+    assert problem["file"] == "decks/cards.yaml" and problem["message"].startswith("cards[pear].text: en terms: ")
+    # silenced for that string and language
+    assert cli("i18n", "confirm", copy_of, "cards[pear].text", "--lang", "en", "--ignore", "terms").code == 0
+    assert status(cli, copy_of)["problems"] == [] and cli("validate", copy_of).code == 0
+
+
+def test_one_source_text_translated_two_ways(cli, small_game):
+    edit(small_game / "components.yaml", "name: {ja: カード, en: Cards}", "name: {ja: カード, en: Card stock}")
+    cli("i18n", "confirm", small_game)
+    [finding] = [p for p in status(cli, small_game)["problems"] if p["kind"] == "terms"]
+    assert finding["id"] == "decks[cards].name"  # one against one: the first string's way is the usual one
+    assert "'カード' is translated 'Cards' here but 'Card stock' in components[cards].name" in finding["message"]
+
+
+def test_a_word_the_glossary_avoids_is_found_in_the_source_language_too(cli, small_game):
+    edit(small_game / "glossary.yaml", "  - {ja: 点, en: point}", "  - {ja: 点, en: point, avoid: {ja: [得点]}}")
+    edit(small_game / "decks" / "cards.yaml", "text: {ja: 2点を得る。", "text: {ja: 2得点を得る。")
+    cli("i18n", "confirm", small_game)
+    [finding] = [p for p in status(cli, small_game)["problems"] if p["kind"] == "terms"]
+    assert (finding["lang"], finding["id"]) == ("ja", "cards[grapes].text")
+    assert "'得点' names what the glossary calls '点'" in finding["message"]
+
+
+def test_forms_of_one_word_are_not_two_translations():
+    from generator.i18n.terms import variant_groups
+
+    groups = variant_groups({"dice", "die", "dice modifier", "dice bonus"})
+    assert groups["die"] == groups["dice"]
+    assert groups["dice modifier"] != groups["dice bonus"]
+    assert len(set(variant_groups({"share", "share certificate", "石炭", "炭"}).values())) == 2
+
+
+def test_serve_lists_the_terms_problem_on_its_string(small_game, face_cache_dir):
+    from conftest import Served
+
+    plant_hand_terms(small_game, "holding")
+    served = Served(small_game, face_cache_dir)
+    try:
+        state = served.request("/api/state")[1]
+        problems = state["strings"]["cards[pear].text"]["problems"]
+        assert [(p["kind"], p["lang"]) for p in problems if p["kind"] == "terms"] == [("terms", "en")]
+        assert "terms" in state["kinds"] and state["counts"]["en"]["terms"] == 1
+    finally:
+        served.stop()
+
+
+def test_a_term_inside_a_longer_term_is_not_named_there_and_y_plurals_match():
+    company = Term({"ja": ["企業"], "en": ["company"]}, None)
+    worth = Term({"ja": ["企業価値"], "en": ["worth"]}, None)
+    oil = Term({"ja": ["石油"], "en": ["oil"]}, None)
+    glossary = Glossary(None, [company, worth, oil])
+    assert glossary.terms_in("4つの企業があります", "ja") == [company]
+    assert glossary.terms_in("企業価値カード", "ja") == [worth]  # 企業価値 is worth, a term of its own
+    assert glossary.terms_in("企業の企業価値", "ja") == [company, worth]
+    assert glossary.terms_in("企業が石油を買う", "ja") == [company, oil]  # two words of their own: both named
+    assert company.found_in("four railway companies", "en") and company.found_in("a company", "en")
+    assert not company.found_in("accompany", "en")

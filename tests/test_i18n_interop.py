@@ -13,7 +13,8 @@ from translate.storage import factory
 
 from conftest import copy_game
 from generator.errors import InputError
-from generator.i18n.exchange import Entry, Exchange, read, write
+from generator.i18n.exchange.entries import Entry, Exchange
+from generator.i18n.exchange.formats import read, write
 from test_i18n import FORMATS, edit, snapshot, status
 
 
@@ -244,7 +245,7 @@ def test_line_separators_and_tabs_are_written_and_read_back(tmp_path, fmt):
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_translation_with_line_separators_goes_into_the_yaml_and_comes_back(cli, small_game, tmp_path, fmt):
-    text = "Pe\x85ar\u2028end"
+    text = "Pe\x85ar\u2028x\u2029y"  # YAML reads NEL and U+2028/2029 as line breaks unless escaped
     path = tmp_path / f"en.{FORMATS[fmt]}"
     exchange = Exchange(
         "small", "ja", "en", [Entry("cards[pear].name", "洋なし", text, location="decks/cards.yaml:15")]
@@ -295,6 +296,29 @@ def test_a_control_character_in_the_yaml_stops_the_export_at_its_line(cli, small
             f"cards.yaml:{line}: cards[apple].text: the en text holds U+0007 (bell), which a translation file "
             "cannot carry (remove it from the YAML" in result.err
         ), result.err
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        ("\u2028", "only invisible characters (U+2028)"),
+        ("\u00a0\u2029", "only invisible characters (U+00A0, U+2029)"),
+    ],
+)
+def test_a_translation_of_only_invisible_characters_is_a_located_error_not_a_deletion(
+    cli, small_game, tmp_path, fmt, text, shown
+):
+    # control characters are refused by the readers themselves (the test above)
+    before = snapshot(small_game)
+    path = tmp_path / f"en.{FORMATS[fmt]}"
+    exchange = Exchange("small", "ja", "en", [Entry("cards[pear].name", "洋なし", text)])
+    path.write_text(write(exchange, fmt), encoding="utf-8")
+    result = cli("i18n", "import", small_game, path)
+    assert result.code == 2, result
+    assert f"en.{FORMATS[fmt]}:" in result.err and "cards[pear].name: " in result.err
+    assert shown in result.err and "Traceback" not in result.err
+    assert snapshot(small_game) == before
 
 
 def test_csv_cells_that_look_like_formulas_are_neutralised_and_restored(cli, small_game, tmp_path):
@@ -505,7 +529,7 @@ def test_every_mistake_of_a_po_file_is_reported_at_once(tmp_path):
     ],
 )
 def test_plural_forms_follow_the_language(lang, rule):
-    from generator.i18n.exchange import plural_forms
+    from generator.i18n.exchange.po import plural_forms
 
     assert plural_forms(lang) == rule
 
@@ -513,7 +537,7 @@ def test_plural_forms_follow_the_language(lang, rule):
 def test_every_plural_rule_written_is_translate_toolkits():
     from translate.lang import data
 
-    from generator.i18n.exchange import PLURAL_FORMS
+    from generator.i18n.exchange.po import PLURAL_FORMS
 
     differ = {}
     for code, written in PLURAL_FORMS.items():

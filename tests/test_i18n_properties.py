@@ -9,7 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.errors import InputError
-from generator.i18n.exchange import CONTROL, Entry, Exchange, read, write
+from generator.i18n.exchange.entries import Entry, Exchange
+from generator.i18n.exchange.formats import read, write
+from generator.model.schema import UNPRINTABLE as CONTROL
 from test_i18n import FORMATS
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -12,6 +12,8 @@ import subprocess
 import sys
 import sysconfig
 import tarfile
+import tempfile
+import time
 import urllib.request
 import zipfile
 from pathlib import Path
@@ -225,3 +227,43 @@ def test_installed_pnpgen_makes_and_builds_a_game_outside_the_repository(install
 
     assert snapshot(site) == before  # no cache, no compiled file, nothing written into the installed package
     assert not (ROOT / "output" / "my-game").exists()
+
+
+def test_installed_pnpgen_and_its_server_run_nothing_of_a_hostile_folder(installed, tmp_path):
+    """From a folder holding a `generator.py`, a `generator/` package and a `multiprocessing.py`: the build, its
+    render workers' fork server and the resident server it leaves behind import pnpgen from the installed wheel
+    (`python -I`), and the next build runs in that server."""
+    from test_hostile_folder import fill_hostile, served_here
+
+    home, work, markers = tmp_path / "home", tmp_path / "work", tmp_path / "markers"
+    for folder in (home, work, markers):
+        folder.mkdir()
+    fill_hostile(work, markers)
+    runtime = tempfile.mkdtemp(prefix="pni")
+    user = User(installed, home)
+    user.env.update(PNPGEN_DAEMON="1", XDG_RUNTIME_DIR=runtime)
+    game = home / "my-game"
+    assert user.run("new", game, cwd=home).returncode == 0
+    try:
+        first = user.run("build", game, "--paper", "a4", "--lang", "en", cwd=work)
+        assert first.returncode == 0, first.stderr
+        deadline = time.monotonic() + 120
+        while "pid " not in (status := user.run("daemon", "status", cwd=home).stdout) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        pid = int(status.split()[1])
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        assert command[0] == str(installed / "bin" / "python").encode() and command[1:5] == [
+            b"-I",
+            b"-u",
+            b"-m",
+            b"generator",
+        ]
+        pdf = work / "output" / "my-game" / "cards-en-a4.pdf"
+        pdf.unlink()
+        argv = ["build", str(game), "--paper", "a4", "--lang", "en"]
+        second = served_here(installed / "bin" / "python", work, user.env, argv)
+        assert second.returncode == 0, second.stderr  # the server ran it, in the hostile folder
+        assert "Apple" in page_text(pdf, 0)
+    finally:
+        user.run("daemon", "stop", cwd=home)
+    assert sorted(p.name for p in markers.iterdir()) == []

@@ -10,7 +10,8 @@ import pytest
 from conftest import KITS as GAMES, fonts_of, is_embedded, page_size_mm, placements
 from generator.model import load_game
 from generator.paths import CARDS_DIR
-from generator.render.sheets import PAPERS, needed_version
+from generator.render.paper import PAPERS
+from generator.render.sheet_writer import needed_version
 from generator.render.typeset import plain
 
 pytestmark = pytest.mark.slow

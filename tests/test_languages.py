@@ -11,7 +11,7 @@ import pytest
 from conftest import copy_game, fonts_of, is_embedded, page_text
 from test_input_errors import edit, errors, line_of
 from generator.i18n.strings import units
-from generator.i18n.writeback import faithful_yaml
+from generator.yamlio.round_trip import faithful_yaml
 from generator.model import load_game
 from generator.model.game import Text
 from generator.render.templating import Templates

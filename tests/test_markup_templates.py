@@ -8,11 +8,12 @@ from conftest import ROOT, copy_game
 from generator.model import load_game
 from generator.model.rules import load_rules
 from generator.render.boards import BOARD_BLEED_MM
-from generator.render.labels import label_batch
+from generator.render.sheet_labels import label_batch
 from generator.render.printed import furniture_batch
 from generator.render.rulebook import RulebookWriter
 from generator.render.sample import sample_html
-from generator.render.sheets import PAPERS, SheetPage
+from generator.render.paper import PAPERS
+from generator.render.sheet_pages import SheetPage
 from generator.render.tiles import tile_layout
 
 BASE = ROOT / "templates" / "base"
@@ -40,7 +41,7 @@ def test_rule_blocks_come_from_their_template_lines_and_are_typeset():
     game = load_game(ROOT / "cards" / "greed-inc", require_templates=False)
     writer = RulebookWriter(game, load_rules(game))
     html = writer.html(("ja",), "a4", cover=True)
-    blocks = writer.rulebook.blocks
+    blocks = writer.blocks  # the rules.yaml blocks and the generated prototype note
     assert len(marked(html, 'div class="block', "rules.html", '<div class="block {{ row.type }}" id="b-')) == len(
         blocks
     )

@@ -5,13 +5,15 @@ are not needed for that); the whole `pnpgen build` path is run on the small game
 """
 
 import json
+import re
 import math
 
 import pikepdf
 import pytest
 
 from conftest import ROOT, fonts_of, is_embedded, page_size_mm, page_text, placements
-from generator.build import BuildOptions
+from generator.build import BuildOptions, build, engine
+from generator.build.builder import OutputBuilder
 from generator.build.aids import build_aids
 from generator.build.boards import build_boards
 from generator.build.context import BuildContext
@@ -19,10 +21,11 @@ from generator.build.tokens import build_tokens
 from generator.model import load_game
 from generator.progress import Progress
 from generator.render.boards import board_batch, hex_centre
-from generator.render.faces import render_batch
+from generator.render.batches import render_batch
 from generator.render.boards import BOARD_BLEED_MM
 from generator.render.pipeline import FaceCache
-from generator.render.sheets import MM, PAPERS, SheetOptions
+from generator.render.paper import MM, PAPERS
+from generator.render.sheet_plan import SheetOptions
 from generator.render.tiles import OVERLAP_MM, TILE_MARGIN_MM, target_points, tile_layout
 from test_input_errors import edit, errors, line_of
 
@@ -249,12 +252,18 @@ def test_the_company_placard_slots_take_the_cards_they_hold(greed):
     placard = game.printables.boards["company-placard"]
     boxes, _ = layout(placard, "en", "ja")
     slots = [box for box in boxes if box.kind == "slot"]
-    assets = [box for box in slots if box.text.startswith("Asset")]
     storage = [box for box in slots if box.text.startswith("Storage")]
-    assert len(assets) == 4 and len(storage) == len(game.numbers["storage_costs"])
-    for boxes_, card in ((assets, game.decks["assets"].size_mm), (storage, game.decks["goods"].size_mm)):
-        for box in boxes_:
-            assert all(s >= c for s, c in zip(sorted((box.w, box.h)), sorted(card))), (box.text, box.w, box.h)
+    assert len(storage) == len(game.numbers["storage_costs"])
+    for box in storage:
+        assert all(s >= c for s, c in zip(sorted((box.w, box.h)), sorted(game.decks["goods"].size_mm))), box.text
+    # each asset slot holds a card on its side with room to slide: AVAILABLE above it, USED below it
+    card_w, card_h = sorted(game.decks["assets"].size_mm, reverse=True)
+    for n in range(1, 5):
+        top, middle, bottom = sorted((box for box in slots if re.match(rf"Asset {n}\b", box.text)), key=lambda b: b.y)
+        assert "AVAILABLE" in top.text and middle.text == f"Asset {n}" and "USED" in bottom.text
+        assert top.y + top.h == middle.y and middle.y + middle.h == bottom.y and top.x == middle.x == bottom.x
+        height = bottom.y + bottom.h - top.y
+        assert middle.w >= card_w and card_h < height < card_h + 2 * top.h  # slid either way, one word shows
     for i, a in enumerate(slots):
         assert a.x >= 0 and a.y >= 0 and a.x + a.w <= placard.size_mm[0] and a.y + a.h <= placard.size_mm[1]
         for b in slots[i + 1 :]:
@@ -412,6 +421,35 @@ def test_build_lists_boards_aids_and_tokens_in_build_json(small_printed, tmp_pat
     assert kinds["tokens"] == {(lang, paper) for lang in ("ja", "en") for paper in ("a4", "letter")}
     tiled = next(e for e in report["files"] if e["kind"] == "board" and e["paper"] == "a4")
     assert tiled["tiles"] > 1
+
+
+def test_each_builder_lists_only_the_file_kinds_and_pieces_it_declares(small_printed, tmp_path, monkeypatch):
+    """What a build of some outputs only keeps of the previous build.json rests on Builder.reports: every
+    entry a builder writes, and every text it measures, is of a kind (a piece) it declares, and no two builders
+    declare the same."""
+    from test_rules import SMALL_RULES
+
+    (small_printed / "rules.yaml").write_text(SMALL_RULES, encoding="utf-8")
+    seen = {}
+
+    def recording(builder):
+        def write(context):
+            before = len(context.fits)
+            files = builder.build(context)
+            seen[builder.kind] = {entry["kind"] for entry in files} | {fit.piece for fit in context.fits[before:]}
+            return files
+
+        return OutputBuilder(builder.kind, write, builder.check, builder.reports, builder.files)
+
+    builders = list(engine.BUILDERS)
+    monkeypatch.setattr(engine, "BUILDERS", [recording(builder) for builder in builders])
+    options = BuildOptions(out=tmp_path / "out", papers=("a4",), jobs=1, quiet=True)
+    assert build(load_game(small_printed), options) == 0
+    claimed = [name for builder in builders for name in builder.reports]
+    assert len(claimed) == len(set(claimed))
+    for builder in builders:
+        assert seen[builder.kind] and seen[builder.kind] <= set(builder.reports), builder.kind
+    assert {"cards", "card", "board", "aid", "tokens", "rules"} <= set().union(*seen.values())  # tokens measure none
 
 
 def test_validate_counts_boards_aids_and_tokens(small_printed, cli):

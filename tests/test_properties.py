@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from conftest import ROOT
 from generator.errors import InputError
-from generator.i18n.writeback import prepare
-from generator.yamlio import load_yaml, load_yaml_text
+from generator.yamlio.read import load_yaml
+from generator.yamlio.text import load_yaml_text
+from generator.yamlio.writeback import prepare
 
 YAML_PIECES = [
     "\n",

@@ -10,7 +10,8 @@ import pikepdf
 
 from generator.model import load_game
 from generator.render import pipeline
-from generator.render.faces import Batch, FacePages, GameRenderer, render_fitted
+from generator.render.batches import Batch, render_fitted
+from generator.render.faces import FacePages, GameRenderer
 from generator.render.pipeline import FaceCache, face_request, render_missing
 
 PAGE = '<div class="face front" style="font-size:20pt">{}</div>'

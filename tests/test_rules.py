@@ -13,7 +13,7 @@ from generator.model.placeholders import PLACEHOLDER, resolve_one
 from generator.model import load_game
 from generator.model.rules import load_rules
 from generator.render.rulebook import RulebookWriter
-from generator.render.sheets import PAPERS
+from generator.render.paper import PAPERS
 
 SMALL_RULES = """\
 blocks:
@@ -118,6 +118,50 @@ def test_pnpgen_build_checks_the_rules_before_writing_anything(ruled_game, tmp_p
     result = cli("build", ruled_game, "--out", out, "--paper", "a4", "--jobs", "1")
     assert result.code == 2 and "blocks[intro].text.ja" in result.err and "crads" in result.err
     assert not (out / "small").exists()
+
+
+def test_pnpgen_rules_after_a_build_replaces_only_the_rule_sheets_entries_of_build_json(ruled_game, tmp_path, cli):
+    out = tmp_path / "out"
+    assert cli("build", ruled_game, "--out", out, "-q", "--paper", "a4", "--jobs", "1").code == 0
+    before = json.loads((out / "small" / "build.json").read_text())
+    [index] = (out / ".cache" / "faces" / "index").iterdir()  # where each face of the last build is, in one read
+    indexed = set(json.loads(index.read_text()))
+    cards = [entry for entry in before["files"] if entry["kind"] == "cards"]
+    assert cards and [entry["kind"] for entry in before["files"]].count("rules") == 3
+    assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en", "--jobs", "1").code == 0
+    after = json.loads((out / "small" / "build.json").read_text())
+    assert [entry for entry in after["files"] if entry["kind"] == "cards"] == cards  # every key, as the build wrote it
+    assert [(entry["kind"], entry["lang"]) for entry in after["files"] if entry["kind"] != "cards"] == [("rules", "en")]
+    assert indexed and indexed <= set(json.loads(index.read_text()))  # the cards' faces stay in the index
+
+
+def test_a_build_of_some_outputs_keeps_what_build_json_said_of_the_others():
+    from generator.build.report import carry_over
+
+    previous = {
+        "game": "g",
+        "files": [{"path": "cards.pdf", "kind": "cards"}, {"path": "r.pdf", "kind": "rules"}, "junk"],
+        "overflows": [{"piece": "card", "cards": ["a"]}, {"piece": "rules", "cards": ["intro"]}],
+        "shrunk": [{"piece": "rules", "cards": ["goal"]}],
+        "untranslated": {"en": [{"id": "cards[a].name", "where": "d.yaml:3"}, {"id": "rules[x].text", "where": "r:2"}]},
+    }
+    now = {
+        "game": "g",
+        "files": [{"path": "r-en.pdf", "kind": "rules"}],
+        "overflows": [],
+        "shrunk": [{"piece": "rules", "cards": ["setup"]}],
+        "untranslated": {
+            "en": [{"id": "rules[x].text", "where": "r:2"}],
+            "fr": [{"id": "rules[y].text", "where": "r:5"}],
+        },
+    }
+    merged = carry_over(now, previous, {"rules"})
+    assert merged["files"] == [{"path": "cards.pdf", "kind": "cards"}, {"path": "r-en.pdf", "kind": "rules"}]
+    assert merged["overflows"] == [{"piece": "card", "cards": ["a"]}]
+    assert merged["shrunk"] == [{"piece": "rules", "cards": ["setup"]}]
+    assert [e["id"] for e in merged["untranslated"]["en"]] == ["cards[a].name", "rules[x].text"]
+    assert merged["untranslated"]["fr"] == [{"id": "rules[y].text", "where": "r:5"}]
+    assert carry_over(now, {}, {"rules"})["files"] == now["files"]  # no build.json before, or an unreadable one
 
 
 def test_short_rules_start_with_their_title_and_no_contents_page(ruled_game, tmp_path, cli):
@@ -226,8 +270,13 @@ def test_a_block_missing_a_language_prints_the_source_text_and_says_so(ruled_gam
     edit(rules, "      en: With 2 players remove {removed.cards@2} grapes.\n", "")
     result = cli("rules", ruled_game, "--out", ruled_game / "out", "--lang", "en", "--paper", "a4")
     assert result.code == 0, result.err
-    [warning] = [w for w in result.err.splitlines() if w.startswith("warning:")]
-    assert f"rules.yaml:{line}:" in warning and "rules[removal].text has no en text" in warning
+    warnings = [w for w in result.err.splitlines() if w.startswith("warning:")]
+    assert f"rules.yaml:{line}: rules[removal].text has no en text" in warnings[0]
+    assert "en: 1 text(s) have no en translation and are printed in ja" in warnings[1]
+    assert warnings[2].endswith(f"rules.yaml:{line}: rules[removal].text")
+    built = cli("build", ruled_game, "--out", ruled_game / "built", "--lang", "en", "--paper", "a4", "-j", "1")
+    assert [w for w in built.err.splitlines() if w.startswith("warning:")] == warnings  # what a build says of it
+    assert cli("rules", ruled_game, "--out", ruled_game / "out", "--lang", "en", "--paper", "a4", "--strict").code == 1
     pdf = ruled_game / "out" / "small" / "rules-en-a4.pdf"
     text = "".join(page_text(pdf, i) for i in range(len(pikepdf.open(pdf).pages)))
     assert "ぶどうを" in text and "{removed" not in text  # the Japanese text, its placeholder resolved
@@ -422,3 +471,101 @@ def test_an_unchanged_card_block_is_not_drawn_again_and_a_damaged_image_is(ruled
     assert cli(*args).code == 0
     assert len(drawn) == 1  # drawn again, not trusted
     assert (out / "small" / "rules-en-a4.pdf").read_bytes() == first
+
+
+def edition_text(writer, langs):
+    """An edition's text without markup and typesetting spaces (Japanese runs together)."""
+    text = re.sub(r"<[^>]+>", "", writer.html(langs, "a4")).replace("\u200b", "")
+    return re.sub(r"\s+", " ", text.replace("&amp;", "&").replace("&#39;", "'").replace("&#34;", '"'))
+
+
+def prototype_items(writer, lang):
+    """The items of the prototype note, as the edition prints them."""
+    html = writer.html((lang,), "a4")
+    heading = {"ja": "この試作について", "en": "About this prototype"}[lang]
+    assert heading in re.sub(r"<[^>]+>", "", html).replace("\u200b", "")
+    note = html[html.index('id="b-about-prototype-list"') :]
+    items = re.findall(r"<li[^>]*>(.*?)</li>", note.split("</ul>")[0], re.S)
+    return [re.sub(r"\s+", "", re.sub(r"<[^>]+>", "", item)).replace("\u200b", "") for item in items]
+
+
+def test_a_prototype_block_places_the_note_and_a_game_with_nothing_invented_has_none(ruled_game):
+    game = load_game(ruled_game, require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    assert not [block for block in writer.blocks if block.generated]
+    assert "About this prototype" not in edition_text(writer, ("en",))
+    edit(ruled_game / "decks" / "cards.yaml", "  - id: pear\n", "  - id: pear\n    placeholder: [value]\n")
+    edit(ruled_game / "decks" / "cards.yaml", "value: {type: int,", "value: {label: {ja: 数字, en: value}, type: int,")
+    edit(ruled_game / "rules.yaml", "  - id: setup\n", "  - type: prototype\n  - id: setup\n")
+    game = load_game(ruled_game, require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    ids = [block.id for block in writer.blocks]
+    assert ids.index("about-prototype") == ids.index("box") + 1 and ids.index("setup") > ids.index("about-prototype")
+    assert prototype_items(writer, "ja") == ["カード：数字が仮のカード：洋なし。"]
+    assert prototype_items(writer, "en") == ["Cards:inventedvalueonPear."]
+    assert "stamp on a card" not in edition_text(writer, ("en",))  # no `tbd` label: no stamp to explain
+
+
+def test_the_prototype_note_lists_what_greed_inc_invents_in_both_languages():
+    game = load_game(ROOT / "cards" / "greed-inc", require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    assert writer.blocks[-4].id == "about-prototype"  # no `type: prototype` block: it closes the rules
+    ja, en = prototype_items(writer, "ja"), prototype_items(writer, "en")
+    assets_ja = next(item for item in ja if item.startswith("資産カード："))
+    assets_en = next(item for item in en if item.startswith("Assetcards:"))
+    # the deck's own words, the cards invented in full, and a card with some invented fields, by their labels
+    assert "X3/4とX4の印がどのカードに付くか" in assets_ja and "whichcardscarrytheX3/4andX4marks" in assets_en
+    assert "ように選んだもの）が仮。" in assets_ja and "ateveryplayercount)(invented);" in assets_en
+    assert (
+        "すべて仮のカード（33枚）：油井、製鉄所" in assets_ja
+        and "cardsinventedinfull(33):OilWell,Ironworks" in assets_en
+    )
+    assert "公開時の価格トレンドが仮のカード：鉄道王、マーケティング会社" in assets_ja
+    assert "inventedpricetrendwhenannouncedonRailroadTycoon,MarketingAgency" in assets_en
+    assert "、炭鉱、" not in assets_ja and "：炭鉱" not in assets_ja  # the coal mine is known in full
+    assert "お札：額面の種類とそれぞれの枚数が仮。" in ja
+    assert "Money:thedenominationsandhowmanyofeach(invented)." in en
+    stamp = edition_text(writer, ("ja",))
+    assert "カードの「仮」の印は、そのカードに仮の値があることを示します。" in stamp.replace(" ", "")
+    assert 'The "TBD" stamp on a card means that it holds at least one of these values.' in edition_text(
+        writer, ("en",)
+    )
+
+
+def test_the_prototype_note_follows_the_data(tmp_path):
+    game_dir = copy_game("greed-inc", tmp_path)
+    assets = game_dir / "decks" / "assets.yaml"
+    edit(assets, "    name: {ja: 油井, en: Oil Well}\n    placeholder: true\n", "    name: {ja: 油井, en: Oil Well}\n")
+    edit(
+        assets,
+        "    name: {ja: 炭鉱, en: Coal Mine}\n",
+        "    name: {ja: 炭鉱, en: Coal Mine}\n    placeholder: [number, produces]\n",
+    )
+    edit(game_dir / "components.yaml", "    count: 17\n", "    count: 17\n    placeholder: true\n")
+    game = load_game(game_dir, require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    ja, en = prototype_items(writer, "ja"), prototype_items(writer, "en")
+    assert "すべて仮のカード（32枚）：製鉄所" in next(item for item in ja if item.startswith("資産カード"))
+    assert "inventedassetnumber,outputonCoalMine" in next(item for item in en if item.startswith("Assetcards"))
+    assert "黒の木製キューブ：数が仮。" in ja and "Blackwoodencubes:inventedcount." in en
+
+
+def test_components_table_marks_what_is_not_printed_and_invented_counts():
+    game = load_game(ROOT / "cards" / "mint-rails", require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    for lang, not_printed, invented in (
+        ("ja", "印刷しません（各自で用意）", "30（仮）"),
+        ("en", "not printed: use your own", "30 (TBD)"),
+    ):
+        html = writer.html((lang,), "a4")
+        table = re.search(r'<table [^>]*class="components"[^>]*>.*?</table>', html, re.S).group(0)
+        rows = {
+            row_id: [re.sub(r"\s+", "", re.sub(r"<[^>]+>", "", cell)) for cell in cells]
+            for row_id, cells in (
+                (m.group(1), re.findall(r"<td[^>]*>(.*?)</td>", m.group(2), re.S))
+                for m in re.finditer(r'<tr [^>]*data-id="([^"]+)">(.*?)</tr>', table, re.S)
+            )
+        }
+        squeezed = re.sub(r"\s+", "", not_printed)
+        assert rows["black-cubes"][1] == invented.replace(" ", "") and squeezed in rows["black-cubes"][2]
+        assert squeezed not in rows["map-cards"][2] and rows["map-cards"][1] == "8"

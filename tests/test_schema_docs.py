@@ -14,7 +14,7 @@ from generator.commands.schema import REFRESH, SCHEMA_DOC, file_kinds, schema_ma
 from generator.model.printables import Tagged
 from generator.model.schema import LOCALIZED_DOC, Checker, Described, ListOf, Localized, MapOf, Object, OneOf, start
 from generator.model.schemadoc import document
-from generator.yamlio import load_yaml
+from generator.yamlio.read import load_yaml
 
 KITS = ["greed-inc", "ikkin", "mint-rails"]
 
@@ -88,7 +88,7 @@ def used_keys(spec, value, found: set, declared: frozenset = frozenset()) -> Non
             if key in spec.fields:
                 found.add((id(spec), key))
                 used_keys(spec.fields[key].spec, item, found, declared)
-            elif spec.what != "card" or key not in declared:
+            elif not spec.extra and (spec.what != "card" or key not in declared):
                 found.add((id(spec), key))  # not in the schema: the assertion below names it
     elif isinstance(spec, ListOf) and isinstance(value, list):
         for item in value:

@@ -4,19 +4,9 @@ import re
 
 import pytest
 
-from generator.render.sheets import (
-    MARGIN_MM,
-    CopyGroup,
-    Rect,
-    SheetOptions,
-    back_slot,
-    first_sheet,
-    fold_slot,
-    gutterfold_grid,
-    plan_sheets,
-    printable,
-    sheet_pages,
-)
+from generator.render.paper import MARGIN_MM, Rect, printable
+from generator.render.sheet_pages import back_slot, fold_slot, sheet_pages
+from generator.render.sheet_plan import CopyGroup, SheetOptions, first_sheet, gutterfold_grid, plan_sheets
 
 
 def test_nine_poker_cards_fit_a4_portrait_sharing_cut_lines():
@@ -90,7 +80,7 @@ def test_long_edge_on_landscape_paper_reverses_the_rows():
 @pytest.mark.parametrize("duplex", ["long", "short"])
 def test_each_back_and_its_visible_bleed_mirror_the_front_on_shared_sheets(duplex):
     groups = [CopyGroup((120, 70), 3, [("f1", "b1", "map")] * 5), CopyGroup((44, 63), 3, [("f2", "b2", "x")] * 7)]
-    pages = sheet_pages(groups, SheetOptions("a4", duplex, labels=True))
+    pages = sheet_pages(groups, SheetOptions("a4", duplex, label_bands=True))
     assert [page.side for page in pages] == ["front", "back", "front", "back"]
     for front, back in zip(pages[::2], pages[1::2]):
         assert len(front.placements) == len(back.placements)
@@ -144,7 +134,7 @@ def test_a_page_holding_one_card_declares_its_trim_and_bleed_boxes_and_its_back_
 
 def test_the_header_version_follows_the_features_used():
     import pikepdf
-    from generator.render.sheets import needed_version
+    from generator.render.sheet_writer import needed_version
 
     pdf = pikepdf.new()
     pdf.add_blank_page()
@@ -159,15 +149,16 @@ def test_the_header_version_follows_the_features_used():
     "layout, duplex, sheets",
     [("duplex", "long", "shared"), ("duplex", "none", "per-deck"), ("gutterfold", "long", "shared")],
 )
-def test_a_labels_page_heads_say_what_the_drawn_pages_say(layout, duplex, sheets):
-    from generator.render.labels import label_batches
-    from generator.render.sheets import CopyGroup, SheetOptions, page_heads, pages_of, plan_pages
+def test_the_sheet_labels_page_heads_say_what_the_drawn_pages_say(layout, duplex, sheets):
+    from generator.render.sheet_labels import label_batches
+    from generator.render.sheet_pages import page_heads, pages_of
+    from generator.render.sheet_plan import CopyGroup, SheetOptions, plan_pages
 
     poker = [(f"front-{i}", f"back-{i}" if i % 7 else None, "cards") for i in range(40)]
     backless = [(f"token-{i}", None, "tokens") for i in range(12)]
     mini = [(f"mini-{i}", "mini-back", "minis") for i in range(30)]
     groups = [CopyGroup((63, 88), 3, poker + backless), CopyGroup((44, 68), 3, mini)]
-    options = SheetOptions(paper="letter", duplex=duplex, layout=layout, labels=True, sheets=sheets)
+    options = SheetOptions(paper="letter", duplex=duplex, layout=layout, label_bands=True, sheets=sheets)
     planned = plan_pages(groups, options)
     drawn, heads = pages_of(planned, options, 3), page_heads(planned, options, 3)
 
@@ -183,25 +174,25 @@ def test_a_labels_page_heads_say_what_the_drawn_pages_say(layout, duplex, sheets
     ]
 
 
-def test_a_labels_document_is_keyed_by_what_it_is_made_from_and_made_only_to_be_rendered():
-    from generator.render import labels
-    from generator.render.sheets import SheetPage
+def test_a_sheet_labels_document_is_keyed_by_what_it_is_made_from_and_made_only_to_be_rendered():
+    from generator.render import sheet_labels
+    from generator.render.sheet_pages import SheetPage
 
     pages = [SheetPage((210.0, 297.0), [], "", side, 1, ["cards"]) for side in ("front", "back")]
     made = []
-    real_templates = labels.Templates
+    real_templates = sheet_labels.Templates
 
     class CountedTemplates(real_templates):
         def render(self, *args, **kwargs):
             made.append(args[0])
             return super().render(*args, **kwargs)
 
-    labels.Templates = CountedTemplates
+    sheet_labels.Templates = CountedTemplates
     try:
-        (batch,) = labels.label_batches(pages, "Game", {"cards": "Cards"}, "long", 5, "en", sheets=4)
-        (same,) = labels.label_batches(pages, "Game", {"cards": "Cards"}, "long", 5, "en", sheets=4)
-        (other,) = labels.label_batches(pages, "Game", {"cards": "Cards"}, "long", 5, "en", sheets=5)
-        (japanese,) = labels.label_batches(pages, "Game", {"cards": "Cards"}, "long", 5, "ja", sheets=4)
+        (batch,) = sheet_labels.label_batches(pages, "Game", {"cards": "Cards"}, "long", 5, "en", sheets=4)
+        (same,) = sheet_labels.label_batches(pages, "Game", {"cards": "Cards"}, "long", 5, "en", sheets=4)
+        (other,) = sheet_labels.label_batches(pages, "Game", {"cards": "Cards"}, "long", 5, "en", sheets=5)
+        (japanese,) = sheet_labels.label_batches(pages, "Game", {"cards": "Cards"}, "long", 5, "ja", sheets=4)
         keys = [batch.key, same.key, other.key, japanese.key]
         assert made == []  # keys known, nothing rendered: what a rebuild that finds them in the cache does
         assert keys[0] == keys[1] and len(set(keys)) == 3
@@ -211,17 +202,17 @@ def test_a_labels_document_is_keyed_by_what_it_is_made_from_and_made_only_to_be_
 
         assert "sheet 1 of 4" in text(batch.html) and "sheet 1 of 5" in text(other.html)
         assert "4枚中" in text(japanese.html).replace(" ", "")
-        assert made == [labels.LABELS_TEMPLATE] * 3
+        assert made == [sheet_labels.SHEET_LABELS_TEMPLATE] * 3
     finally:
-        labels.Templates = real_templates
+        sheet_labels.Templates = real_templates
 
 
-def test_a_labels_document_lays_out_each_label_once_and_the_note_once_per_paper_size():
+def test_a_sheet_labels_document_lays_out_each_label_once_and_the_note_once_per_paper_size():
     import pikepdf
 
-    from generator.render import labels
+    from generator.render import sheet_labels
     from generator.render.pipeline import FaceCache
-    from generator.render.sheets import SheetPage
+    from generator.render.sheet_pages import SheetPage
 
     portrait, landscape = (210.0, 297.0), (297.0, 210.0)
     pages = [
@@ -230,7 +221,9 @@ def test_a_labels_document_lays_out_each_label_once_and_the_note_once_per_paper_
         SheetPage(landscape, [], "", "gutterfold", 2, ["cards"], labelled=False),  # no room for a label
         SheetPage(landscape, [], "", "front", 3, ["cards"]),
     ]
-    texts, furniture = labels.label_pages(pages, "Game", {"cards": "Cards"}, "long", 5, "en", FaceCache.scratch(), 1)
+    texts, furniture = sheet_labels.label_pages(
+        pages, "Game", {"cards": "Cards"}, "long", 5, "en", FaceCache.scratch(), 1
+    )
     (document,) = texts
     assert len(document.pages) == 3 + 2  # three labels, then the note on each paper size
     assert [len(over) for over in furniture] == [2, 2, 0, 2]

@@ -312,8 +312,8 @@ def test_serve_and_import_refuse_to_edit_a_deck_read_from_a_spreadsheet(small_ga
 
 
 def test_removing_items_and_keys_moves_their_comments_to_a_neighbour():
-    from generator.i18n.writeback import dump, faithful_yaml
-    from generator.yamledit import delete_item, delete_key
+    from generator.yamlio.edit import delete_item, delete_key
+    from generator.yamlio.round_trip import dump, faithful_yaml
 
     text = (
         "a:\n  # head 0\n  - id: x\n    n: 1  # eol n\n    m: 2\n  # head 1\n  - id: y\n    n: 2\n"

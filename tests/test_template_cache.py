@@ -3,6 +3,8 @@ of compiling them, renders the same HTML, and compiles a template again when it 
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from generator.render import templating
@@ -83,3 +85,41 @@ def test_a_template_that_does_not_parse_is_left_as_written_in_the_next_process_t
         assert env.loader.get_source(env, "card.html")[0] == written  # no data-src marks in its error's lines
         start()
     assert list(templating.COMPILED.directory.glob("*.parses"))
+
+
+class Planted:
+    """A pickle that makes a file when loaded, as a hostile cache entry would run any code."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (str(self.marker), "w"))
+
+
+def test_a_compiled_template_this_user_did_not_store_is_never_run(game_dir, fresh_process, tmp_path):
+    """An entry is code (Jinja's header holds a pickle, the template a marshalled code object): one planted in
+    the cache, as a compiled template or after a sealed entry's header, runs nothing and is compiled again."""
+    import marshal
+
+    from jinja2.bccache import bc_magic
+
+    from generator import fsutil
+
+    start, compiled = fresh_process
+    render(game_dir, "Apple")
+    (entry,) = [p for p in templating.COMPILED.directory.glob("*.jinja") if fsutil.read_sealed_entry(p)]
+    checksum = pickle.loads(bytes(fsutil.read_sealed_entry(entry))[len(bc_magic) :])  # ours: safe to load
+    marker = tmp_path / "ran"
+    code = compile(f"open({str(marker)!r}, 'w').close()", "card.html", "exec")
+    plants = [
+        bc_magic + pickle.dumps(Planted(marker)),  # runs when Jinja reads the header
+        bc_magic + pickle.dumps(checksum, 2) + marshal.dumps(code),  # runs when the template renders
+    ]
+    for planted in [*plants, *(fsutil.SEALED + b"\0" * fsutil.MAC_BYTES + p for p in plants)]:
+        entry.write_bytes(planted)
+        start()
+        assert render(game_dir, "Pear") == '<div data-src="card.html:1">\n<h1 data-src="card.html:2">Pear</h1>\n</div>'
+        assert not marker.exists()
+        assert compiled == ["card.html"]  # compiled again, and stored sealed
+        assert fsutil.read_sealed_entry(entry) is not None

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from conftest import copy_game, seeded_out
-from generator.yamlio import load_yaml_round_trip, round_trip_yaml
+from generator.yamlio.round_trip import load_yaml_round_trip, round_trip_yaml
 
 LONG = {
     "en": "Extraordinarily Overlong Name Written By A Very Enthusiastic Translator Indeed " * 4,

@@ -1,6 +1,7 @@
 """`pnpgen validate` and `pnpgen components` on the seed games and on games broken on purpose."""
 
 import json
+import re
 
 import pytest
 
@@ -20,8 +21,87 @@ def test_seed_games_are_consistent_at_every_player_count(cli, game):
 def test_greed_inc_table_shows_the_removal_reading(cli):
     data = json.loads(cli("validate", "greed-inc", "--json").out)
     assert {n: data["players"][n]["decks"]["assets"] for n in ("3", "4", "5")} == {"3": 24, "4": 32, "5": 40}
-    assert data["players"]["3"]["setup"]["companies"] == {"dealt": 3, "pool": 5, "left": 7, "rest": "box"}
+    assert data["players"]["3"]["setup"]["companies"] == {
+        "dealt": 3,
+        "pool": 5,
+        "left": 5,
+        "rest": "box",
+        "returned": 2,
+        "reserved": 0,
+    }
     assert data["players"]["5"]["setup"]["assets"]["dealt"] == 10
+
+
+def test_starting_companies_returned_to_the_box_count_as_removed(cli):
+    """Greed Inc deals one of companies 0-4 to each player and returns the others to the box (`rest: box`):
+    at 3 players 2 go back and 5 (companies 5-9) are left to found, as the design and the rule sheet say."""
+    data = json.loads(cli("validate", "greed-inc", "--json").out)
+    companies = {
+        n: (row["removed"]["companies"], row["decks"]["companies"], row["left"]["companies"])
+        for n, row in data["players"].items()
+    }
+    assert companies == {"3": (2, 8, 5), "4": (1, 9, 5), "5": (0, 10, 5)}
+    text = cli("validate", "greed-inc").out
+    three = text.split("\n3 players\n")[1].split("\n\n")[0]
+    assert three.splitlines()[2].split() == ["companies", "10", "2", "8", "3", "5"]
+    assert "companies: removed counts the 2 undealt card(s) setup returns to the box" in three
+
+
+SMALL_RULES_WITH_REST = """\
+blocks:
+  - type: heading
+    text: {ja: 準備, en: Setting up}
+  - text:
+      ja: 2人では{returned.cards@2}枚を箱に戻し、山札は{left.cards@2}枚です。
+      en: With 2 players {returned.cards@2} go back to the box and {left.cards@2} stay in the deck.
+"""
+
+
+@pytest.mark.parametrize("rest", ["box", "reserve"])
+def test_a_deals_rest_reaches_the_table_json_placeholders_and_checks(small_game, cli, rest):
+    """Pears are dealt one per player from 4 copies; the rest goes back to the box, or is set aside."""
+    from generator.model import load_game
+    from generator.model.rules import load_rules
+    from generator.render.rulebook import RulebookWriter
+
+    edit(small_game / "decks" / "cards.yaml", "    count: 2\n    value: 2", "    count: 4\n    value: 2")
+    edit(small_game / "components.yaml", "count: 6", "count: 8")
+    game_yaml = small_game / "game.yaml"
+    game_yaml.write_text(
+        game_yaml.read_text(encoding="utf-8")
+        + f"setup:\n  - {{deck: cards, per_player: 1, where: {{value: 2}}, rest: {rest}}}\n"
+        + "checks:\n  - {about: nothing removed, expect: removed.cards == 0}\n"
+        + "  - {about: the pears, expect: dealt.cards + returned.cards + reserved.cards == 4}\n",
+        encoding="utf-8",
+    )
+    (small_game / "rules.yaml").write_text(SMALL_RULES_WITH_REST, encoding="utf-8")
+    result = cli("validate", small_game, "--json")
+    data = json.loads(result.out)
+    two = data["players"]["2"]
+    # 8 cards: 2 grapes out at 2 players; 2 pears dealt, the 2 others returned (box) or set aside (reserve)
+    if rest == "box":
+        assert (two["removed"]["cards"], two["decks"]["cards"], two["left"]["cards"]) == (4, 4, 2)
+        assert two["setup"]["cards"]["returned"] == 2 and two["reserved"]["cards"] == 0
+    else:
+        assert (two["removed"]["cards"], two["decks"]["cards"], two["left"]["cards"]) == (2, 6, 2)
+        assert two["setup"]["cards"]["reserved"] == 2 and two["reserved"]["cards"] == 2
+    assert data["players"]["4"]["left"]["cards"] == 8 - 4  # every pear dealt, nothing to return
+    failed = [p["message"] for p in data["problems"] if "does not hold" in p["message"]]
+    expected = ["with 2 players, `removed.cards == 0` does not hold (nothing removed)"]
+    if rest == "box":
+        expected.append("with 3 players, `removed.cards == 0` does not hold (nothing removed)")
+    assert failed == expected
+    table = cli("validate", small_game).out
+    assert ("reserve" in table.split("\n2 players\n")[1].splitlines()[0]) == (rest == "reserve")
+    game = load_game(small_game, require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    returned = 2 if rest == "box" else 0
+
+    def plain(lang):  # the sheet's text without its markup and typesetting spaces
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", writer.html((lang,), "a4")))
+
+    assert f"2人では{returned}枚を箱に戻し、山札は2枚です。" in plain("ja").replace(" ", "")
+    assert f"With 2 players {returned} go back to the box and 2 stay in the deck." in plain("en")
 
 
 def test_json_and_text_tables_agree(cli):
@@ -167,7 +247,9 @@ def test_an_expression_is_interpreted_not_executed(tmp_path, cli):
 
 def test_one_player_count(cli):
     data = json.loads(cli("validate", "mint-rails", "--players", "4", "--json").out)
-    assert list(data["players"]) == ["4"] and data["players"]["4"]["decks"]["draft-certificates"] == 12
+    # 12 draft certificates set out with 4 players, 8 taken, 4 returned to the box (`rest: box`)
+    assert list(data["players"]) == ["4"] and data["players"]["4"]["decks"]["draft-certificates"] == 8
+    assert data["players"]["4"]["removed"]["draft-certificates"] == 4
     assert cli("validate", "mint-rails", "--players", "7").code == 2
 
 
@@ -191,3 +273,46 @@ def test_components_csv_and_markdown(cli):
     assert (draft["count"], draft["in_play"]) == ("12", "8")
     md = cli("components", "ikkin", "--lang", "ja", "--format", "md").out
     assert md.startswith("## 内容物") and "| 報酬トークン | 8 |" in md
+
+
+def test_a_component_said_printed_with_nothing_to_print_it(tmp_path, cli):
+    game = copy_game("ikkin", tmp_path)
+    edit(game / "components.yaml", "    count: 5\n", "    count: 5\n    printed: true\n")
+    problem = only(problems(cli, game), "says it is printed")
+    assert problem["line"] == line_of(game / "components.yaml", "id: dice")
+
+
+def test_an_invented_field_needs_a_name_for_the_rules(tmp_path, cli):
+    game = copy_game("greed-inc", tmp_path)
+    assets = game / "decks" / "assets.yaml"
+    edit(assets, "    label: {ja: 生産物, en: output}\n", "")
+    edit(
+        assets,
+        "    name: {ja: 炭鉱, en: Coal Mine}\n",
+        "    name: {ja: 炭鉱, en: Coal Mine}\n    placeholder: [colour]\n",
+    )
+    found = problems(cli, game)
+    assert only(found, "field 'produces' is named invented")["message"].startswith("fields.produces.label: ")
+    unknown = only(found, "says its 'colour' is invented")
+    assert unknown["line"] == line_of(assets, "placeholder: [colour]")
+    edit(
+        game / "tokens" / "money.yaml",
+        "placeholder: {ja: 額面の種類とそれぞれの枚数, en: the denominations and how many of each}",
+        "placeholder: [denominations]",
+    )
+    assert "'denominations', which the rules' prototype note has no word for" in str(problems(cli, game))
+
+
+def test_the_components_list_marks_what_the_kit_does_not_print_and_invented_counts(cli):
+    import csv
+    import io
+
+    text = cli("components", "mint-rails", "--lang", "ja").out
+    black = next(line for line in text.splitlines() if line.startswith("ブラックのキューブ"))
+    assert "30（仮）" in black and "印刷しません（各自で用意）" in black
+    maps = next(line for line in text.splitlines() if line.startswith("地図カード"))
+    assert "印刷しません" not in maps and "（仮）" not in maps
+    rows = {row["id"]: row for row in csv.DictReader(io.StringIO(cli("components", "ikkin", "--format", "csv").out))}
+    assert (rows["dice"]["printed"], rows["dice"]["invented"]) == ("false", "false")
+    assert (rows["cards"]["printed"], rows["player-aids"]["invented"]) == ("true", "true")
+    assert "not printed: use your own" in cli("components", "greed-inc", "--lang", "en").out

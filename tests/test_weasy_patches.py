@@ -7,12 +7,14 @@ import ast
 import io
 import json
 import os
+import pickle
 import subprocess
 import sys
 
 import pikepdf
 import pytest
 
+from generator import fsutil
 from generator.render.weasy import patches
 
 RENDER = """
@@ -65,7 +67,7 @@ def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path
         "fontTools.subset": True,
     }
     render(tmp_path)  # builds the cached declarations module and the English hyphenation patterns
-    assert list((tmp_path / "pnpgen" / "ffi").glob("_pnpgen_ffi_*.py"))
+    assert list((tmp_path / "pnpgen" / "ffi").glob("_pnpgen_ffi_*.sealed"))
     assert list((tmp_path / "pnpgen" / "hyphenation").glob("hyph_en_*.pickle"))
     fast, fast_state = render(tmp_path)
     # the C text not parsed again, whole font files not copied, the fonts subset side by side (CJK fonts embedded
@@ -86,13 +88,17 @@ def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path
     assert fast.startswith(b"%PDF") and len(fast) > 1000
 
 
-def test_a_damaged_declarations_module_is_built_again(tmp_path):
+def test_a_damaged_or_planted_declarations_module_is_built_again_never_run(tmp_path):
     good, _ = render(tmp_path)
-    (module,) = (tmp_path / "pnpgen" / "ffi").glob("_pnpgen_ffi_*.py")
-    module.write_text("raise ImportError('damaged')\n")
-    pdf, _ = render(tmp_path)
-    assert pdf == good
-    assert "_cffi_backend" in module.read_text()
+    (module,) = (tmp_path / "pnpgen" / "ffi").glob("_pnpgen_ffi_*.sealed")
+    marker = tmp_path / "ran"
+    planted = f"open({str(marker)!r}, 'w').close()\nraise ImportError('planted')\n"
+    for text in ("damaged", planted, module.read_text(errors="replace").split("\n", 1)[0] + "\n" + planted):
+        module.write_text(text)  # damaged; a module as the cache once held; the same, after a sealed entry's header
+        pdf, _ = render(tmp_path)
+        assert pdf == good
+        assert not marker.exists()
+        assert b"_cffi_backend" in module.read_bytes()  # built again
     _, state = render(tmp_path)
     assert state["pycparser"] is False
 
@@ -108,13 +114,28 @@ def test_hyphenation_patterns_come_back_from_the_cache_as_parsed_and_a_damaged_e
     parsed = pyphen.HyphDict.__wrapped__(path)  # what pyphen parses itself
     stored = pyphen.HyphDict(path)  # parsed, and stored
     (entry,) = (tmp_path / "pnpgen" / "hyphenation").glob("hyph_en_*.pickle")
+    assert pickle.loads(fsutil.read_sealed_entry(entry)) == (parsed.patterns, parsed.maxlen)
     cached = pyphen.HyphDict(path)  # read back
     assert (cached.patterns, cached.maxlen) == (stored.patterns, stored.maxlen) == (parsed.patterns, parsed.maxlen)
     assert cached.positions("hyphenation") == parsed.positions("hyphenation") == [2, 6, 7]  # hy-phen-a-tion
-    entry.write_bytes(b"damaged")
-    again = pyphen.HyphDict(path)
-    assert again.patterns == parsed.patterns
-    assert entry.read_bytes() != b"damaged"  # stored again
+    marker = tmp_path / "ran"
+    planted = pickle.dumps(Planted(marker))
+    for damaged in (b"damaged", planted, fsutil.SEALED + b"\0" * fsutil.MAC_BYTES + planted):
+        entry.write_bytes(damaged)
+        again = pyphen.HyphDict(path)
+        assert again.patterns == parsed.patterns
+        assert not marker.exists()  # the planted pickle was never loaded
+        assert entry.read_bytes() != damaged  # stored again
+
+
+class Planted:
+    """A pickle that makes a file when loaded, as a hostile cache entry would run any code."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (str(self.marker), "w"))
 
 
 def test_a_deferred_import_gives_the_real_module_when_used():

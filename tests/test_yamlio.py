@@ -3,7 +3,10 @@
 import pytest
 
 from generator.errors import InputError
-from generator.yamlio import item_line, key_line, load_yaml
+from generator.yamlio import remembered
+from generator.yamlio.positions import item_line, key_line
+from generator.yamlio.read import load_yaml
+from generator.yamlio.text import load_yaml_text
 
 
 def test_lines_of_keys_and_items(tmp_path):
@@ -82,20 +85,18 @@ EDITS = {
 
 @pytest.mark.parametrize("edit", list(EDITS))
 def test_an_edited_large_file_reads_as_parsing_it_in_full(tmp_path, monkeypatch, edit):
-    from generator import yamlio
-
-    monkeypatch.setattr(yamlio, "REMEMBER_FROM_BYTES", 0)
-    yamlio.remember_in(tmp_path / "cache")
+    monkeypatch.setattr(remembered, "REMEMBER_FROM_BYTES", 0)
+    remembered.remember_in(tmp_path / "cache")
     try:
         path = tmp_path / "deck.yaml"
         cards = [card(i) for i in range(40)]
         path.write_text(deck_text(cards))
-        assert located(load_yaml(path)) == located(yamlio.load_yaml_text(path.read_text(), path))
-        assert located(load_yaml(path)) == located(yamlio.load_yaml_text(path.read_text(), path))  # remembered
+        assert located(load_yaml(path)) == located(load_yaml_text(path.read_text(), path))
+        assert located(load_yaml(path)) == located(load_yaml_text(path.read_text(), path))  # remembered
         edited, tail = EDITS[edit](cards)
         path.write_text(deck_text(edited, tail))
         try:
-            expected = located(yamlio.load_yaml_text(path.read_text(), path))
+            expected = located(load_yaml_text(path.read_text(), path))
         except InputError as error:
             with pytest.raises(InputError) as raised:
                 load_yaml(path)
@@ -103,17 +104,19 @@ def test_an_edited_large_file_reads_as_parsing_it_in_full(tmp_path, monkeypatch,
             return
         assert located(load_yaml(path)) == expected
     finally:
-        yamlio.remember_in(None)
+        remembered.remember_in(None)
 
 
 def test_only_the_edited_cards_are_parsed_again(tmp_path, monkeypatch):
-    from generator import yamlio
+    from generator.yamlio import parse, reparse
+    from generator.yamlio import text as whole_text
 
-    monkeypatch.setattr(yamlio, "REMEMBER_FROM_BYTES", 0)
-    yamlio.remember_in(tmp_path / "cache")
+    monkeypatch.setattr(remembered, "REMEMBER_FROM_BYTES", 0)
+    remembered.remember_in(tmp_path / "cache")
     parsed = []
-    real = yamlio.fast_load
-    monkeypatch.setattr(yamlio, "fast_load", lambda text: parsed.append(text.lstrip("\n")) or real(text))
+    real = parse.fast_load
+    for module in (reparse, whole_text):  # the edited items, and any file parsed in full
+        monkeypatch.setattr(module, "fast_load", lambda text: parsed.append(text.lstrip("\n")) or real(text))
     try:
         path = tmp_path / "deck.yaml"
         cards = [card(i) for i in range(40)]
@@ -125,15 +128,13 @@ def test_only_the_edited_cards_are_parsed_again(tmp_path, monkeypatch):
         assert parsed == [card(7, "new")]
         assert document["cards"][7]["body"]["en"] == "new 7" and item_line(document["cards"], 8) == 3 + 8 * 3 + 1
     finally:
-        yamlio.remember_in(None)
+        remembered.remember_in(None)
 
 
 def test_edits_one_after_another_read_as_parsing_in_full(tmp_path, monkeypatch):
     """After a small edit the remembered file stays the older one: the next edit is read against it."""
-    from generator import yamlio
-
-    monkeypatch.setattr(yamlio, "REMEMBER_FROM_BYTES", 0)
-    yamlio.remember_in(tmp_path / "cache")
+    monkeypatch.setattr(remembered, "REMEMBER_FROM_BYTES", 0)
+    remembered.remember_in(tmp_path / "cache")
     try:
         path = tmp_path / "deck.yaml"
         cards = [card(i) for i in range(200)]
@@ -142,6 +143,6 @@ def test_edits_one_after_another_read_as_parsing_in_full(tmp_path, monkeypatch):
             if edited == [3]:
                 now = now[:3] + now[4:]  # and one removed
             path.write_text(deck_text(now))
-            assert located(load_yaml(path)) == located(yamlio.load_yaml_text(path.read_text(), path)), edited
+            assert located(load_yaml(path)) == located(load_yaml_text(path.read_text(), path)), edited
     finally:
-        yamlio.remember_in(None)
+        remembered.remember_in(None)

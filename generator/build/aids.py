@@ -11,7 +11,7 @@ from generator.model.placeholders import data_names, resolve_all
 from generator.render.boards import own_or_base, text_of
 from generator.render.faces import GameRenderer
 from generator.render.printed import AID_FIELDS, BILINGUAL_JOIN, aid_card, aid_size, pseudo_deck, single_sided
-from generator.render.sheets import SheetWriter, impose_deck
+from generator.render.sheet_writer import SheetWriter, impose_deck
 
 
 def aid_variants(context: BuildContext) -> list[tuple[str, list[str]]]:
@@ -81,4 +81,4 @@ AID_FILE = OutputFile(
     "a player aid of aids/, as many as it states, in each language and, with two or more, in all of them "
     "together (`aid-phases-ja-en-a4.pdf`)",
 )
-BUILDER = OutputBuilder("aids", build_aids, files=(AID_FILE,))
+BUILDER = OutputBuilder("aids", build_aids, reports=("aid",), files=(AID_FILE,))

@@ -7,10 +7,11 @@ from generator.build.context import BuildContext
 from generator.build.pieces import rendered_pages, save_pdf
 from generator.model.printables import Board
 from generator.render.boards import BOARD_BLEED_MM, board_batch, text_of
-from generator.render.faces import CardFit, find_text
+from generator.render.fit_report import CardFit, find_text
 from generator.render.weasy.fit import FitBox
 from generator.render.printed import fits_on, furniture_batch, single_sided
-from generator.render.sheets import MARGIN_MM, SheetWriter, impose_deck
+from generator.render.paper import MARGIN_MM
+from generator.render.sheet_writer import SheetWriter, impose_deck
 from generator.render.tiles import TileLayout, tile_layout, write_tiles
 
 
@@ -109,4 +110,4 @@ BOARD_FILE = OutputFile(
     "a board of boards/: its copies at 100% when it fits the paper, else in overlapping tiles after a page map; also "
     "on the `--board-paper` when it needs tiles on the home papers",
 )
-BUILDER = OutputBuilder("boards", build_boards, files=(BOARD_FILE,))
+BUILDER = OutputBuilder("boards", build_boards, reports=("board",), files=(BOARD_FILE,))

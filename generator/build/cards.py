@@ -19,7 +19,7 @@ from generator.render.changes import card_keys, changed_cards, reference_keys
 from generator.render.faces import card_fits
 from generator.render.memo import FaceMemo
 from generator.render.pipeline import render_missing
-from generator.render.sheets import CopyGroup, SheetOptions, plan_pages
+from generator.render.sheet_plan import CopyGroup, SheetOptions, plan_pages
 from generator.render.typeset import plain
 from generator.render.volumes import (
     FaceRef,
@@ -120,7 +120,7 @@ def plan_volumes(
 ) -> list[Volume]:
     """The sheets of one file (the `deck/card`s in `only` when given; `groups`: their copies, when already
     made), planned with face keys in place of faces, split into volumes, each with the hash of its inputs."""
-    option = replace(option, labels=True)
+    option = replace(option, label_bands=True)
     planned = plan_pages(copy_groups(decks, option, only) if groups is None else groups, option)
     text = sheet_text(context.game, lang, option, len(planned))
     volumes = split_volumes(planned, option, stem, text, context.options.volume_sheets)
@@ -145,7 +145,7 @@ def sheets_code() -> str:
 def file_inputs(context: BuildContext, groups: list[CopyGroup], option: SheetOptions, lang: str, stem: str) -> str:
     """Hash of everything the file's volumes are planned from, which decides every volume's inputs: its
     copies (faces, cards, decks, sizes), options, words and the code. Cheap, unlike the plan."""
-    option = replace(option, labels=True)
+    option = replace(option, label_bands=True)
     text = sheet_text(context.game, lang, option, 0)  # the count of sheets follows from the rest
     return whole_file_inputs(groups, option, stem, text, context.options.volume_sheets, sheets_code())
 
@@ -179,9 +179,14 @@ def render_volumes(
     decks = [deck for lang in langs for deck in prepared[lang]]
     wanted = {key for _, volume in volumes for key in volume.face_keys()}
     progress.say(f"{game.id}: {sum(len(deck.keys) for deck in decks)} distinct faces ({', '.join(langs)})")
-    labels = (batch for _, volume in volumes for batch in volume.label_batches())
+    sheet_labels = (batch for _, volume in volumes for batch in volume.label_batches())
     render_missing(
-        [deck.request for deck in decks], context.cache, context.jobs, wanted=wanted, extra=labels, progress=progress
+        [deck.request for deck in decks],
+        context.cache,
+        context.jobs,
+        wanted=wanted,
+        extra=sheet_labels,
+        progress=progress,
     )
 
 
@@ -318,4 +323,4 @@ REPRINT = OutputFile(
     "with `--changed-since REF`: only the cards whose front or back changed since REF, each as many times as its "
     "deck has it, with its back",
 )
-BUILDER = OutputBuilder("cards", build_cards, files=(CARD_SHEETS, REPRINT))
+BUILDER = OutputBuilder("cards", build_cards, reports=("cards", "reprint", "card"), files=(CARD_SHEETS, REPRINT))

@@ -14,9 +14,10 @@ from generator.model import Game
 from generator.model.texts import texts
 from generator.paths import face_cache_dir
 from generator.progress import Progress
-from generator.render.faces import CardFit, DeckFaces
+from generator.render.faces import DeckFaces
+from generator.render.fit_report import CardFit
 from generator.render.pipeline import FaceCache
-from generator.render.sheets import SheetOptions
+from generator.render.sheet_plan import SheetOptions
 
 
 @dataclass

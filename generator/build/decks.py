@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from generator.heap import long_lived, thaw
 from generator.model import Game
 from generator.progress import Progress
-from generator.render.faces import CardFit, DeckFaces, GameRenderer, card_fits
+from generator.render.faces import DeckFaces, GameRenderer, card_fits
+from generator.render.fit_report import CardFit
 from generator.render.memo import FaceMemo
 from generator.render.pipeline import FaceCache, FaceRequest, face_request, render_faces
 

@@ -9,7 +9,8 @@ from generator.errors import InputError, Problem, unknown_language
 from generator.model import Game
 from generator.paths import OUTPUT_DIR
 from generator.render.pipeline import default_jobs
-from generator.render.sheets import MARGIN_MM, PAPERS, SheetOptions
+from generator.render.paper import MARGIN_MM, PAPERS
+from generator.render.sheet_plan import SheetOptions
 from generator.render.volumes import VOLUME_SHEETS
 
 
@@ -20,7 +21,7 @@ class BuildOptions:
     out: Path = OUTPUT_DIR
     languages: str = "all"  # "ja", "ja,en", ... or "all" (every language of the game)
     papers: tuple[str, ...] = tuple(PAPERS)
-    duplex: str = "long"  # long | short | none (see render/sheets.DUPLEX_MODES)
+    duplex: str = "long"  # long | short | none (see render/sheet_plan.DUPLEX_MODES)
     layout: str = "duplex"  # duplex | gutterfold
     board_paper: str | None = None  # also print tiled boards on one sheet of this larger paper
     margin: float = MARGIN_MM  # the paper's outer edge a home printer cannot print, mm
@@ -33,6 +34,7 @@ class BuildOptions:
     quiet: bool = False
     strict: bool = False  # the build's problems make its exit status 1
     volume_sheets: int = VOLUME_SHEETS  # a card sheet file of more sheets is written in volumes of this many (0: never)
+    outputs: tuple[str, ...] | None = None  # the kinds of output to build (engine.BUILDERS' kinds); None: every one
 
     def __post_init__(self):
         if self.volume_sheets < 0:

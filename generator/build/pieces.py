@@ -10,9 +10,10 @@ import pikepdf
 from generator.build.context import BuildContext
 from generator.fsutil import write_atomic
 from generator.model.game import Deck
-from generator.render.faces import Batch, GameRenderer, card_fits
+from generator.render.batches import Batch
+from generator.render.faces import GameRenderer, card_fits
 from generator.render.pipeline import face_request, render_batches, render_faces
-from generator.render.sheets import SheetWriter, save_pdf_bytes
+from generator.render.sheet_writer import SheetWriter, save_pdf_bytes
 
 
 def save_pdf(writer: SheetWriter, path: Path, title: str, lang: str) -> None:

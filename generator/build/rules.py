@@ -13,7 +13,7 @@ from generator.fsutil import write_atomic
 from generator.model.game import Game
 from generator.model.rules import Rulebook, has_rules, load_rules
 from generator.progress import Progress
-from generator.render.faces import CardFit, find_text
+from generator.render.fit_report import CardFit, find_text
 from generator.render.weasy.fit import FitBox
 from generator.render.pipeline import FaceCache
 from generator.render.rulebook import RulebookWriter, edition_name, editions, render_editions, require_valid_rules
@@ -105,4 +105,4 @@ RULE_SHEETS = OutputFile(
     "the rule sheet of rules.yaml in each language, and two languages side by side (`rules-ja+en-a4.pdf`), each "
     "block's twins starting level; with more than two languages, the source language beside each translation",
 )
-BUILDER = OutputBuilder("rules", build_rules, require_valid_rules, files=(RULE_SHEETS,))
+BUILDER = OutputBuilder("rules", build_rules, require_valid_rules, reports=("rules",), files=(RULE_SHEETS,))

@@ -7,9 +7,10 @@ from generator.build.context import BuildContext
 from generator.build.pieces import faces_copies, save_pdf
 from generator.render.boards import text_of
 from generator.render.faces import GameRenderer
-from generator.render.labels import write_labelled
+from generator.render.sheet_labels import write_labelled
 from generator.render.printed import token_deck
-from generator.render.sheets import CopyGroup, SheetWriter
+from generator.render.sheet_plan import CopyGroup
+from generator.render.sheet_writer import SheetWriter
 from generator.render.typeset import plain
 
 
@@ -64,4 +65,4 @@ TOKEN_FILE = OutputFile(
     "tokens-<sheet>-<lang>-<paper>.pdf",
     "a token sheet of tokens/, labelled like the card sheets; two-sided tokens with their backs behind them",
 )
-BUILDER = OutputBuilder("tokens", build_tokens, files=(TOKEN_FILE,))
+BUILDER = OutputBuilder("tokens", build_tokens, reports=("tokens", "token"), files=(TOKEN_FILE,))

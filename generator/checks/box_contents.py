@@ -54,6 +54,15 @@ def check_box_contents(game: Game) -> list[Problem]:
     named = set()
     for component in game.components:
         if not component.source:
+            if component.printed:
+                problems.append(
+                    Problem(
+                        component.file,
+                        component.line,
+                        f"component '{component.id}' says it is printed, but names nothing that prints it",
+                        hint="name its deck, board, aid, tokens or rules, or leave `printed:` out (not printed)",
+                    )
+                )
             continue
         kind, source = component.source
         named.add((kind, source))

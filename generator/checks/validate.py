@@ -1,7 +1,7 @@
 """`pnpgen validate`: every check of a game, each problem with file and line, in one Report.
 
-The checks live in modules of their own (box_contents, references, translations, placeholders, declared,
-templates); the game declares what must hold (setup deals, invariants, unique fields) in game.yaml, and no
+The checks live in modules of their own (box_contents, references, translations, placeholders, invented,
+declared, templates); the game declares what must hold (setup deals, invariants, unique fields) in game.yaml, and no
 check knows a game by name.
 """
 
@@ -13,6 +13,7 @@ from pathlib import Path
 
 from generator.checks.box_contents import check_box_contents
 from generator.checks.declared import run_declared_checks
+from generator.checks.invented import check_invented
 from generator.checks.placeholders import check_placeholders
 from generator.checks.references import check_ids, check_references, check_removals
 from generator.checks.templates import check_templates
@@ -36,6 +37,9 @@ class Report:
                 str(n): {
                     "decks": {d: row.in_play for d, row in pc.decks.items()},
                     "removed": {d: row.removed for d, row in pc.decks.items()},
+                    "dealt": {d: row.dealt for d, row in pc.decks.items()},
+                    "reserved": {d: row.reserved for d, row in pc.decks.items()},
+                    "left": {d: row.left for d, row in pc.decks.items()},
                     "setup": pc.setup,
                 }
                 for n, pc in self.counts.items()
@@ -75,6 +79,7 @@ def validate(
     problems += check_removals(game)
     problems += check_translations(game, langs)
     problems += check_placeholders(game)
+    problems += check_invented(game)
     problems += rules_problems(game)
     table = {}
     for players in counts:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from generator import yamlio
+from generator.yamlio.remembered import remember_in
 from generator.build import BuildOptions, build
 from generator.commands.options import (
     add_games,
@@ -17,13 +17,15 @@ from generator.commands.options import (
     add_out,
     add_paper,
     add_quiet,
+    add_strict,
     chosen_papers,
 )
 from generator.heap import long_lived
 from generator.model import load_game
 from generator.paths import cache_dir, every_game, resolve_game
 from generator.progress import Progress
-from generator.render.sheets import DUPLEX_MODES, LAYOUTS, MARGIN_MM, SHEET_MODES
+from generator.render.paper import MARGIN_MM
+from generator.render.sheet_plan import DUPLEX_MODES, LAYOUTS, SHEET_MODES
 from generator.render.tiles import BOARD_PAPERS
 from generator.render.volumes import VOLUME_SHEETS
 
@@ -95,14 +97,7 @@ def register(subparsers) -> None:
     add_jobs(parser)
     add_no_cache(parser)
     add_quiet(parser)
-    parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="exit 1 when the build finds any problem: what `pnpgen validate` reports, text "
-        "overflowing past its box, the safe area, the trim or the cut, or onto other text (every "
-        "text of every card, token, aid, board and rule sheet), and text printed in the source "
-        "language for want of a translation",
-    )
+    add_strict(parser)
     parser.set_defaults(run=run)
 
 
@@ -112,7 +107,7 @@ def run(args) -> int:
     with progress.task("loading", len(game_dirs), "game(s)") as task, long_lived():
         games = []
         for game_dir in game_dirs:  # every game is read before anything is written
-            yamlio.remember_in(None if args.no_cache else cache_dir(game_dir, args.out))
+            remember_in(None if args.no_cache else cache_dir(game_dir, args.out))
             games.append(load_game(game_dir))
             task.advance()
     return build(games, options_from(args), progress)

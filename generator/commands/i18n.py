@@ -7,21 +7,21 @@ from pathlib import Path
 
 from generator.commands.options import add_game, add_jobs, add_quiet
 from generator.errors import InputError, Problem, did_you_mean, display_path, unknown_language
-from generator.fsutil import write_atomic
-from generator.i18n import exchange as formats
+from generator.fsutil import OutputSet, write_atomic
+from generator.i18n.exchange import formats
 from generator.i18n.checks import CHECKS
 from generator.i18n.glossary import read_glossary
 from generator.i18n.lock import confirm_all, read_lock, write_lock
 from generator.i18n.status import StatusReport, game_status
 from generator.i18n.strings import units
 from generator.i18n.transfer import build_exchange, match_language, plan_import
-from generator.i18n.writeback import prepare, write_all
 from generator.model import Game, load_game
 from generator.paths import face_cache_dir, resolve_game
 from generator.progress import Progress
-from generator.render.faces import CardFit
+from generator.render.fit_report import CardFit
 from generator.render.weasy.fit import FIT_ATTRIBUTE
 from generator.render.pipeline import FaceCache
+from generator.yamlio.writeback import prepare, write_all
 
 
 def register(subparsers) -> None:
@@ -35,7 +35,7 @@ def register(subparsers) -> None:
 
     status = commands.add_parser(
         "status",
-        help="per language: translated, missing, stale, overflowing, glossary problems",
+        help="per language: translated, missing, stale, overflowing, glossary and term problems",
         description="Count and list every translation problem, each with file, line, card and field. "
         "Exit 0: none; 1: problems found; 2: unreadable input.",
     )
@@ -149,7 +149,7 @@ def run_status(args) -> int:
 def render_status(report: StatusReport) -> str:
     game = report.game
     out = [f"{game.id}: {game.title.get('en', game.source_language)} (source language {game.source_language})"]
-    columns = ["total", "translated", "missing", "stale", "unconfirmed", "overflowing", "glossary", "checks"]
+    columns = ["total", "translated", "missing", "stale", "unconfirmed", "overflowing", "glossary", "terms", "checks"]
     width = max([4] + [len(lang) + 2 for lang in report.languages])  # zh-Hant *
     out.append(f"  {'lang':<{width}}  " + "  ".join(f"{c:>11}" for c in columns))
     for lang, status in report.languages.items():
@@ -248,8 +248,9 @@ def run_import(args) -> int:
         lock.confirm(string_id, plan.lang, source_text)
     for string_id, checks in plan.ignores:
         lock.ignore(string_id, plan.lang, checks)
-    write_all(prepared)
-    lock_written = write_lock(lock)
+    with OutputSet(game.dir):  # every file replaced together, or none
+        write_all(prepared)
+        lock_written = write_lock(lock)
     print(
         f"{game.id}: {len(plan.changes)} {plan.lang} translation(s) written, {len(plan.confirmations)} "
         f"confirmed, {plan.unchanged} unchanged"

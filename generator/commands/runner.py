@@ -12,39 +12,24 @@ import sys
 from typing import TYPE_CHECKING
 
 from generator import __version__
+from generator.commands import NAMES
 
 if TYPE_CHECKING:
     import argparse
 
     from generator.commands.parsing import CommandParser
 
-COMMANDS = [
-    "build",
-    "validate",
-    "components",
-    "list",
-    "new",
-    "i18n",
-    "export",
-    "rules",
-    "serve",
-    "watch",
-    "table",
-    "schema",
-    "daemon",
-]
-
 
 def parser() -> CommandParser:
     """The command line parser, with every command's options (built once: a server's forks reuse it)."""
-    return _parser(tuple(COMMANDS))
+    return _parser(NAMES)
 
 
 def parser_for(argv: list[str]) -> argparse.ArgumentParser:
     """The parser for argv: when it starts with a command, one that knows that command only, so that
     running it imports its own module, not every command's; otherwise (no command, --help, --version, a
     mistyped command) the whole parser. A command's own options, help and errors are the same in both."""
-    if argv and argv[0] in COMMANDS and _parser.cache_info().currsize == 0:
+    if argv and argv[0] in NAMES and _parser.cache_info().currsize == 0:
         return _parser((argv[0],))
     return parser()
 
@@ -69,7 +54,7 @@ def run_here(argv: list[str]) -> int:
     import logging
 
     from generator import heap, interrupts, processes
-    from generator.errors import InputError
+    from generator.errors import InputError, capped
 
     with heap.long_lived():  # the modules the parser imports live as long as the command: no collection walks them
         args = parser_for(argv).parse_args(argv)
@@ -84,7 +69,7 @@ def run_here(argv: list[str]) -> int:
             interrupts.raise_if_pending()
         return code
     except InputError as error:
-        for problem in error.problems:
+        for problem in capped(error.problems):
             print(f"error: {problem}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -124,11 +109,11 @@ def warm_up() -> None:
     import gc
 
     from generator import heap
-    from generator.render import faces, memo, templating
+    from generator.render import batches, memo, templating
 
     parser()
     memo.code_fingerprint()  # pnpgen's code as the face keys know it: the server's own (see daemon.fingerprint)
-    faces.content_key()  # and WeasyPrint's version, read from its metadata (a few ms), and the fonts
+    batches.renderer_fingerprint()  # and WeasyPrint's version, read from its metadata (a few ms), and the fonts
     templating.compile_builtin()
     render_sample_page()
     gc.collect()

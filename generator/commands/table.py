@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from generator.commands.options import add_game
 from generator.errors import InputError, Problem, did_you_mean, display_path
-from generator.fsutil import write_atomic
+from generator.fsutil import OutputSet, write_atomic
 from generator.model import Game, load_game
 from generator.model.table.cards import export_table
 from generator.model.table.formats import FORMATS, format_of, read_sheet, write_sheet
+from generator.model.table.sync import find_deck, plan_table_import
 from generator.paths import resolve_game
-from generator.table.sync import find_deck, plan_table_import
 
 SHOWN_IDS = 12
 
@@ -49,6 +50,12 @@ def register(subparsers) -> None:
     add_game_deck(imports)
     imports.add_argument("file", type=Path, metavar="FILE", help="a .csv, .xlsx or .ods file")
     imports.add_argument("--format", choices=FORMATS, help="the file's format (default: from the file name)")
+    imports.add_argument(
+        "--sheet",
+        metavar="NAME",
+        help="the sheet to read, even a hidden one (default: the visible sheet named after the deck, else the "
+        "first visible sheet)",
+    )
     imports.add_argument("--delete", action="store_true", help="remove the cards the sheet no longer has")
     imports.set_defaults(run=run_import)
 
@@ -96,10 +103,13 @@ def run_export(args) -> int:
 def run_import(args) -> int:
     game = load(args)
     deck = find_deck(game, args.deck)
-    sheet = read_sheet(args.file, preferred=deck.id, fmt=args.format)
+    sheet = read_sheet(args.file, preferred=deck.id, fmt=args.format, named=args.sheet)
     plan = plan_table_import(game, deck, sheet, delete=args.delete)
+    for note in sheet.notes.final():
+        print(f"warning: {note}", file=sys.stderr)
     if plan.text is not None:
-        write_atomic(deck.file, plan.text)
+        with OutputSet(game.dir):  # as every import: all or nothing, and what a killed one left is tidied
+            write_atomic(deck.file, plan.text)
     values = sum(len(labels) for labels in plan.changed.values())
     out = [
         (

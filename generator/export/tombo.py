@@ -9,7 +9,7 @@ registration colour (all four inks), as a print shop's plates all need them.
 
 from __future__ import annotations
 
-from generator.render.sheets import MM, Rect, pdf_number
+from generator.render.paper import MM, Rect, pdf_number
 
 MARK_LENGTH_MM = 10.0
 PAGE_MARGIN_MM = MARK_LENGTH_MM + 3.0  # paper around the bleed box: the marks and a little air

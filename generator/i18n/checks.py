@@ -14,7 +14,8 @@ from collections import Counter
 from generator.i18n.glossary import Glossary
 from generator.render.typeset import CJK
 
-CHECKS = ("numbers", "placeholders", "brackets", "untranslated", "glossary")  # names for `ignore-CHECK`
+# names for `ignore-CHECK`; `terms` compares strings with each other (i18n/terms.py)
+CHECKS = ("numbers", "placeholders", "brackets", "untranslated", "glossary", "terms")
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 PLACEHOLDER = re.compile(r"\{[^{}|\s]+\}|%[sd]")
 BRACKETS = {

@@ -24,7 +24,7 @@ from generator.i18n.checks import CHECKS
 from generator.i18n.strings import Unit, source_hash
 from generator.model.game import Game
 from generator.model.schema import Checker, Enum, Field, FileKind, LanguageCode, ListOf, MapOf, Object, Str, start
-from generator.yamlio import load_yaml
+from generator.yamlio.read import load_yaml
 
 LOCK_NAME = "i18n.lock.yaml"
 CONFIRMED, STALE, UNCONFIRMED = "confirmed", "stale", "unconfirmed"

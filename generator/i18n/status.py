@@ -11,15 +11,16 @@ from generator.i18n.checks import check_pair
 from generator.i18n.glossary import Glossary
 from generator.i18n.lock import STALE, UNCONFIRMED, Lock
 from generator.i18n.strings import Unit, unit_for_card_field
+from generator.i18n.terms import KIND, term_findings
 from generator.model.game import Game
-from generator.render.faces import CardFit
+from generator.render.fit_report import CardFit
 
 
 @dataclass
 class Finding:
     """One problem with one string (or text box) in one language."""
 
-    kind: str  # missing, stale, unconfirmed, overflow, glossary, numbers, placeholders, brackets, untranslated
+    kind: str  # missing, stale, unconfirmed, overflow, glossary, terms, numbers, placeholders, brackets, untranslated
     lang: str
     message: str
     file: Path | None
@@ -58,6 +59,7 @@ class LanguageStatus:
     unconfirmed: int = 0
     overflowing: int | None = None  # None when the layout was not checked
     glossary: int = 0
+    terms: int = 0  # strings that name one thing two ways (i18n/terms.py)
     checks: int = 0  # numbers, placeholders, brackets, untranslated
 
     def as_json(self) -> dict:
@@ -103,6 +105,10 @@ def game_status(
         source = unit.value(source_lang)
         for lang in chosen:
             report.findings += string_findings(report.languages[lang], unit, source, lock, glossary, source_lang)
+    for unit, lang, message in term_findings(game, all_units, glossary, lock):
+        if lang in report.languages:
+            report.languages[lang].terms += 1
+            report.findings.append(unit_finding(KIND, lang, unit, message))
     if fits is not None:
         for status in report.languages.values():
             status.overflowing = 0

@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 
 from generator.errors import InputError, Problem, did_you_mean
 from generator.i18n.checks import CHECKS, check_placeholders
-from generator.i18n.exchange import Entry, Exchange, control_character
+from generator.i18n.exchange.entries import Entry, Exchange, control_character
 from generator.i18n.lock import CONFIRMED, STALE, UNCONFIRMED, Lock
 from generator.i18n.strings import Unit, unit_for_card_field
 from generator.model.game import Game
-from generator.render.faces import CardFit
+from generator.model.schema import unprintable
+from generator.render.fit_report import CardFit
 
 
 def box_sizes(all_units: dict[str, Unit], fits: list[CardFit] | None, lang: str) -> dict[str, tuple]:
@@ -157,6 +158,10 @@ def plan_import(
         if entry.ignored:
             plan.ignores.append((unit.id, entry.ignored))
         target = entry.target.strip()
+        problem = target_problem(entry.target, target)
+        if problem:
+            problems.append(Problem(path, entry.line, problem, entry.id or None, "remove it, or leave the text empty"))
+            continue
         if not target:
             continue
         message = check_placeholders(unit.value(source_lang), target)
@@ -167,6 +172,16 @@ def plan_import(
     if problems:
         raise InputError(problems)
     return plan
+
+
+def target_problem(given: str, target: str) -> str | None:
+    """Why a translation cannot be written as it is: a control character, or only invisible characters (line
+    or paragraph separators, no-break spaces), which would otherwise read as no translation at all."""
+    if given.strip(" \t") and not target:
+        shown = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(given.strip(" \t")))
+        return f"the translation holds only invisible characters ({shown})"
+    problem = unprintable(target)
+    return f"the translation holds {problem}" if problem else None
 
 
 def file_problems(game: Game, exchange: Exchange, given_lang: str | None = None) -> list[Problem]:

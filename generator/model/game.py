@@ -82,7 +82,7 @@ class Deck:
     fields: dict  # name -> schema.Field
     cards: list[Card]
     lines: dict[str, int | None] = field(default_factory=dict)  # deck-level key -> line
-    placeholder: bool | list[str] = False  # true, or the deck-level keys that are invented (e.g. size)
+    placeholder: bool | list[str] | Text = False  # true, the deck-level keys invented (e.g. size), or in words
     cut: str = "card"  # how its pieces are cut: card (rounded corners), round or square (tokens), sheet (aids)
 
     @property
@@ -102,8 +102,9 @@ class Component:
     line: int | None
     source: tuple[str, str] | None = None  # ("deck", "assets"), ("board", "main"), ...
     note: Text | None = None
-    placeholder: bool = False
+    placeholder: bool | list[str] | Text = False  # true (its count), the keys invented, or in words
     per_kind: int | None = None
+    printed: bool = True  # false: the players bring their own (cubes, dice), whether or not a file prints it
 
 
 # --- boards, player aids and token sheets (model/printables.py loads them) ---------------------------
@@ -118,7 +119,7 @@ class Board:
     copies: int
     background: str
     elements: list[dict]  # resolved: every =expression evaluated, for_each expanded
-    placeholder: bool = False
+    placeholder: bool | list[str] | Text = False
 
 
 @dataclass
@@ -131,7 +132,7 @@ class Aid:
     title: Text
     colour: str
     sections: list[dict]
-    placeholder: bool = False
+    placeholder: bool | list[str] | Text = False
 
 
 @dataclass
@@ -143,9 +144,9 @@ class TokenSheet:
     size_mm: float
     sides: int
     bleed_mm: float
-    sets: int | None
     tokens: list[dict]
-    placeholder: bool = False
+    sets: int | None = None  # the box counts sets of the sheet's tokens (else single tokens)
+    placeholder: bool | list[str] | Text = False
 
     @property
     def pieces(self) -> int:
@@ -183,6 +184,7 @@ class Game:
     template_problems: list = field(default_factory=list)  # missing templates (when not required)
     printables: Printables | None = None  # boards, aids and token sheets
     labels: dict[str, Text] = field(default_factory=dict)  # template labels by key (labels.yaml)
+    placeholder: bool | list[str] | Text = False  # true, the game-level keys that are invented, or in words
 
     def cards(self):
         for deck in self.decks.values():

@@ -14,7 +14,7 @@ from pathlib import Path
 from generator.errors import InputError, Problem
 from generator.model.game import Text
 from generator.model.schema import INVALID, Checker, Field, FileKind, Localized, MapOf, Name, Object, start
-from generator.yamlio import load_yaml
+from generator.yamlio.read import load_yaml
 
 LABELS_FILE = "labels.yaml"
 LABEL_KEY = Name(

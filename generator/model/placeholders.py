@@ -18,7 +18,13 @@ PLACEHOLDER = re.compile(r"\{([^{}|]+)\}")
 PLACEHOLDER_SYNTAX = (  # (example, what it prints), inside a text in every language; docs/schema.md prints it
     ("{numbers.storage_costs[1]}", "a value of game.yaml's `numbers:` (keys with `.`, list items with `[i]`)"),
     ("{deck.assets}", "copies of a deck in the box; `{component.dice}` a component's count"),
-    ("{deck.assets@3}", "copies in play with 3 players; also `removed`, `dealt` and `left` @N"),
+    (
+        "{deck.assets@3}",
+        (
+            "copies in play with 3 players; also `removed`, `dealt`, `left`, `returned` (to the box by a deal's "
+            "`rest: box`) and `reserved` (`rest: reserve`) @N"
+        ),
+    ),
     ("{deck.assets // players @3}", "any expression `checks:` understand, at a player count"),
     ("{setup.assets.per_player}", "a value of a `setup:` deal, named by its deck"),
     ("{card:coal-mine}", "a card's name in the language being written"),
@@ -91,7 +97,9 @@ class DataNames:
         try:
             return evaluate(expression, self.names(players), self.functions(players))
         except ExpressionError as error:
-            needs_count = players is None and re.search(r"\b(players|dealt|left|removed)\b", expression)
+            needs_count = players is None and re.search(
+                r"\b(players|dealt|left|removed|returned|reserved)\b", expression
+            )
             hint = " (add @N for a player count, like @3)" if needs_count else ""
             if "-" in expression and not hint:
                 hint = " (a name with a hyphen is written like component['debt-tokens'])"

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.model.cards import INVENTED, INVENTED_DOC
 from generator.model.expr import ExpressionError, Namespace, evaluate
 from generator.errors import InputError, Problem
 from generator.model.game import CARD_SIZES, Aid, Board, Deck, Printables, Text, TokenSheet
@@ -27,6 +28,7 @@ from generator.model.schema import (
     Int,
     ListOf,
     Localized,
+    Model,
     Object,
     OneOf,
     Spec,
@@ -36,7 +38,8 @@ from generator.model.schema import (
     start,
     type_name,
 )
-from generator.yamlio import item_line, load_yaml
+from generator.yamlio.positions import item_line
+from generator.yamlio.read import load_yaml
 
 KINDS = ("boards", "aids", "tokens")
 HALF_PAGE = "half-page"
@@ -129,8 +132,6 @@ class Tagged(Spec):
 
 TEXT = OneOf([Localized(), Value()], expected="a text {ja: ..., en: ...}, a plain text or an =expression")
 NUMBER = Value()
-PLACEHOLDER = OneOf([Bool(), ListOf(Str())], expected="true, or a list of the invented fields")
-PLACEHOLDER_DOC = "values invented for want of the real ones: `true`, or the list of the invented keys"
 
 
 ELEMENT_KEYS = {
@@ -139,7 +140,7 @@ ELEMENT_KEYS = {
     "spacing": Field(Pair("[dx, dy]"), default=(0.0, 14.0), doc="offset between repeats"),
     "label": Field(TEXT, doc="a caption printed beside the element"),
     "colour": Field(ColourValue(), doc="the element's colour"),
-    "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+    "placeholder": Field(INVENTED, doc=INVENTED_DOC),
 }
 
 
@@ -239,11 +240,13 @@ ELEMENT = Tagged(
 BOARD_SCHEMA = Object(
     {
         "name": Field(Localized(), required=True, doc="the board's name"),
-        "size": Field(Pair("[width, height]"), required=True, doc="mm; larger than the paper prints in tiles"),
+        "size": Field(
+            Pair("[width, height]"), required=True, doc="mm; larger than the paper prints in tiles", attr="size_mm"
+        ),
         "copies": Field(NUMBER, default=1, doc="how many are printed (a number or =expression)"),
         "background": Field(Colour(), default="#ffffff", doc="the board's background colour"),
         "elements": Field(ListOf(ELEMENT), required=True, doc="what is drawn, each with its `kind:` (see below)"),
-        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+        "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="board",
 )
@@ -288,7 +291,7 @@ AID_SCHEMA = Object(
         "title": Field(Localized(), required=True, doc="printed at the top of the aid"),
         "colour": Field(Colour(), default="#2f5d62", doc="the colour of the title band and headings"),
         "sections": Field(ListOf(AID_SECTION), required=True, doc="the aid's sections, top to bottom"),
-        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+        "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="player aid",
 )
@@ -316,15 +319,20 @@ TOKENS_SCHEMA = Object(
     {
         "name": Field(Localized(), required=True, doc="the sheet's name"),
         "shape": Field(Enum(["round", "square"]), required=True, doc="how the tokens are cut"),
-        "size": Field(Int(8, 150, whole=False), required=True, doc="diameter or side, mm"),
+        "size": Field(Int(8, 150, whole=False), required=True, doc="diameter or side, mm", attr="size_mm"),
         "sides": Field(Int(1, 2), default=1, doc="2: a back printed behind each token"),
-        "bleed": Field(Int(0, 5, whole=False), default=1.5, doc="mm printed past the cut"),
+        "bleed": Field(Int(0, 5, whole=False), default=1.5, doc="mm printed past the cut", attr="bleed_mm"),
         "sets": Field(Int(1, 100), doc="the box counts sets (like 1 set of money), each set all the tokens"),
         "tokens": Field(ListOf(TOKEN), required=True, doc="the tokens of the sheet"),
-        "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC),
+        "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="token sheet",
 )
+
+# The id of each is its file's name; the loader resolves the =expressions of copies, elements, sections, tokens.
+BOARD_MODEL = Model(Board, BOARD_SCHEMA.fields, given=("id", "file", "copies", "elements"))
+AID_MODEL = Model(Aid, AID_SCHEMA.fields, given=("id", "file", "copies", "sections"))
+TOKENS_MODEL = Model(TokenSheet, TOKENS_SCHEMA.fields, given=("id", "file", "size_mm", "bleed_mm", "tokens"))
 
 VALUES_DOC = (
     "Numbers and texts can come from the game's data: a value `=expression` is evaluated as game.yaml's "
@@ -440,26 +448,18 @@ def load_printables(
     return found
 
 
-def _placeholder(checked) -> bool:
-    return bool(checked.get("placeholder"))
-
-
 def _board(path, checked, resolver: Resolver, root: Where, document) -> Board:
     elements = []
     raw = document["elements"]
     for index, entry in enumerate(checked["elements"]):
         where = root.child(document, "elements").child(raw, index)
         elements += expand_element(entry, resolver, where, raw[index])
-    where = root.child(document, "copies")
-    return Board(
+    return BOARD_MODEL.make(
+        checked,
         id=path.stem,
-        name=checked["name"],
         file=path,
-        size_mm=checked["size"],
-        copies=resolver.count(checked["copies"], where),
-        background=checked["background"],
+        copies=resolver.count(checked["copies"], root.child(document, "copies")),
         elements=elements,
-        placeholder=_placeholder(checked),
     )
 
 
@@ -540,16 +540,12 @@ def _aid(path, checked, resolver: Resolver, root: Where, document) -> Aid:
     for section in checked["sections"]:
         numbers = [{**entry, "value": resolver.value(entry["value"])} for entry in section.get("numbers", [])]
         sections.append({**section, "numbers": numbers})
-    return Aid(
+    return AID_MODEL.make(
+        checked,
         id=path.stem,
-        name=checked["name"],
         file=path,
-        size=checked["size"],
         copies=resolver.count(checked["copies"], root.child(document, "copies")),
-        title=checked["title"],
-        colour=checked["colour"],
         sections=sections,
-        placeholder=_placeholder(checked),
     )
 
 
@@ -563,17 +559,13 @@ def _tokens(path, checked, resolver: Resolver, root: Where, document) -> TokenSh
         back = token.get("back", {})
         resolved["back"] = resolver.colours({key: resolver.value(value) for key, value in back.items()}, back, root)
         tokens.append(resolved)
-    return TokenSheet(
+    return TOKENS_MODEL.make(
+        checked,
         id=path.stem,
-        name=checked["name"],
         file=path,
-        shape=checked["shape"],
         size_mm=float(checked["size"]),
-        sides=checked["sides"],
         bleed_mm=float(checked["bleed"]),
-        sets=checked.get("sets"),
         tokens=tokens,
-        placeholder=_placeholder(checked),
     )
 
 

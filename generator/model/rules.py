@@ -22,13 +22,14 @@ from generator.model.schema import (
     Int,
     ListOf,
     Localized,
+    Model,
     Object,
     OneOf,
     Str,
     Where,
     start,
 )
-from generator.yamlio import load_yaml
+from generator.yamlio.read import load_yaml
 
 RULES_FILE = "rules.yaml"
 BLOCK_TYPES = [
@@ -43,6 +44,7 @@ BLOCK_TYPES = [
     "components",
     "players",
     "card",
+    "prototype",
 ]
 POINT = ListOf(Int(whole=False))
 CELL = OneOf([Localized(), Str()], expected="a text {ja: ..., en: ...} or a plain value")
@@ -86,6 +88,8 @@ BLOCK_TYPE_DOCS = {
     "components": "the box contents, the rows `pnpgen components` prints",
     "players": "a table with one row per player count (`columns`)",
     "card": "real card faces rendered by the game's templates (`deck`, `cards`, `width`, `offset`, `callouts`)",
+    "prototype": 'where the prototype note goes ("About this prototype": every value marked `placeholder:`, '
+    "made from the data in every language); without this block it closes the rules of a game that has any",
 }
 assert list(BLOCK_TYPE_DOCS) == BLOCK_TYPES
 NEEDS = {
@@ -120,6 +124,7 @@ class Block:
     callouts: list[list[float]] = field(default_factory=list)
     offset: list[float] = field(default_factory=lambda: [0.0, 0.0])
     width: float = 40.0
+    generated: bool = False  # made by pnpgen from the data (the prototype note): printed as it is
 
     def texts(self):
         """(label, Text) for every localized text of the block."""
@@ -173,6 +178,12 @@ class Rulebook:
         return [b for b in self.blocks if b.type == "heading" and b.level <= max_level]
 
 
+# A block's id, when left out, is made from its section's; the loader says where each block was written, and
+# pnpgen marks the blocks it makes itself (`generated`: the prototype note).
+BLOCK_MODEL = Model(Block, BLOCK.fields, given=("id", "file", "line", "generated"))
+RULEBOOK_MODEL = Model(Rulebook, RULES_SCHEMA.fields, given=("file", "blocks"))
+
+
 def rules_path(game: Game) -> Path:
     return game.dir / RULES_FILE
 
@@ -209,7 +220,7 @@ def load_rules(game: Game) -> Rulebook:
         blocks.append(block)
     if problems:
         raise InputError(problems)
-    return Rulebook(path, blocks, checked.get("cover", "auto"))
+    return RULEBOOK_MODEL.make(checked, file=path, blocks=blocks)
 
 
 def _named_by_id(problem: Problem, raw_blocks) -> Problem:
@@ -224,24 +235,7 @@ def _named_by_id(problem: Problem, raw_blocks) -> Problem:
 
 
 def _block(block_id: str, entry: dict, where: Where) -> Block:
-    return Block(
-        id=block_id,
-        type=entry.get("type", "paragraph"),
-        file=where.file,
-        line=where.line,
-        level=entry.get("level", 1),
-        text=entry.get("text"),
-        items=entry.get("items", []),
-        head=entry.get("head", []),
-        rows=entry.get("rows", []),
-        columns=entry.get("columns", []),
-        src=entry.get("src"),
-        deck=entry.get("deck"),
-        cards=entry.get("cards", []),
-        callouts=entry.get("callouts", []),
-        offset=entry.get("offset", [0.0, 0.0]),
-        width=entry.get("width", 40.0),
-    )
+    return BLOCK_MODEL.make(entry, id=block_id, file=where.file, line=where.line)
 
 
 def _block_problems(block: Block, where: Where, seen: dict) -> list[Problem]:

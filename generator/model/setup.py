@@ -1,6 +1,9 @@
 """The game at each player count: what is in play, what setup deals, and the names expressions see.
 
-validate's deal and declared checks and the `{deck.assets@3}` placeholders read these tables.
+validate's deal and declared checks and the `{deck.assets@3}` placeholders read these tables. A deal's
+`rest:` says where the cards of its pool that no player got go: `deck` (they stay in the deck, counted in
+`left`), `box` (back to the box: removed at that player count, like a `remove_at`) or `reserve` (set aside
+for later: in play, but not in the deck).
 """
 
 from __future__ import annotations
@@ -17,13 +20,25 @@ from generator.model.game import Card, Game
 @dataclass
 class DeckRow:
     in_box: int
-    removed: int
+    removed: int  # out of the game at this count: `remove_at`, and the cards a deal returns to the box
     in_play: int
     dealt: int = 0
+    returned: int = 0  # of `removed`: the undealt cards of deals with `rest: box`
+    reserved: int = 0  # the undealt cards of deals with `rest: reserve`: in play, set aside
 
     @property
     def left(self) -> int:
-        return self.in_play - self.dealt
+        """The cards still in the deck once setup has dealt: in play, neither dealt nor set aside."""
+        return self.in_play - self.dealt - self.reserved
+
+    def set_rest(self, rest: str, undealt: int) -> None:
+        """Where the undealt cards of a deal's pool go (`deck` leaves them in `left`)."""
+        if rest == "box":
+            self.returned += undealt
+            self.removed += undealt
+            self.in_play -= undealt
+        elif rest == "reserve":
+            self.reserved += undealt
 
 
 @dataclass
@@ -66,7 +81,16 @@ def deal(game: Game, players: int, problems: list[Problem]) -> PlayerCount:
         wanted = seat_cards(entry, players)
         row = result.decks[deck.id]
         row.dealt += wanted
-        result.setup[deck.id] = {"dealt": row.dealt, "pool": pool, "left": row.left, "rest": entry.get("rest", "deck")}
+        rest = entry.get("rest", "deck")
+        row.set_rest(rest, max(pool - wanted, 0))
+        result.setup[deck.id] = {
+            "dealt": row.dealt,
+            "pool": pool,
+            "left": row.left,
+            "rest": rest,
+            "returned": row.returned,
+            "reserved": row.reserved,
+        }
         if wanted > pool:
             which = f" matching {dict(where)}" if where else ""
             problems.append(
@@ -86,9 +110,12 @@ EXPRESSION_NAMES = {
     "players": "the player count",
     "deck": "`deck.<id>`: a deck's cards in play, after the removals at that count",
     "total": "`total.<id>`: a deck's cards in the box",
-    "removed": "`removed.<id>`: a deck's cards removed at that count (`remove_at`)",
+    "removed": "`removed.<id>`: a deck's cards removed at that count (`remove_at`, and the undealt cards a deal "
+    "with `rest: box` returns to the box)",
+    "returned": "`returned.<id>`: a deck's undealt cards that deals with `rest: box` return to the box",
     "dealt": "`dealt.<id>`: a deck's cards dealt by `setup:`",
-    "left": "`left.<id>`: a deck's cards in play and not dealt",
+    "reserved": "`reserved.<id>`: a deck's undealt cards set aside by deals with `rest: reserve` (in play)",
+    "left": "`left.<id>`: a deck's cards still in the deck after setup: in play, neither dealt nor set aside",
     "component": "`component.<id>`, `component['debt-tokens']`: a component's `count` in components.yaml",
     "numbers": "game.yaml's `numbers:` (`numbers.years`, `numbers.storage_costs[1]`)",
     "min_players": "the fewest players the game takes",
@@ -153,6 +180,8 @@ def names_for(game: Game, row: PlayerCount) -> dict:
         "dealt": Namespace({d: r.dealt for d, r in row.decks.items()}),
         "left": Namespace({d: r.left for d, r in row.decks.items()}),
         "removed": Namespace({d: r.removed for d, r in row.decks.items()}),
+        "returned": Namespace({d: r.returned for d, r in row.decks.items()}),
+        "reserved": Namespace({d: r.reserved for d, r in row.decks.items()}),
         "component": Namespace({c.id: c.count for c in game.components}),
         "numbers": Namespace(game.numbers),
         "min_players": game.players[0],

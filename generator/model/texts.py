@@ -22,14 +22,23 @@ def texts(game: Game):
 
 
 def card_data_texts(game: Game):
-    """The title, box contents, deck and card texts and setup labels."""
+    """The title, box contents, deck and card texts, field names, setup labels and what is invented."""
     yield "title", game.title
+    if isinstance(game.placeholder, Text):
+        yield "placeholder", game.placeholder
     for component in game.components:
         yield f"components[{component.id}].name", component.name
         if component.note:
             yield f"components[{component.id}].note", component.note
+        if isinstance(component.placeholder, Text):
+            yield f"components[{component.id}].placeholder", component.placeholder
     for deck in game.decks.values():
         yield f"decks[{deck.id}].name", deck.name
+        if isinstance(deck.placeholder, Text):
+            yield f"decks[{deck.id}].placeholder", deck.placeholder
+        for name, declared in deck.fields.items():
+            if declared.label is not None:
+                yield f"decks[{deck.id}].fields.{name}.label", declared.label
         for card in deck.cards:
             yield f"cards[{card.id}].name", card.name
             for name, value in card.fields.items():

@@ -17,7 +17,7 @@ from generator.model.game import Game, Text
 from generator.model.printables import Board
 from generator.paths import find_template
 from generator.render import fonts, typeset_html
-from generator.render.faces import Batch
+from generator.render.batches import Batch
 from generator.render.templating import TemplateKind, Templates, localize
 
 TRACK_GAP_MM = 2.0  # between a track's label and its first space

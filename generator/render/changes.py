@@ -113,6 +113,7 @@ def keys_at_revision(ref: str, game: Game, langs: list[str]) -> dict[str, dict[s
 
 
 def _face_keys(game: Game, lang: str) -> dict[str, str]:
+    """The game's face keys in lang, as a build keys them (GameRenderer.deck_faces)."""
     renderer = GameRenderer(game, lang)
     found = {}
     for deck in game.decks_in_box_order():

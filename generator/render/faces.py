@@ -1,40 +1,32 @@
-"""Card faces: every card's front and back as HTML, each distinct face rendered once by WeasyPrint.
+"""Card faces: every card's front and back as HTML, each distinct face once, with its content key.
 
-A deck's distinct faces are rendered in batches, each batch one WeasyPrint document of card-size
-pages (absolutely positioned content, no grid or flex). A batch is identified by the hash of its
-whole document text plus the renderer and font versions, which is what the face cache keys on.
+GameRenderer runs a deck's templates card by card (or takes a card's face keys from the face memo when its
+inputs are unchanged) into DeckFaces: the deck's distinct faces and which card prints which. The faces are
+rendered in batches of card-size pages (render/pipeline.py, keyed as render/batches.py says); what templates
+see is render/face_views.py's, and the measured text boxes are named by the cards printing them here
+(card_fits, reports of render/fit_report.py).
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import re
-import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.render.attributes import Attribute
-from generator.render.images import check_used_images
-from generator.model.placeholders import data_names
-from generator.model.game import Deck, Game, Text
-from generator.render import fonts, typeset_html
-from generator.render.weasy.patches import weasyprint_version
-from generator.render.weasy.compactfonts import EMBEDDING
-from generator.render.weasy.fit import CHECK_VERSION, FitBox
-from generator.render.worker import RenderedBatch, render_document
-from generator.render.reads import DocumentReads
-from generator.render.memo import FaceMemo, card_key, context_key, folder_fingerprint, text_at, text_paths
-from generator.render.templating import TemplateKind, Templates, Untranslated, localize
-from generator.paths import TEMPLATES_DIR, find_template, template_dirs
 from generator.errors import InputError, Problem
+from generator.model.game import Deck, Game
+from generator.model.placeholders import data_names
+from generator.paths import TEMPLATES_DIR, find_template, template_dirs
+from generator.render import fonts, typeset_html
+from generator.render.attributes import Attribute
+from generator.render.batches import content_keyer, renderer_fingerprint
+from generator.render.face_views import CARD_FACE, card_view, deck_view, decks_view, game_view
+from generator.render.fit_report import SAFE_INSET_MM, TOKEN_SAFE_MM, CardFit, located
+from generator.render.images import check_used_images
+from generator.render.memo import FaceMemo, card_key, context_key, folder_fingerprint, text_at, text_paths
+from generator.render.templating import Templates, Untranslated
+from generator.render.weasy.fit import FitBox
 
-# What render_measured does between layout and PDF besides WeasyPrint (shrinking text, pulling down short
-# last lines): a change to it changes the PDFs from the same HTML, so it is part of every cache key.
-LAYOUT_PASSES = "shrink-2 furigana-1 lastlines-2 lastpage-2 grow-2"
-SAFE_INSET_MM = 3.0  # text stays this far inside the trim (Japanese print shops ask for 3 mm)
-TOKEN_SAFE_MM = 1.0  # a token is small and its cut is its only edge
 CARD_CORNER_MM = 3.0  # the corner radius of a rounded-corner cut
 # what a face's text must stay inside, by how the deck is cut: safe inset (mm), cut shape, corner radius (mm)
 CUTS = {
@@ -43,44 +35,7 @@ CUTS = {
     "square": (TOKEN_SAFE_MM, "rect", 0.0),
     "sheet": (SAFE_INSET_MM, "rect", 0.0),
 }
-CARD_FACE = TemplateKind(
-    "Card faces",
-    "a deck's `template:` (the front) and `back: {template: ...}` (the back, also a card's own `back:`); a "
-    "token sheet's `token.html` and `token-back.html` and a player aid's `aid.html`, whose `card` is the token or "
-    "the aid (see below)",
-    {
-        "card": "the card drawn, its texts in the language being built",
-        "deck": "its deck",
-        "decks": "every card of every deck, by deck id and card id, each as `card` is: "
-        "`decks.goods[card.produces].name`. A face that reads it is made again whenever a file of the game changes",
-        "game": "the game",
-    },
-    {
-        "card": {
-            "id": "the card's id",
-            "name": "its name",
-            "count": "its copies in the box",
-            "remove_at": "the player counts it is removed at",
-            "placeholder": "`true`, or the list of its invented keys, when its values are invented for want of the "
-            "real ones",
-            "<field>": "each field the deck's `fields:` declares, texts in the language being built and their "
-            "`{...}` placeholders resolved; none (`{% if card.x %}`) when the card leaves it out",
-        },
-        "deck": {
-            "id": "the deck's id",
-            "name": "its name",
-            "size": "its size's name (`poker`, `mini` ...), none for a size in mm",
-            "width": "the card's width in mm (without bleed)",
-            "height": "its height in mm",
-            "placeholder": "`true`, or the list of the deck's invented keys (`size` ...)",
-        },
-        "game": {
-            "id": "the game's id (its folder's name)",
-            "title": "its title in the language being built",
-            "titles": "its title by language (`game.titles.ja`)",
-        },
-    },
-)
+PIECES = {"card": "card", "round": "token", "square": "token", "sheet": "aid"}  # what a cut makes
 CARD_ID = Attribute(
     "data-card",
     "a card id",
@@ -175,32 +130,6 @@ class FacePages(Sequence):
         self.faces.release(index)
 
 
-class DeckViews(Mapping):
-    """`decks` as templates see it (every card of every deck), made only if a template reads it."""
-
-    def __init__(self, make: Callable[[], dict]):
-        self._make = make
-        self._views: dict | None = None
-
-    @property
-    def views(self) -> dict:
-        if self._views is None:
-            self._views = self._make()
-        return self._views
-
-    def __getitem__(self, key):
-        return self.views[key]
-
-    def __iter__(self):
-        return iter(self.views)
-
-    def __len__(self) -> int:
-        return len(self.views)
-
-    def __repr__(self) -> str:
-        return repr(self.views)
-
-
 class _WatchedData:
     """The game's DataNames, noting whether a placeholder read them (a face that did is not memoized)."""
 
@@ -210,21 +139,6 @@ class _WatchedData:
     def __getattr__(self, name):
         self.read = True
         return getattr(self._data, name)
-
-
-def card_view(card, deck: Deck, lang: str, fallback: str, data=None) -> dict:
-    """What a template sees as `card`: every field localized (placeholders resolved when the game's
-    DataNames are given), declared fields present (None if unset)."""
-    view = dict.fromkeys(deck.fields)
-    view.update(localize(card.fields, lang, fallback, data))
-    view.update(
-        id=card.id,
-        name=localize(card.name, lang, fallback, data),
-        count=card.count,
-        remove_at=card.remove_at,
-        placeholder=card.placeholder,
-    )
-    return view
 
 
 class GameRenderer:
@@ -249,48 +163,56 @@ class GameRenderer:
             css.append(style.read_text(encoding="utf-8"))
         return "\n".join(css)
 
-    def context(self) -> dict:
+    def deck_context(self, deck: Deck) -> dict:
+        """What the templates of every card of the deck see besides the card: `game`, `decks` and `deck`."""
         game, lang = self.game, self.lang
-        fallback = game.source_language
-        decks = DeckViews(
-            lambda: {
-                d.id: {c.id: card_view(c, d, lang, fallback, self.data) for c in d.cards} for d in game.decks.values()
-            }
-        )
         return {
-            "game": {"id": game.id, "title": localize(game.title, lang, fallback), "titles": dict(game.title.values)},
-            "decks": decks,
-        }
-
-    def deck_view(self, deck: Deck) -> dict:
-        return {
-            "id": deck.id,
-            "name": localize(deck.name, self.lang, self.game.source_language),
-            "size": deck.size_name,
-            "width": deck.size_mm[0],
-            "height": deck.size_mm[1],
-            "placeholder": deck.placeholder,
+            "game": game_view(game, lang),
+            "decks": decks_view(game, lang, self.data),
+            "deck": deck_view(deck, lang, game.source_language),
         }
 
     def deck_faces(self, deck: Deck, on_card: Callable[[], None] | None = None) -> DeckFaces:
-        shared = {**self.context(), "deck": self.deck_view(deck)}
+        """The deck's distinct faces: each card's from the memo when its inputs are unchanged, else from its
+        templates."""
+        shared = self.deck_context(deck)
         frame, base_url = self.document(deck, []), self.base_url()
         result = DeckFaces(
             deck, self.lang, remake=lambda card, side: self.card_faces(deck, deck.cards[card], shared)[side][0]
         )
+        memo = self._memo_run(deck, shared, frame, base_url)
+        face_key = content_keyer(base_url, frame)
+        for index, card in enumerate(deck.cards):
+            known = memo.get(card)
+            if known is not None:
+                (front, back), missing = known
+                result.front_of.append(result.add(front, None, index, "front"))
+                result.back_of.append(result.add(back, None, index, "back") if back is not None else None)
+            else:
+                missing = self._run_card(result, index, shared, face_key, memo)
+            if missing:
+                result.untranslated[card.id] = missing
+            if on_card is not None:
+                on_card()
+        check_used_images(self.templates.used)  # a corrupt icon would print its alt text, silently
+        memo.save()
+        return result
+
+    def _memo_run(self, deck: Deck, shared: dict, frame: str, base_url: str) -> _MemoRun:
+        """The deck's memo, keyed by everything but the card that its faces are made from."""
         around = {
             "title": self.game.title,
             "deck": deck.name,
             **{f"label:{key}": text for key, text in self.game.labels.items()},
         }
-        memo = _MemoRun(
+        return _MemoRun(
             self.memo,
             self.game.dir,
             deck,
             self.lang,
             around,
             [
-                _key_start().hexdigest(),  # the renderer and fonts: the face keys the memo gives hash them
+                renderer_fingerprint(),  # the renderer and fonts: the face keys the memo gives hash them
                 self.lang,
                 self.game.source_language,
                 shared["game"],
@@ -304,44 +226,28 @@ class GameRenderer:
             ],
             self.templates.used,
         )
-        reads = DocumentReads(base_url)  # the keys hash what the faces read, not where the game's folder is
-        start = _digest_of(_key_start(), (reads.key_text(frame),))
-        for index, card in enumerate(deck.cards):
-            known = memo.get(card)
-            if known is not None:
-                (front, back), missing = known
-                result.front_of.append(result.add(front, None, index, "front"))
-                result.back_of.append(result.add(back, None, index, "back") if back is not None else None)
-            else:
-                self.data.read, used_before = False, set(self.templates.used)
-                faces = self.card_faces(deck, card, shared)
-                keys = {
-                    side: _digest_of(start.copy(), (reads.key_text(html),)).hexdigest()
-                    for side, (html, _) in faces.items()
-                }
-                result.front_of.append(result.add(keys["front"], faces["front"][0], index, "front"))
-                result.back_of.append(
-                    result.add(keys["back"], faces["back"][0], index, "back") if "back" in faces else None
-                )
-                missing = faces["front"][1] + [
-                    text
-                    for text in faces.get("back", ("", []))[1]
-                    if all(text.text is not m.text for m in faces["front"][1])
-                ]
-                memo.put(
-                    card,
-                    keys,
-                    missing,
-                    {path: self.templates.used[path] for path in self.templates.used if path not in used_before},
-                    read_game=self.data.read or "decks" in self.templates.env.resolved,
-                )
-            if missing:
-                result.untranslated[card.id] = missing
-            if on_card is not None:
-                on_card()
-        check_used_images(self.templates.used)  # a corrupt icon would print its alt text, silently
-        memo.save()
-        return result
+
+    def _run_card(
+        self, result: DeckFaces, index: int, shared: dict, face_key: Callable[[str], str], memo: _MemoRun
+    ) -> list[Untranslated]:
+        """Run a card's templates: its faces join the deck's and the memo; return the texts it prints untranslated."""
+        card = result.deck.cards[index]
+        self.data.read, used_before = False, set(self.templates.used)
+        faces = self.card_faces(result.deck, card, shared)
+        keys = {side: face_key(html) for side, (html, _) in faces.items()}
+        result.front_of.append(result.add(keys["front"], faces["front"][0], index, "front"))
+        result.back_of.append(result.add(keys["back"], faces["back"][0], index, "back") if "back" in faces else None)
+        missing = faces["front"][1] + [
+            text for text in faces.get("back", ("", []))[1] if all(text.text is not m.text for m in faces["front"][1])
+        ]
+        memo.put(
+            card,
+            keys,
+            missing,
+            {path: self.templates.used[path] for path in self.templates.used if path not in used_before},
+            read_game=self.data.read or "decks" in self.templates.env.resolved,
+        )
+        return missing
 
     def card_faces(self, deck: Deck, card, shared: dict) -> dict[str, tuple[str, list[Untranslated]]]:
         """A card's front (and back, if it has one) as face HTML, each with the texts it prints untranslated."""
@@ -468,142 +374,9 @@ def untranslated_flag(untranslated: Sequence[Untranslated]) -> str:
     )
 
 
-class Batch:
-    """One WeasyPrint document to render: its text, base URL and cache key.
-
-    A document known by what it is made from (`inputs`: a text that changes whenever its HTML would) is keyed
-    by those inputs, and `make` writes its HTML only when it is rendered: finding it in the cache costs no
-    template render (the sheet labels: a render and the typesetting of every label, in every rebuild)."""
-
-    def __init__(
-        self, html: str | None, base_url: str, inputs: str | None = None, make: Callable[[], str] | None = None
-    ):
-        assert html is not None or (inputs is not None and make is not None), "a batch needs its HTML or a maker"
-        self._html, self.base_url, self.inputs, self._make = html, base_url, inputs, make
-
-    @property
-    def html(self) -> str:
-        if self._html is None:
-            assert self._make is not None
-            self._html = self._make()
-        return self._html
-
-    @functools.cached_property
-    def key(self) -> str:
-        if self.inputs is not None:
-            return content_key(self.base_url, "made from\0", self.inputs)
-        return document_key(self.base_url, self.html)
-
-
-def content_key(*parts: str) -> str:
-    """Hash of everything that determines a rendering: the texts given, WeasyPrint's version, the fonts and how
-    they are embedded."""
-    return _digest_of(_key_start(), parts).hexdigest()
-
-
-def document_key(base_url: str, html: str, *parts: str) -> str:
-    """content_key of a document rendered against base_url: the files it reads count by their content, not
-    by where its folder is (render/reads.py)."""
-    return content_key(DocumentReads(base_url).key_text(html), *parts)
-
-
-def _key_start():
-    return _digest_of(
-        hashlib.sha256(), (weasyprint_version(), fonts.fingerprint(), CHECK_VERSION, LAYOUT_PASSES, EMBEDDING)
-    )
-
-
-def _digest_of(digest, parts):
-    for part in parts:
-        digest.update(part.encode("utf-8"))
-        digest.update(b"\0")
-    return digest
-
-
 def face_keys(renderer: GameRenderer, faces: DeckFaces) -> list[str]:
     """One key per distinct face: its HTML plus the document around it (stylesheets, page geometry)."""
     return faces.keys
-
-
-def render_fitted(batch: Batch) -> RenderedBatch:
-    """Render one batch, with its measured text boxes (see render/worker.py: what a render worker runs)."""
-    return render_document(batch.html, batch.base_url)
-
-
-def render_batch(batch: Batch) -> bytes:
-    return render_fitted(batch).pdf
-
-
-PIECES = {"card": "card", "round": "token", "square": "token", "sheet": "aid"}
-FINDINGS = {
-    "cutoff": "text is cut off: {other} characters are not printed, about {d:g} mm more than fits",
-    "box": "text runs past its {w:g} x {h:g} mm box by {d:g} mm",
-    "safe": "text runs past the safe area ({safe:g} mm inside the trim) by {d:g} mm",
-    "trim": "text runs past the trim by {d:g} mm",
-    "cut": "text runs past the cut ({cut}) by {d:g} mm",
-    "overlap": "text runs onto other text ('{other}') by {d:g} mm",
-}
-
-
-@dataclass
-class CardFit:
-    """A text box on a printed piece in one language, with the pieces that print it: a data-fit box
-    (kind `fit`, measured whether it fits or not) or text found past its box, the safe area, the trim,
-    the cut or over other text (see render/weasy/fit.py)."""
-
-    lang: str
-    deck: str
-    side: str  # front or back
-    cards: list[str]  # ids of the cards printing this face
-    field: str  # the data-fit field, else the key of the text shown (`name`, `label`, ...) if known
-    width_mm: float
-    height_mm: float
-    overflow_mm: float
-    scale: float
-    kind: str = "fit"
-    source: str = ""  # the template line of the element
-    area: tuple = ()  # x, y, width, height of the text on the face, mm from the trim's top-left
-    other: str = ""  # the other text, for an overlap
-    file: str = ""  # the YAML file and line that wrote the text (or the piece)
-    line: int | None = None
-    piece: str = "card"  # card, token, aid, board, rules
-
-    @classmethod
-    def of(cls, fit: FitBox, lang: str, deck: str, side: str, cards: list[str], field: str, **where) -> CardFit:
-        """The finding of a measured box (its size, overflow, scale, kind, area, other text), named by the
-        piece printing it and located by `where` (source, file, line, piece)."""
-        measured = (fit.width_mm, fit.height_mm, fit.overflow_mm, fit.scale, fit.kind)
-        return cls(lang, deck, side, cards, field, *measured, area=tuple(fit.area), other=fit.other, **where)
-
-    @property
-    def safe_mm(self) -> float:
-        return {"token": TOKEN_SAFE_MM, "rules": 4.0, "board": 3.0}.get(self.piece, SAFE_INSET_MM)
-
-    @property
-    def card(self) -> str:
-        return self.cards[0] if self.cards else ""
-
-    def describe(self) -> str:
-        if self.piece == "rules":
-            where = f"rule block '{self.card}'"
-        elif self.piece in ("board", "aid"):
-            where = f"{self.piece} '{self.card}'"
-        else:
-            where = f"{self.piece} '{self.card}'" if self.side == "front" else f"the back of {self.piece} '{self.card}'"
-            if len(self.cards) > 1:
-                where += f" (and {len(self.cards) - 1} more)"
-            where += f" of {'deck' if self.piece == 'card' else 'sheet'} '{self.deck.removeprefix('tokens-')}'"
-        shown = ", ".join(part for part in (self.field, self.source) if part)
-        return f"{self.lang}: {where}" + (f", {shown}" if shown else "")
-
-    def overflow_text(self) -> str:
-        if self.kind != "fit":
-            cut = "its circle" if self.piece == "token" else "its rounded corner"
-            return FINDINGS[self.kind].format(
-                w=self.width_mm, h=self.height_mm, d=self.overflow_mm, other=self.other, safe=self.safe_mm, cut=cut
-            )
-        shrunk = f" even at {self.scale:.0%} font size" if self.scale < 1 else ""
-        return f"text overflows its {self.width_mm:g} x {self.height_mm:g} mm box by {self.overflow_mm:g} mm{shrunk}"
 
 
 def card_fits(faces: DeckFaces, face_fits: list[list[FitBox]]) -> list[CardFit]:
@@ -632,48 +405,3 @@ def card_fits(faces: DeckFaces, face_fits: list[list[FitBox]]) -> list[CardFit]:
                 )
             )
     return found
-
-
-def located(card, lang: str, fit: FitBox) -> tuple[str, Text | None]:
-    """The card key whose text a box shows, and that Text: data-fit names it; otherwise the box's text is
-    compared with every text of the card."""
-    if fit.field:
-        value = card.name if fit.field == "name" else card.fields.get(fit.field)
-        return fit.field, value if isinstance(value, Text) else None
-    return find_text({"name": card.name, **card.fields}, lang, fit.text)
-
-
-def find_text(values, lang: str, shown: str, path: str = "") -> tuple[str, Text | None]:
-    """(key path, Text) of the text among values that the shown text is, contains or is a part of."""
-    wanted = _comparable(shown)
-    best: tuple[str, Text | None, int] = ("", None, 0)
-    if not wanted:
-        return "", None
-    for key, text in _texts(values, path):
-        value = _comparable(RUBY_MARKUP.sub(r"\2\1", text.get(lang)))
-        if not value:
-            continue
-        score = 3 if value == wanted else 2 if value in wanted else 1 if len(wanted) >= 4 and wanted in value else 0
-        if score > best[2] or (
-            score == best[2] and best[1] is not None and len(value) > len(_comparable(best[1].get(lang)))
-        ):
-            best = (key, text, score)
-    return best[0], best[1]
-
-
-RUBY_MARKUP = re.compile(r"\{([^{}|]+)\|([^{}]+)\}")
-
-
-def _comparable(text: str) -> str:
-    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text or "")).casefold()
-
-
-def _texts(value, path: str):
-    if isinstance(value, Text):
-        yield path, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _texts(item, f"{path}.{key}" if path else str(key))
-    elif isinstance(value, (list, tuple)):
-        for index, item in enumerate(value):
-            yield from _texts(item, f"{path}[{index}]")

@@ -5,23 +5,30 @@ Noto Sans/Serif CJK come as one collection per weight holding a face per region 
 the same character is drawn the way each region writes it (a Japanese 直 is not a Chinese one). The
 stylesheets name the Japanese faces; a document in another CJK language gets its own region's faces
 instead. Latin, with its diacritics (ä, é, ø, ş...), is in every face.
+
+A game's fonts follow its languages: a document whose text holds no Chinese characters, kana or hangul (an
+English-only game, an English build whose every text is translated) prints without a CJK font when none is
+installed, in the stylesheets' generic families (fontconfig's sans-serif and serif, DejaVu on Debian). One that
+holds such text is refused before it is rendered, naming the text and the package to install for the way
+pnpgen was installed (require_fonts_for): never printed as empty boxes.
 """
 
 from __future__ import annotations
 
 import functools
+import os
+import re
+import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 from generator.errors import InputError, Problem
+from generator.paths import INSTALLED, PROJECT_DIR, debian
 
 FAMILY = "Noto Sans CJK JP"
 SERIF_FAMILY = "Noto Serif CJK JP"
-INSTALL_HINT = (
-    "install a Japanese font: as root `apt-get install fonts-noto-cjk libharfbuzz-subset0`, "
-    "or `pip install noto-cjk-sans-jp-regular` in the project's .venv"
-)
 
 
 @functools.cache
@@ -45,6 +52,11 @@ def pypi_font_file() -> Path | None:
     return found[0] if found else None
 
 
+def cjk_font_installed() -> bool:
+    """Whether Chinese characters, kana and hangul can be printed: Noto CJK from the system or from PyPI."""
+    return FAMILY in system_families() or pypi_font_file() is not None
+
+
 def fetched_font_files() -> tuple[str, ...]:
     """The font files the documents name in @font-face (they are read through the url_fetcher)."""
     if FAMILY in system_families():
@@ -55,17 +67,61 @@ def fetched_font_files() -> tuple[str, ...]:
 
 @functools.cache
 def font_face_css() -> str:
-    """@font-face rules needed to reach the Japanese fonts (none when fontconfig has them)."""
+    """@font-face rules needed to reach the Japanese fonts (none when fontconfig has them, or when there are
+    none: see require_fonts_for)."""
     families = system_families()
-    if FAMILY in families:
-        return ""
     fallback = pypi_font_file()
-    if fallback is None:
-        raise InputError(Problem(None, None, f"the Japanese font '{FAMILY}' is not installed", hint=INSTALL_HINT))
+    if FAMILY in families or fallback is None:
+        return ""
     css = f'@font-face {{ font-family: "{FAMILY}"; src: url("{fallback.as_uri()}"); }}\n'
     if SERIF_FAMILY not in families:
         css += f'@font-face {{ font-family: "{SERIF_FAMILY}"; src: url("{fallback.as_uri()}"); }}\n'
     return css
+
+
+# What no Latin font draws: CJK punctuation, kana, ideographs, hangul, full-width forms.
+CJK_CHARACTER = re.compile(
+    "[\u3000-\u30ff\u3190-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff01-\uffef\U00020000-\U0003134f]"
+)
+INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")  # soft hyphens and zero-width breaks the typesetting adds
+NOT_PRINTED = re.compile(r"<(style|script)\b.*?</\1\s*>|<!--.*?-->|<[^>]*>", re.S | re.I)
+
+
+def require_fonts_for(html: str) -> None:
+    """Refuse a document whose text needs a CJK font when none is installed (see the module's doc)."""
+    if cjk_font_installed():
+        return
+    text = NOT_PRINTED.sub(" ", html)
+    found = CJK_CHARACTER.search(text)
+    if found is None:
+        return
+    shown = " ".join(INVISIBLE.sub("", text[max(0, found.start() - 20) : found.start() + 20]).split())
+    raise InputError(
+        Problem(
+            None,
+            None,
+            f"the text “{shown}” needs a Japanese font (Noto Sans CJK), and none is installed",
+            hint=install_hint(),
+        )
+    )
+
+
+def install_hint() -> str:
+    """How to install the Japanese fonts for the way pnpgen was installed."""
+    pip = pip_fonts_command()
+    if debian():
+        return f"as root, `apt-get install fonts-noto-cjk`; or, without root, `{pip}`"
+    return f"install them with `{pip}`"
+
+
+def pip_fonts_command() -> str:
+    """The command that adds pnpgen's `fonts` extra (Noto Sans CJK JP from PyPI) where pnpgen is installed."""
+    python = shlex.quote(sys.executable)
+    if not INSTALLED:  # a source folder, installed editable
+        return f"{python} -m pip install -e {shlex.quote(str(PROJECT_DIR.resolve()) + '[fonts]')}"
+    if f"{os.sep}pipx{os.sep}venvs{os.sep}" in sys.prefix:
+        return "pipx inject pnpgen noto-cjk-sans-jp-regular"
+    return f"{python} -m pip install 'pnpgen[fonts]'"
 
 
 # BCP 47 language -> region of the Noto CJK face (by script, then region subtags).

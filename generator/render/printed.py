@@ -19,8 +19,10 @@ from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenS
 from generator.paths import find_template
 from generator.render import fonts, typeset_html
 from generator.render.boards import BOARD_BLEED_MM, own_or_base, text_of
-from generator.render.faces import Batch
-from generator.render.sheets import MARGIN_MM, MARK_ROOM_MM, PAPERS, SheetOptions, first_sheet
+from generator.render.batches import Batch
+from generator.render.paper import MARGIN_MM, PAPERS
+from generator.render.sheet_marks import MARK_ROOM_MM
+from generator.render.sheet_plan import SheetOptions, first_sheet
 from generator.render.templating import TemplateKind, Templates
 from generator.render.tiles import TileLayout, map_label_positions, scale_bar_at
 
@@ -93,7 +95,7 @@ def single_sided(option: SheetOptions) -> SheetOptions:
 
 def fits_on(board: Board, paper: str, margin: float = MARGIN_MM) -> bool:
     try:
-        first_sheet(paper, board.size_mm, BOARD_BLEED_MM, 1, margin, labels=False)
+        first_sheet(paper, board.size_mm, BOARD_BLEED_MM, 1, margin, label_bands=False)
     except ValueError:
         return False
     return True

@@ -17,7 +17,7 @@ from pathlib import Path
 import pikepdf
 from markupsafe import Markup, escape
 
-from generator.render.components import component_rows, headings as component_headings
+from generator.render.components import component_rows, component_words, headings as component_headings, shown_count
 from generator.render.images import image_problem
 from generator.model.placeholders import DataNames, PlaceholderError, resolve, resolve_one
 from generator.errors import InputError, Problem, unique_problems
@@ -26,9 +26,10 @@ from generator.model.rules import COVER_FROM_PAGES, Block, Rulebook, has_rules, 
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
 from generator.render.cardimage import face_images
-from generator.render.faces import Batch, content_key
+from generator.render.batches import Batch, renderer_fingerprint
 from generator.render.memo import FaceMemo, context_key, folder_fingerprint
 from generator.render.pipeline import FaceCache, render_batches
+from generator.render.prototype import WORDS as PROTOTYPE_WORDS, prototype_blocks
 from generator.render.templating import Templates
 from generator.render.typeset import spaced_plain
 
@@ -53,6 +54,8 @@ LABELS = {
         "page": "page",
     },
 }
+for _lang, _words in PROTOTYPE_WORDS.items():
+    LABELS[_lang].update(_words)
 PRINTER_MARGIN_MM = 4.0  # a home printer prints nothing in the outer 4-5 mm of the paper
 LAST_PAGE_MIN = "0.3"  # a last page with under 30% of a page's lines is pulled back (render/weasy/lastpage.py)
 DOCUMENT_TEMPLATE, BLOCKS_TEMPLATE = "base/rules.html", "base/rule-blocks.html"
@@ -67,7 +70,7 @@ def labels(lang: str) -> dict:
 # `components_<key>` for the box contents table), which makes them translation strings like any other.
 GAME_LABEL = {
     **{key: f"rules_{key}" for key in LABELS["en"]},
-    **{f"components_{key}": f"components_{key}" for key in ("name", "count", "note")},
+    **{f"components_{key}": f"components_{key}" for key in ("name", "count", "note", "not_printed")},
 }
 
 
@@ -88,6 +91,7 @@ class RulebookWriter:
         self.image_cache: Path | None = None  # where pictured cards are kept between builds (cardimage.py)
         self.fallbacks: dict[str, dict[str, Text]] = {}  # language -> string id -> Text printed in the source
         self._templates: dict[str, Templates] = {}
+        self.blocks = with_prototype(rulebook.blocks, prototype_blocks(game, rulebook.file, self.word))
 
     # --- text -----------------------------------------------------------------------------------
 
@@ -101,7 +105,7 @@ class RulebookWriter:
             self.fallbacks.setdefault(lang, {})[f"rules[{block.id}].{key}"] = value
         source = value.get(written, self.game.source_language) if isinstance(value, Text) else str(value)
         try:
-            resolved = resolve(source, self.data, written)
+            resolved = source if block.generated else resolve(source, self.data, written)
         except PlaceholderError as error:
             line = (value.line_of(lang) if isinstance(value, Text) else None) or block.line
             self.problems.append(Problem(block.file, line, str(error), f"blocks[{block.id}].{key}.{written}"))
@@ -138,7 +142,7 @@ class RulebookWriter:
     def check(self) -> None:
         """Resolve every text of every block in every language; raise the located problems found."""
         for lang in self.game.languages:
-            for block in self.rulebook.blocks:
+            for block in self.blocks:
                 self.block_view(block, lang)
         if self.problems:
             problems, self.problems = self.problems, []
@@ -270,10 +274,11 @@ class RulebookWriter:
             self.note_missing(component.name, lang, f"components[{component.id}].name")
             self.note_missing(component.note, lang, f"components[{component.id}].note")
         rows = component_rows(self.game, lang)
+        words = component_words(self.game, lang)
         head = [self.word(f"components_{key}", lang) for key in ("name", "count", "note")]
         return table_view(
             head,
-            [[row["name"], str(row["count"]), row["note"] or ""] for row in rows],
+            [[row["name"], shown_count(row, words), row["note"] or ""] for row in rows],
             css="components",
             ids=[row["id"] for row in rows],
         )
@@ -319,7 +324,7 @@ class RulebookWriter:
                 "chapter": self.chapter(block, langs),
                 "views": [(lang, self.block_view(block, lang)) for lang in langs],
             }
-            for block in self.rulebook.blocks
+            for block in self.blocks
         ]
         if self.problems:
             problems, self.problems = self.problems, []
@@ -387,7 +392,8 @@ class RulebookWriter:
                 "id": block.id,
                 "names": [(lang, self.text(block.text, lang, "text", block)) for lang in langs],
             }
-            for block in self.rulebook.headings(max_level=2)
+            for block in self.blocks
+            if block.type == "heading" and block.level <= 2
         ]
         return {"heading": " / ".join(self.word("contents", lang) for lang in langs), "entries": entries}
 
@@ -476,7 +482,7 @@ class EditionMemo:
     def inputs(self, langs: tuple[str, ...], paper: str, cover: bool) -> str:
         if self._start is None:
             game_files = folder_fingerprint(Path(self.game.dir))
-            self._start = context_key(self.game.dir, [content_key("rules"), game_files, str(self.directory)])
+            self._start = context_key(self.game.dir, [renderer_fingerprint(), "rules", game_files, str(self.directory)])
         return hashlib.sha256(f"{self._start}\0{'+'.join(langs)}\0{paper}\0{cover}".encode()).hexdigest()
 
     def get(self, inputs: str) -> tuple[str, dict] | None:
@@ -509,6 +515,16 @@ class Printed:
 
     file: Path | None
     line: int | None
+
+
+def with_prototype(blocks: list[Block], note: list[Block]) -> list[Block]:
+    """The rules' blocks with the prototype note where a `type: prototype` block stands, else at the end."""
+    if not any(block.type == "prototype" for block in blocks):
+        return blocks + note
+    placed = []
+    for block in blocks:
+        placed += note if block.type == "prototype" else [block]
+    return placed
 
 
 def require_valid_rules(game: Game) -> None:

@@ -133,8 +133,10 @@ def render_sample():
     from generator.render import weasy
     from generator.render.weasy.fit import render_measured
 
+    html = sample_html()
+    fonts.require_fonts_for(html)
     weasyprint = weasy.load()
-    document, _fits = render_measured(weasyprint.HTML(string=sample_html(), base_url=str(TEMPLATES_DIR)))
+    document, _fits = render_measured(weasyprint.HTML(string=html, base_url=str(TEMPLATES_DIR)))
     return document
 
 

@@ -9,13 +9,13 @@ import inspect
 from collections.abc import Mapping
 
 from generator.model.schemadoc import cell
-from generator.render import boards, faces, printed, templating, typeset_html, vertical
+from generator.render import boards, face_views, faces, printed, templating, typeset_html, vertical
 from generator.render.attributes import Attribute
 from generator.render.weasy import fit, lastpage
 
 TEMPLATES_DOC = "templates.md"
 # Every TemplateKind a game may write, in the order the page presents them.
-TEMPLATE_KINDS = (faces.CARD_FACE, boards.BOARD_TEMPLATE, printed.TILE_CAPTIONS)
+TEMPLATE_KINDS = (face_views.CARD_FACE, boards.BOARD_TEMPLATE, printed.TILE_CAPTIONS)
 # Every module declaring the `data-` attributes it reads or writes.
 ATTRIBUTE_MODULES = (fit, typeset_html, lastpage, faces, vertical)
 
@@ -145,7 +145,7 @@ def templates_markdown() -> str:
     ]
     for kind in TEMPLATE_KINDS:
         out += kind_section(kind)
-        if kind is faces.CARD_FACE:
+        if kind is face_views.CARD_FACE:
             out += [
                 "On a token sheet, `card` is a token and holds:",
                 "",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import inspect
 import re
-import sys
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,7 +22,7 @@ from generator.model.placeholders import resolve_text
 from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Text
 from generator.model.labels import LABELS_FILE
-from generator.fsutil import write_cache_entry
+from generator.fsutil import read_sealed_entry, write_cache_entry, write_sealed_entry
 from generator.paths import TEMPLATES_DIR, template_dirs, user_cache_dir
 from generator.render.weasy.fit import SOURCE_ATTRIBUTE
 from generator.render.fonts import is_cjk
@@ -80,7 +80,8 @@ class CompiledTemplates(jinja2.BytecodeCache):
     """Compiled templates kept for the process and in the user's cache (a template's source checksum is part of
     the entry, checked when read): every language, every refresh of `pnpgen serve` and every command makes a
     new environment without compiling again. A game's templates were compiled by every command (0.1 s for the
-    kits', a fifth of a build with nothing changed)."""
+    kits', a fifth of a build with nothing changed). An entry is code: it is sealed (fsutil.write_sealed_entry),
+    and one this user's pnpgen did not write is compiled again, never run."""
 
     def __init__(self, directory: Path | None):
         self.compiled: dict[str, bytes] = {}
@@ -89,10 +90,8 @@ class CompiledTemplates(jinja2.BytecodeCache):
     def load_bytecode(self, bucket) -> None:
         data = self.compiled.get(bucket.key)
         if data is None and self.directory is not None:
-            try:
-                data = (self.directory / f"{bucket.key}.jinja").read_bytes()
-            except OSError:
-                return
+            sealed = read_sealed_entry(self.directory / f"{bucket.key}.jinja")
+            data = bytes(sealed) if sealed is not None else None
         if data is None:
             return
         try:
@@ -104,7 +103,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
         data = self.compiled[bucket.key] = bucket.bytecode_to_string()
         if self.directory is not None:
             with contextlib.suppress(OSError):  # an unwritable cache: compiled again next time
-                write_cache_entry(self.directory / f"{bucket.key}.jinja", data)
+                write_sealed_entry(self.directory / f"{bucket.key}.jinja", data)
 
 
 COMPILED = CompiledTemplates(user_cache_dir("templates"))
@@ -410,7 +409,7 @@ def _find(dirs: list[Path], name: str) -> Path | None:
 def _calling_template():
     """(file, line) of the template code running now: the innermost frame of a compiled template, its
     Python line mapped back to the template's."""
-    frame: FrameType | None = sys._getframe(1)
+    frame: FrameType | None = inspect.currentframe()  # this function's, then its callers' outwards
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None and template.filename:

@@ -14,19 +14,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from generator.render.sheets import (
-    MARGIN_MM,
-    MM,
-    PAPERS,
-    Grid,
-    Rect,
-    SheetWriter,
-    block_marks,
-    pdf_line,
-    pdf_number,
-    printable,
-    scale_bar,
-)
+from generator.render.paper import MARGIN_MM, MM, PAPERS, Rect, pdf_number, printable
+from generator.render.sheet_marks import block_marks, pdf_line, scale_bar
+from generator.render.sheet_plan import Grid
+from generator.render.sheet_writer import SheetWriter
 
 OVERLAP_MM = 10.0
 BAND_MM = 5.0  # between the printer's margin and the window: marks, caption, scale bar

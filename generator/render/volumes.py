@@ -20,22 +20,13 @@ from typing import NamedTuple
 
 from generator import heap
 from generator.fsutil import write_atomic
-from generator.render import labels as labels_module
-from generator.render import sheets as sheets_module
-from generator.render.faces import Batch
-from generator.render.labels import label_batches, label_pages
+from generator.render import paper, sheet_labels, sheet_marks, sheet_pages, sheet_plan, sheet_writer
+from generator.render.batches import Batch
 from generator.render.pipeline import CachedFaces, FaceCache
-from generator.render.sheets import (
-    FoldSheet,
-    Sheet,
-    SheetOptions,
-    SheetPage,
-    SheetWriter,
-    page_heads,
-    pages_of,
-    save_pdf_bytes,
-    write_pages,
-)
+from generator.render.sheet_labels import label_batches, label_pages
+from generator.render.sheet_pages import SheetPage, page_heads, pages_of
+from generator.render.sheet_plan import FoldSheet, Sheet, SheetOptions
+from generator.render.sheet_writer import SheetWriter, save_pdf_bytes, write_pages
 
 VOLUME_SHEETS = 50  # sheets a volume (100 duplex pages, 450 poker cards): a printer's tray, a file of a few MB
 
@@ -75,7 +66,7 @@ class Volume:
     text: SheetText
     inputs: str = ""
     kept: dict | None = None  # the previous build.json entry, when the file on disk is this volume
-    _labels: list[Batch] | None = None  # from the build's rendering until the volume is written
+    _label_batches: list[Batch] | None = None  # from the build's rendering until the volume is written
 
     @property
     def last_sheet(self) -> int:
@@ -105,17 +96,17 @@ class Volume:
     def label_batches(self, pages: list[SheetPage] | None = None) -> list[Batch]:
         """The documents of the sheet labels, made once (a build renders them, then places them) from the
         volume's pages (their heads when not given: a label needs nothing drawn)."""
-        if self._labels is None:
+        if self._label_batches is None:
             t = self.text
             heads = page_heads(self.sheets, self.options, self.first_sheet) if pages is None else pages
-            self._labels = label_batches(heads, t.title, t.deck_names, t.duplex, t.margin, t.lang, t.sheets)
-        return self._labels
+            self._label_batches = label_batches(heads, t.title, t.deck_names, t.duplex, t.margin, t.lang, t.sheets)
+        return self._label_batches
 
     def take_label_batches(self, pages: list[SheetPage]) -> list[Batch]:
         """The label documents, to be placed: the volume keeps them no longer (a large game's volumes are
         written one after another, each holding its own labels only while it is written)."""
         batches = self.label_batches(pages)
-        self._labels = None
+        self._label_batches = None
         return batches
 
 
@@ -147,12 +138,16 @@ def volume_files(stem: str) -> re.Pattern:
     return re.compile(re.escape(stem) + r"(-\d+)?\.pdf")
 
 
+SHEET_MODULES = (paper, sheet_marks, sheet_plan, sheet_pages, sheet_writer, sheet_labels)  # plan, draw, write
+
+
 def code_fingerprint(*modules) -> str:
-    """Hash of the modules that decide how sheets are imposed and written (this one, sheets, labels, ...)."""
+    """Hash of the modules that decide how sheets are imposed and written (SHEET_MODULES and the given ones:
+    this one, the card builder's ...) and of the sheet labels' template."""
     digest = hashlib.sha256()
-    for module in (sheets_module, labels_module, *modules):
+    for module in (*SHEET_MODULES, *modules):
         digest.update(Path(module.__file__).read_bytes())
-    digest.update(labels_module.template_source().encode("utf-8"))  # the labels' markup
+    digest.update(sheet_labels.template_source().encode("utf-8"))  # the labels' markup
     return digest.hexdigest()
 
 

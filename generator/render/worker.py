@@ -4,7 +4,7 @@ Light on purpose: this module imports WeasyPrint's loader, the text check and th
 the templates or the imposition. A worker is sent a document's text and base URL (plain strings) and sends
 back a RenderedBatch, so a worker forked from the fork server (see generator/processes.py and
 generator/render/preload.py) never imports the rest of pnpgen. The batches themselves, and the cache keys,
-are made by render/faces.py; the pool that runs them is render/pipeline.py's.
+are made by render/batches.py; the pool that runs them is render/pipeline.py's.
 """
 
 from __future__ import annotations

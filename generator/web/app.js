@@ -82,7 +82,7 @@ function renderCounts() {
   const parts = [];
   for (const [lang, status] of Object.entries(state.counts || {})) {
     if (status.source) continue;
-    const shown = ["missing", "stale", "unconfirmed", "overflowing", "glossary", "checks"].filter((k) => status[k])
+    const shown = ["missing", "stale", "unconfirmed", "overflowing", "glossary", "terms", "checks"].filter((k) => status[k])
       .map((k) => `${status[k]} ${k}`);
     parts.push(`${lang}: ${shown.join(", ") || "no problems"}`);
   }

@@ -14,25 +14,28 @@ import traceback
 from pathlib import Path
 
 from generator.errors import InputError, Problem, display_path
+from generator.fsutil import OutputSet
 from generator.i18n.checks import check_placeholders
-from generator.i18n.exchange import Entry, Exchange
+from generator.i18n.exchange.entries import Entry, Exchange
 from generator.i18n.glossary import read_glossary
 from generator.i18n.lock import STALE, Lock, confirm_all, read_lock, write_lock
 from generator.i18n.status import Finding, game_status
 from generator.i18n.strings import Unit, units
 from generator.i18n.transfer import plan_import
-from generator.i18n.writeback import prepare, write_all
 from generator.model import Game, load_game
+from generator.model.schema import unprintable
 from generator.progress import Progress
 from generator.render.pipeline import FaceCache
 from generator.watcher import FileWatcher, game_roots
 from generator.web.preview import Previews
+from generator.yamlio.writeback import prepare, write_all
 
 PROBLEM_KINDS = [
     "missing",
     "stale",
     "overflow",
     "glossary",
+    "terms",
     "unconfirmed",
     "numbers",
     "placeholders",
@@ -223,11 +226,14 @@ class GameSession:
                 raise EditRefused(400, f"the game has no language '{lang}'")
             if not text:
                 raise EditRefused(400, "empty text: nothing written (type the text, or leave the field as it was)")
+            if unprintable(text):
+                raise EditRefused(400, f"the text holds {unprintable(text)}: nothing written (remove it)")
             try:
-                if lang == game.source_language:
-                    written = self.write_source(game, unit, text)
-                else:
-                    written = self.write_translation(game, unit, lang, text)
+                with OutputSet(self.game_dir):  # the YAML file and the lock replaced together, or neither
+                    if lang == game.source_language:
+                        written = self.write_source(game, unit, text)
+                    else:
+                        written = self.write_translation(game, unit, lang, text)
             except InputError as error:
                 raise EditRefused(400, "; ".join(problem_text(p) for p in error.problems)) from None
             self.refresh()
@@ -291,7 +297,8 @@ class GameSession:
                 raise EditRefused(400, f"'{lang}' is not a language the game translates into")
             lock = read_lock(game)
             changed = confirm_all(game, lock, {unit.id: unit}, {unit.id}, [lang])
-            written = write_lock(lock)
+            with OutputSet(self.game_dir):
+                written = write_lock(lock)
             self.refresh()
             return {
                 "confirmed": len(changed),

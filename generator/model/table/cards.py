@@ -4,14 +4,24 @@ every problem naming the file, the sheet and the cell."""
 from __future__ import annotations
 
 import copy
+from decimal import Decimal, InvalidOperation
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.errors import InputError, Problem, did_you_mean
+from generator.errors import InputError, Problem, ProblemList, did_you_mean
 from generator.model.game import Card, Deck, Game, Text
 from generator.model.cards import card_schema
 from generator.model.schema import INVALID, Checker, Where, walk_refs
-from generator.model.table.columns import EMPTY, CellError, Column, deck_columns, from_cell, to_cell
+from generator.model.table.columns import (
+    EMPTY,
+    NUMBER,
+    CellError,
+    Column,
+    blank,
+    deck_columns,
+    from_cell,
+    to_cell,
+)
 from generator.model.table.formats import Header, Sheet, read_sheet
 
 
@@ -67,6 +77,7 @@ def export_table(game: Game, deck: Deck, langs: list[str]) -> tuple[list[Header]
             "\n".join(part for part in (c.doc, c.form) if part),
             c.choices,
             width=max(8, min(40, len(c.label) + 4)),
+            text=c.text,
         )
         for c in columns
     ]
@@ -155,15 +166,16 @@ def read_cards(
     With `known_ids` (deck id -> card ids), references to cards that do not exist are problems too. With
     `existing` (card id -> values), a row is checked as the card it updates: its values where the sheet
     has no column."""
-    present, problems = read_columns(sheet, columns)
-    if problems:
-        raise InputError(problems)
+    present, header_problems = read_columns(sheet, columns)
+    if header_problems:
+        raise InputError(header_problems)
+    problems = ProblemList()
     cards: list[SheetCard] = []
     first_row_of: dict[str, int] = {}
     schema = card_schema(fields)
     for row_index in range(1, len(sheet.rows)):
         row = sheet.rows[row_index]
-        if all(value is None or (isinstance(value, str) and not value.strip()) for value in row):
+        if all(blank(value) for value in row):
             continue
         sheet_card = SheetCard(row_index, {})
         row_problems: list[Problem] = []
@@ -176,6 +188,7 @@ def read_cards(
         if existing is not None and not row_problems:
             sheet_id = sheet_card.card.get("id")
             base = existing.get(sheet_id) if isinstance(sheet_id, str) else None
+            keep_typed_digits(sheet, sheet_card, present, base)
             sheet_card.card = merged(base, sheet_card.card, present)
         if not row_problems:  # what no single cell shows: a required key missing, an object half filled
             checker = Checker(languages)
@@ -195,13 +208,50 @@ def read_cards(
             )
         if isinstance(card_id, str):
             first_row_of.setdefault(card_id, row_index)
-        problems += row_problems
+        problems.add(row_problems)
         cards.append(sheet_card)
     if known_ids is not None and not problems:
-        problems += reference_problems(cards, present, known_ids, sheet)
+        problems.add(reference_problems(cards, present, known_ids, sheet))
     if problems:
-        raise InputError(problems)
+        raise InputError(problems.final())
     return present, cards
+
+
+def keep_typed_digits(sheet: Sheet, card: SheetCard, present, base: dict | None) -> None:
+    """A number in a text column that is the card's text written another way (7 for 007, 1.5 for 1.50): a
+    spreadsheet program read the text as a number. The card's text is kept, and the cell named in a note."""
+    if base is None:
+        return
+    for col_index, column in present:
+        new, old = value_at(card.card, column.path), value_at(base, column.path)
+        raw = sheet.rows[card.row][col_index]
+        typed_number = isinstance(raw, (int, float)) and not isinstance(raw, bool)
+        if not column.text or not (typed_number or sheet.name is None) or not isinstance(old, str) or new == old:
+            continue
+        if isinstance(new, str) and same_number(old, new):
+            put(card.card, column.path, old)
+            sheet.notes.add(
+                [
+                    sheet.problem(
+                        card.row,
+                        col_index,
+                        f"the cell holds the number {new} where the card has the text '{old}': kept '{old}'",
+                        column.label,
+                        "a spreadsheet program read the text as a number; format the column as text "
+                        "(pnpgen's exports do) to type leading zeros",
+                    )
+                ]
+            )
+
+
+def same_number(old: str, new: str) -> bool:
+    """Two texts of the same number with different digits (007 and 7, 1.50 and 1.5)."""
+    if old.strip() == new.strip() or not NUMBER.match(old.strip()) or not NUMBER.match(new.strip()):
+        return False
+    try:
+        return Decimal(old.strip()) == Decimal(new.strip())
+    except InvalidOperation:
+        return False
 
 
 def read_cell(sheet: Sheet, row: int, col: int, column: Column, languages, problems: list):

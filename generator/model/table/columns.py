@@ -13,12 +13,26 @@ A cell is read back to a plain value here and then checked by the deck's own sch
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 import yaml as pyyaml
 
 from generator.model.cards import BACK, PLACEHOLDER
-from generator.model.schema import Bool, Counts, Enum, Int, ListOf, Localized, Object, OneOf, Ref, Spec, Str
+from generator.model.schema import (
+    Bool,
+    Counts,
+    Enum,
+    Int,
+    ListOf,
+    Localized,
+    Object,
+    OneOf,
+    Ref,
+    Spec,
+    Str,
+    unprintable,
+)
 
 MAX_CELL_CHARS = 10_000  # a card text is far shorter; longer cells are a located error, not a slow build
 INTEGER = re.compile(r"^[+-]?\d{1,15}$")
@@ -42,6 +56,14 @@ class Column:
     @property
     def numeric(self) -> bool:
         return isinstance(self.spec, Int)
+
+    @property
+    def text(self) -> bool:
+        """Whether the cell holds text (formatted as text in a spreadsheet: a typed 007 stays 007)."""
+        spec = self.spec
+        if isinstance(spec, Enum):
+            return any(isinstance(value, str) for value in spec.values)
+        return not isinstance(spec, (Int, Bool, OneOf))
 
     @property
     def form(self) -> str:
@@ -179,12 +201,24 @@ class CellError(Exception):
     """A cell that cannot even be read as a value of its column's form."""
 
 
+def blank(raw) -> bool:
+    """An empty cell, or one holding only spaces and tabs (what a slip of the keyboard leaves)."""
+    return raw is None or (isinstance(raw, str) and not raw.strip(" \t"))
+
+
 def from_cell(column: Column, raw):
     """The plain value of a cell, to be checked by the column's spec; EMPTY for an empty cell."""
-    if raw is None or (isinstance(raw, str) and not raw.strip()):
+    if blank(raw):
         return EMPTY
-    if isinstance(raw, str) and len(raw) > MAX_CELL_CHARS:
-        raise CellError(f"the cell holds {len(raw)} characters, more than {MAX_CELL_CHARS}")
+    if isinstance(raw, str):
+        if len(raw) > MAX_CELL_CHARS:
+            raise CellError(f"the cell holds {len(raw)} characters, more than {MAX_CELL_CHARS}")
+        problem = unprintable(raw)
+        if problem:
+            raise CellError(f"the cell holds {problem}")
+        if not raw.strip():  # line or paragraph separators, no-break spaces: not an empty cell, not a text
+            shown = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '')}".strip() for c in dict.fromkeys(raw))
+            raise CellError(f"the cell holds only invisible characters ({shown})")
     return parse(column.spec, whole_number(raw))
 
 

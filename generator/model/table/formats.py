@@ -14,15 +14,17 @@ import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.errors import InputError, Problem
-from generator.model.table.columns import column_letters
+from generator.errors import InputError, Problem, ProblemList
+from generator.model.table.columns import blank, column_letters
+from generator.model.table.scan import Book, Refused, SheetScan, cell_name, scan_book
 
 FORMATS = ("csv", "xlsx", "ods")
 MAX_FILE_BYTES = 50 * 1024 * 1024
-MAX_ROWS = 100_000
+MAX_CSV_ROW_CHARS = 1_000_000  # a CSV row (its lines, when a cell holds line breaks) the csv module may hold
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")  # "'" too, so that the guard reads back unambiguously
+TEXT_FORMAT = "@"  # Excel's number format of text
 LIST_INLINE_MAX = 255  # Excel's limit for a drop-down list written into the validation itself
-EXTRA_VALIDATED_ROWS = 500  # drop-downs reach this far below the last card, for new rows
+EXTRA_VALIDATED_ROWS = 500  # drop-downs and text formats reach this far below the last card, for new rows
 
 
 @dataclass
@@ -31,6 +33,7 @@ class Header:
     doc: str = ""
     choices: list = field(default_factory=list)
     width: int = 12
+    text: bool = False  # a text column: its cells are formatted as text, so that 007 typed stays 007
 
 
 @dataclass
@@ -40,6 +43,7 @@ class Sheet:
     file: Path
     name: str | None
     rows: list[list]
+    notes: ProblemList = field(default_factory=ProblemList)  # warnings: what was read differently than written
 
     def cell(self, row: int, col: int) -> str:
         """The spreadsheet's name of a cell, like `assets!C12` (rows and columns from 0)."""
@@ -111,6 +115,8 @@ def write_xlsx(name: str, headers: list[Header], rows: list[list]) -> bytes:
         for cell in row:
             if isinstance(cell.value, str) and cell.value.startswith("="):
                 cell.data_type = "s"  # text, never a formula
+            if headers[cell.column - 1].text:
+                cell.number_format = TEXT_FORMAT
     lists = None
     last_row = len(rows) + 1 + EXTRA_VALIDATED_ROWS
     for index, header in enumerate(headers):
@@ -120,6 +126,8 @@ def write_xlsx(name: str, headers: list[Header], rows: list[list]) -> bytes:
         if header.doc:
             cell.comment = Comment(header.doc, "pnpgen", width=300, height=120)
         sheet.column_dimensions[letter].width = header.width
+        if header.text:  # the rows typed below the cards too
+            sheet.column_dimensions[letter].number_format = TEXT_FORMAT
         if not header.choices:
             continue
         inline = ",".join(str(c) for c in header.choices)
@@ -142,6 +150,7 @@ def write_xlsx(name: str, headers: list[Header], rows: list[list]) -> bytes:
 
 
 def write_ods(name: str, headers: list[Header], rows: list[list]) -> bytes:
+    from odf.number import TextContent, TextStyle
     from odf.opendocument import OpenDocumentSpreadsheet
     from odf.office import Annotation
     from odf.style import Style, TableColumnProperties, TextProperties
@@ -152,6 +161,11 @@ def write_ods(name: str, headers: list[Header], rows: list[list]) -> bytes:
     bold = Style(name="header", family="table-cell")
     bold.addElement(TextProperties(fontweight="bold"))
     document.automaticstyles.addElement(bold)
+    text_format = TextStyle(name="text-format")
+    text_format.addElement(TextContent())
+    document.automaticstyles.addElement(text_format)
+    text_cell = Style(name="text", family="table-cell", datastylename="text-format")
+    document.automaticstyles.addElement(text_cell)
     table = Table(name=name)
     validation_of = {}
     validations = ContentValidations()
@@ -159,7 +173,8 @@ def write_ods(name: str, headers: list[Header], rows: list[list]) -> bytes:
         width = Style(name=f"col{index}", family="table-column")
         width.addElement(TableColumnProperties(columnwidth=f"{header.width * 0.21:.2f}cm"))
         document.automaticstyles.addElement(width)
-        table.addElement(TableColumn(stylename=width))
+        column = {"defaultcellstylename": text_cell} if header.text else {}  # every cell below the header
+        table.addElement(TableColumn(stylename=width, **column))
         if header.choices:
             quoted = ";".join('"' + str(c).replace('"', '""') + '"' for c in header.choices)
             validation_of[index] = f"list{index}"
@@ -187,7 +202,7 @@ def write_ods(name: str, headers: list[Header], rows: list[list]) -> bytes:
     table.addElement(header_row)
     for row in rows:
         table.addElement(ods_row(row, validation_of, TableRow, TableCell, P))
-    if validation_of:
+    if validation_of or any(header.text for header in headers):  # Calc formats only rows the file has
         spare = ods_row([None] * len(headers), validation_of, TableRow, TableCell, P)
         spare.setAttribute("numberrowsrepeated", str(EXTRA_VALIDATED_ROWS))
         table.addElement(spare)
@@ -252,8 +267,9 @@ def freeze_header(document, table_name: str) -> None:
 # --- reading --------------------------------------------------------------------------------------
 
 
-def read_sheet(path: Path, preferred: str | None = None, fmt: str | None = None) -> Sheet:
-    """The sheet named `preferred` (else the first) of a file, with trailing empty rows and columns cut."""
+def read_sheet(path: Path, preferred: str | None = None, fmt: str | None = None, named: str | None = None) -> Sheet:
+    """A sheet of a file, with trailing empty rows and columns cut: the sheet `named`, else the visible sheet
+    named `preferred`, else the first visible one. Every sheet is measured before any is read (scan.py)."""
     path = Path(path)
     fmt = format_of(path, fmt)
     try:
@@ -269,10 +285,10 @@ def read_sheet(path: Path, preferred: str | None = None, fmt: str | None = None)
                 hint="a card list is far smaller",
             )
         )
-    sheet = read_csv(path) if fmt == "csv" else read_book(path, preferred)
+    if fmt == "csv" and named is not None:
+        raise InputError(Problem(path, None, "a CSV file has no sheets to name", "--sheet", hint="leave --sheet out"))
+    sheet = read_csv(path) if fmt == "csv" else read_book(path, preferred, named)
     sheet.rows = trimmed(sheet.rows)
-    if len(sheet.rows) > MAX_ROWS:
-        raise InputError(Problem(path, None, f"{len(sheet.rows)} rows, more than {MAX_ROWS}"))
     if not sheet.rows:
         raise InputError(
             Problem(
@@ -286,17 +302,71 @@ def read_sheet(path: Path, preferred: str | None = None, fmt: str | None = None)
 
 
 def read_csv(path: Path) -> Sheet:
+    """A CSV file streamed a row at a time within the limits of a sheet (scan.SheetScan): a line or a row
+    longer than MAX_CSV_ROW_CHARS is refused before the csv module holds it, empty rows are kept only once a
+    value follows them."""
+    measure = SheetScan("")
+    rows: list[list] = []
+    blank = 0
+    reader = CsvLines(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        with path.open(encoding="utf-8-sig", newline="") as file:
+            for row in csv.reader(reader.lines(file)):
+                reader.row_done()
+                while row and not row[-1]:
+                    row.pop()
+                if not row:
+                    blank += 1
+                    continue
+                row_index = len(rows) + blank
+                measure.value(row_index, len(row) - 1)  # the last value first: a refusal names its cell
+                measure.value(row_index, 0, 1, len(row) - 1)
+                measure.add_chars(sum(map(len, row)), row_index, len(row) - 1)
+                rows += [[] for _ in range(blank)] + [[unguarded(one_line_ends(value)) for value in row]]
+                blank = 0
     except UnicodeDecodeError as error:
         raise InputError(
             Problem(path, None, f"not UTF-8 text ({error.reason})", hint="save the file as CSV UTF-8")
         ) from None
-    try:
-        rows = list(csv.reader(io.StringIO(text, newline="")))
     except csv.Error as error:
-        raise InputError(Problem(path, None, f"malformed CSV: {error}")) from None
-    return Sheet(path, None, [[unguarded(value) for value in row] for row in rows])
+        raise InputError(Problem(path, reader.line, f"malformed CSV: {error}")) from None
+    except Refused as refused:
+        cell = cell_name(refused.row, refused.col)
+        raise InputError(Problem(path, None, refused.message, hint=refused.hint, cell=cell)) from None
+    return Sheet(path, None, rows)
+
+
+class CsvLines:
+    """The lines of a CSV file as the csv module pulls them, each row's characters counted as they come."""
+
+    def __init__(self, path: Path):
+        self.path, self.line, self.row_chars = path, 0, 0
+
+    def lines(self, file):
+        while True:
+            text = file.readline(MAX_CSV_ROW_CHARS + 1)
+            if not text:
+                return
+            self.line += 1
+            self.row_chars += len(text)
+            if self.row_chars > MAX_CSV_ROW_CHARS:
+                raise InputError(
+                    Problem(
+                        self.path,
+                        self.line,
+                        f"a row longer than {MAX_CSV_ROW_CHARS:,} characters",
+                        hint="a card's row is far shorter: is this the file you meant?",
+                    )
+                )
+            yield text
+
+    def row_done(self) -> None:
+        self.row_chars = 0
+
+
+def one_line_ends(text: str) -> str:
+    """Line ends inside a cell as every other reader gives them, line feeds (Windows writes CR LF)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def unguarded(text: str) -> str:
@@ -304,30 +374,87 @@ def unguarded(text: str) -> str:
     return text[1:] if text.startswith("'") and text[1:].startswith(FORMULA_STARTS) else text
 
 
-def read_book(path: Path, preferred: str | None) -> Sheet:
+def read_book(path: Path, preferred: str | None, named: str | None) -> Sheet:
+    """The chosen sheet of an XLSX or ODS file, read by python-calamine once the whole file is measured;
+    a formula is an error at its cell, except a constant boolean, which is read as the boolean."""
+    book = scan_book(path)
+    scan, notes = chosen_sheet(book, preferred, named)
+    if scan.formula_count:
+        raise InputError(formula_problems(path, scan))
     from python_calamine import CalamineWorkbook
 
     try:
-        book = CalamineWorkbook.from_path(str(path))
-        names = [n for n in book.sheet_names if n != "lists"] or list(book.sheet_names)
-        wanted = sheet_title(preferred) if preferred else None
-        name = wanted if wanted in names else names[0]
-        rows = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
+        with path.open("rb") as file:
+            workbook = CalamineWorkbook.from_filelike(file)
+        read = workbook.get_sheet_by_name(scan.name).to_python(skip_empty_area=False)
     except InputError:
         raise
     except Exception as error:  # noqa: BLE001 - calamine's errors have no common base class
         raise InputError(
             Problem(path, None, f"cannot read the spreadsheet: {error}", hint="save it again as .xlsx or .ods")
         ) from None
-    return Sheet(path, name, [[None if value == "" else value for value in row] for row in rows])
+    rows: list[list] = [[None if value == "" else value for value in row] for row in read]
+    for row, col, value in scan.boolean_cells():
+        while len(rows) <= row:
+            rows.append([])
+        rows[row] += [None] * (col + 1 - len(rows[row]))
+        rows[row][col] = value
+    sheet = Sheet(path, scan.name, rows)
+    sheet.notes.add(notes)
+    return sheet
+
+
+def chosen_sheet(book: Book, preferred: str | None, named: str | None) -> tuple[SheetScan, list[Problem]]:
+    """The sheet `named` (hidden or not), else the visible sheet called `preferred`, else the first visible
+    one: what the user sees is what is read. A hidden sheet called `preferred` is noted, not read."""
+    names = ", ".join(sheet.name + (" (hidden)" if sheet.hidden else "") for sheet in book.sheets)
+    if named is not None:
+        found = next((sheet for sheet in book.sheets if sheet.name == named), None)
+        if found is None:
+            raise InputError(Problem(book.path, None, f"no sheet '{named}'", hint=f"its sheets: {names}"))
+        return found, []
+    visible = [sheet for sheet in book.sheets if not sheet.hidden]
+    if not visible:
+        raise InputError(
+            Problem(book.path, None, "every sheet is hidden", hint=f"show one, or name one with --sheet ({names})")
+        )
+    wanted = sheet_title(preferred) if preferred else None
+    chosen = next((sheet for sheet in visible if sheet.name == wanted), visible[0])
+    notes = [
+        Problem(
+            book.path,
+            None,
+            f"the sheet '{wanted}' is hidden: read the visible sheet '{chosen.name}'",
+            hint=f"--sheet {wanted} reads the hidden one",
+        )
+        for sheet in book.sheets
+        if sheet.hidden and sheet.name == wanted and chosen.name != wanted
+    ]
+    return chosen, notes
+
+
+def formula_problems(path: Path, scan: SheetScan) -> list[Problem]:
+    found = ProblemList()
+    for row, col, text in scan.formulas:
+        shown = f" ({text})" if text else ""
+        found.add(
+            [
+                Problem(
+                    path,
+                    None,
+                    f"a formula{shown}: pnpgen reads typed values, not formulas",
+                    hint="replace it by its value (copy the cell, then paste special: values only)",
+                    cell=f"{scan.name}!{cell_name(row, col)}",
+                )
+            ]
+        )
+    found.more += scan.formula_count - len(scan.formulas)
+    return found.final()
 
 
 def trimmed(rows: list[list]) -> list[list]:
-    def empty(value):
-        return value is None or (isinstance(value, str) and not value.strip())
-
     rows = [list(row) for row in rows]
-    while rows and all(empty(v) for v in rows[-1]):
+    while rows and all(blank(v) for v in rows[-1]):
         rows.pop()
-    width = max((max((i + 1 for i, v in enumerate(row) if not empty(v)), default=0) for row in rows), default=0)
+    width = max((max((i + 1 for i, v in enumerate(row) if not blank(v)), default=0) for row in rows), default=0)
     return [row[:width] + [None] * (width - len(row)) for row in rows]

@@ -5,10 +5,10 @@ Changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEASYPRIN
 - C declarations prebuilt: WeasyPrint declares the Pango, HarfBuzz and fontconfig functions it calls as one
   C text that cffi parses with pycparser at every import, about 0.2 s of every process that renders. cffi can
   compile the same declarations once into a module that loads in milliseconds ("out-of-line ABI mode").
-  `load()` builds that module on first use, keeps it in the user's cache keyed by the exact declarations and
-  the cffi version, and runs WeasyPrint's own `text/ffi.py` with only its `cdef` call replaced by the
-  prebuilt object. Anything unexpected (another WeasyPrint layout, an unwritable cache) falls back to the
-  plain import.
+  `load()` builds that module on first use, keeps its code in the user's cache keyed by the exact declarations
+  and the cffi version (sealed: only code this user's pnpgen wrote is run, see fsutil.write_sealed_entry),
+  and runs WeasyPrint's own `text/ffi.py` with only its `cdef` call replaced by the prebuilt object. Anything
+  unexpected (another WeasyPrint layout, an unwritable cache) falls back to the plain import.
 - Whole font files copied only when read (see _FileContent).
 - Fonts subset side by side: a document's fonts are subset one after the other (5-10 ms each for Noto CJK
   embedded compact, see compactfonts.py; 35 ms as WeasyPrint embeds it) although HarfBuzz runs without
@@ -30,8 +30,8 @@ Changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEASYPRIN
   are static); see defer_imports.
 - Hyphenation patterns parsed once: pyphen parses a language's dictionary (text patterns) in every process
   that first hyphenates in it, 0.09 s for English in each render worker of a cold build; the parsed
-  patterns are kept in the user's cache, keyed by pyphen's version and the dictionary file, and read back in
-  about 0.01 s (see cache_hyphenation).
+  patterns are kept in the user's cache (sealed), keyed by pyphen's version and the dictionary file, and read
+  back in about 0.01 s (see cache_hyphenation).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from generator.fsutil import write_cache_entry
+from generator.fsutil import read_sealed_entry, write_sealed_entry
 from generator.paths import user_cache_dir
 from generator.render.weasy import compactfonts
 
@@ -261,30 +261,29 @@ def prebuilt_ffi(declarations: str):
 
     key = hashlib.sha256(f"{cffi.__version__}\0{sys.version}\0{declarations}".encode()).hexdigest()[:20]
     name = f"_pnpgen_ffi_{key}"
-    path = cache_dir() / f"{name}.py"
-    if path.is_file():
+    path = cache_dir() / f"{name}.sealed"
+    sealed = read_sealed_entry(path)  # only code this user's pnpgen wrote
+    if sealed is not None:
         try:
-            return _load_module(name, path).ffi
-        except Exception:  # noqa: BLE001 - a damaged cache entry is built again, never trusted
-            path.unlink(missing_ok=True)
+            return _run_module(name, path, bytes(sealed)).ffi
+        except Exception:  # noqa: BLE001 - an entry of another cffi that got the same key: built again
+            pass
     builder = cffi.FFI()
     builder.cdef(declarations)
     builder.set_source(name, None)
-    scratch = path.with_suffix(f".{os.getpid()}.tmp")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    source = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()):  # cffi prints "generating ..."
-        builder.emit_python_code(str(scratch))
-    write_cache_entry(path, scratch.read_bytes())
-    scratch.unlink()
-    return _load_module(name, path).ffi
+        builder.emit_python_code(source)
+    code = source.getvalue().encode("utf-8")
+    write_sealed_entry(path, code)
+    return _run_module(name, path, code).ffi
 
 
-def _load_module(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+def _run_module(name: str, path: Path, source: bytes) -> ModuleType:
+    """The module whose source is given (read and checked by the caller), named as if it came from path."""
+    module = ModuleType(name)
+    module.__file__ = str(path)
+    exec(compile(source, str(path), "exec"), module.__dict__)
     return module
 
 
@@ -421,16 +420,17 @@ def cache_hyphenation() -> None:
 
         def __init__(self, path):
             try:
-                patterns, maxlen = pickle.loads(_hyphenation_entry(pyphen.__version__, path).read_bytes())
+                entry = _hyphenation_entry(pyphen.__version__, path)
+                sealed = read_sealed_entry(entry)  # only patterns this user's pnpgen stored are unpickled
+                patterns, maxlen = pickle.loads(sealed) if sealed is not None else (None, None)
                 if isinstance(patterns, dict) and isinstance(maxlen, int):
                     self.patterns, self.maxlen, self.cache = patterns, maxlen, {}
                     return
-            except Exception:  # noqa: BLE001 - none yet, damaged or unreadable: parsed again, never trusted
+            except Exception:  # noqa: BLE001 - none yet, or of another pyphen: parsed again
                 pass
             super().__init__(path)
             try:
-                stored = pickle.dumps((self.patterns, self.maxlen))
-                write_cache_entry(_hyphenation_entry(pyphen.__version__, path), stored)
+                write_sealed_entry(entry, pickle.dumps((self.patterns, self.maxlen)))
             except OSError:
                 pass  # an unwritable cache: parsed again next time
 

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from ruamel.yaml.comments import CommentedMap
 
 from generator.errors import InputError, Problem, did_you_mean
-from generator.i18n.writeback import rewrite
 from generator.model.game import Deck, Game
 from generator.model.table.cards import SheetCard, card_values, is_language_column, read_cards, value_at
 from generator.model.table.columns import Column, deck_columns, whole_number
 from generator.model.table.formats import Sheet
-from generator.yamledit import MISSING, assign, delete_item, delete_key, fresh, get, same
-from generator.yamlio import fast_load
+from generator.yamlio.edit import MISSING, assign, delete_item, delete_key, fresh, get, same
+from generator.yamlio.parse import fast_load
+from generator.yamlio.writeback import rewrite
 
 
 @dataclass
@@ -173,7 +173,7 @@ def set_path(node, path: tuple, new, column: Column, order: list) -> bool:
     if child is MISSING or not isinstance(child, dict):
         if new is None:
             return False
-        nested = {}
+        nested: dict = {}
         for part in reversed(path[1:]):
             nested = {part: nested} if nested else {part: new}
         return assign(node, key, nested, after)

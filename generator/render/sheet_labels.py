@@ -1,7 +1,7 @@
 """What a card sheet says about itself: a label above the cards (game, decks, sheet n of N, which side,
 how to turn the paper) and, below them, the note to print at 100% beside a 50 mm bar to measure.
 
-Both sit in the bands sheets.py leaves between the printable margin and the cards (LABEL_BAND_MM).
+Both sit in the bands sheet_plan.py leaves between the printable margin and the cards (LABEL_BAND_MM).
 The texts are one WeasyPrint page per sheet page, at paper size (embedded fonts, Japanese included),
 laid over the page by the sheet writer; the bar is drawn as vector lines.
 """
@@ -17,13 +17,17 @@ from markupsafe import Markup
 
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
-from generator.render.faces import Batch
+from generator.render.batches import Batch
 from generator.render.memo import code_fingerprint
+from generator.render.paper import printable
 from generator.render.pipeline import render_batches
-from generator.render.sheets import LABEL_BAND_MM, SheetPage, printable, scale_bar, sheet_pages, write_pages
+from generator.render.sheet_marks import scale_bar
+from generator.render.sheet_pages import SheetPage, sheet_pages
+from generator.render.sheet_plan import LABEL_BAND_MM
+from generator.render.sheet_writer import write_pages
 from generator.render.templating import Templates
 
-LABELS_TEMPLATE = "base/sheet-labels.html"
+SHEET_LABELS_TEMPLATE = "base/sheet-labels.html"
 SCALE_BAR_MM = 50.0
 FONT_PT = 6.5
 WORDS = {
@@ -90,7 +94,7 @@ def scale_overlay(page: SheetPage, margin: float) -> str:
 
 def template_source() -> str:
     """The labels' template, part of what an unchanged sheet is recognised by."""
-    return (TEMPLATES_DIR / LABELS_TEMPLATE).read_text(encoding="utf-8")
+    return (TEMPLATES_DIR / SHEET_LABELS_TEMPLATE).read_text(encoding="utf-8")
 
 
 def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: str) -> Batch:
@@ -136,7 +140,9 @@ def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: 
     inputs = "\0".join([code_fingerprint(), template_source(), styles, json.dumps(context, sort_keys=True)])
 
     def make() -> str:
-        return Templates(None, lang).render(LABELS_TEMPLATE, {**context, "styles": Markup(styles)}, "the sheet labels")
+        return Templates(None, lang).render(
+            SHEET_LABELS_TEMPLATE, {**context, "styles": Markup(styles)}, "the sheet labels"
+        )
 
     return Batch(None, "file:///", inputs=inputs, make=make)
 
@@ -225,7 +231,7 @@ def write_labelled(
 ):
     """Impose the groups of copies on sheets with their labels, 100% note and bar; return the pages and the
     PDFs of texts (keep them open until the writer is saved: their pages are copied from them on saving)."""
-    pages = sheet_pages(groups, replace(option, labels=True))
+    pages = sheet_pages(groups, replace(option, label_bands=True))
     texts, furniture = label_pages(pages, title, deck_names, duplex or option.duplex, option.margin, lang, cache, jobs)
     write_pages(writer, pages, furniture)
     return pages, texts

@@ -13,42 +13,15 @@ written double-quoted, and a file that still does not read back is refused, nami
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from generator.errors import InputError, Problem
 from generator.fsutil import write_atomic
-from generator.yamledit import styled
-from generator.yamlio import load_yaml_text, round_trip_yaml
-
-# (mapping, sequence, offset) indentations tried, most common first.
-INDENTS = [(2, 4, 2), (2, 2, 0), (4, 4, 2), (4, 6, 4), (4, 4, 0), (2, 2, 2)]
-
-
-def faithful_yaml(text: str, path: Path):
-    """A round-trip YAML that reproduces text exactly, and the document it loaded."""
-    for mapping, sequence, offset in INDENTS:
-        yaml = round_trip_yaml()
-        yaml.indent(mapping=mapping, sequence=sequence, offset=offset)
-        document = yaml.load(text)
-        if dump(yaml, document) == text:
-            return yaml, document
-    raise InputError(
-        Problem(
-            path,
-            None,
-            "cannot rewrite this file without changing its layout",
-            hint="nothing was written; re-indent it consistently (2 spaces, lists indented) and import again",
-        )
-    )
-
-
-def dump(yaml, document) -> str:
-    buffer = io.StringIO()
-    yaml.dump(document, buffer)
-    return buffer.getvalue()
+from generator.yamlio.edit import styled
+from generator.yamlio.round_trip import dump, faithful_yaml
+from generator.yamlio.text import load_yaml_text
 
 
 def prepare(changes: list[tuple[Path, tuple, str, str]]) -> dict[Path, str]:
@@ -99,10 +72,31 @@ def rewrite(file: Path, apply) -> str:
                 file,
                 None,
                 "the new values would not read back as written",
+                difference(document, read_or_none(new, file)),
                 hint="nothing was written; please report this change to pnpgen's authors",
             )
         )
     return new
+
+
+def read_or_none(text: str, file: Path):
+    try:
+        return load_yaml_text(text, file)
+    except InputError:
+        return None
+
+
+def difference(expected, got, path: tuple = ()) -> str | None:
+    """The key path of the first value that reads back otherwise, like `cards.3.name.en`."""
+    if isinstance(expected, dict) and isinstance(got, dict):
+        for key in expected:
+            found = difference(expected[key], got.get(key), (*path, key))
+            if found:
+                return found
+        return None
+    if isinstance(expected, list) and isinstance(got, list) and len(expected) == len(got):
+        return next((d for i, item in enumerate(expected) if (d := difference(item, got[i], (*path, i)))), None)
+    return None if expected == got else ".".join(str(key) for key in path) or None
 
 
 def refuse_spreadsheet(file: Path) -> None:

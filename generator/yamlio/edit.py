@@ -4,6 +4,8 @@ that is removed move to its neighbour instead of disappearing with it."""
 
 from __future__ import annotations
 
+import re
+
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import (
     DoubleQuotedScalarString,
@@ -12,18 +14,53 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
+from generator.yamlio.parse import fast_load
+
 MISSING = object()
 
 
+# Characters YAML reads as line breaks or drops (NEL, the Unicode separators, a byte order mark), and tabs:
+# a text holding one is written double-quoted, where the emitter escapes them.
+SPECIAL = re.compile("[\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f\\u2028\\u2029\\ufeff\\ufffe\\uffff\\ud800-\\udfff]")
+INDICATORS = "-?:,[]{}#&*!|>'\"%@`= \t"  # a plain text starting with one may read as something else
+
+
 def styled(new: str, old):
-    """The new text quoted the way the old one was (a block `|` or `>` text stays one)."""
-    if isinstance(old, (LiteralScalarString, FoldedScalarString)):
-        return type(old)(new.rstrip("\n") + "\n" if old.endswith("\n") else new)
+    """The new text quoted the way the old one was (a block `|` or `>` text stays one) when that way holds
+    it exactly; double-quoted otherwise (`? key`, `1:20`, a text holding NEL or U+2028)."""
     if isinstance(old, DoubleQuotedScalarString):
         return DoubleQuotedScalarString(new)
+    if isinstance(old, (LiteralScalarString, FoldedScalarString)):
+        return type(old)(new) if block_holds(new, folded=isinstance(old, FoldedScalarString)) else quoted(new)
     if isinstance(old, SingleQuotedScalarString):
-        return SingleQuotedScalarString(new)
-    return new
+        return SingleQuotedScalarString(new) if "\n" not in new and not SPECIAL.search(new) else quoted(new)
+    return new if plain_holds(new) else quoted(new)
+
+
+def quoted(text: str) -> DoubleQuotedScalarString:
+    return DoubleQuotedScalarString(text)
+
+
+def plain_holds(text: str) -> bool:
+    """Whether a text written plain reads back as itself, in a block or in a flow mapping alike (the emitter
+    itself quotes what its own YAML 1.2 reading needs; this covers what it misses and what pnpgen's reader,
+    YAML 1.1, reads otherwise: `1:20` is a number there)."""
+    if not text or text[0] in INDICATORS or text[-1] in " \t:" or "\n" in text or SPECIAL.search(text):
+        return False
+    if ": " in text or " #" in text:
+        return False
+    try:
+        return fast_load(text) == text
+    except Exception:  # noqa: BLE001 - any reading error means: not as plain text
+        return False
+
+
+def block_holds(text: str, folded: bool) -> bool:
+    """Whether a `|` (or `>`) block holds the text exactly: line feeds only, no tab or special character, no
+    blank first line or leading space (they would set the indentation), no spaces that folding would eat."""
+    if not text.strip("\n") or SPECIAL.search(text) or text[0] in " \n":
+        return False
+    return not folded or not any(line != line.strip(" ") for line in text.split("\n"))
 
 
 def same(old, new) -> bool:

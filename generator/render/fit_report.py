@@ -1,0 +1,133 @@
+"""What a measured text box reports (CardFit): a data-fit box on a printed piece, or text found past its box,
+the safe area, the trim or the cut, or over other text; where on the piece, how far, and the YAML file and line
+that wrote the text. render/weasy/fit.py measures the boxes (FitBox); the builders name them by the pieces
+printing them (faces.card_fits for cards, tokens and aids); build.json, the build's warnings and
+`pnpgen i18n status` report them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from generator.model.game import Text
+from generator.render.weasy.fit import FitBox
+
+SAFE_INSET_MM = 3.0  # text stays this far inside the trim (Japanese print shops ask for 3 mm)
+TOKEN_SAFE_MM = 1.0  # a token is small and its cut is its only edge
+
+FINDINGS = {
+    "cutoff": "text is cut off: {other} characters are not printed, about {d:g} mm more than fits",
+    "box": "text runs past its {w:g} x {h:g} mm box by {d:g} mm",
+    "safe": "text runs past the safe area ({safe:g} mm inside the trim) by {d:g} mm",
+    "trim": "text runs past the trim by {d:g} mm",
+    "cut": "text runs past the cut ({cut}) by {d:g} mm",
+    "overlap": "text runs onto other text ('{other}') by {d:g} mm",
+}
+
+
+@dataclass
+class CardFit:
+    """A text box on a printed piece in one language, with the pieces that print it: a data-fit box
+    (kind `fit`, measured whether it fits or not) or text found past its box, the safe area, the trim,
+    the cut or over other text (see render/weasy/fit.py)."""
+
+    lang: str
+    deck: str
+    side: str  # front or back
+    cards: list[str]  # ids of the cards printing this face
+    field: str  # the data-fit field, else the key of the text shown (`name`, `label`, ...) if known
+    width_mm: float
+    height_mm: float
+    overflow_mm: float
+    scale: float
+    kind: str = "fit"
+    source: str = ""  # the template line of the element
+    area: tuple = ()  # x, y, width, height of the text on the face, mm from the trim's top-left
+    other: str = ""  # the other text, for an overlap
+    file: str = ""  # the YAML file and line that wrote the text (or the piece)
+    line: int | None = None
+    piece: str = "card"  # card, token, aid, board, rules
+
+    @classmethod
+    def of(cls, fit: FitBox, lang: str, deck: str, side: str, cards: list[str], field: str, **where) -> CardFit:
+        """The finding of a measured box (its size, overflow, scale, kind, area, other text), named by the
+        piece printing it and located by `where` (source, file, line, piece)."""
+        measured = (fit.width_mm, fit.height_mm, fit.overflow_mm, fit.scale, fit.kind)
+        return cls(lang, deck, side, cards, field, *measured, area=tuple(fit.area), other=fit.other, **where)
+
+    @property
+    def safe_mm(self) -> float:
+        return {"token": TOKEN_SAFE_MM, "rules": 4.0, "board": 3.0}.get(self.piece, SAFE_INSET_MM)
+
+    @property
+    def card(self) -> str:
+        return self.cards[0] if self.cards else ""
+
+    def describe(self) -> str:
+        if self.piece == "rules":
+            where = f"rule block '{self.card}'"
+        elif self.piece in ("board", "aid"):
+            where = f"{self.piece} '{self.card}'"
+        else:
+            where = f"{self.piece} '{self.card}'" if self.side == "front" else f"the back of {self.piece} '{self.card}'"
+            if len(self.cards) > 1:
+                where += f" (and {len(self.cards) - 1} more)"
+            where += f" of {'deck' if self.piece == 'card' else 'sheet'} '{self.deck.removeprefix('tokens-')}'"
+        shown = ", ".join(part for part in (self.field, self.source) if part)
+        return f"{self.lang}: {where}" + (f", {shown}" if shown else "")
+
+    def overflow_text(self) -> str:
+        if self.kind != "fit":
+            cut = "its circle" if self.piece == "token" else "its rounded corner"
+            return FINDINGS[self.kind].format(
+                w=self.width_mm, h=self.height_mm, d=self.overflow_mm, other=self.other, safe=self.safe_mm, cut=cut
+            )
+        shrunk = f" even at {self.scale:.0%} font size" if self.scale < 1 else ""
+        return f"text overflows its {self.width_mm:g} x {self.height_mm:g} mm box by {self.overflow_mm:g} mm{shrunk}"
+
+
+def located(card, lang: str, fit: FitBox) -> tuple[str, Text | None]:
+    """The card key whose text a box shows, and that Text: data-fit names it; otherwise the box's text is
+    compared with every text of the card."""
+    if fit.field:
+        value = card.name if fit.field == "name" else card.fields.get(fit.field)
+        return fit.field, value if isinstance(value, Text) else None
+    return find_text({"name": card.name, **card.fields}, lang, fit.text)
+
+
+def find_text(values, lang: str, shown: str, path: str = "") -> tuple[str, Text | None]:
+    """(key path, Text) of the text among values that the shown text is, contains or is a part of."""
+    wanted = _comparable(shown)
+    best: tuple[str, Text | None, int] = ("", None, 0)
+    if not wanted:
+        return "", None
+    for key, text in _texts(values, path):
+        value = _comparable(RUBY_MARKUP.sub(r"\2\1", text.get(lang)))
+        if not value:
+            continue
+        score = 3 if value == wanted else 2 if value in wanted else 1 if len(wanted) >= 4 and wanted in value else 0
+        if score > best[2] or (
+            score == best[2] and best[1] is not None and len(value) > len(_comparable(best[1].get(lang)))
+        ):
+            best = (key, text, score)
+    return best[0], best[1]
+
+
+RUBY_MARKUP = re.compile(r"\{([^{}|]+)\|([^{}]+)\}")
+
+
+def _comparable(text: str) -> str:
+    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text or "")).casefold()
+
+
+def _texts(value, path: str):
+    if isinstance(value, Text):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            yield from _texts(item, f"{path}[{index}]")

@@ -1,0 +1,139 @@
+"""Sheet PDFs written by pikepdf: each distinct face page becomes one form XObject, placed as often as it is
+printed; the file is saved with its title, language and the lowest PDF version its content needs.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pikepdf
+
+from generator.render.paper import MM, Rect, pdf_number
+from generator.render.sheet_pages import SheetPage, sheet_pages
+from generator.render.sheet_plan import CopyGroup, SheetOptions
+
+
+class SheetWriter:
+    """Builds a sheet PDF: each distinct face becomes one form XObject, placed as often as needed."""
+
+    def __init__(self):
+        self.pdf = pikepdf.new()
+        self._forms: dict[int, tuple[pikepdf.Object, list]] = {}
+
+    def form(self, page: pikepdf.Page) -> tuple[pikepdf.Object, list]:
+        key = id(page)
+        if key not in self._forms:
+            # as_form_xobject keeps only the TrimBox: widen it to the bleed first so the bleed survives
+            page.obj.TrimBox = page.obj.get("/BleedBox", page.mediabox)
+            form = self.pdf.copy_foreign(page.as_form_xobject())
+            self._forms[key] = (form, [float(v) for v in form.BBox])
+        return self._forms[key]
+
+    def add_page(
+        self,
+        paper: tuple[float, float],
+        placements: list[tuple],
+        overlay: str = "",
+        boxes: tuple[Rect, ...] | None = None,
+    ) -> None:
+        """Placements are (page, rect, rotated) or (page, rect, rotated, clip rect). `boxes` (trim, bleed)
+        become the page's TrimBox and BleedBox: for a page that holds one trimmed item."""
+        resources = pikepdf.Dictionary()
+        content = []
+        names: dict[int, str] = {}
+        for page, at, rotate, *clip in placements:
+            form, bbox = self.form(page)
+            name = names.setdefault(id(form), f"/F{len(names)}")
+            resources[name] = form
+            content.append(place(name, bbox, at, rotate, clip[0] if clip else None))
+        content.append(overlay)
+        sheet = pikepdf.Dictionary(
+            Type=pikepdf.Name.Page,
+            MediaBox=pikepdf.Array([0, 0, paper[0] * MM, paper[1] * MM]),
+            Resources=pikepdf.Dictionary(XObject=resources),
+            Contents=self.pdf.make_stream("".join(content).encode("ascii")),
+        )
+        if boxes is not None:
+            sheet.TrimBox, sheet.BleedBox = (pdf_box(rect) for rect in boxes)
+        self.pdf.pages.append(pikepdf.Page(sheet))
+
+
+def place(name: str, bbox, at: Rect, rotate: bool = False, clip: Rect | None = None) -> str:
+    """Content stream that draws form XObject `name` so its bbox fills `at` (optionally turned 180°).
+
+    With `clip`, only the part inside that rectangle of the paper is drawn (a tile of a board).
+    Where `at` is larger or smaller than the bbox, the form is scaled to fill it (a page map)."""
+    x0, y0, x1, y1 = (float(v) for v in bbox)
+    if clip is not None:
+        corner = f"{pdf_number(clip.x * MM)} {pdf_number(clip.y * MM)}"
+        box = f"{corner} {pdf_number(clip.w * MM)} {pdf_number(clip.h * MM)} re W n "
+        return f"q {box}{place(name, bbox, at, rotate).strip()} Q\n"
+    scale = at.w * MM / (x1 - x0)
+    if abs(scale - 1) > 1e-3:
+        return (
+            f"q {pdf_number(scale)} 0 0 {pdf_number(scale)} "
+            f"{pdf_number(at.x * MM - x0 * scale)} {pdf_number(at.y * MM - y0 * scale)} cm "
+            f"{name} Do Q\n"
+        )
+    if rotate:
+        return f"q -1 0 0 -1 {pdf_number(at.x * MM + x1)} {pdf_number(at.y * MM + y1)} cm {name} Do Q\n"
+    return f"q 1 0 0 1 {pdf_number(at.x * MM - x0)} {pdf_number(at.y * MM - y0)} cm {name} Do Q\n"
+
+
+def pdf_box(rect: Rect) -> pikepdf.Array:
+    return pikepdf.Array([round(v * MM, 4) for v in (rect.x, rect.y, rect.right, rect.top)])
+
+
+def write_pages(writer: SheetWriter, pages: list[SheetPage], furniture: list[list] | None = None, face=None) -> int:
+    """Add the pages to the writer, each with its paper-size pages of printed texts when given. `face` turns
+    what the placements name into a page (a face key read back from the face cache) when they name no page."""
+    for index, page in enumerate(pages):
+        placements = list(page.placements) if face is None else [(face(what), *rest) for what, *rest in page.placements]
+        if furniture is not None:
+            placements += [(texts, Rect(0, 0, *page.paper), False) for texts in furniture[index]]
+        writer.add_page(page.paper, placements, page.overlay, page.boxes)
+    return len(pages)
+
+
+def impose_deck(
+    writer: SheetWriter,
+    card: tuple[float, float],
+    bleed: float,
+    copies: list[tuple[pikepdf.Page, pikepdf.Page | None]],
+    options: SheetOptions,
+) -> int:
+    """Place every copy of one deck (front page, back page or None) on sheets; return pages added."""
+    group = CopyGroup(card, bleed, [(front, back, "") for front, back in copies])
+    return write_pages(writer, sheet_pages([group], options))
+
+
+def needed_version(pdf: pikepdf.Pdf) -> str:
+    """The lowest PDF version with the features the file uses: OpenType font programs need 1.6,
+    transparency (groups, soft masks, constant alpha, blend modes) 1.4."""
+    version = "1.3"
+    for obj in pdf.objects:
+        if not isinstance(obj, (pikepdf.Dictionary, pikepdf.Stream)):
+            continue
+        if obj.get("/Subtype") == "/OpenType":
+            return "1.6"
+        group = obj.get("/Group")
+        if (
+            (isinstance(group, pikepdf.Dictionary) and group.get("/S") == "/Transparency")
+            or ("/SMask" in obj and obj.get("/SMask") != "/None")
+            or any(key in obj and float(obj[key]) < 1 for key in ("/CA", "/ca"))
+            or obj.get("/BM") not in (None, "/Normal", "/Compatible")
+        ):
+            version = "1.4"
+    return version
+
+
+def save_pdf_bytes(pdf: pikepdf.Pdf, title: str, lang: str) -> bytes:
+    """The file as written: its title and language (`/Lang`, what a screen reader and a viewer's title bar
+    use) and the header version its content needs."""
+    pdf.docinfo["/Title"] = title
+    pdf.docinfo["/Creator"] = "pnpgen"
+    pdf.Root.Lang = pikepdf.String(lang.split("+")[0])  # a bilingual file: its first language
+    pdf.Root.ViewerPreferences = pikepdf.Dictionary(DisplayDocTitle=True)
+    buffer = io.BytesIO()
+    pdf.save(buffer, deterministic_id=True, force_version=needed_version(pdf))
+    return buffer.getvalue()

@@ -1,1 +1,0 @@
-"""Card data in spreadsheets: CSV, XLSX and ODS, out of a deck and back in."""
