@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from generator.build.builder import OutputBuilder, OutputFile, output_lang
+from generator.build.builder import FileEntry, OutputBuilder, OutputFile, output_lang
 from generator.build.context import BuildContext
 from generator.build.pieces import faces_copies, save_pdf
 from generator.model.placeholders import data_names, resolve_all
@@ -22,7 +22,7 @@ def aid_variants(context: BuildContext) -> list[tuple[str, list[str]]]:
     return variants
 
 
-def build_aids(context: BuildContext) -> list[dict]:
+def build_aids(context: BuildContext) -> list[FileEntry]:
     """Every aid in each language and bilingual, in the number it states, for each paper."""
     game = context.game
     aids = list(game.printables.aids.values()) if game.printables else []

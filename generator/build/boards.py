@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from generator.build.builder import OutputBuilder, OutputFile
+from typing import TYPE_CHECKING
+
+from generator.build.builder import FileEntry, OutputBuilder, OutputFile
 from generator.build.context import BuildContext
 from generator.build.pieces import rendered_pages, save_pdf
-from generator.model.printables import Board
+from generator.model.game import Board
 from generator.render.boards import BOARD_BLEED_MM, board_batch, text_of
 from generator.render.fit_report import CardFit, find_text
 from generator.render.weasy.fit import FitBox
@@ -13,6 +15,9 @@ from generator.render.printed import fits_on, furniture_batch, single_sided
 from generator.render.paper import MARGIN_MM
 from generator.render.sheet_writer import SheetWriter, impose_deck
 from generator.render.tiles import TileLayout, tile_layout, write_tiles
+
+if TYPE_CHECKING:
+    import pikepdf
 
 
 def board_papers(context: BuildContext, board: Board) -> list[str]:
@@ -48,8 +53,8 @@ def board_findings(
     return found
 
 
-def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tiles: TileLayout | None) -> dict:
-    entry = {
+def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tiles: TileLayout | None) -> FileEntry:
+    entry: FileEntry = {
         "path": path,
         "kind": "board",
         "board": board.id,
@@ -66,7 +71,7 @@ def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tile
     return entry
 
 
-def build_boards(context: BuildContext) -> list[dict]:
+def build_boards(context: BuildContext) -> list[FileEntry]:
     """One PDF per board, language and paper: imposed copies when the board fits, else tiles."""
     game = context.game
     boards = list(game.printables.boards.values()) if game.printables else []
@@ -82,7 +87,7 @@ def build_boards(context: BuildContext) -> list[dict]:
     return files
 
 
-def write_board(context: BuildContext, board: Board, page, lang: str, paper: str) -> dict:
+def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: str, paper: str) -> FileEntry:
     writer = SheetWriter()
     name = f"board-{board.id}-{lang}-{paper}.pdf"
     layout = None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.build.builder import OutputBuilder, OutputFile
+from generator.build.builder import FileEntry, OutputBuilder, OutputFile
 from generator.build.context import BuildContext
 from generator.build.pieces import faces_copies, save_pdf
 from generator.render.boards import text_of
@@ -14,7 +14,7 @@ from generator.render.sheet_writer import SheetWriter
 from generator.render.typeset import plain
 
 
-def build_tokens(context: BuildContext) -> list[dict]:
+def build_tokens(context: BuildContext) -> list[FileEntry]:
     """One PDF of token sheets per token file, language and paper; two-sided tokens get mirrored backs."""
     game = context.game
     sheets = list(game.printables.tokens.values()) if game.printables else []

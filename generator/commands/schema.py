@@ -144,6 +144,7 @@ def first_sentence(text: str) -> str:
 
 def syntax_sections() -> list[str]:
     """What every file kind shares: texts in every language, placeholders, furigana, expressions, references."""
+    from generator.model.game import Game, Text
     from generator.model.placeholders import PLACEHOLDER_FUNCTIONS, PLACEHOLDER_NAMES, PLACEHOLDER_SYNTAX
     from generator.model.setup import EXPRESSION_FUNCTIONS, EXPRESSION_NAMES, functions_for
     from generator.model.rules import BLOCK_TYPE_DOCS
@@ -152,9 +153,8 @@ def syntax_sections() -> list[str]:
     from generator.render.rulebook import GAME_LABEL
     from generator.render.typeset import FURIGANA_SYNTAX
 
-    functions = {
-        name: EXPRESSION_FUNCTIONS[name] for name in functions_for(None, None)
-    }  # a function without a doc fails
+    no_game = Game("", Path(), Text({}), (1, 1), [], "", [], {})  # the functions are listed, never called
+    functions = {name: EXPRESSION_FUNCTIONS[name] for name in functions_for(no_game, None)}  # one without a doc fails
     return [
         f'## <a id="{LOCALIZED_ANCHOR}"></a>Texts in every language',
         "",

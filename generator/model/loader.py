@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from generator.errors import InputError, Problem, unique_problems
 from generator.fsutil import finish_interrupted
 from generator.model.cards import BACK, CARD, CARD_KEYS, CARD_MODEL, INVENTED, INVENTED_DOC, card_schema
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
-from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Component, Deck, Game, SheetSource
+from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Card, Component, Deck, Game, SheetSource
 from generator.model.schema import (
     Bool,
     FIELD_DECLARATION,
@@ -358,7 +359,7 @@ def is_language_tag(tag: str) -> bool:
     return bool(LANGUAGE_TAG.match(tag))
 
 
-def _with_lines(entries, document, key, file):
+def _with_lines(entries: list[dict[str, Any]], document: dict[Any, Any], key: str, file: Path) -> list[dict[str, Any]]:
     """Each checked entry with the line it was written on (as `_line`)."""
     raw = document.get(key) or []
     where = start(file, document).child(document, key)
@@ -370,7 +371,7 @@ def _with_lines(entries, document, key, file):
     return out
 
 
-def _load(path: Path, problems: list[Problem]):
+def _load(path: Path, problems: list[Problem]) -> dict[Any, Any] | None:
     try:
         document = load_yaml(path)
     except InputError as error:
@@ -382,7 +383,9 @@ def _load(path: Path, problems: list[Problem]):
     return document
 
 
-def _check_game_info(info, document, file, languages, problems):
+def _check_game_info(
+    info: dict[str, Any], document: dict[Any, Any], file: Path, languages: list[str], problems: list[Problem]
+) -> None:
     where = start(file, document)
     if not languages:
         problems.append(
@@ -424,14 +427,14 @@ def _check_game_info(info, document, file, languages, problems):
         problems.append(Problem(file, where.child(document, "players").line, "min is larger than max", "players"))
 
 
-def _recheck_texts(document, file, languages, problems):
+def _recheck_texts(document: dict[Any, Any], file: Path, languages: list[str], problems: list[Problem]) -> None:
     """game.yaml's texts were read before the languages were known: check their language keys now."""
     checker = Checker(languages)
     Localized().check(document.get("title"), start(file, document).child(document, "title"), checker)
     problems += checker.problems
 
 
-def _load_components(path: Path, languages, problems) -> list[Component]:
+def _load_components(path: Path, languages: list[str], problems: list[Problem]) -> list[Component]:
     document = _load(path, problems)
     if document is None:
         return []
@@ -461,7 +464,9 @@ def _load_components(path: Path, languages, problems) -> list[Component]:
     return components
 
 
-def _load_deck(game_dir: Path, path: Path, languages, problems, template_problems) -> Deck | None:
+def _load_deck(
+    game_dir: Path, path: Path, languages: list[str], problems: list[Problem], template_problems: list[Problem]
+) -> Deck | None:
     document = _load(path, problems)
     if document is None:
         return None
@@ -527,12 +532,20 @@ def _load_deck(game_dir: Path, path: Path, languages, problems, template_problem
 
 
 def _card_sources(
-    game_dir, path, document, root, deck, fields, languages, checker
-) -> tuple[list, list, SheetSource | None]:
+    game_dir: Path,
+    path: Path,
+    document: dict[Any, Any],
+    root: Where,
+    deck: dict[str, Any],
+    fields: dict[str, Field],
+    languages: list[str],
+    checker: Checker,
+) -> tuple[list[Any], list[Where], SheetSource | None]:
     """The raw cards of a deck and where each is written: its `cards:` list, or the rows of the
     spreadsheet `cards_from:` names (read, cell by cell, against the same schema), and that sheet."""
     if "cards_from" not in deck:
-        raw_cards = document.get("cards") if isinstance(document.get("cards"), list) else []
+        listed = document.get("cards")
+        raw_cards = listed if isinstance(listed, list) else []
         if "cards" not in deck:
             checker.report(root, "a deck needs `cards:` (a list) or `cards_from:` (a spreadsheet)")
         return raw_cards, [root.child(document, "cards").child(raw_cards, i) for i in range(len(raw_cards))], None
@@ -560,7 +573,9 @@ def _card_sources(
     return [row.card for row in rows], wheres, sheet
 
 
-def _check_templates(game_dir, deck, cards, checker, root, document):
+def _check_templates(
+    game_dir: Path, deck: dict[str, Any], cards: list[Card], checker: Checker, root: Where, document: dict[Any, Any]
+) -> None:
     wanted = []
     if deck.get("template"):
         wanted.append((deck["template"], root.child(document, "template")))

@@ -8,8 +8,10 @@ prints the source language's text there), so a language can be added first and t
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from generator.errors import InputError, Problem
 from generator.model.game import Game, Text
@@ -115,9 +117,9 @@ class Block:
     level: int = 1
     text: Text | None = None
     items: list[Text] = field(default_factory=list)
-    head: list = field(default_factory=list)  # Text or plain strings
-    rows: list[list] = field(default_factory=list)
-    columns: list[dict] = field(default_factory=list)
+    head: list[Text | str] = field(default_factory=list)  # Text or plain strings
+    rows: list[list[Text | str]] = field(default_factory=list)
+    columns: list[dict[str, Any]] = field(default_factory=list)  # COLUMN's keys
     src: str | None = None
     deck: str | None = None
     cards: list[str] = field(default_factory=list)
@@ -126,7 +128,7 @@ class Block:
     width: float = 40.0
     generated: bool = False  # made by pnpgen from the data (the prototype note): printed as it is
 
-    def texts(self):
+    def texts(self) -> Iterator[tuple[str, Text]]:
         """(label, Text) for every localized text of the block."""
         if self.text is not None:
             yield "text", self.text
@@ -223,7 +225,7 @@ def load_rules(game: Game) -> Rulebook:
     return RULEBOOK_MODEL.make(checked, file=path, blocks=blocks)
 
 
-def _named_by_id(problem: Problem, raw_blocks) -> Problem:
+def _named_by_id(problem: Problem, raw_blocks: object) -> Problem:
     """`blocks[12].text` reads better as `blocks[setup-table].text` when the block has an id."""
     key = problem.key or ""
     match = re.match(r"blocks\[(\d+)\]", key)
@@ -234,11 +236,11 @@ def _named_by_id(problem: Problem, raw_blocks) -> Problem:
     return problem
 
 
-def _block(block_id: str, entry: dict, where: Where) -> Block:
+def _block(block_id: str, entry: dict[str, Any], where: Where) -> Block:
     return BLOCK_MODEL.make(entry, id=block_id, file=where.file, line=where.line)
 
 
-def _block_problems(block: Block, where: Where, seen: dict) -> list[Problem]:
+def _block_problems(block: Block, where: Where, seen: dict[str, int | None]) -> list[Problem]:
     problems = []
     label = f"blocks[{block.id}]"
     if block.id in seen:

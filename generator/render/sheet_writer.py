@@ -16,7 +16,7 @@ from generator.render.sheet_plan import CopyGroup, SheetOptions
 class SheetWriter:
     """Builds a sheet PDF: each distinct face becomes one form XObject, placed as often as needed."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.pdf = pikepdf.new()
         self._forms: dict[int, tuple[pikepdf.Object, list]] = {}
 
