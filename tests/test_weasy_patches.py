@@ -13,7 +13,9 @@ import subprocess
 import sys
 
 import pikepdf
+import pypdfium2
 import pytest
+from conftest import run_subprocess
 
 from generator import fsutil
 from generator.render.weasy import patches
@@ -118,7 +120,10 @@ def test_a_speed_patch_whose_check_fails_is_left_off_with_one_warning_and_the_sa
     assert len(warnings) == 1
     assert "speed patch 'no-empty-margin-boxes'" in warnings[0]
     assert "weasyprint.layout_moved" in warnings[0]  # what failed its check
-    assert "pnpgen is tested with (weasyprint<71,>=70)" in warnings[0] and "PNPGEN_PLAIN_WEASYPRINT=no-empty-margin-boxes" in warnings[0]
+    assert (
+        "pnpgen is tested with (weasyprint<71,>=70)" in warnings[0]
+        and "PNPGEN_PLAIN_WEASYPRINT=no-empty-margin-boxes" in warnings[0]
+    )
     assert pdf == plain
 
 
@@ -299,3 +304,49 @@ def test_documents_sharing_the_font_configuration_render_what_each_renders_alone
     assert with_font == alone(adds + named) and fonts(with_font) == {"Added"}
     assert patches.font_configuration() is not first  # dropped: it holds the added font
     assert shared(named) == alone(named) and fonts(shared(named)) == {"DejaVu-Sans"}  # the fallback, not Added
+
+
+BREAK_AT_START = """
+import dataclasses
+from generator.render.weasy import internals
+
+index = next(index for index, entry in enumerate(internals.INTERNALS) if entry.patch == "no-empty-margin-boxes")
+entry = internals.INTERNALS[index]
+internals.INTERNALS[index] = dataclasses.replace(entry, module=entry.module + "_moved")
+"""
+
+
+@pytest.mark.slow
+def test_a_build_with_a_speed_patch_left_off_warns_once_and_prints_the_same_pages(small_game, tmp_path):
+    """`pnpgen build` as a user runs it (a fork server preloading WeasyPrint, two render workers, the command):
+    a speed patch whose check fails after an upgrade is named in one warning in all, and every page of every
+    PDF has the pixels and the text of the build without the speed patches."""
+    breaking = tmp_path / "breaking"
+    breaking.mkdir()
+    (breaking / "sitecustomize.py").write_text(BREAK_AT_START)  # run by every Python process of the build
+    outputs = {}
+    for name, env in (("plain", {"PNPGEN_PLAIN_WEASYPRINT": "1"}), ("broken", {"PYTHONPATH": str(breaking)})):
+        out = tmp_path / name
+        before = dict(os.environ)
+        os.environ.update(env, XDG_CACHE_HOME=str(tmp_path / "cache"))
+        try:
+            result = run_subprocess("build", small_game, "--out", out, "--no-cache", "--jobs", "2", "--quiet")
+        finally:
+            os.environ.clear()
+            os.environ.update(before)
+        assert result.code == 0, result.err
+        outputs[name] = (out, [line for line in result.err.splitlines() if line.startswith("warning:")])
+    assert outputs["plain"][1] == []
+    (warning,) = outputs["broken"][1]
+    assert "speed patch 'no-empty-margin-boxes'" in warning
+    pdfs = sorted(path.relative_to(outputs["plain"][0]) for path in outputs["plain"][0].rglob("*.pdf"))
+    assert pdfs and pdfs == sorted(
+        path.relative_to(outputs["broken"][0]) for path in outputs["broken"][0].rglob("*.pdf")
+    )
+    for pdf in pdfs:
+        pages = [pypdfium2.PdfDocument(outputs[name][0] / pdf) for name in ("plain", "broken")]
+        assert len(pages[0]) == len(pages[1])
+        for plain_page, broken_page in zip(pages[0], pages[1], strict=True):
+            assert plain_page.get_textpage().get_text_range() == broken_page.get_textpage().get_text_range()
+            images = [page.render(scale=50 / 72).to_pil().tobytes() for page in (plain_page, broken_page)]
+            assert images[0] == images[1], f"{pdf}: a page differs"
