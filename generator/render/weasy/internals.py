@@ -479,9 +479,9 @@ def runtime_problems(patch: str) -> list[str]:
 def source_file(module: str) -> Path:
     """The source file of a module, found without importing it (nor its package: importing weasyprint.text.ffi
     would import WeasyPrint, which the prebuilt declarations and deferred imports must come before)."""
-    loaded = sys.modules.get(module)
-    if loaded is not None and getattr(loaded, "__file__", None):
-        return Path(loaded.__file__)
+    loaded = getattr(sys.modules.get(module), "__file__", None)
+    if loaded:
+        return Path(loaded)
     top, *rest = module.split(".")
     spec = importlib.util.find_spec(top)  # a top-level name is found without running it
     if spec is None or spec.origin is None:
