@@ -93,9 +93,10 @@ INTERNALS: list[Internal] = [
         "patches.subset_fonts_in_parallel",
         PARALLEL_SUBSETTING,
     ),
-    Internal(FONTS, "Font.bitmap", "set in class", (), "patches.subset_fonts_in_parallel", PARALLEL_SUBSETTING),
-    Internal(FONTS, "Font.used_in_forms", "set in class", (), "patches.subset_fonts_in_parallel", PARALLEL_SUBSETTING),
-    Internal(FONTS, "Font.to_unicode", "set in class", (), "patches.subset_fonts_in_parallel", PARALLEL_SUBSETTING),
+    *[
+        Internal(FONTS, f"Font.{name}", "set in class", (), "patches.subset_fonts_in_parallel", PARALLEL_SUBSETTING)
+        for name in ("bitmap", "used_in_forms", "to_unicode")
+    ],
     Internal(FONTS, "Font.hash", "set in class", (), "patches._fonts_by_file", PARALLEL_SUBSETTING),
     Internal(
         FONTS,
