@@ -15,8 +15,8 @@ import sys
 import pikepdf
 import pypdfium2
 import pytest
-from conftest import run_subprocess
 
+from conftest import run_subprocess
 from generator import fsutil
 from generator.render.weasy import patches
 

@@ -53,11 +53,10 @@ import io
 import os
 import pickle
 import sys
-from pathlib import Path
-from types import ModuleType
-
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 
 from generator.fsutil import read_sealed_entry, write_sealed_entry
 from generator.paths import user_cache_dir
