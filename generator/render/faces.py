@@ -36,6 +36,14 @@ CUTS = {
     "sheet": (SAFE_INSET_MM, "rect", 0.0),
 }
 PIECES = {"card": "card", "round": "token", "square": "token", "sheet": "aid"}  # what a cut makes
+TAGGED_PIECES = ("aid",)  # read as documents: their faces are tagged PDFs (cards and tokens are pieces to cut)
+
+
+def is_tagged(deck: Deck) -> bool:
+    """Whether the deck's faces are rendered as tagged PDFs (their structure tree is carried onto the sheets)."""
+    return PIECES.get(deck.cut, "card") in TAGGED_PIECES
+
+
 CARD_ID = Attribute(
     "data-card",
     "a card id",
@@ -277,9 +285,10 @@ class GameRenderer:
         )
         safe, cut, corner = CUTS.get(deck.cut, CUTS["card"])
         css = fonts.for_languages(self.stylesheet, self.lang, self.game.languages)
+        tagged = " data-tagged" if is_tagged(deck) else ""  # which makes the face keys those of tagged faces
         return (
             f'<!doctype html><html lang="{self.lang}" data-safe="{safe:g}" data-cut="{cut}" '
-            f'data-corner="{corner:g}"><head><meta charset="utf-8"><style>\n'
+            f'data-corner="{corner:g}"{tagged}><head><meta charset="utf-8"><style>\n'
             f"{fonts.font_face_css()}{typeset_html.stylesheet()}{css}\n{geometry}</style></head><body>\n"
             + "\n".join(pages)
             + "\n</body></html>"

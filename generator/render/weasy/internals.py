@@ -226,6 +226,21 @@ INTERNALS: list[Internal] = [
         (r"hdcache\[path\] = HyphDict\(path\)",),
         "patches.cache_hyphenation (replaces pyphen.HyphDict, which this calls)",
     ),
+    # taglang.py: each structure element of a tagged PDF in its own language
+    Internal(
+        "weasyprint.pdf.tags",
+        "_build_box_tree",
+        "function",
+        ("box", "parent", "pdf", "page_number", "nums", "annotations", "tags"),
+        "taglang.mark_languages",
+    ),
+    Internal(
+        "weasyprint.pdf.tags",
+        "_build_box_tree",
+        "source",
+        (r"yield from _build_box_tree\(", r"_build_box_tree\(\s*child, child_parent", r"yield element"),
+        "taglang.mark_languages (wraps it: the recursion must go through the module's name)",
+    ),
     # tree.py: the ways into the layout tree
     Internal("weasyprint.document", "Page._page_box", "set in class", (), "tree.page_box"),
     Internal(

@@ -52,7 +52,7 @@ from types import ModuleType
 
 from generator.fsutil import read_sealed_entry, write_sealed_entry
 from generator.paths import user_cache_dir
-from generator.render.weasy import compactfonts
+from generator.render.weasy import compactfonts, taglang
 
 FFI_MODULE = "weasyprint.text.ffi"
 
@@ -80,6 +80,7 @@ def load() -> ModuleType:
                 del sys.modules[name]
 
     compactfonts.embed_compact_fonts()  # what pnpgen embeds, plain or not
+    taglang.mark_languages()  # and how it tags
     if not plain:
         defer_font_copies()
         subset_fonts_in_parallel()
