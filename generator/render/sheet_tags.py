@@ -59,7 +59,7 @@ class SheetStructure:
             key = int(root.ParentTreeNextKey)
             form.StructParents = key
             parents = pikepdf.Array([by_mcid.get(mcid) for mcid in range(max(by_mcid) + 1)])
-            root.ParentTree.Nums.extend([key, self.pdf.make_indirect(parents)])
+            root.ParentTree.Nums.extend(pikepdf.Array([key, self.pdf.make_indirect(parents)]))
             root.ParentTreeNextKey = key + 1
 
     def _document(self) -> pikepdf.Dictionary:

@@ -8,7 +8,7 @@ The words are pnpgen's own, in Japanese and English; a game's labels.yaml may gi
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from generator.model.game import Game, Text
 from generator.render.typeset import plain
@@ -66,7 +66,7 @@ def file_title(
     part: str,
     langs: Sequence[str],
     paper: str,
-    names: dict[str, Text | str | None] | None = None,
+    names: Mapping[str, Text | str | None] | None = None,
     gutterfold: bool = False,
     volume: tuple[int, int] | None = None,
 ) -> str:
