@@ -200,10 +200,17 @@ def test_each_back_prints_behind_its_front_after_packing(kits, game_id, paper):
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_file_declares_its_language_a_title_and_the_version_it_needs(kits, game_id):
     report = json.loads((kits / game_id / "build.json").read_text())
+    titles: dict[str, str] = {}
+    game = load_game(CARDS_DIR / game_id)
     for entry in report["files"]:
         pdf = pikepdf.open(kits / game_id / entry["path"])
         assert str(pdf.Root.Lang) == entry["lang"].split("+")[0], entry["path"]
-        assert str(pdf.docinfo.get("/Title", "")), entry["path"]
+        title = str(pdf.docinfo.get("/Title", ""))
+        named = title.startswith(game.title.get(entry["lang"].split("+")[0]))
+        assert named and title not in titles, (entry["path"], title, titles.get(title))
+        titles[title] = entry["path"]  # a print queue tells every file of the game apart
+        if entry["kind"] in ("rules", "aid"):
+            assert "/StructTreeRoot" in pdf.Root, entry["path"]  # tagged: see tests/test_tagged_pdfs.py
         assert pdf.pdf_version >= needed_version(pdf), entry["path"]
         font_files = [
             obj.FontFile3 for obj in pdf.objects if isinstance(obj, pikepdf.Dictionary) and "/FontFile3" in obj

@@ -8,13 +8,14 @@ from generator.build.builder import FileEntry, OutputBuilder, OutputFile
 from generator.build.context import BuildContext
 from generator.build.pieces import rendered_pages, save_pdf
 from generator.model.game import Board
-from generator.render.boards import BOARD_BLEED_MM, board_batch, text_of
+from generator.render.boards import BOARD_BLEED_MM, board_batch
 from generator.render.fit_report import CardFit, find_text
 from generator.render.weasy.fit import FitBox
 from generator.render.printed import fits_on, furniture_batch, single_sided
 from generator.render.paper import MARGIN_MM
 from generator.render.sheet_writer import SheetWriter, impose_deck
 from generator.render.tiles import TileLayout, tile_layout, write_tiles
+from generator.render.titles import file_title
 
 if TYPE_CHECKING:
     import pikepdf
@@ -103,9 +104,8 @@ def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: s
         context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key), "tile captions"))
         for _ in range(board.copies):
             write_tiles(writer, layout, page, furniture)
-    save_pdf(
-        writer, context.out_dir / name, f"{text_of(board.name, lang, context.game.source_language)} ({lang})", lang
-    )
+    title = file_title(context.game, "board", [lang], paper, {"name": board.name})
+    save_pdf(writer, context.out_dir / name, title, lang)
     context.progress.say(f"{context.game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
     return board_entry(board, name, lang, paper, len(writer.pdf.pages), layout)
 

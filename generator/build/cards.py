@@ -19,6 +19,7 @@ from generator.render.faces import card_fits
 from generator.render.memo import FaceMemo
 from generator.render.pipeline import render_missing
 from generator.render.sheet_plan import CopyGroup, SheetOptions, plan_pages
+from generator.render.titles import file_title
 from generator.render.typeset import plain
 from generator.render.volumes import (
     FaceRef,
@@ -188,10 +189,18 @@ def render_volumes(
     )
 
 
-def write_card_volume(context: BuildContext, volume: Volume, keys: dict[str, str]) -> FileEntry:
-    """Write one file of card sheets; its build.json entry (for a volume: which sheets and cards it holds)."""
-    game, lang = context.game, volume.text.lang
-    title = CARD_FILE_TITLES.get(lang, CARD_FILE_TITLES["en"]).format(title=game.title.get(lang, game.source_language))
+def write_card_volume(context: BuildContext, volume: Volume, keys: dict[str, str], kind: str = "cards") -> FileEntry:
+    """Write one file of card sheets (`kind` cards or reprint); its build.json entry (for a volume: which sheets
+    and cards it holds)."""
+    game, lang, option = context.game, volume.text.lang, volume.options
+    title = file_title(
+        game,
+        kind,
+        [lang],
+        option.paper,
+        gutterfold=option.layout == "gutterfold",
+        volume=(volume.number, volume.count) if volume.number else None,
+    )
     pages = write_volume(volume, context.out_dir / volume.path, title, context.cache, context.jobs)
     context.progress.say(f"{game.id}: wrote {volume.path} ({pages} pages)")
     cards = volume.cards()
@@ -240,7 +249,7 @@ def build_reprint(
         ]
         render_volumes(context, prepared, volumes)
         for _, volume in volumes:
-            entry = write_card_volume(context, volume, keys)
+            entry = write_card_volume(context, volume, keys, "reprint")
             files.append({**entry, "kind": "reprint", "since": since, "cards": sorted(changed & set(volume.cards()))})
     return files
 
@@ -282,9 +291,6 @@ def _printed_copies(rendered: RenderedDeck, only: set[str] | None) -> list[tuple
         pair = (FaceRef(keys[front], name), FaceRef(keys[back], name, back=True) if back is not None else None)
         copies.extend([pair] * card.count)
     return copies
-
-
-CARD_FILE_TITLES = {"en": "{title}: card sheets", "ja": "{title} カードシート"}
 
 
 CARD_SHEETS = OutputFile(

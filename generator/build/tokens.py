@@ -11,6 +11,7 @@ from generator.render.sheet_labels import write_labelled
 from generator.render.printed import token_deck
 from generator.render.sheet_plan import CopyGroup
 from generator.render.sheet_writer import SheetWriter
+from generator.render.titles import file_title
 from generator.render.typeset import plain
 
 
@@ -40,9 +41,8 @@ def build_tokens(context: BuildContext) -> list[FileEntry]:
                     None if sheet.sides == 2 else "none",
                 )
                 name = f"tokens-{sheet.id}-{lang}-{option.paper}.pdf"
-                save_pdf(
-                    writer, context.out_dir / name, f"{text_of(sheet.name, lang, game.source_language)} ({lang})", lang
-                )
+                title = file_title(game, "tokens", [lang], option.paper, {"name": sheet.name})
+                save_pdf(writer, context.out_dir / name, title, lang)
                 files.append(
                     {
                         "path": name,

@@ -151,6 +151,7 @@ def syntax_sections() -> list[str]:
     from generator.model.schema import FIELD_TYPE_DOCS, KEYS_BY_TYPE, LOCALIZED_DOC
     from generator.model.schemadoc import LOCALIZED_ANCHOR, cell
     from generator.render.rulebook import GAME_LABEL
+    from generator.render.titles import GAME_LABEL as TITLE_LABEL
     from generator.render.typeset import FURIGANA_SYNTAX
 
     no_game = Game("", Path(), Text({}), (1, 1), [], "", [], {})  # the functions are listed, never called
@@ -232,5 +233,10 @@ def syntax_sections() -> list[str]:
         "them in any language under these keys: "
         + ", ".join(f"`{key}`" for key in sorted(set(GAME_LABEL.values())))
         + ".",
+        "",
+        "So do the words of the files' titles (what a print queue, a viewer's title bar and a screen reader show: "
+        "`Greed Incorporated: rules (English, A4)`), in the file's first language: "
+        + ", ".join(f"`{key}`" for key in sorted(TITLE_LABEL.values()))
+        + "; `title_lang_<code>` names a language pnpgen has no name for.",
         "",
     ]

@@ -31,7 +31,8 @@ from generator.render.memo import FaceMemo, context_key, folder_fingerprint
 from generator.render.pipeline import FaceCache, render_batches
 from generator.render.prototype import WORDS as PROTOTYPE_WORDS, prototype_blocks
 from generator.render.templating import Templates
-from generator.render.typeset import spaced_plain
+from generator.render.titles import file_title
+from generator.render.typeset import plain, spaced_plain
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 LABELS = {
@@ -219,7 +220,9 @@ class RulebookWriter:
         caption = self.caption(block, t)
         # the digest puts the image's content into the HTML, which is what the PDF cache keys on
         digest = hashlib.sha256(src.read_bytes()).hexdigest()[:16] if src.is_file() else ""
-        return {"src": src.resolve().as_uri(), "digest": digest, "caption": caption}
+        # a tagged PDF's figure is read by its alternate text: the caption's words, else the image's name
+        alt = plain(_plain_text(caption)) if caption else Path(block.src).stem
+        return {"src": src.resolve().as_uri(), "digest": digest, "caption": caption, "alt": alt}
 
     def pile_view(self, block: Block, lang: str) -> dict | None:
         """Real card faces (one, or a pile drawn from the first up) with numbered callouts on the first."""
@@ -255,7 +258,14 @@ class RulebookWriter:
         places = [(i * block.offset[0], i * block.offset[1]) for i in range(len(block.cards))]
         left, top = min(x for x, _ in places), min(y for _, y in places)
         x0, y0 = places[0][0] - left, places[0][1] - top
-        cards = [{"src": url, "x": x - left, "y": y - top} for url, (x, y) in zip(self.card_images[key], places)]
+        names = {card.id: card.name for card in deck.cards}
+        alts = [names[card_id].get(lang, self.game.source_language) for card_id in block.cards]
+        if block.text:  # the pile is read as its caption says, each card below it by its name
+            alts[0] = _plain_text(self.text(block.text, lang, "text", block))
+        cards = [
+            {"src": url, "x": x - left, "y": y - top, "alt": plain(alt)}
+            for url, (x, y), alt in zip(self.card_images[key], places, alts)
+        ]
         return {
             "width": width + max(x for x, _ in places) - left,
             "height": height + max(y for _, y in places) - top,
@@ -339,6 +349,7 @@ class RulebookWriter:
         )
         context.update(
             title=title,
+            document_title=file_title(self.game, "rules", langs, paper),
             running_title=Markup(_css_string(title)),
             page_size=PAGE_SIZES[paper],
             safe_mm=PRINTER_MARGIN_MM,
@@ -398,9 +409,10 @@ class RulebookWriter:
         return {"heading": " / ".join(self.word("contents", lang) for lang in langs), "entries": entries}
 
     def batch(self, langs: tuple[str, ...], paper: str, cover: bool = True) -> Batch:
-        """The edition as one WeasyPrint document, keyed by its content like a batch of card faces."""
+        """The edition as one WeasyPrint document, keyed by its content like a batch of card faces; a tagged PDF
+        (headings, paragraphs, lists, tables, figures, each element in its language)."""
         self.draw_cards = True
-        return Batch(self.html(langs, paper, cover), self.game.dir.resolve().as_uri() + "/")
+        return Batch(self.html(langs, paper, cover), self.game.dir.resolve().as_uri() + "/", tagged=True)
 
 
 def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:

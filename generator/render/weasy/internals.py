@@ -320,6 +320,22 @@ INTERNALS: list[Internal] = [
         "patches.cache_hyphenation (replaces pyphen.HyphDict, which this calls)",
         HYPHENATION_CACHE,
     ),
+    # taglang.py: each structure element of a tagged PDF in its own language
+    Internal(
+        "weasyprint.pdf.tags",
+        "_build_box_tree",
+        "function",
+        ("box", "parent", "pdf", "page_number", "nums", "annotations", "tags"),
+        "taglang.mark_languages (a structure element's parent /P and type /S read, its /Lang written)",
+        keys=("P", "S", "Lang"),
+    ),
+    Internal(
+        "weasyprint.pdf.tags",
+        "_build_box_tree",
+        "source",
+        (r"yield from _build_box_tree\(", r"_build_box_tree\(\s*child, child_parent", r"yield element"),
+        "taglang.mark_languages (wraps it: the recursion must go through the module's name)",
+    ),
     # tree.py: the ways into the layout tree
     Internal("weasyprint.document", "Page._page_box", "set in class", (), "tree.page_box"),
     Internal(
@@ -391,6 +407,9 @@ PUBLIC = {
     "weasyprint.Document.pages": "the laid-out pages",
     "weasyprint.Document.write_pdf": "the PDF's bytes",
     "weasyprint.text.fonts.FontConfiguration": "the fonts of @font-face rules (patches.font_configuration)",
+    "pydyf.String": "a PDF string (taglang: a structure element's /Lang)",
+    "pydyf.PDF.catalog": "the document's catalog (taglang: the document's /Lang)",
+    "pydyf.Object.reference": "an object's reference (taglang: a structure element by its reference)",
 }
 # What pnpgen sets on WeasyPrint's objects and functions (named so that no WeasyPrint name is taken).
 PNPGEN_MARKS = {

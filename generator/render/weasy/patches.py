@@ -60,7 +60,7 @@ from types import ModuleType
 
 from generator.fsutil import read_sealed_entry, write_sealed_entry
 from generator.paths import user_cache_dir
-from generator.render.weasy import compactfonts, internals
+from generator.render.weasy import compactfonts, internals, taglang
 from generator.render.weasy.internals import (
     HYPHENATION_CACHE,
     LATE_IMPORTS,
@@ -107,6 +107,7 @@ def load() -> ModuleType:
         OFF.setdefault(PREBUILT_FFI, (finder.failed, False))
 
     compactfonts.embed_compact_fonts()  # what pnpgen embeds, plain or not
+    taglang.mark_languages()  # and how it tags
     for patch in SPEED_PATCHES:
         if not patch.before_import:
             _apply(patch, switched_off)
