@@ -469,8 +469,14 @@ def test_the_prototype_note_lists_what_greed_inc_invents_in_both_languages():
     assert "ように選んだもの）が仮。" in assets_ja and "ateveryplayercount)(invented);" in assets_en
     assert (
         "すべて仮のカード（33枚）：油井、製鉄所" in assets_ja
-        and "cardsinventedinfull(33):OilWell,Ironworks" in assets_en
+        and "cardsinventedinfull(33cards):OilWell,Ironworks" in assets_en
     )
+    # goods: six kinds invented in full, nine cards of each (the counts themselves are invented too)
+    goods_ja = next(item for item in ja if item.startswith("商品カード："))
+    goods_en = next(item for item in en if item.startswith("Goodscards:"))
+    assert "商品ごとの枚数（99枚を11種類で等分して9枚ずつ）が仮" in goods_ja
+    assert "howmanycardsofeachgood(9each:the99cardssplitevenlyoverthe11goods)(invented)" in goods_en
+    assert "すべて仮のカード（6種類54枚）：石油、土地" in goods_ja and "(6kinds,54cards):Oil,Land" in goods_en
     assert "公開時の価格トレンドが仮のカード：鉄道王、マーケティング会社" in assets_ja
     assert "inventedpricetrendwhenannouncedonRailroadTycoon,MarketingAgency" in assets_en
     assert "、炭鉱、" not in assets_ja and "：炭鉱" not in assets_ja  # the coal mine is known in full
