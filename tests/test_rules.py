@@ -526,3 +526,27 @@ def test_components_table_marks_what_is_not_printed_and_invented_counts():
         squeezed = re.sub(r"\s+", "", not_printed)
         assert rows["black-cubes"][1] == invented.replace(" ", "") and squeezed in rows["black-cubes"][2]
         assert squeezed not in rows["map-cards"][2] and rows["map-cards"][1] == "8"
+
+
+def test_the_cover_shows_the_play_time_and_age_game_yaml_gives(ruled_game, cli):
+    """game.yaml's `play_time` and `age` follow the player count on the cover (and the head of short rules),
+    in each language; without them only the player count shows. A range the wrong way round is a located error."""
+    game = load_game(ruled_game, require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    assert writer.facts("ja") == "2〜4人用" and writer.facts("en") == "For 2–4 players"
+    facts = "players: {min: 2, max: 4}\nplay_time: {min: 15, max: 30}\nage: 8\n"
+    edit(ruled_game / "game.yaml", "players: {min: 2, max: 4}\n", facts)
+    game = load_game(ruled_game, require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    assert writer.facts("ja") == "2〜4人用・15〜30分・8歳以上"
+    assert writer.facts("en") == "For 2–4 players · 15–30 minutes · Ages 8+"
+    for lang, said in (("en", "15–30minutes·Ages8+"), ("ja", "15〜30分・8歳以上")):
+        assert said in re.sub(r"\s+", "", edition_text(writer, (lang,))), lang
+    edit(ruled_game / "game.yaml", "play_time: {min: 15, max: 30}", "play_time: {min: 45, max: 45}")
+    game = load_game(ruled_game, require_templates=False)
+    assert RulebookWriter(game, load_rules(game)).facts("en") == "For 2–4 players · 45 minutes · Ages 8+"
+    edit(ruled_game / "game.yaml", "play_time: {min: 45, max: 45}", "play_time: {min: 45, max: 20}")
+    result = cli("validate", ruled_game)
+    assert result.code == 2 and "Traceback" not in result.err
+    assert f"game.yaml:{line_of(ruled_game / 'game.yaml', 'play_time')}:" in result.err
+    assert "min is larger" in result.err

@@ -632,9 +632,8 @@ def _collect(box, chain, matrix, owners, line, painting: _Painting):
         outer_layer = painting.layer
         if is_block and box_kind != "MarginBox":
             painting.layer = painting.enter(child, inner)
-        _collect(
-            child, chain + [child] if is_block else chain, inner, owners, child if box_kind == "LineBox" else line, painting
-        )
+        inner_chain = chain + [child] if is_block else chain
+        _collect(child, inner_chain, inner, owners, child if box_kind == "LineBox" else line, painting)
         painting.layer = outer_layer
 
 
