@@ -45,7 +45,7 @@ LABELS = {
         "play_time": "{low}〜{high}分",
         "play_time_one": "{low}分",
         "age": "{age}歳以上",
-        "facts_separator": "・",
+        "facts_separator": "\u3000",
         "page": "ページ",
     },
     "en": {
@@ -260,7 +260,10 @@ class RulebookWriter:
             self.card_images[key] = face_images(self.game, lang, deck.id, block.cards, self.image_cache)
         scale = block.width / deck.size_mm[0]
         width, height = block.width, deck.size_mm[1] * scale
-        places = [(i * block.offset[0], i * block.offset[1]) for i in range(len(block.cards))]
+        if block.per_row:  # edge to edge: cards that join
+            places = [((i % block.per_row) * width, (i // block.per_row) * height) for i in range(len(block.cards))]
+        else:
+            places = [(i * block.offset[0], i * block.offset[1]) for i in range(len(block.cards))]
         left, top = min(x for x, _ in places), min(y for _, y in places)
         x0, y0 = places[0][0] - left, places[0][1] - top
         cards = [{"src": url, "x": x - left, "y": y - top} for url, (x, y) in zip(self.card_images[key], places)]
@@ -268,6 +271,7 @@ class RulebookWriter:
             "width": width + max(x for x, _ in places) - left,
             "height": height + max(y for _, y in places) - top,
             "card_width": width,
+            "joined": bool(block.per_row),
             "cards": cards,
             "callouts": [{"x": x0 + x * scale, "y": y0 + y * scale} for x, y in block.callouts],
         }
