@@ -538,9 +538,9 @@ def test_the_cover_shows_the_play_time_and_age_game_yaml_gives(ruled_game, cli):
     edit(ruled_game / "game.yaml", "players: {min: 2, max: 4}\n", facts)
     game = load_game(ruled_game, require_templates=False)
     writer = RulebookWriter(game, load_rules(game))
-    assert writer.facts("ja") == "2〜4人用・15〜30分・8歳以上"
+    assert writer.facts("ja") == "2〜4人用\u300015〜30分\u30008歳以上"
     assert writer.facts("en") == "For 2–4 players · 15–30 minutes · Ages 8+"
-    for lang, said in (("en", "15–30minutes·Ages8+"), ("ja", "15〜30分・8歳以上")):
+    for lang, said in (("en", "15–30minutes·Ages8+"), ("ja", "15〜30分8歳以上")):
         assert said in re.sub(r"\s+", "", edition_text(writer, (lang,))), lang
     edit(ruled_game / "game.yaml", "play_time: {min: 15, max: 30}", "play_time: {min: 45, max: 45}")
     game = load_game(ruled_game, require_templates=False)
@@ -550,3 +550,23 @@ def test_the_cover_shows_the_play_time_and_age_game_yaml_gives(ruled_game, cli):
     assert result.code == 2 and "Traceback" not in result.err
     assert f"game.yaml:{line_of(ruled_game / 'game.yaml', 'play_time')}:" in result.err
     assert "min is larger" in result.err
+
+
+def test_a_card_block_with_per_row_lays_its_cards_edge_to_edge(ruled_game):
+    """Cards that join (map cards): per_row: 2 puts the second card right of the first and the third below the
+    first, touching, square-cornered; the figure is as large as the rows."""
+    (ruled_game / "rules.yaml").write_text(
+        SMALL_RULES + "  - id: joined\n    type: card\n    deck: cards\n    cards: [apple, pear, apple]\n"
+        "    per_row: 2\n    width: 30\n",
+        encoding="utf-8",
+    )
+    game = load_game(ruled_game, require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    writer.draw_cards = True
+    block = next(block for block in writer.blocks if block.id == "joined")
+    pile = writer.block_view(block, "en")["pile"]
+    width, height = game.decks["cards"].size_mm
+    card_height = height * 30 / width
+    assert [(card["x"], card["y"]) for card in pile["cards"]] == [(0, 0), (30, 0), (0, pytest.approx(card_height))]
+    assert pile["joined"] and pile["width"] == 60 and pile["height"] == pytest.approx(2 * card_height)
+    assert 'class="pile joined"' in writer.html(("en",), "a4")
