@@ -412,7 +412,7 @@ def test_a_term_inside_a_longer_term_is_not_named_there_and_y_plurals_match():
         ("greed-inc", "rules.yaml", "新設会社の権利を競ります", "新しい会社の権利を競ります", "新しい会社"),
         ("greed-inc", "rules.yaml", "Open the main board", "Open the game board", "game board"),
         ("greed-inc", "components.yaml", "note: {ja: 価格トラック用", "note: {ja: 価格マーカー", "価格マーカー"),
-        ("ikkin", "rules.yaml", "発注主は、山札のいちばん上", "手番のプレイヤーは、山札のいちばん上", "手番のプレイヤー"),
+        ("ikkin", "rules.yaml", "発注主は、山札の", "手番のプレイヤーは、山札の", "手番のプレイヤー"),
         ("mint-rails", "rules.yaml", "どの企業の{株券|かぶけん}でも買え", "どの会社の{株券|かぶけん}でも買え", "会社"),
     ],
 )
