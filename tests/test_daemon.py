@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, copy_game, page_text
+from generator import daemon
+from generator.commands import COMMANDS, NAMES, RESIDENT, runner
 
 
 @pytest.fixture
@@ -45,6 +47,20 @@ def started(env) -> int:
     assert result.returncode == 0, result.stderr
     (pid,) = server_pids(env)
     return pid
+
+
+def test_the_parser_has_each_command_of_the_registry_in_its_order():
+    subparsers = next(action for action in runner.parser()._actions if action.dest == "command")
+    assert list(subparsers.choices) == list(NAMES)
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda command: command.name)
+def test_a_command_runs_in_the_server_when_its_registry_entry_says_so(command, monkeypatch):
+    monkeypatch.setenv("PNPGEN_DAEMON", "1")
+    assert daemon.wanted([command.name, "x"], RESIDENT) is command.resident
+    assert not daemon.wanted([command.name, "--help"], RESIDENT)
+    monkeypatch.setenv("PNPGEN_DAEMON", "0")
+    assert not daemon.wanted([command.name, "x"], RESIDENT)
 
 
 def test_a_build_in_the_server_writes_what_a_build_alone_writes(server_env, tmp_path):
@@ -136,15 +152,14 @@ def test_a_command_really_runs_in_the_server(server_env):
 
 def test_the_client_hands_the_command_over_before_importing_anything_heavy(server_env):
     """A served command's own process only starts Python, finds the server and passes the command: what it
-    imported by then (before the greeting is read) is all it costs, so none of the runner, argparse, typing,
-    the socket and signal modules' enums or OpenSSL."""
+    imported by then (when the command is packed, after the greeting) is all it costs, so none of the runner,
+    argparse or typing (nor the signal module, imported while the server starts the command)."""
     started(server_env)
     probe = (
-        f"import os, sys; os.environ.update({server_env!r}); from generator import cli, daemon; seen = []; "
-        "read = daemon._Lines.readline; "
-        "daemon._Lines.readline = lambda self: seen.append(set(sys.modules)) or read(self); "
+        f"import os, sys, marshal; os.environ.update({server_env!r}); from generator import cli; seen = []; "
+        "dumps = marshal.dumps; marshal.dumps = lambda request: seen.append(set(sys.modules)) or dumps(request); "
         "code = cli.main(['validate', 'ikkin']); "
-        "heavy = {'generator.commands.runner', 'argparse', 'typing', 'socket', 'signal', 'enum', 'hashlib'}; "
+        "heavy = {'generator.commands.runner', 'argparse', 'typing', 'signal'}; "
         "print(sorted(seen[0] & heavy), code)"
     )
     result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True)

@@ -18,7 +18,7 @@ from conftest import ROOT
 from generator import render
 from generator.build import engine
 from generator.build.builder import OutputBuilder, OutputFile
-from generator.commands import runner
+from generator.commands import NAMES, runner
 from generator.commands.clidoc import UndocumentedOption, cli_markdown, commands
 from generator.commands.parsing import CommandParser
 from generator.commands.schema import REFRESH, references
@@ -60,7 +60,7 @@ def test_every_option_that_help_shows_is_in_its_commands_table(monkeypatch):
     monkeypatch.setenv("COLUMNS", "1000")  # --help's lines unwrapped: no option name broken at its hyphen
     text = cli_markdown()
     listed = list(commands(runner.parser()))
-    assert {words[0] for words, _ in listed} == set(runner.COMMANDS)
+    assert {words[0] for words, _ in listed} == set(NAMES)
     for words, command in listed:
         if command.parser.commands:
             continue
@@ -111,6 +111,24 @@ def test_the_command_parser_parses_as_argparse_does():
     ours.add_argument("--n", type=int, default=3)
     assert vars(ours.parse_args(["--n", "5"])) == vars(plain.parse_args(["--n", "5"])) == {"n": 5}
     assert [action.dest for action in ours.options or []] == ["n"]  # -h is argparse's own
+
+
+def test_a_group_of_options_is_listed_under_its_title_and_description():
+    root = CommandParser(prog="pnpgen", description="test")
+    command = root.add_subparsers().add_parser("x", help="a command")
+    command.add_argument("--common", action="store_true", help="for every target")
+    command.add_argument_group("--to a", "what a makes").add_argument("--only-a", type=int, default=3, help="a's own")
+    command.add_argument_group("--to b", "what b makes")
+    assert [action.dest for action in command.options] == ["common"]
+    assert [(group.title, [action.dest for action in group.options]) for group in command.groups] == [
+        ("--to a", ["only_a"]),
+        ("--to b", []),
+    ]
+    text = cli_markdown(root, outputs="")
+    common = text.index("| `--common` |")
+    a = text.index("### --to a\n\nwhat a makes\n\n| option | value | default | meaning |")
+    assert common < a < text.index("| `--only-a` | `ONLY_A` | `3` | a's own |") < text.index("### --to b")
+    assert text.endswith("### --to b\n\nwhat b makes\n\nNo options of its own.\n")
 
 
 # --- the files pnpgen build writes ------------------------------------------------------------------------
@@ -277,7 +295,7 @@ def test_the_readme_is_short_and_starts_with_the_two_commands():
     assert lines.index("```sh") <= 2
     assert [line.split("#")[0].strip() for line in block] == ["make", "make test"]
     text = "\n".join(lines)
-    for name in runner.COMMANDS:
+    for name in NAMES:
         assert f"`pnpgen {name}" in text or f"pnpgen {name} " in text, f"the README says nothing of `pnpgen {name}`"
 
 

@@ -1,7 +1,9 @@
 """`pnpgen export`: every target's files are opened and measured (pixels, colour mode, grids, PDF/X)."""
 
+import argparse
 import csv
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -11,8 +13,13 @@ from PIL import Image, ImageCms
 
 from conftest import MM, ROOT, fonts_of, is_embedded, page_text, placements
 from generator.cli import main
-from generator.export import pdfx, services, tts
+from generator.commands import export as export_command
+from generator.errors import InputError, Problem
+from generator.export import pdfx, registry, services, tts
 from generator.export.cmyk import CmykConverter, ConversionError
+from generator.export.registry import TARGETS
+from generator.export.target import Target
+from generator.fsutil import write_atomic
 
 POKER_BLEED_300 = (815, 1110)  # (63 + 6) x (88 + 6) mm at 300 dpi
 
@@ -24,7 +31,7 @@ def exported(tmp_path_factory):
     game = root / "small"
     assert main(["new", str(game)]) == 0
     out = root / "out"
-    for target in ("png", "tgc", "mpc", "tts", "pdfx"):
+    for target in TARGETS:
         assert main(["export", str(game), "--to", target, "--lang", "ja", "--out", str(out), "-q", "-j", "1"]) == 0
     return out / "small"
 
@@ -503,11 +510,134 @@ def test_pdfx_clips_a_larger_bleed_to_3mm(small_game, tmp_path, cli):
     assert (x, y, x + w, y + h) == pytest.approx(bleed, abs=0.01)
 
 
-def test_export_help_lists_every_target(cli):
+# --- the registry of targets ----------------------------------------------------------------------------
+
+
+def own_options(name: str) -> list[tuple[str, str, object]]:
+    """(option, dest, default) of each option the target adds, as `pnpgen export` records them."""
+    parser = argparse.ArgumentParser()
+    export_command.register(parser.add_subparsers())
+    args = parser.parse_args(["export", "game", "--to", name])
+    return args.target_options[name]
+
+
+def test_the_registry_holds_the_five_targets_in_help_order():
+    assert list(TARGETS) == ["png", "tgc", "mpc", "tts", "pdfx"]
+    assert all(name == target.name for name, target in TARGETS.items())
+
+
+@pytest.mark.parametrize("name", list(TARGETS))
+def test_export_help_lists_each_target_with_what_it_makes_and_its_own_options(cli, name):
     result = cli("export", "--help")
     assert result.code == 0
-    for target in ("png", "tgc", "mpc", "tts", "pdfx"):
-        assert target in result.out
+    help_text = " ".join(result.out.split())  # argparse wraps the lines
+    section = help_text.split(f"--to {name}: ", 1)[1]
+    following = [help_text.split(f"--to {other}: ", 1)[1] for other in TARGETS if other != name]
+    section = min([section] + [section[: len(section) - len(rest)] for rest in following if rest in section], key=len)
+    assert section.startswith(" ".join(TARGETS[name].summary.split()))
+    for option, _, _ in own_options(name):
+        assert option in section, f"{option} is not listed under --to {name}"
+
+
+@pytest.mark.parametrize("name", list(TARGETS))
+def test_every_file_a_target_writes_is_what_its_name_says(exported, name):
+    """What each target writes, read back as its kind: images decode, PDFs open, the manifest and the saved
+    object parse and name only files that are there."""
+    folder = exported / f"{name}-ja"
+    files = sorted(folder.iterdir())
+    assert files, f"--to {name} wrote nothing"
+    named: set[str] = set()
+    for path in files:
+        if path.suffix == ".png":
+            with Image.open(path) as image:
+                image.load()
+                assert image.mode == "RGB" and min(image.size) > 100
+        elif path.suffix == ".pdf":
+            assert len(pikepdf.open(path).pages) >= 1
+        elif path.name == "manifest.csv":
+            rows = manifest(folder)
+            assert [(r["card"], r["copies"]) for r in rows] == [("apple", "2"), ("pear", "2"), ("grapes", "2")]
+            named |= {r["front"].split(" p")[0] for r in rows} | {r["back"].split(" p")[0] for r in rows if r["back"]}
+        elif path.name == "tts.json":
+            deck = json.loads(path.read_text())["ObjectStates"][0]
+            named |= {
+                url.rsplit("/", 1)[1]
+                for sheet in deck["CustomDeck"].values()
+                for url in sheet.values()
+                if isinstance(url, str) and url.startswith("file:")
+            }
+        else:
+            raise AssertionError(f"--to {name} wrote {path.name}, a kind of file no target makes")
+    assert named and named <= {path.name for path in files}
+
+
+OTHER_TARGETS_OPTIONS = [
+    (name, option, other)
+    for name in TARGETS
+    for option, _, _ in own_options(name)
+    for other in TARGETS
+    if other != name
+]
+
+
+@pytest.mark.parametrize("name, option, other", OTHER_TARGETS_OPTIONS)
+def test_an_option_of_another_target_is_refused_before_anything_is_done(cli, tmp_path, name, option, other):
+    value = {"--dpi": ["600"], "--icc": [str(pdfx.DEFAULT_PROFILE)], "--base-url": ["https://example.org/"]}
+    result = cli("export", tmp_path / "no-game", "--to", other, option, *value.get(option, []))
+    assert result.code == 2 and "Traceback" not in result.err
+    assert f"{option} is an option of --to {name}, not of --to {other}" in result.err
+
+
+def test_a_new_target_is_its_own_module_and_one_registry_line(small_game, tmp_path, monkeypatch):
+    """A target registered with its option, its check and its export: `pnpgen export` offers it, passes its
+    option, refuses before rendering what it checks, and writes what it exports inside the output set."""
+
+    def add_options(parser):
+        parser.add_argument("--greeting", default="hello", help="what to write")
+
+    def check(game, greeting):
+        if "forbidden" in game.decks:
+            deck = game.decks["forbidden"]
+            raise InputError(Problem(deck.file, 1, "the list target refuses this deck", "name"))
+
+    def write(decks, greeting, out_dir, progress, title):
+        lines = [f"{greeting}: {title}"] + [f"{deck.deck.id}: {len(deck.faces)} faces" for deck in decks]
+        write_atomic(out_dir / "list.txt", "\n".join(lines) + "\n")
+        return ["list.txt"]
+
+    summary = "a text file listing the decks"
+    fake = Target("list", summary, write, add_options, lambda values: values["greeting"], check)
+    monkeypatch.setitem(registry.TARGETS, "list", fake)
+    parser = argparse.ArgumentParser(prog="pnpgen")
+    export_command.register(parser.add_subparsers())
+    out = tmp_path / "out"
+    args = parser.parse_args(
+        [
+            "export",
+            str(small_game),
+            "--to",
+            "list",
+            "--greeting",
+            "やあ",
+            "--out",
+            str(out),
+            "-q",
+            "-j",
+            "1",
+            "--lang",
+            "ja",
+        ]
+    )
+    assert args.target_options["list"] == [("--greeting", "greeting", "hello")]
+    assert args.run(args) == 0
+    assert (out / "small" / "list-ja" / "list.txt").read_text() == "やあ: small\ncards: 4 faces\n"
+    (small_game / "decks" / "cards.yaml").rename(small_game / "decks" / "forbidden.yaml")
+    components = small_game / "components.yaml"
+    components.write_text(components.read_text().replace("deck: cards", "deck: forbidden"))
+    args = parser.parse_args(["export", str(small_game), "--to", "list", "--out", str(out / "again"), "-q"])
+    with pytest.raises(InputError, match=re.escape("forbidden.yaml:1: name: the list target refuses this deck")):
+        args.run(args)
+    assert not (out / "again").exists()
 
 
 # --- the seed games --------------------------------------------------------------------------------------
@@ -520,7 +650,7 @@ def test_seed_games_export_to_every_target(name, kits, cli):
     build's cache."""
     if not (ROOT / "templates" / name).is_dir():
         pytest.skip(f"templates/{name} is not in this tree yet")
-    for target in ("png", "tgc", "mpc", "tts", "pdfx"):
+    for target in TARGETS:
         folder = kits / name / f"{target}-ja"
         shutil.rmtree(folder, ignore_errors=True)  # the kits' folder is shared: only this export may fill it
         result = export(cli, name, kits, "--to", target)

@@ -59,6 +59,20 @@ def test_missing_required_field(small_game, cli):
     assert re.search(r"cards\.yaml:\d+:", message)
 
 
+def test_a_deck_missing_a_required_key_is_one_error_not_one_more_in_a_board_that_names_it(small_game, cli):
+    (small_game / "boards").mkdir()
+    (small_game / "boards" / "main.yaml").write_text(
+        "name: {ja: ボード, en: Board}\nsize: [100, 100]\n"
+        "elements:\n  - kind: text\n    at: [5, 5]\n    for_each: cards\n    label: =card.value\n",
+        encoding="utf-8",
+    )
+    edit(small_game / "decks" / "cards.yaml", "name: {ja: カード, en: Cards}\n", "")
+    result = cli("validate", small_game)
+    assert result.code == 2
+    [message] = errors(result)
+    assert "cards.yaml:1: name: missing required key in deck" in message
+
+
 def test_malformed_yaml(small_game, cli):
     components = small_game / "components.yaml"
     edit(components, "    count: 6\n", "    count: [6\n")

@@ -12,7 +12,8 @@ import pikepdf
 import pytest
 
 from conftest import ROOT, fonts_of, is_embedded, page_size_mm, page_text, placements
-from generator.build import BuildOptions
+from generator.build import BuildOptions, build, engine
+from generator.build.builder import OutputBuilder
 from generator.build.aids import build_aids
 from generator.build.boards import build_boards
 from generator.build.context import BuildContext
@@ -421,6 +422,35 @@ def test_build_lists_boards_aids_and_tokens_in_build_json(small_printed, tmp_pat
     assert kinds["tokens"] == {(lang, paper) for lang in ("ja", "en") for paper in ("a4", "letter")}
     tiled = next(e for e in report["files"] if e["kind"] == "board" and e["paper"] == "a4")
     assert tiled["tiles"] > 1
+
+
+def test_each_builder_lists_only_the_file_kinds_and_pieces_it_declares(small_printed, tmp_path, monkeypatch):
+    """What a build of some outputs only keeps of the previous build.json rests on Builder.reports: every
+    entry a builder writes, and every text it measures, is of a kind (a piece) it declares, and no two builders
+    declare the same."""
+    from test_rules import SMALL_RULES
+
+    (small_printed / "rules.yaml").write_text(SMALL_RULES, encoding="utf-8")
+    seen = {}
+
+    def recording(builder):
+        def write(context):
+            before = len(context.fits)
+            files = builder.build(context)
+            seen[builder.kind] = {entry["kind"] for entry in files} | {fit.piece for fit in context.fits[before:]}
+            return files
+
+        return OutputBuilder(builder.kind, write, builder.check, builder.reports, builder.files)
+
+    builders = list(engine.BUILDERS)
+    monkeypatch.setattr(engine, "BUILDERS", [recording(builder) for builder in builders])
+    options = BuildOptions(out=tmp_path / "out", papers=("a4",), jobs=1, quiet=True)
+    assert build(load_game(small_printed), options) == 0
+    claimed = [name for builder in builders for name in builder.reports]
+    assert len(claimed) == len(set(claimed))
+    for builder in builders:
+        assert seen[builder.kind] and seen[builder.kind] <= set(builder.reports), builder.kind
+    assert {"cards", "card", "board", "aid", "tokens", "rules"} <= set().union(*seen.values())  # tokens measure none
 
 
 def test_validate_counts_boards_aids_and_tokens(small_printed, cli):

@@ -120,6 +120,50 @@ def test_pnpgen_build_checks_the_rules_before_writing_anything(ruled_game, tmp_p
     assert not (out / "small").exists()
 
 
+def test_pnpgen_rules_after_a_build_replaces_only_the_rule_sheets_entries_of_build_json(ruled_game, tmp_path, cli):
+    out = tmp_path / "out"
+    assert cli("build", ruled_game, "--out", out, "-q", "--paper", "a4", "--jobs", "1").code == 0
+    before = json.loads((out / "small" / "build.json").read_text())
+    [index] = (out / ".cache" / "faces" / "index").iterdir()  # where each face of the last build is, in one read
+    indexed = set(json.loads(index.read_text()))
+    cards = [entry for entry in before["files"] if entry["kind"] == "cards"]
+    assert cards and [entry["kind"] for entry in before["files"]].count("rules") == 3
+    assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en", "--jobs", "1").code == 0
+    after = json.loads((out / "small" / "build.json").read_text())
+    assert [entry for entry in after["files"] if entry["kind"] == "cards"] == cards  # every key, as the build wrote it
+    assert [(entry["kind"], entry["lang"]) for entry in after["files"] if entry["kind"] != "cards"] == [("rules", "en")]
+    assert indexed and indexed <= set(json.loads(index.read_text()))  # the cards' faces stay in the index
+
+
+def test_a_build_of_some_outputs_keeps_what_build_json_said_of_the_others():
+    from generator.build.report import carry_over
+
+    previous = {
+        "game": "g",
+        "files": [{"path": "cards.pdf", "kind": "cards"}, {"path": "r.pdf", "kind": "rules"}, "junk"],
+        "overflows": [{"piece": "card", "cards": ["a"]}, {"piece": "rules", "cards": ["intro"]}],
+        "shrunk": [{"piece": "rules", "cards": ["goal"]}],
+        "untranslated": {"en": [{"id": "cards[a].name", "where": "d.yaml:3"}, {"id": "rules[x].text", "where": "r:2"}]},
+    }
+    now = {
+        "game": "g",
+        "files": [{"path": "r-en.pdf", "kind": "rules"}],
+        "overflows": [],
+        "shrunk": [{"piece": "rules", "cards": ["setup"]}],
+        "untranslated": {
+            "en": [{"id": "rules[x].text", "where": "r:2"}],
+            "fr": [{"id": "rules[y].text", "where": "r:5"}],
+        },
+    }
+    merged = carry_over(now, previous, {"rules"})
+    assert merged["files"] == [{"path": "cards.pdf", "kind": "cards"}, {"path": "r-en.pdf", "kind": "rules"}]
+    assert merged["overflows"] == [{"piece": "card", "cards": ["a"]}]
+    assert merged["shrunk"] == [{"piece": "rules", "cards": ["setup"]}]
+    assert [e["id"] for e in merged["untranslated"]["en"]] == ["cards[a].name", "rules[x].text"]
+    assert merged["untranslated"]["fr"] == [{"id": "rules[y].text", "where": "r:5"}]
+    assert carry_over(now, {}, {"rules"})["files"] == now["files"]  # no build.json before, or an unreadable one
+
+
 def test_short_rules_start_with_their_title_and_no_contents_page(ruled_game, tmp_path, cli):
     out = tmp_path / "out"
     assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en").code == 0
@@ -226,8 +270,13 @@ def test_a_block_missing_a_language_prints_the_source_text_and_says_so(ruled_gam
     edit(rules, "      en: With 2 players remove {removed.cards@2} grapes.\n", "")
     result = cli("rules", ruled_game, "--out", ruled_game / "out", "--lang", "en", "--paper", "a4")
     assert result.code == 0, result.err
-    [warning] = [w for w in result.err.splitlines() if w.startswith("warning:")]
-    assert f"rules.yaml:{line}:" in warning and "rules[removal].text has no en text" in warning
+    warnings = [w for w in result.err.splitlines() if w.startswith("warning:")]
+    assert f"rules.yaml:{line}: rules[removal].text has no en text" in warnings[0]
+    assert "en: 1 text(s) have no en translation and are printed in ja" in warnings[1]
+    assert warnings[2].endswith(f"rules.yaml:{line}: rules[removal].text")
+    built = cli("build", ruled_game, "--out", ruled_game / "built", "--lang", "en", "--paper", "a4", "-j", "1")
+    assert [w for w in built.err.splitlines() if w.startswith("warning:")] == warnings  # what a build says of it
+    assert cli("rules", ruled_game, "--out", ruled_game / "out", "--lang", "en", "--paper", "a4", "--strict").code == 1
     pdf = ruled_game / "out" / "small" / "rules-en-a4.pdf"
     text = "".join(page_text(pdf, i) for i in range(len(pikepdf.open(pdf).pages)))
     assert "ぶどうを" in text and "{removed" not in text  # the Japanese text, its placeholder resolved

@@ -28,8 +28,8 @@ import json, resource, sys, time
 sys.argv = [sys.argv[0]] + json.loads(sys.argv[1])
 import python_calamine, openpyxl, odf.opendocument  # what reading may import, loaded before the cap
 from generator.cli import main
-from generator.commands import runner
-for name in runner.COMMANDS:
+from generator.commands import NAMES
+for name in NAMES:
     __import__("generator.commands." + name)
 import generator.model.loader, generator.model.table.cards, generator.checks.validate
 def mapped():

@@ -81,4 +81,4 @@ AID_FILE = OutputFile(
     "a player aid of aids/, as many as it states, in each language and, with two or more, in all of them "
     "together (`aid-phases-ja-en-a4.pdf`)",
 )
-BUILDER = OutputBuilder("aids", build_aids, files=(AID_FILE,))
+BUILDER = OutputBuilder("aids", build_aids, reports=("aid",), files=(AID_FILE,))

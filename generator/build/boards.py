@@ -110,4 +110,4 @@ BOARD_FILE = OutputFile(
     "a board of boards/: its copies at 100% when it fits the paper, else in overlapping tiles after a page map; also "
     "on the `--board-paper` when it needs tiles on the home papers",
 )
-BUILDER = OutputBuilder("boards", build_boards, files=(BOARD_FILE,))
+BUILDER = OutputBuilder("boards", build_boards, reports=("board",), files=(BOARD_FILE,))

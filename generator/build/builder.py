@@ -40,6 +40,12 @@ class Builder(Protocol):
         ...
 
     @property
+    def reports(self) -> tuple[str, ...]:
+        """The `kind`s of its build.json file entries and the `piece`s of the texts it measures: what a build of
+        some outputs only (`pnpgen rules`) replaces in the previous build.json, keeping the others' entries."""
+        ...
+
+    @property
     def files(self) -> tuple[OutputFile, ...]:
         """The kinds of file it writes."""
         ...
@@ -64,6 +70,7 @@ class OutputBuilder:
     kind: str
     write: Callable[[BuildContext], list[dict]]
     check_input: Callable[[Game], None] = nothing_to_check
+    reports: tuple[str, ...] = ()
     files: tuple[OutputFile, ...] = ()
 
     def check(self, game: Game) -> None:

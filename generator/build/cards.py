@@ -323,4 +323,4 @@ REPRINT = OutputFile(
     "with `--changed-since REF`: only the cards whose front or back changed since REF, each as many times as its "
     "deck has it, with its back",
 )
-BUILDER = OutputBuilder("cards", build_cards, files=(CARD_SHEETS, REPRINT))
+BUILDER = OutputBuilder("cards", build_cards, reports=("cards", "reprint", "card"), files=(CARD_SHEETS, REPRINT))

@@ -34,6 +34,7 @@ class BuildOptions:
     quiet: bool = False
     strict: bool = False  # the build's problems make its exit status 1
     volume_sheets: int = VOLUME_SHEETS  # a card sheet file of more sheets is written in volumes of this many (0: never)
+    outputs: tuple[str, ...] | None = None  # the kinds of output to build (engine.BUILDERS' kinds); None: every one
 
     def __post_init__(self):
         if self.volume_sheets < 0:

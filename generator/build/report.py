@@ -24,14 +24,14 @@ REPORT_FILE = OutputFile(
 )
 
 
-def write_report(
-    out_dir: Path,
+def report_of(
     game: Game,
     files: list[dict],
     fits: Sequence[CardFit] = (),
     untranslated: dict[str, dict[str, str]] | None = None,
-) -> None:
-    report = {
+) -> dict:
+    """build.json's content: the files written, the text found overflowing or shrunk, the untranslated strings."""
+    return {
         "game": game.id,
         "files": files,
         "overflows": [asdict(fit) for fit in fits if fit.overflow_mm > 0],
@@ -42,16 +42,51 @@ def write_report(
             if strings
         },
     }
+
+
+def write_report(out_dir: Path, report: dict) -> None:
     write_atomic(out_dir / REPORT_FILE.name, json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+
+
+def previous_report(out_dir: Path) -> dict:
+    """The build.json the last build wrote here (empty when there is none, or it cannot be read)."""
+    try:
+        report = json.loads((out_dir / REPORT_FILE.name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return report if isinstance(report, dict) else {}
 
 
 def previous_entries(out_dir: Path) -> dict[str, dict]:
     """The files the last build wrote here, by path (nothing when there is no readable build.json)."""
     try:
-        report = json.loads((out_dir / REPORT_FILE.name).read_text(encoding="utf-8"))
-        return {entry["path"]: entry for entry in report.get("files", []) if isinstance(entry, dict)}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {entry["path"]: entry for entry in previous_report(out_dir).get("files", []) if isinstance(entry, dict)}
+    except (KeyError, TypeError, AttributeError):
         return {}
+
+
+def carry_over(report: dict, previous: dict, rebuilt: set[str]) -> dict:
+    """build.json after a build of some outputs only: the previous one's files and measured texts of the other
+    outputs stay listed (their files are still there); `rebuilt` names the file kinds and pieces of those built
+    now (see Builder.reports). Untranslated strings are the union: a string another output printed in the
+    source language stays listed until that output is built again."""
+
+    def kept(entries, key: str) -> list:
+        entries = entries if isinstance(entries, list) else []
+        return [entry for entry in entries if isinstance(entry, dict) and entry.get(key) not in rebuilt]
+
+    untranslated = previous.get("untranslated")
+    merged = {lang: list(strings) for lang, strings in untranslated.items()} if isinstance(untranslated, dict) else {}
+    for lang, strings in report["untranslated"].items():
+        known = {entry.get("id") for entry in merged.get(lang, []) if isinstance(entry, dict)}
+        merged.setdefault(lang, []).extend(entry for entry in strings if entry["id"] not in known)
+    return {
+        **report,
+        "files": kept(previous.get("files"), "kind") + report["files"],
+        "overflows": kept(previous.get("overflows"), "piece") + report["overflows"],
+        "shrunk": kept(previous.get("shrunk"), "piece") + report["shrunk"],
+        "untranslated": merged,
+    }
 
 
 def report_untranslated(context: BuildContext) -> None:

@@ -105,4 +105,4 @@ RULE_SHEETS = OutputFile(
     "the rule sheet of rules.yaml in each language, and two languages side by side (`rules-ja+en-a4.pdf`), each "
     "block's twins starting level; with more than two languages, the source language beside each translation",
 )
-BUILDER = OutputBuilder("rules", build_rules, require_valid_rules, files=(RULE_SHEETS,))
+BUILDER = OutputBuilder("rules", build_rules, require_valid_rules, reports=("rules",), files=(RULE_SHEETS,))

@@ -65,4 +65,4 @@ TOKEN_FILE = OutputFile(
     "tokens-<sheet>-<lang>-<paper>.pdf",
     "a token sheet of tokens/, labelled like the card sheets; two-sided tokens with their backs behind them",
 )
-BUILDER = OutputBuilder("tokens", build_tokens, files=(TOKEN_FILE,))
+BUILDER = OutputBuilder("tokens", build_tokens, reports=("tokens", "token"), files=(TOKEN_FILE,))

@@ -15,11 +15,10 @@ import jinja2
 from jinja2 import meta, nodes
 
 from generator.errors import InputError, Problem, did_you_mean
+from generator.model.cards import CARD_MODEL
 from generator.model.game import Deck, Game
 from generator.paths import find_template
 from generator.render.images import image_problem
-
-CARD_KEYS = {"id", "name", "count", "remove_at", "placeholder"}  # what card_view adds to the declared fields
 
 
 def check_templates(game: Game, memo=None, progress=None) -> list[Problem]:
@@ -69,7 +68,7 @@ def parse_all(game: Game, env, name: str, parsed: dict) -> list[Problem]:
 
 
 def undeclared_card_names(deck: Deck, path: Path, tree: nodes.Template) -> list[Problem]:
-    known = set(deck.fields) | CARD_KEYS
+    known = set(deck.fields) | {key for key, _ in CARD_MODEL.shown()}  # what card_view adds to the declared fields
     problems = []
     for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
         if not (isinstance(node.node, nodes.Name) and node.node.name == "card"):

@@ -17,6 +17,7 @@ from generator.commands.options import (
     add_out,
     add_paper,
     add_quiet,
+    add_strict,
     chosen_papers,
 )
 from generator.heap import long_lived
@@ -96,14 +97,7 @@ def register(subparsers) -> None:
     add_jobs(parser)
     add_no_cache(parser)
     add_quiet(parser)
-    parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="exit 1 when the build finds any problem: what `pnpgen validate` reports, text "
-        "overflowing past its box, the safe area, the trim or the cut, or onto other text (every "
-        "text of every card, token, aid, board and rule sheet), and text printed in the source "
-        "language for want of a translation",
-    )
+    add_strict(parser)
     parser.set_defaults(run=run)
 
 

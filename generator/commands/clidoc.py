@@ -96,13 +96,20 @@ def command_section(words: tuple[str, ...], command: Command) -> list[str]:
         out += [f"| `{cell(value_name(action))}` | {cell(meaning(action, parser)[0])} |" for action in positionals]
         out.append("")
     if flags:
-        out += ["| option | value | default | meaning |", "|---|---|---|---|"]
-        for action in flags:
-            text, default = meaning(action, parser)
-            names = ", ".join(f"`{name}`" for name in sorted(action.option_strings, key=lambda n: -len(n)))
-            out.append(f"| {names} | {cell(option_value(action))} | {cell(default)} | {cell(text)} |")
-        out.append("")
+        out += options_table(flags, parser)
+    for group in parser.groups:
+        out += [f"{level}# {group.title}", "", expand(group.description, parser), ""]
+        out += options_table(group.options, parser) if group.options else ["No options of its own.", ""]
     return out
+
+
+def options_table(flags: list[argparse.Action], parser: CommandParser) -> list[str]:
+    out = ["| option | value | default | meaning |", "|---|---|---|---|"]
+    for action in flags:
+        text, default = meaning(action, parser)
+        names = ", ".join(f"`{name}`" for name in sorted(action.option_strings, key=lambda n: -len(n)))
+        out.append(f"| {names} | {cell(option_value(action))} | {cell(default)} | {cell(text)} |")
+    return [*out, ""]
 
 
 def synopsis(words: tuple[str, ...], parser: CommandParser) -> str:
@@ -113,7 +120,7 @@ def synopsis(words: tuple[str, ...], parser: CommandParser) -> str:
             continue
         name = value_name(action)
         parts.append({"*": f"[{name} ...]", "?": f"[{name}]", "+": f"{name} [{name} ...]"}.get(str(action.nargs), name))
-    if any(action.option_strings for action in options):
+    if any(action.option_strings for action in options) or any(group.options for group in parser.groups):
         parts.append("[options]")
     return " ".join(parts)
 

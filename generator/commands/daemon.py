@@ -5,18 +5,17 @@ from __future__ import annotations
 import sys
 
 from generator import daemon
-from generator.commands import runner
+from generator.commands import COMMANDS, runner
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "daemon",
         help="start, stop or show the resident server that makes rebuilds fast",
-        description="pnpgen build, validate, rules, export, components, list and i18n run in a resident server "
-        "when one is ready: it keeps pnpgen, WeasyPrint and the fonts loaded and runs each command "
-        "in a fresh fork, so a rebuild after a small edit takes a fraction of a second. The first "
-        "command starts one in the background (not when CI is set); it stops after "
-        f"{daemon.IDLE_SECONDS // 60} idle minutes or when pnpgen, WeasyPrint or the fonts change. "
+        description=f"pnpgen {resident_names()} run in a resident server when one is ready: it keeps pnpgen, "
+        "WeasyPrint and the fonts loaded and runs each command in a fresh fork, so a rebuild after a small edit "
+        "takes a fraction of a second. The first command starts one in the background (not when CI is set); it "
+        f"stops after {daemon.IDLE_SECONDS // 60} idle minutes or when pnpgen, WeasyPrint or the fonts change. "
         "PNPGEN_DAEMON=0 turns it off.",
     )
     parser.add_argument(
@@ -26,6 +25,12 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--foreground", action="store_true", help="run the server in this process")
     parser.set_defaults(run=run)
+
+
+def resident_names() -> str:
+    """`build, validate, ... and rules`: the commands that run in the server."""
+    names = [command.name for command in COMMANDS if command.resident]
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def run(args) -> int:

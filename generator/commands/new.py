@@ -10,6 +10,7 @@ from generator.fsutil import write_atomic
 from generator.i18n.lock import Lock, confirm_all, lock_path, write_lock
 from generator.i18n.strings import units
 from generator.model import load_game
+from generator.model.cards import CARD_KEYS
 
 GAME_YAML = """\
 # {name}: made by `pnpgen new`. Change anything; `pnpgen build .` in this folder shows the result.
@@ -34,7 +35,7 @@ name: {ja: カード, en: Cards}
 size: poker          # poker, bridge, mini, tarot, square, or {width: 63, height: 88} in mm
 template: card.html  # in this game's templates/ folder
 back: {template: card-back.html}
-fields:              # every card field besides id, count, name, remove_at, placeholder, back
+fields:              # every card field besides {built_in}
   value: {type: int, min: 1, max: 9, required: true, doc: the number in the corner}
   text: {type: text, doc: what the card does}
 cards:
@@ -113,7 +114,7 @@ def run(args) -> int:
     files = {
         "game.yaml": GAME_YAML.format(name=name),  # no path: the folder is moved, shared, committed
         "components.yaml": COMPONENTS_YAML,
-        "decks/cards.yaml": DECK_YAML,
+        "decks/cards.yaml": DECK_YAML.replace("{built_in}", ", ".join(CARD_KEYS)),
         "templates/card.html": CARD_HTML,
         "templates/card-back.html": BACK_HTML,
         "templates/style.css": STYLE_CSS,

@@ -1,5 +1,5 @@
 """The options several commands share, declared once: which game(s), --out, --jobs, --no-cache, --quiet,
---paper and --lang. A command passes its own help text where the option means something narrower there."""
+--strict, --paper and --lang. A command passes its own help text where the option means something narrower there."""
 
 from __future__ import annotations
 
@@ -45,6 +45,17 @@ def add_jobs(parser: argparse.ArgumentParser, help: str = "processes for renderi
 
 def add_no_cache(parser: argparse.ArgumentParser, help: str = "render every face again") -> None:
     parser.add_argument("--no-cache", action="store_true", help=help)
+
+
+STRICT_HELP = (
+    "exit 1 when the build finds any problem: what `pnpgen validate` reports, text overflowing past its box, the "
+    "safe area, the trim or the cut, or onto other text (every text of every card, token, aid, board and rule "
+    "sheet), and text printed in the source language for want of a translation"
+)
+
+
+def add_strict(parser: argparse.ArgumentParser, help: str = STRICT_HELP) -> None:
+    parser.add_argument("--strict", action="store_true", help=help)
 
 
 def add_quiet(parser: argparse.ArgumentParser, help: str = "print nothing but errors") -> None:

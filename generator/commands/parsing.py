@@ -7,6 +7,16 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
+class OptionGroup:
+    """A group of options a command declares together (`pnpgen export`'s options of one target): its title and
+    description as `--help` shows them, and its options in the order they were declared."""
+
+    title: str
+    description: str
+    options: list[argparse.Action]
+
+
+@dataclass(frozen=True)
 class Command:
     name: str
     help: str  # the one line `pnpgen --help` shows
@@ -15,12 +25,13 @@ class Command:
 
 class CommandParser(argparse.ArgumentParser):
     """An ArgumentParser that remembers, in the order they were declared, its options (the Actions add_argument
-    returns) and the commands added under it: docs/cli.md is written from the parser `pnpgen` runs with,
-    through argparse's public API."""
+    returns), its groups of options and the commands added under it: docs/cli.md is written from the parser
+    `pnpgen` runs with, through argparse's public API."""
 
     def __init__(self, *args, **kwargs):
         self.options: list[argparse.Action] | None = None  # not the -h that ArgumentParser adds to every parser
         self.commands: list[Command] = []
+        self.groups: list[OptionGroup] = []  # each with its own options, not in `options`
         super().__init__(*args, **kwargs)
         self.options = []
 
@@ -29,6 +40,22 @@ class CommandParser(argparse.ArgumentParser):
         if self.options is not None:
             self.options.append(action)
         return action
+
+    def add_argument_group(self, *args, **kwargs):
+        group = super().add_argument_group(*args, **kwargs)
+        if self.options is None:
+            return group  # argparse's own (positional arguments, options)
+        noted = OptionGroup(group.title or "", group.description or "", [])
+        self.groups.append(noted)
+        add_argument = group.add_argument
+
+        def add_option(*args, **kwargs) -> argparse.Action:
+            action = add_argument(*args, **kwargs)
+            noted.options.append(action)
+            return action
+
+        group.add_argument = add_option  # type: ignore[method-assign]  # the same call, noted
+        return group
 
     def add_subparsers(self, **kwargs):
         subparsers = super().add_subparsers(**kwargs)

@@ -1,16 +1,13 @@
 """`pnpgen rules`: rule sheets in each language and side by side, from cards/<game>/rules.yaml.
 
-`pnpgen build` builds them too (generator/build/rules.py); this command builds only the rule sheets (no card
-templates needed), and `--sample` writes a page showing each piece of Japanese typesetting.
+A build of the rule sheets only (generator/build/rules.py, through build()): no card templates needed, the
+same checks and messages as `pnpgen build`, and build.json keeps what the last build said of the other
+outputs. `--sample` writes a page showing each piece of Japanese typesetting.
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-from generator.build import select_languages
-from generator.build.rules import write_rulebooks
+from generator.build import BuildOptions, build
 from generator.commands.options import (
     add_games,
     add_jobs,
@@ -19,13 +16,13 @@ from generator.commands.options import (
     add_out,
     add_paper,
     add_quiet,
+    add_strict,
     chosen_papers,
 )
-from generator.errors import InputError, Problem, display_path
-from generator.fsutil import OutputSet, write_atomic
-from generator.model import Game, load_game
+from generator.errors import InputError, Problem
+from generator.model import load_game
 from generator.model.rules import has_rules
-from generator.paths import every_game, face_cache_dir, resolve_game
+from generator.paths import every_game, resolve_game
 from generator.progress import Progress
 
 
@@ -50,6 +47,7 @@ def register(subparsers) -> None:
         help="write OUT/typesetting-sample.pdf: furigana, spacing, phrases, kinsoku, punctuation",
     )
     add_quiet(parser)
+    add_strict(parser, "exit 1 when the build finds any problem (as `pnpgen build --strict`)")
     parser.set_defaults(run=run)
 
 
@@ -74,44 +72,14 @@ def run(args) -> int:
                 for g in missing
             ]
         )
-    papers = list(chosen_papers(args.paper))
-    with OutputSet(args.out):  # replaced together, build.json last, or not at all
-        for game in games:
-            langs = select_languages(game, args.lang)
-            faces = None if args.no_cache else face_cache_dir(game.dir, args.out)
-            files = write_rulebooks(
-                game,
-                langs,
-                papers,
-                args.out / game.id,
-                progress,
-                faces,
-                args.jobs,
-                untranslated=lambda found, game=game: warn_untranslated(game, found, progress),
-            )
-            if files:
-                merge_report(args.out / game.id / "build.json", game, files)
-    return 0
-
-
-def warn_untranslated(game: Game, found: dict, progress: Progress) -> None:
-    """Name the rule texts printed in the source language for want of a translation."""
-    for lang, texts in found.items():
-        for string_id, text in texts.items():
-            progress.warn(
-                f"{display_path(text.file)}:{text.line}: {string_id} has no {lang} text; "
-                f"the {lang} rules print the {game.source_language} text"
-            )
-
-
-def merge_report(path: Path, game: Game, files: list[dict]) -> None:
-    """Replace the rules entries of an existing build.json (the card entries stay)."""
-    report = {"game": game.id, "files": []}
-    if path.is_file():
-        try:
-            report = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError:
-            pass
-    kept = [f for f in report.get("files", []) if f.get("kind") != "rules"]
-    report["files"] = kept + files
-    write_atomic(path, json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+    options = BuildOptions(
+        out=args.out,
+        languages=args.lang,
+        papers=chosen_papers(args.paper),
+        jobs=args.jobs,
+        use_cache=not args.no_cache,
+        quiet=args.quiet,
+        strict=args.strict,
+        outputs=("rules",),
+    )
+    return build([g for g in games if has_rules(g)], options, progress)

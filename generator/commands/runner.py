@@ -12,39 +12,24 @@ import sys
 from typing import TYPE_CHECKING
 
 from generator import __version__
+from generator.commands import NAMES
 
 if TYPE_CHECKING:
     import argparse
 
     from generator.commands.parsing import CommandParser
 
-COMMANDS = [
-    "build",
-    "validate",
-    "components",
-    "list",
-    "new",
-    "i18n",
-    "export",
-    "rules",
-    "serve",
-    "watch",
-    "table",
-    "schema",
-    "daemon",
-]
-
 
 def parser() -> CommandParser:
     """The command line parser, with every command's options (built once: a server's forks reuse it)."""
-    return _parser(tuple(COMMANDS))
+    return _parser(NAMES)
 
 
 def parser_for(argv: list[str]) -> argparse.ArgumentParser:
     """The parser for argv: when it starts with a command, one that knows that command only, so that
     running it imports its own module, not every command's; otherwise (no command, --help, --version, a
     mistyped command) the whole parser. A command's own options, help and errors are the same in both."""
-    if argv and argv[0] in COMMANDS and _parser.cache_info().currsize == 0:
+    if argv and argv[0] in NAMES and _parser.cache_info().currsize == 0:
         return _parser((argv[0],))
     return parser()
 

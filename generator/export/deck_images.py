@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pikepdf
 import pypdfium2 as pdfium
@@ -154,13 +153,3 @@ def manifest_rows(deck: DeckExport, file_of) -> list[dict]:
             }
         )
     return rows
-
-
-@dataclass
-class ExportOptions:
-    """What the export command was asked for, shared by every target."""
-
-    dpi: int = 300
-    bleed: bool = True
-    icc: Path | None = None  # the CMYK output profile (pdfx)
-    base_url: str | None = None  # where the tts sheets will be served from (default: file URLs)

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import io
 import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, UTC
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 import pypdfium2 as pdfium
@@ -21,8 +24,10 @@ from PIL import ImageCms
 from generator.errors import InputError, Problem
 from generator.export import tombo
 from generator.export.cmyk import CmykConverter, ConversionError, profile_description
-from generator.export.deck_images import DeckExport, ExportOptions, deck_problem, manifest_rows, write_manifest
+from generator.export.deck_images import DeckExport, deck_problem, manifest_rows, write_manifest
+from generator.export.target import OptionAdder, Target
 from generator.fsutil import write_atomic
+from generator.model.game import Game
 from generator.paths import debian
 from generator.render.paper import MM
 from generator.render.sheet_writer import SheetWriter
@@ -162,8 +167,34 @@ def check_profile(profile: Path) -> Path:
     return profile
 
 
-def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress, title: str = "") -> list[str]:
-    converter = CmykConverter(check_profile(Path(options.icc or DEFAULT_PROFILE)))
+@dataclass(frozen=True)
+class PdfxOptions:
+    icc: Path = DEFAULT_PROFILE  # the print shop's CMYK output profile
+
+
+def add_options(parser: OptionAdder) -> None:
+    parser.add_argument(
+        "--icc",
+        type=Path,
+        metavar="PATH",
+        help="the print shop's CMYK output profile (default: SWOP from Ghostscript, installed by "
+        "scripts/install-system-deps.sh)",
+    )
+
+
+def read_options(values: Mapping[str, Any]) -> PdfxOptions:
+    return PdfxOptions(icc=values["icc"] or DEFAULT_PROFILE)
+
+
+def check(game: Game, options: PdfxOptions) -> None:
+    """Every deck has the bleed a print shop needs, and the profile is a CMYK output profile."""
+    for deck in game.decks.values():
+        check_bleed(deck)
+    check_profile(options.icc)
+
+
+def export_game(decks: list[DeckExport], options: PdfxOptions, out_dir: Path, progress, title: str = "") -> list[str]:
+    converter = CmykConverter(check_profile(options.icc))
     files, rows = [], []
     for deck in decks:
         name = export_deck(
@@ -174,3 +205,13 @@ def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, 
         rows += manifest_rows(deck, lambda face, name=name, page_of=page_of: f"{name} p{page_of[face.index]}")
     write_manifest(out_dir / "manifest.csv", rows)
     return files + ["manifest.csv"]
+
+
+TARGET = Target(
+    "pdfx",
+    "one CMYK PDF/X-4 per deck with 3 mm bleed and トンボ, for Japanese print shops",
+    export_game,
+    add_options,
+    read_options,
+    check,
+)

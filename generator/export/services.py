@@ -13,19 +13,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from PIL import Image
 
-from generator.export.deck_images import (
-    MM_PER_INCH,
-    DeckExport,
-    ExportOptions,
-    deck_problem,
-    manifest_rows,
-    save_png,
-    write_manifest,
-)
+from generator.export.deck_images import MM_PER_INCH, DeckExport, deck_problem, manifest_rows, save_png, write_manifest
+from generator.export.target import Target
+from generator.model.game import Game
 
 SERVICE_DPI = 300
 SIZE_TOLERANCE_MM = 1.5  # a product fits a card when each trim side is this close
@@ -109,8 +104,14 @@ def service_image(deck: DeckExport, face, fit_: Fit) -> Image.Image:
     return image.crop((left, top, left + tw, top + th))
 
 
+def check_sizes(service: str, game: Game, options: None) -> None:
+    """Every deck's card size is one of the service's products (else a located error naming its sizes)."""
+    for deck in game.decks.values():
+        product_for(service, deck)
+
+
 def export_game(
-    service: str, decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress, title: str = ""
+    service: str, decks: list[DeckExport], options: None, out_dir: Path, progress, title: str = ""
 ) -> list[str]:
     fits = {deck.deck.id: product_for(service, deck.deck) for deck in decks}  # every size checked first
     rows, files = [], []
@@ -132,3 +133,11 @@ def export_game(
         )
     write_manifest(out_dir / "manifest.csv", rows)
     return files + ["manifest.csv"]
+
+
+def service_target(service: str, summary: str) -> Target:
+    return Target(service, summary, partial(export_game, service), check=partial(check_sizes, service))
+
+
+TGC = service_target("tgc", "The Game Crafter's exact image sizes (poker 825x1125 px), RGB")
+MPC = service_target("mpc", "MakePlayingCards' exact image sizes (poker 822x1122 px), RGB")

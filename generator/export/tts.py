@@ -16,14 +16,19 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
-from generator.errors import display_path
-from generator.export.deck_images import MM_PER_INCH, DeckExport, ExportOptions, save_png
+from generator.errors import InputError, Problem, display_path
+from generator.export.deck_images import MM_PER_INCH, DeckExport, save_png
+from generator.export.target import OptionAdder, Target
 from generator.fsutil import write_atomic
+from generator.model.game import Game
 
 MAX_COLUMNS, MAX_ROWS = 10, 7
 MAX_SIDE_PX = 4096
@@ -191,7 +196,38 @@ def _transform(x: float = 0.0, scale: tuple[float, float] = (1.0, 1.0)) -> dict:
     }
 
 
-def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, progress, title: str = "") -> list[str]:
+@dataclass(frozen=True)
+class TtsOptions:
+    base_url: str | None = None  # where the sheets will be served from (default: file URLs)
+
+
+def add_options(parser: OptionAdder) -> None:
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="the address (https://...) of the folder the images will be uploaded to; without it tts.json names "
+        "them by file:// URLs of this machine, which Tabletop Simulator finds here only",
+    )
+
+
+def read_options(values: Mapping[str, Any]) -> TtsOptions:
+    return TtsOptions(base_url=values["base_url"])
+
+
+def check(game: Game, options: TtsOptions) -> None:
+    """A --base-url that is not a URL would name images Tabletop Simulator cannot find."""
+    if options.base_url and not re.match(r"^(https?|file)://", options.base_url):
+        raise InputError(
+            Problem(
+                None,
+                None,
+                f"--base-url '{options.base_url}' is not a URL: Tabletop Simulator reads no relative address",
+                hint="give the address of the uploaded folder, like https://example.org/my-game/",
+            )
+        )
+
+
+def export_game(decks: list[DeckExport], options: TtsOptions, out_dir: Path, progress, title: str = "") -> list[str]:
     def url_of(name: str) -> str:
         if options.base_url:
             return options.base_url.rstrip("/") + "/" + name
@@ -228,3 +264,13 @@ def export_game(decks: list[DeckExport], options: ExportOptions, out_dir: Path, 
             "--base-url URL (the address of the folder they are in)"
         )
     return files + ["tts.json"]
+
+
+TARGET = Target(
+    "tts",
+    "Tabletop Simulator deck sheets (at most 10x7, 4096 px) and the saved object JSON",
+    export_game,
+    add_options,
+    read_options,
+    check,
+)

@@ -1,11 +1,13 @@
 """The keys every card has (id, name, count, ...), beside the fields its deck declares: the card's schema.
 
-The YAML loader and the spreadsheet reader (model/table/) check cards against the same schema.
+The YAML loader and the spreadsheet reader (model/table/) check cards against the same schema; CARD_MODEL
+makes the Card of a checked card (its declared fields go to `card.fields`) and its template view.
 """
 
 from __future__ import annotations
 
-from generator.model.schema import Bool, Field, Id, Int, ListOf, Localized, Object, OneOf, Str
+from generator.model.game import Card
+from generator.model.schema import Bool, Field, Id, Int, ListOf, Localized, Model, Object, OneOf, Str
 
 PLACEHOLDER = OneOf([Bool(), ListOf(Str())], expected="true, or a list of the invented fields")
 PLACEHOLDER_DOC = "values invented for want of the real ones: `true`, or the list of the invented keys"
@@ -23,20 +25,27 @@ BACK = Object(
     what="back",
     doc="The card back: `{template: assets-back.html}`.",
 )
+CARD_KEYS = {
+    "id": Field(Id(), required=True, doc="unique in the deck; names the card in references, texts and errors"),
+    "name": Field(Localized(), required=True, doc="the card's name (`{card:<id>}` in texts)"),
+    "count": Field(Int(0, 10000), default=1, doc="copies in the box"),
+    "remove_at": Field(ListOf(Int(1, 20)), doc="player counts at which the card is taken out of the game"),
+    "placeholder": Field(
+        PLACEHOLDER,
+        doc=PLACEHOLDER_DOC + " (templates see `card.placeholder`)",
+        view_doc="`true`, or the list of its invented keys, when its values are invented for want of the real ones",
+    ),
+    "back": Field(BACK, doc="this card's own back, in place of the deck's", shown=False),
+}
+# The loader gives the declared fields, and where the card was written.
+CARD_MODEL = Model(Card, CARD_KEYS, given=("fields", "deck_id", "file", "line", "index", "lines"))
+
+
+CARD = Object(
+    CARD_KEYS, what="card", doc="A card: these keys, then the deck's declared `fields:`, each as its declaration says."
+)
 
 
 def card_schema(fields: dict[str, Field]) -> Object:
     """The keys of a card: the built-in ones and the deck's declared fields."""
-    return Object(
-        {
-            "id": Field(Id(), required=True, doc="unique in the deck; names the card in references, texts and errors"),
-            "name": Field(Localized(), required=True, doc="the card's name (`{card:<id>}` in texts)"),
-            "count": Field(Int(0, 10000), default=1, doc="copies in the box"),
-            "remove_at": Field(ListOf(Int(1, 20)), doc="player counts at which the card is taken out of the game"),
-            "placeholder": Field(PLACEHOLDER, doc=PLACEHOLDER_DOC + " (templates see `card.placeholder`)"),
-            "back": Field(BACK, doc="this card's own back, in place of the deck's"),
-            **fields,
-        },
-        what="card",
-        doc="A card: these keys, then the deck's declared `fields:`, each as its declaration says.",
-    )
+    return Object({**CARD_KEYS, **fields}, what=CARD.what, doc=CARD.doc)

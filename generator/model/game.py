@@ -144,8 +144,8 @@ class TokenSheet:
     size_mm: float
     sides: int
     bleed_mm: float
-    sets: int | None
     tokens: list[dict]
+    sets: int | None = None  # the box counts sets of the sheet's tokens (else single tokens)
     placeholder: bool | list[str] | Text = False
 
     @property
@@ -186,6 +186,7 @@ class Game:
     template_problems: list = field(default_factory=list)  # missing templates (when not required)
     printables: Printables | None = None  # boards, aids and token sheets
     labels: dict[str, Text] = field(default_factory=dict)  # template labels by key (labels.yaml)
+    placeholder: bool | list[str] | Text = False  # true, the game-level keys that are invented, or in words
 
     def cards(self):
         for deck in self.decks.values():

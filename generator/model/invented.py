@@ -40,7 +40,7 @@ def inventions(game: Game) -> list[Invention]:
     the decks and printables no component names."""
     found = []
     own = Invention(game.title)
-    add_marked(own, game.raw.get("placeholder"))
+    add_marked(own, game.placeholder)
     found.append(own)
     named: set[tuple[str, str]] = set()
     for component in game.components:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from generator.errors import InputError, Problem, unique_problems
 from generator.fsutil import finish_interrupted
-from generator.model.cards import BACK, INVENTED, INVENTED_DOC, card_schema
+from generator.model.cards import BACK, CARD, CARD_KEYS, CARD_MODEL, INVENTED, INVENTED_DOC, card_schema
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
-from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Card, Component, Deck, Game, Text
+from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Component, Deck, Game
 from generator.model.schema import (
     Bool,
     FIELD_DECLARATION,
@@ -27,6 +27,7 @@ from generator.model.schema import (
     Localized,
     Mapping,
     MapOf,
+    Model,
     Object,
     OneOf,
     Str,
@@ -45,7 +46,6 @@ LANGUAGE_TAG = re.compile(
     r"(?:-x(?:-[a-z\d]{1,8})+)?$",
     re.IGNORECASE,
 )
-RESERVED_CARD_KEYS = ("id", "count", "name", "remove_at", "placeholder", "back")
 
 PLAYERS = Object(
     {
@@ -138,28 +138,39 @@ CHECK = Object(
 
 GAME_SCHEMA = {
     "title": Field(Localized(), required=True, doc="the game's name"),
-    "players": Field(PLAYERS, required=True, doc="how many can play"),
-    "play_time": Field(PLAY_TIME, doc="how long a game takes; the rule sheet's cover shows it"),
-    "age": Field(Int(1, 99), doc="the youngest age the game is for (8 means 8+); the rule sheet's cover shows it"),
-    "languages": Field(ListOf(LanguageCode()), required=True, doc="the languages the game is printed in (BCP 47)"),
-    "source_language": Field(
-        LanguageCode(), required=True, doc="the language translations are made from; one of `languages`"
+    "players": Field(PLAYERS, required=True, doc="how many can play", shown=False),
+    "play_time": Field(PLAY_TIME, doc="how long a game takes; the rule sheet's cover shows it", shown=False),
+    "age": Field(
+        Int(1, 99), doc="the youngest age the game is for (8 means 8+); the rule sheet's cover shows it", shown=False
     ),
-    "style": Field(Str(), doc="stylesheet for every template of the game"),
+    "languages": Field(
+        ListOf(LanguageCode()), required=True, doc="the languages the game is printed in (BCP 47)", shown=False
+    ),
+    "source_language": Field(
+        LanguageCode(), required=True, doc="the language translations are made from; one of `languages`", shown=False
+    ),
+    "style": Field(Str(), doc="stylesheet for every template of the game", shown=False),
     "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     "numbers": Field(
         Object({}, what="numbers", extra=True),
         doc="named numbers (a number, a list or a mapping each) for checks, rules and `=` values",
+        shown=False,
     ),
-    "setup": Field(ListOf(DEAL), doc="what is dealt at setup"),
-    "checks": Field(ListOf(CHECK), doc="invariants `pnpgen validate` checks"),
+    "setup": Field(ListOf(DEAL), doc="what is dealt at setup", shown=False),
+    "checks": Field(ListOf(CHECK), doc="invariants `pnpgen validate` checks", shown=False),
 }
-# Later stages (validate, rules, boards) register their own game.yaml keys here.
-EXTRA_GAME_KEYS: dict[str, Field] = {}
+GAME = Object(GAME_SCHEMA, what="game.yaml")
 
 
-def game_schema() -> Object:
-    return Object({**GAME_SCHEMA, **EXTRA_GAME_KEYS}, what="game.yaml")
+# The loader gives a Game its folder and files, what it read from the other files, and what it makes of the keys.
+GAME_MODEL = Model(
+    Game,
+    GAME_SCHEMA,
+    given=(
+        *("id", "dir", "files", "raw", "components", "decks", "template_problems", "printables", "labels"),
+        *("players", "play_time", "languages", "source_language", "numbers", "setup", "checks"),
+    ),
+)
 
 
 COMPONENT_SOURCES = ("deck", "board", "aid", "tokens", "rules")
@@ -168,11 +179,13 @@ COMPONENT = Object(
         "id": Field(Id(), required=True, doc="names the component in checks (`component[id]`) and translations"),
         "name": Field(Localized(), required=True, doc="as the rule sheet's component list prints it"),
         "count": Field(Int(0), required=True, doc="how many the box holds; checked against its source"),
-        "deck": Field(Str(), doc="the deck (`decks/<id>.yaml`) these cards are; validate checks the count"),
-        "board": Field(Str(), doc="the board (`boards/<id>.yaml`) it is"),
-        "aid": Field(Str(), doc="the player aid (`aids/<id>.yaml`) it is"),
-        "tokens": Field(Str(), doc="the token sheet (`tokens/<id>.yaml`) it is"),
-        "rules": Field(Str(), doc="`rules`: the rule sheet (rules.yaml), a checked component"),
+        "deck": Field(
+            Str(), doc="the deck (`decks/<id>.yaml`) these cards are; validate checks the count", attr="source"
+        ),
+        "board": Field(Str(), doc="the board (`boards/<id>.yaml`) it is", attr="source"),
+        "aid": Field(Str(), doc="the player aid (`aids/<id>.yaml`) it is", attr="source"),
+        "tokens": Field(Str(), doc="the token sheet (`tokens/<id>.yaml`) it is", attr="source"),
+        "rules": Field(Str(), doc="`rules`: the rule sheet (rules.yaml), a checked component", attr="source"),
         "note": Field(Localized(), doc="a note printed beside it in the component list"),
         "per_kind": Field(Int(1), doc="copies of each distinct card, e.g. 9 of each good"),
         "printed": Field(
@@ -186,6 +199,8 @@ COMPONENT = Object(
     doc="One thing in the box; at most one of `deck`, `board`, `aid`, `tokens`, `rules` says which file prints it.",
 )
 assert set(COMPONENT_SOURCES) <= set(COMPONENT.fields)
+# printed: true by default when a file prints it.
+COMPONENT_MODEL = Model(Component, COMPONENT.fields, given=("file", "line", "source", "printed"))
 
 SIZE = OneOf(
     [
@@ -210,31 +225,49 @@ DECK_SCHEMA = Object(
             doc="card size: "
             + ", ".join(f"{name} {w:g} x {h:g}" for name, (w, h) in CARD_SIZES.items())
             + " mm, or `{width: mm, height: mm}`",
+            attr="size_name",  # and size_mm, which the loader makes of it
+            view_doc="its size's name (`poker`, `mini` ...), none for a size in mm",
         ),
-        "bleed": Field(Int(0, 10, whole=False), default=DEFAULT_BLEED_MM, doc="mm printed past the trim on each side"),
-        "template": Field(Str(), required=True, doc="the front's Jinja2 HTML template, in the game's templates/"),
-        "back": Field(BACK, doc="the back; without it the cards have none"),
+        "bleed": Field(
+            Int(0, 10, whole=False),
+            default=DEFAULT_BLEED_MM,
+            doc="mm printed past the trim on each side",
+            attr="bleed_mm",
+        ),
+        "template": Field(
+            Str(), required=True, doc="the front's Jinja2 HTML template, in the game's templates/", shown=False
+        ),
+        "back": Field(BACK, doc="the back; without it the cards have none", attr="back_template", shown=False),
         "fields": Field(
             Described(Mapping("fields"), MapOf(Str(), FIELD_DECLARATION, key="field")),
             doc="the cards' own keys, each declared by name (see below)",
+            shown=False,
         ),
         "cards": Field(
-            Described(ListOf(Mapping("card")), ListOf(card_schema({}))),
+            Described(ListOf(Mapping("card")), ListOf(CARD)),
             doc="the cards (a deck has `cards:` or `cards_from:`, not both)",
+            shown=False,
         ),
         "cards_from": Field(
             Str(),
             doc="a spreadsheet (.xlsx, .ods, .csv) beside the deck file holding the cards, one "
             "row a card: the sheet named after the deck, else the first",
+            attr="",
         ),
         "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="deck",
 )
+# A deck's id is its file's name; the loader makes the values of size, bleed, back, fields and cards.
+DECK_MODEL = Model(
+    Deck,
+    DECK_SCHEMA.fields,
+    given=("id", "file", "lines", "cut", "size_mm", "size_name", "bleed_mm", "back_template", "fields", "cards"),
+)
 
 GAME_FILE = FileKind(
     "game.yaml",
-    game_schema(),
+    GAME,
     required=True,
     doc=(
         "The game: its title, player range, languages, named numbers, what is dealt at setup and the checks "
@@ -278,7 +311,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
     if document is None:
         raise InputError(problems)
     checker = Checker()
-    info = game_schema().check(document, start(game_file, document), checker)
+    info = GAME.check(document, start(game_file, document), checker)
     problems += checker.problems
     if info is INVALID or "languages" not in info or "title" not in info or "players" not in info:
         raise InputError(problems)
@@ -302,18 +335,16 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         problems += template_problems
     if problems:
         raise InputError(unique_problems(problems))  # game.yaml texts are checked twice
-    return Game(
+    return GAME_MODEL.make(
+        info,
         id=game_dir.name,
         dir=game_dir,
-        title=info["title"],
         players=(players["min"], players["max"]),
         play_time=(info["play_time"]["min"], info["play_time"]["max"]) if "play_time" in info else None,
-        age=info.get("age"),
         languages=languages,
         source_language=str(info["source_language"]),
         components=components,
         decks=decks,
-        style=info.get("style"),
         files={"game": game_file, "components": game_dir / "components.yaml"},
         raw=info,
         numbers=dict(info.get("numbers", {})),
@@ -420,17 +451,8 @@ def _load_components(path: Path, languages, problems) -> list[Component]:
         source = next(((kind, entry[kind]) for kind in COMPONENT_SOURCES if kind in entry), None)
         where = start(path, document).child(document, "components").child(raw_list, index)
         components.append(
-            Component(
-                id=entry.get("id", f"#{index}"),
-                name=entry.get("name", Text({})),
-                count=entry.get("count", 0),
-                file=path,
-                line=where.line,
-                source=source,
-                note=entry.get("note"),
-                placeholder=entry.get("placeholder", False),
-                per_kind=entry.get("per_kind"),
-                printed=entry.get("printed", source is not None),
+            COMPONENT_MODEL.make(
+                entry, file=path, line=where.line, source=source, printed=entry.get("printed", source is not None)
             )
         )
         if sum(kind in raw for kind in COMPONENT_SOURCES) > 1:
@@ -457,35 +479,29 @@ def _load_deck(game_dir: Path, path: Path, languages, problems, template_problem
     if isinstance(raw_fields, dict):
         for name, node in raw_fields.items():
             where = root.child(document, "fields").child(raw_fields, name)
-            if name in RESERVED_CARD_KEYS:
+            if name in CARD_KEYS:
                 checker.report(where, f"'{name}' is a built-in card key; it needs no declaration")
                 continue
             compiled = compile_field(node, where, checker)
             if compiled:
                 fields[str(name)] = compiled
     schema = card_schema(fields)
+    make_card, required, deck_id = CARD_MODEL.maker(), CARD_MODEL.required(), path.stem  # once for every card
     cards = []
     raw_cards, wheres = _card_sources(game_dir, path, document, root, deck, fields, languages, checker)
     for index, (raw, where) in enumerate(zip(raw_cards, wheres)):
         label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else index
         checked = schema.check(raw, where.relabel(f"cards[{label}]"), checker)
-        if checked is INVALID or "id" not in checked or "name" not in checked:
+        if checked is INVALID or not required <= checked.keys():
             continue
-        own = {k: v for k, v in checked.items() if k not in RESERVED_CARD_KEYS}
-        placeholder = checked.get("placeholder", False)
         cards.append(
-            Card(
-                id=checked["id"],
-                name=checked["name"],
-                count=checked.get("count", 1),
-                fields=own,
-                deck_id=path.stem,
+            make_card(
+                checked,
+                fields={k: v for k, v in checked.items() if k not in CARD_KEYS},
+                deck_id=deck_id,
                 file=where.file,
                 line=where.line,
                 index=index,
-                remove_at=list(checked.get("remove_at", [])),
-                placeholder=placeholder,
-                back=checked.get("back"),
                 lines={k: key_line(raw, k) or where.line for k in raw},  # as where.child(raw, k).line
             )
         )
@@ -495,23 +511,20 @@ def _load_deck(game_dir: Path, path: Path, languages, problems, template_problem
     _check_templates(game_dir, deck, cards, templates, root, document)
     template_problems += templates.problems
     size = deck.get("size")
-    if size is None:
+    if size is None:  # without the cards' size there is no deck to check the other files with
         return None
-    size_mm = CARD_SIZES[size] if isinstance(size, str) else (float(size["width"]), float(size["height"]))
     back = deck.get("back")
-    return Deck(
+    return DECK_MODEL.make(
+        deck,
         id=path.stem,
-        name=deck.get("name", Text({})),
         file=path,
-        size_mm=size_mm,
+        size_mm=CARD_SIZES[size] if isinstance(size, str) else (float(size["width"]), float(size["height"])),
         size_name=size if isinstance(size, str) else None,
         bleed_mm=float(deck.get("bleed", DEFAULT_BLEED_MM)),
-        template=deck.get("template", ""),
         back_template=back["template"] if back else None,
         fields=fields,
         cards=cards,
         lines=lines,
-        placeholder=deck.get("placeholder", False),
     )
 
 

@@ -28,6 +28,7 @@ from generator.model.schema import (
     Int,
     ListOf,
     Localized,
+    Model,
     Object,
     OneOf,
     Spec,
@@ -239,7 +240,9 @@ ELEMENT = Tagged(
 BOARD_SCHEMA = Object(
     {
         "name": Field(Localized(), required=True, doc="the board's name"),
-        "size": Field(Pair("[width, height]"), required=True, doc="mm; larger than the paper prints in tiles"),
+        "size": Field(
+            Pair("[width, height]"), required=True, doc="mm; larger than the paper prints in tiles", attr="size_mm"
+        ),
         "copies": Field(NUMBER, default=1, doc="how many are printed (a number or =expression)"),
         "background": Field(Colour(), default="#ffffff", doc="the board's background colour"),
         "elements": Field(ListOf(ELEMENT), required=True, doc="what is drawn, each with its `kind:` (see below)"),
@@ -316,15 +319,20 @@ TOKENS_SCHEMA = Object(
     {
         "name": Field(Localized(), required=True, doc="the sheet's name"),
         "shape": Field(Enum(["round", "square"]), required=True, doc="how the tokens are cut"),
-        "size": Field(Int(8, 150, whole=False), required=True, doc="diameter or side, mm"),
+        "size": Field(Int(8, 150, whole=False), required=True, doc="diameter or side, mm", attr="size_mm"),
         "sides": Field(Int(1, 2), default=1, doc="2: a back printed behind each token"),
-        "bleed": Field(Int(0, 5, whole=False), default=1.5, doc="mm printed past the cut"),
+        "bleed": Field(Int(0, 5, whole=False), default=1.5, doc="mm printed past the cut", attr="bleed_mm"),
         "sets": Field(Int(1, 100), doc="the box counts sets (like 1 set of money), each set all the tokens"),
         "tokens": Field(ListOf(TOKEN), required=True, doc="the tokens of the sheet"),
         "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="token sheet",
 )
+
+# The id of each is its file's name; the loader resolves the =expressions of copies, elements, sections, tokens.
+BOARD_MODEL = Model(Board, BOARD_SCHEMA.fields, given=("id", "file", "copies", "elements"))
+AID_MODEL = Model(Aid, AID_SCHEMA.fields, given=("id", "file", "copies", "sections"))
+TOKENS_MODEL = Model(TokenSheet, TOKENS_SCHEMA.fields, given=("id", "file", "size_mm", "bleed_mm", "tokens"))
 
 VALUES_DOC = (
     "Numbers and texts can come from the game's data: a value `=expression` is evaluated as game.yaml's "
@@ -440,26 +448,18 @@ def load_printables(
     return found
 
 
-def _placeholder(checked) -> bool | list[str] | Text:
-    return checked.get("placeholder", False)
-
-
 def _board(path, checked, resolver: Resolver, root: Where, document) -> Board:
     elements = []
     raw = document["elements"]
     for index, entry in enumerate(checked["elements"]):
         where = root.child(document, "elements").child(raw, index)
         elements += expand_element(entry, resolver, where, raw[index])
-    where = root.child(document, "copies")
-    return Board(
+    return BOARD_MODEL.make(
+        checked,
         id=path.stem,
-        name=checked["name"],
         file=path,
-        size_mm=checked["size"],
-        copies=resolver.count(checked["copies"], where),
-        background=checked["background"],
+        copies=resolver.count(checked["copies"], root.child(document, "copies")),
         elements=elements,
-        placeholder=_placeholder(checked),
     )
 
 
@@ -540,16 +540,12 @@ def _aid(path, checked, resolver: Resolver, root: Where, document) -> Aid:
     for section in checked["sections"]:
         numbers = [{**entry, "value": resolver.value(entry["value"])} for entry in section.get("numbers", [])]
         sections.append({**section, "numbers": numbers})
-    return Aid(
+    return AID_MODEL.make(
+        checked,
         id=path.stem,
-        name=checked["name"],
         file=path,
-        size=checked["size"],
         copies=resolver.count(checked["copies"], root.child(document, "copies")),
-        title=checked["title"],
-        colour=checked["colour"],
         sections=sections,
-        placeholder=_placeholder(checked),
     )
 
 
@@ -563,17 +559,13 @@ def _tokens(path, checked, resolver: Resolver, root: Where, document) -> TokenSh
         back = token.get("back", {})
         resolved["back"] = resolver.colours({key: resolver.value(value) for key, value in back.items()}, back, root)
         tokens.append(resolved)
-    return TokenSheet(
+    return TOKENS_MODEL.make(
+        checked,
         id=path.stem,
-        name=checked["name"],
         file=path,
-        shape=checked["shape"],
         size_mm=float(checked["size"]),
-        sides=checked["sides"],
         bleed_mm=float(checked["bleed"]),
-        sets=checked.get("sets"),
         tokens=tokens,
-        placeholder=_placeholder(checked),
     )
 
 

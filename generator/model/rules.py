@@ -22,6 +22,7 @@ from generator.model.schema import (
     Int,
     ListOf,
     Localized,
+    Model,
     Object,
     OneOf,
     Str,
@@ -184,6 +185,12 @@ class Rulebook:
         return [b for b in self.blocks if b.type == "heading" and b.level <= max_level]
 
 
+# A block's id, when left out, is made from its section's; the loader says where each block was written, and
+# pnpgen marks the blocks it makes itself (`generated`: the prototype note).
+BLOCK_MODEL = Model(Block, BLOCK.fields, given=("id", "file", "line", "generated"))
+RULEBOOK_MODEL = Model(Rulebook, RULES_SCHEMA.fields, given=("file", "blocks"))
+
+
 def rules_path(game: Game) -> Path:
     return game.dir / RULES_FILE
 
@@ -220,7 +227,7 @@ def load_rules(game: Game) -> Rulebook:
         blocks.append(block)
     if problems:
         raise InputError(problems)
-    return Rulebook(path, blocks, checked.get("cover", "auto"))
+    return RULEBOOK_MODEL.make(checked, file=path, blocks=blocks)
 
 
 def _named_by_id(problem: Problem, raw_blocks) -> Problem:
@@ -235,25 +242,7 @@ def _named_by_id(problem: Problem, raw_blocks) -> Problem:
 
 
 def _block(block_id: str, entry: dict, where: Where) -> Block:
-    return Block(
-        id=block_id,
-        type=entry.get("type", "paragraph"),
-        file=where.file,
-        line=where.line,
-        level=entry.get("level", 1),
-        text=entry.get("text"),
-        items=entry.get("items", []),
-        head=entry.get("head", []),
-        rows=entry.get("rows", []),
-        columns=entry.get("columns", []),
-        src=entry.get("src"),
-        deck=entry.get("deck"),
-        cards=entry.get("cards", []),
-        callouts=entry.get("callouts", []),
-        offset=entry.get("offset", [0.0, 0.0]),
-        width=entry.get("width", 40.0),
-        per_row=entry.get("per_row"),
-    )
+    return BLOCK_MODEL.make(entry, id=block_id, file=where.file, line=where.line)
 
 
 def _block_problems(block: Block, where: Where, seen: dict) -> list[Problem]:

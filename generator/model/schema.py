@@ -7,12 +7,14 @@ same vocabulary (`fields: {number: {type: int, min: 10}}`), compiled by `compile
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from generator.errors import Problem, did_you_mean
 from generator.model.game import Text
@@ -368,6 +370,12 @@ class Field:
     required: bool = False
     default: Any = None
     doc: str = ""
+    # Where the value goes in the model object (see Model): the attribute named like the key, or `attr`
+    # ("" for none: the loader reads the key and keeps what it makes of it); templates see it unless not `shown`,
+    # as `doc` says (docs/templates.md), or as `view_doc` says when they see another value than the one written.
+    attr: str | None = None
+    shown: bool = True
+    view_doc: str = ""
     label: Text | None = None  # a card field's name in every language (a deck's `fields:` declaration)
 
 
@@ -411,6 +419,111 @@ class Object(Spec):
             elif spec.default is not None:
                 out[key] = spec.default
         return out
+
+
+Made = TypeVar("Made")
+
+
+class Model(Generic[Made]):
+    """A model class filled from a schema's checked mapping, one declaration per key: the value of each key goes
+    to the attribute its Field names (`attr`, else the key's own name), and the template view shows it (unless
+    the Field says it is not `shown`). `given` names the attributes the loader gives: those no key carries (where
+    the object was written, its id) and those it makes of a key (a size in mm, an =expression resolved).
+    A key added to the schema reaches the object and its view with no code of its own; `unmatched` says where
+    the schema and the class disagree (tests/test_models.py runs it on every model)."""
+
+    def __init__(self, cls: type[Made], fields: dict[str, Field], given: Iterable[str] = ()):
+        self.cls = cls
+        self.fields = fields  # the schema's own: a key added to it is carried from then on
+        self.given = tuple(given)
+        self._viewed: list[tuple[str, str, bool]] | None = None  # (key, attribute, holds texts), for every view
+
+    def refresh(self) -> None:
+        """Forget what views were made from (after a key is added to the schema while running, as tests do)."""
+        self._viewed = None
+
+    def carried(self) -> list[tuple[str, str]]:
+        """(key, attribute) for every key an attribute of the model carries."""
+        return [(key, key if item.attr is None else item.attr) for key, item in self.fields.items() if item.attr != ""]
+
+    def required(self) -> frozenset[str]:
+        """The keys a mapping is complete with (a missing one is a problem the checker reported)."""
+        return frozenset(key for key, item in self.fields.items() if item.required)
+
+    def maker(self) -> Callable[..., Made]:
+        """make(), the keys looked up once: for a loader making many objects of one schema (a deck's cards)."""
+        cls = self.cls
+        read = [
+            (key, attr, item.default, item.required or item.default is not None)
+            for key, attr in self.carried()
+            if attr not in self.given
+            for item in (self.fields[key],)
+        ]
+
+        def make(checked: dict[str, Any], **given: Any) -> Made:
+            found = {attr: checked.get(key, default) for key, attr, default, always in read if always or key in checked}
+            return cls(**found, **given)
+
+        return make
+
+    def make(self, checked: dict[str, Any], **given: Any) -> Made:
+        """The model object of a checked mapping, with the attributes the loader gives. A key whose value the
+        checker refused takes its default, as if left out; a required key it found missing is None (such an object
+        only serves to go on checking the game's other files, which may name it)."""
+        return self.maker()(checked, **given)
+
+    def shown(self) -> list[tuple[str, str]]:
+        """(key, attribute) of what templates see."""
+        return [(key, attr) for key, attr in self.carried() if self.fields[key].shown]
+
+    def shown_docs(self) -> dict[str, str]:
+        """What templates see of each shown key, in words (docs/templates.md)."""
+        return {key: self.fields[key].view_doc or self.fields[key].doc for key, _ in self.shown()}
+
+    def view(self, made: Made, localize: Callable[[Any], Any]) -> dict[str, Any]:
+        """What templates see of the object: each shown key's value as its attribute carries it, its texts
+        localized (made for every card a template sees: what to localize is found once)."""
+        if self._viewed is None:
+            self._viewed = [(key, attr, holds_text(self.fields[key].spec)) for key, attr in self.shown()]
+        return {
+            key: localize(getattr(made, attr)) if texts else getattr(made, attr) for key, attr, texts in self._viewed
+        }
+
+    def unmatched(self) -> list[str]:
+        """Where the class and the schema disagree: a key whose attribute the class lacks, an attribute that no key
+        carries and the loader does not give, one the loader gives that the class lacks."""
+        attributes = {item.name for item in dataclasses.fields(self.cls)}  # type: ignore[arg-type]
+        carried = self.carried()
+        name = self.cls.__name__
+        return (
+            [f"key '{key}': {name} has no attribute '{attr}'" for key, attr in carried if attr not in attributes]
+            + [
+                f"{name}.{attr}: no key carries it and the loader does not give it"
+                for attr in sorted(attributes - {attr for _, attr in carried} - set(self.given))
+            ]
+            + [
+                f"{name}.{attr}: the loader gives it, the class has no such attribute"
+                for attr in self.given
+                if attr not in attributes
+            ]
+        )
+
+
+def holds_text(spec: Spec) -> bool:
+    """Whether a value of this spec may hold a Text, which a view localizes."""
+    if isinstance(spec, (Int, Str, Bool, Enum, Ref, Counts, AnyValue, Mapping)):
+        return False
+    if isinstance(spec, ListOf):
+        return holds_text(spec.of)
+    if isinstance(spec, MapOf):
+        return holds_text(spec.values)
+    if isinstance(spec, OneOf):
+        return any(holds_text(option) for option in spec.options)
+    if isinstance(spec, Object):
+        return any(holds_text(item.spec) for item in spec.fields.values())
+    if isinstance(spec, Described):
+        return holds_text(spec.spec) or holds_text(spec.shape)
+    return True  # Localized, and any spec not known here
 
 
 @dataclass

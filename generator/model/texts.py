@@ -24,8 +24,8 @@ def texts(game: Game):
 def card_data_texts(game: Game):
     """The title, box contents, deck and card texts, field names, setup labels and what is invented."""
     yield "title", game.title
-    if isinstance(game.raw.get("placeholder"), Text):
-        yield "placeholder", game.raw["placeholder"]
+    if isinstance(game.placeholder, Text):
+        yield "placeholder", game.placeholder
     for component in game.components:
         yield f"components[{component.id}].name", component.name
         if component.note:

@@ -100,10 +100,14 @@ class FaceCache:
                     pass  # none yet, or unreadable: the per-face entries are read
         return self._indexed
 
-    def save_index(self) -> None:
-        """Write the index of the faces this run found or rendered (when it differs from the one read)."""
-        if self._index_path is not None and self._used != self._index():
-            write_cache_entry(self._index_path, json.dumps(self._used, separators=(",", ":")))
+    def save_index(self, keep_others: bool = False) -> None:
+        """Write the index of the faces this run found or rendered (when it differs from the one read); with
+        keep_others (a run that built some outputs only), the faces of the last index stay in it."""
+        if self._index_path is None:
+            return
+        used = {**self._index(), **self._used} if keep_others else self._used
+        if used != self._index():
+            write_cache_entry(self._index_path, json.dumps(used, separators=(",", ":")))
 
     def record_faces(self, batch_key: str, face_keys: list[str], fits: list[list[FitBox]]) -> None:
         for index, (face_key, boxes) in enumerate(zip(face_keys, fits)):
@@ -247,16 +251,16 @@ def render_pool(jobs: int) -> ProcessPoolExecutor:
     global _pool, _pool_jobs
     if _pool is None or _pool_jobs != jobs:
         close_pool()
-        server = processes.fork_server()
-        if server is None:
+        forked_by_server = processes.uses_fork_server()
+        if not forked_by_server:
             from generator.render import weasy
 
             weasy.load()  # imported once, here, by the process the workers are forked from: not once in each
         _pool = ProcessPoolExecutor(
             max_workers=jobs,
-            mp_context=multiprocessing.get_context("fork" if server is None else "forkserver"),
+            mp_context=multiprocessing.get_context("forkserver" if forked_by_server else "fork"),
             initializer=processes.start_worker,
-            initargs=(os.getpid() if server is None else server,),
+            initargs=(None if forked_by_server else os.getpid(),),
         )
         _pool_jobs = jobs
         # The objects there are now (the command's, WeasyPrint's modules) are left out of garbage collection
