@@ -1,6 +1,5 @@
 """End to end: the three seed kits built as a user builds them, checked by opening the PDFs."""
 
-import itertools
 import json
 import re
 
@@ -275,21 +274,3 @@ def test_japanese_and_latin_are_spaced_on_every_kind_of_output(kits, kind):
     assert len(gaps) >= 10, "the kits print Japanese next to numbers on every kind of output"
     tight = [g for g in gaps if g[2] < 0.1]  # a quarter em is about 0.18 of a character box's height
     assert not tight, tight[:10]
-
-
-def test_the_mint_rails_map_label_is_vertical_with_upright_characters(kits):
-    from pdflines import chars_of
-
-    chars = [
-        (page, char) for page, char in chars_of(kits / "mint-rails" / "cards-ja-a4.pdf") if char.text in "地図カード北"
-    ]
-    label = next(i for i in range(len(chars) - 4) if "".join(c.text for _, c in chars[i : i + 5]) == "地図カード")
-    column = [char for _, char in chars[label : label + 6]]
-    assert [c.text for c in column] == list("地図カード北")
-    assert all(abs(c.angle) < 0.01 for c in column), "upright, not turned"
-    mark = next(c for c in column if c.text == "ー")
-    assert mark.ink_height > 2 * mark.ink_width, "the long vowel mark in its vertical form, along the column"
-    centres = [(c.left + c.right) / 2 for c in column]
-    assert max(centres) - min(centres) < 0.5 * column[0].height, "one column"
-    tops = [c.top for c in column]
-    assert all(a > b + 0.5 * column[0].height for a, b in itertools.pairwise(tops)), "read top to bottom"

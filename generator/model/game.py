@@ -191,6 +191,8 @@ class Game:
     source_language: str
     components: list[Component]
     decks: dict[str, Deck]
+    play_time: tuple[int, int] | None = None  # minutes, shortest and longest
+    age: int | None = None  # the youngest age the game is for
     style: str | None = None
     files: dict[str, Path] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)  # checked game.yaml, for later stages

@@ -57,6 +57,15 @@ PLAYERS = Object(
     doc="How many can play: `{min: 3, max: 5}`.",
 )
 
+PLAY_TIME = Object(
+    {
+        "min": Field(Int(1, 1440), required=True, doc="the shortest game, in minutes"),
+        "max": Field(Int(1, 1440), required=True, doc="the longest game, in minutes"),
+    },
+    what="play time",
+    doc="How long a game takes, in minutes: `{min: 15, max: 30}` (the same number twice for one figure).",
+)
+
 DEAL = Object(
     {
         "deck": Field(Str(), required=True, doc="the id of the deck dealt from"),
@@ -131,6 +140,10 @@ CHECK = Object(
 GAME_SCHEMA = {
     "title": Field(Localized(), required=True, doc="the game's name"),
     "players": Field(PLAYERS, required=True, doc="how many can play", shown=False),
+    "play_time": Field(PLAY_TIME, doc="how long a game takes; the rule sheet's cover shows it", shown=False),
+    "age": Field(
+        Int(1, 99), doc="the youngest age the game is for (8 means 8+); the rule sheet's cover shows it", shown=False
+    ),
     "languages": Field(
         ListOf(LanguageCode()), required=True, doc="the languages the game is printed in (BCP 47)", shown=False
     ),
@@ -156,7 +169,7 @@ GAME_MODEL = Model(
     GAME_SCHEMA,
     given=(
         *("id", "dir", "files", "raw", "components", "decks", "template_problems", "printables", "labels"),
-        *("players", "languages", "source_language", "numbers", "setup", "checks"),
+        *("players", "play_time", "languages", "source_language", "numbers", "setup", "checks"),
     ),
 )
 
@@ -340,6 +353,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         id=game_dir.name,
         dir=game_dir,
         players=(players["min"], players["max"]),
+        play_time=(info["play_time"]["min"], info["play_time"]["max"]) if "play_time" in info else None,
         languages=languages,
         source_language=str(info["source_language"]),
         components=components,
@@ -422,9 +436,10 @@ def _check_game_info(
                 "source_language",
             )
         )
-    players = info.get("players", {})
-    if players.get("min", 0) > players.get("max", 99):
-        problems.append(Problem(file, where.child(document, "players").line, "min is larger than max", "players"))
+    for key in ("players", "play_time"):
+        low_high = info.get(key, {})
+        if low_high.get("min", 0) > low_high.get("max", 99999):
+            problems.append(Problem(file, where.child(document, key).line, "min is larger than max", key))
 
 
 def _recheck_texts(document: dict[Any, Any], file: Path, languages: list[str], problems: list[Problem]) -> None:

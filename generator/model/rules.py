@@ -74,6 +74,11 @@ BLOCK = Object(
         "callouts": Field(ListOf(POINT), doc="card blocks: [x, y] in mm from the card's top left, numbered ① ② ..."),
         "offset": Field(POINT, default=[0.0, 0.0], doc="card blocks: [x, y] in mm from one card of a pile to the next"),
         "width": Field(Int(10, 200, whole=False), default=40.0, doc="card blocks: printed width of a card in mm"),
+        "per_row": Field(
+            Int(1, 20),
+            doc="card blocks: the cards laid edge to edge, this many to a row, each row below the last (cards "
+            "that join, like map cards; `offset` is not used)",
+        ),
     },
     what="block",
     doc="One block of the rules, holding its text in every language.",
@@ -89,7 +94,8 @@ BLOCK_TYPE_DOCS = {
     "figure": "an image (`src`, `text` its caption)",
     "components": "the box contents, the rows `pnpgen components` prints",
     "players": "a table with one row per player count (`columns`)",
-    "card": "real card faces rendered by the game's templates (`deck`, `cards`, `width`, `offset`, `callouts`)",
+    "card": "real card faces rendered by the game's templates (`deck`, `cards`, `width`, `offset` or `per_row`, "
+    "`callouts`)",
     "prototype": 'where the prototype note goes ("About this prototype": every value marked `placeholder:`, '
     "made from the data in every language); without this block it closes the rules of a game that has any",
 }
@@ -126,6 +132,7 @@ class Block:
     callouts: list[list[float]] = field(default_factory=list)
     offset: list[float] = field(default_factory=lambda: [0.0, 0.0])
     width: float = 40.0
+    per_row: int | None = None  # cards laid edge to edge in rows of this many
     generated: bool = False  # made by pnpgen from the data (the prototype note): printed as it is
 
     def texts(self) -> Iterator[tuple[str, Text]]:

@@ -144,6 +144,9 @@ EXPRESSION_FUNCTIONS = {
     "values": "`values(deck, field)`: the field of every card in play, once per copy, those without it left out",
     "per": "`per(deck, field)`: the cards in play by each value of the field, `{red: 9, blue: 9}`",
     "values_of": "`values_of(list, key)`: the key of each mapping in a list",
+    "joined": "`joined(lists)`: the items of several lists as one list, like `joined(values('map', 'hexes'))`: "
+    "the hexes of every map card in play",
+    "tally": "`tally(list)`: how often each value occurs, those without a value left out: `{black: 1, white: 2}`",
     "min_per": "`min_per(deck, field)`: the fewest cards in play sharing one value of the field",
     "max_per": "`max_per(deck, field)`: the most cards in play sharing one value of the field",
 }
@@ -180,6 +183,8 @@ def functions_for(game: Game, players: int | None) -> dict[str, Callable[..., An
         ],
         "per": per,
         "values_of": lambda items, key: [item.get(key) for item in items or [] if isinstance(item, dict)],
+        "joined": lambda lists: [item for items in lists if isinstance(items, (list, tuple)) for item in items],
+        "tally": lambda items: dict(Counter(item for item in items if item is not None)),
         "min_per": lambda deck_id, field_name: min(per(deck_id, field_name).values(), default=0),
         "max_per": lambda deck_id, field_name: max(per(deck_id, field_name).values(), default=0),
     }

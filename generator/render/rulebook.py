@@ -43,6 +43,10 @@ LABELS = {
         "note": "注意",
         "players": "人数",
         "players_range": "{low}〜{high}人用",
+        "play_time": "{low}〜{high}分",
+        "play_time_one": "{low}分",
+        "age": "{age}歳以上",
+        "facts_separator": "\u3000",
         "page": "ページ",
     },
     "en": {
@@ -52,6 +56,10 @@ LABELS = {
         "note": "Note",
         "players": "Players",
         "players_range": "For {low}–{high} players",
+        "play_time": "{low}–{high} minutes",
+        "play_time_one": "{low} minutes",
+        "age": "Ages {age}+",
+        "facts_separator": " · ",
         "page": "page",
     },
 }
@@ -255,7 +263,10 @@ class RulebookWriter:
             self.card_images[key] = face_images(self.game, lang, deck.id, block.cards, self.image_cache)
         scale = block.width / deck.size_mm[0]
         width, height = block.width, deck.size_mm[1] * scale
-        places = [(i * block.offset[0], i * block.offset[1]) for i in range(len(block.cards))]
+        if block.per_row:  # edge to edge: cards that join
+            places = [((i % block.per_row) * width, (i // block.per_row) * height) for i in range(len(block.cards))]
+        else:
+            places = [(i * block.offset[0], i * block.offset[1]) for i in range(len(block.cards))]
         left, top = min(x for x, _ in places), min(y for _, y in places)
         x0, y0 = places[0][0] - left, places[0][1] - top
         names = {card.id: card.name for card in deck.cards}
@@ -270,6 +281,7 @@ class RulebookWriter:
             "width": width + max(x for x, _ in places) - left,
             "height": height + max(y for _, y in places) - top,
             "card_width": width,
+            "joined": bool(block.per_row),
             "cards": cards,
             "callouts": [{"x": x0 + x * scale, "y": y0 + y * scale} for x, y in block.callouts],
         }
@@ -368,7 +380,6 @@ class RulebookWriter:
         return " / ".join(spaced_plain(_plain_text(self.text(block.text, lang, "text", block)), lang) for lang in langs)
 
     def cover_titles(self, langs: tuple[str, ...]) -> list[dict]:
-        low, high = self.game.players
         titles = []
         for lang in langs:
             self.note_missing(self.game.title, lang, "title")
@@ -379,19 +390,30 @@ class RulebookWriter:
                     "title": self.game.title.get(written),
                     "written": written if written != lang else None,
                     "rules": self.word("rules", lang),
-                    "players": self.word("players_range", lang, low=low, high=high),
+                    "players": self.facts(lang),
                 }
             )
         return titles
 
-    def head_titles(self, langs: tuple[str, ...]) -> list[dict]:
+    def facts(self, lang: str) -> str:
+        """The players, and the play time and age when game.yaml gives them: 「1〜4人用・15〜30分・8歳以上」."""
         low, high = self.game.players
+        facts = [self.word("players_range", lang, low=low, high=high)]
+        if self.game.play_time:
+            shortest, longest = self.game.play_time
+            key = "play_time_one" if shortest == longest else "play_time"
+            facts.append(self.word(key, lang, low=shortest, high=longest))
+        if self.game.age:
+            facts.append(self.word("age", lang, age=self.game.age))
+        return self.word("facts_separator", lang).join(facts)
+
+    def head_titles(self, langs: tuple[str, ...]) -> list[dict]:
         return [
             {
                 "lang": lang,
                 "title": self.game.title.get(lang),
                 "rules": labels(lang)["rules"],
-                "players": labels(lang)["players_range"].format(low=low, high=high),
+                "players": self.facts(lang),
             }
             for lang in langs
         ]

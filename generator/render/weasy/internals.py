@@ -379,6 +379,10 @@ INTERNALS: list[Internal] = [
         Internal(BOXES, f"Box.style[{key}]", "style key", (key,), "fit.py, furigana.py, lastlines.py, lastpage.py")
         for key in ("font_size", "position", "lang")
     ],
+    *[
+        Internal(BOXES, f"Box.style[{key}]", "style key", (key,), "fit.page_covers (what a box's background hides)")
+        for key in ("background_color", "background_image", "opacity", "z_index")
+    ],
     Internal(
         BOXES, "Box.style[content]", "style key", ("content",), "patches.skip_empty_margin_boxes", NO_EMPTY_MARGIN_BOXES
     ),
