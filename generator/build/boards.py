@@ -11,10 +11,10 @@ from generator.model.game import Board
 from generator.render.boards import BOARD_BLEED_MM, board_batch
 from generator.render.fit_report import CardFit, find_text
 from generator.render.weasy.fit import FitBox
-from generator.render.printed import fits_on, furniture_batch, single_sided
+from generator.render.printed import board_tiles, fits_on, furniture_batch, single_sided, why_tiled
 from generator.render.paper import MARGIN_MM
 from generator.render.sheet_writer import SheetWriter, impose_deck
-from generator.render.tiles import TileLayout, tile_layout, write_tiles
+from generator.render.tiles import TileLayout, write_tiles
 from generator.render.titles import file_title
 
 if TYPE_CHECKING:
@@ -91,14 +91,13 @@ def build_boards(context: BuildContext) -> list[FileEntry]:
 def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: str, paper: str) -> FileEntry:
     writer = SheetWriter()
     name = f"board-{board.id}-{lang}-{paper}.pdf"
-    layout = None
     options = next((option for option in context.sheets if option.paper == paper), None)
-    if options is not None and fits_on(board, paper, options.margin):
+    margin = options.margin if options else MARGIN_MM
+    layout = board_tiles(board, paper, margin)
+    if layout is None:
+        assert options is not None, "only a home paper's board is imposed"
         impose_deck(writer, board.size_mm, BOARD_BLEED_MM, [(page, None)] * board.copies, single_sided(options))
     else:
-        layout = tile_layout(
-            board.size_mm, paper, margin=options.margin if options else MARGIN_MM, bleed=BOARD_BLEED_MM
-        )
         batch = furniture_batch(context.game, board, layout, lang, paper)
         _open, (furniture,) = rendered_pages(context, [batch])
         context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key), "tile captions"))
@@ -106,7 +105,10 @@ def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: s
             write_tiles(writer, layout, page, furniture)
     title = file_title(context.game, "board", [lang], paper, {"name": board.name})
     save_pdf(writer, context.out_dir / name, title, lang)
-    context.progress.say(f"{context.game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+    why = why_tiled(board, paper, margin)
+    context.progress.say(
+        f"{context.game.id}: wrote {name} ({len(writer.pdf.pages)} pages)" + (f": {why}" if why else "")
+    )
     return board_entry(board, name, lang, paper, len(writer.pdf.pages), layout)
 
 
