@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from generator.build.builder import FileEntry, OutputBuilder, OutputFile
 from generator.build.context import BuildContext
 from generator.build.pieces import rendered_pages, save_pdf
-from generator.model.game import Board
+from generator.model.game import Board, Text
 from generator.render.boards import BOARD_BLEED_MM, board_batch
 from generator.render.fit_report import CardFit, find_text
 from generator.render.weasy.fit import FitBox
@@ -36,7 +37,9 @@ def board_findings(
     for fit in fits:
         if not fit.overflows:
             continue
-        key, text = find_text(board.elements, lang, fit.text, "elements")
+        element = next((e for e in board.elements if fit.field.startswith(f"{e['written_at'][0]}.")), None)
+        key, text = find_text(element or board.elements, lang, fit.text, "elements")
+        file, line = finding_place(board, element, text, lang)
         found.append(
             CardFit.of(
                 fit,
@@ -44,14 +47,28 @@ def board_findings(
                 f"board-{board.id}",
                 "front",
                 [board.id],
-                key,
+                fit.field or key,
                 source=source or fit.source,
-                file=str(text.file if text is not None and text.file else board.file),
-                line=text.line_of(lang) if text is not None else None,
+                file=str(file),
+                line=line,
                 piece="board",
             )
         )
     return found
+
+
+def finding_place(
+    board: Board, element: dict[str, Any] | None, text: Text | None, lang: str
+) -> tuple[Path, int | None]:
+    """The file and line a finding points at: the text's own line in the board's file, else the element's (a
+    text read from a deck, `=card.name`), else wherever the text is written."""
+    if text is not None and text.file in (None, board.file) and text.line_of(lang):
+        return board.file, text.line_of(lang)
+    if element is not None:
+        return board.file, element["written_at"][1]
+    if text is not None:
+        return text.file or board.file, text.line_of(lang)
+    return board.file, None
 
 
 def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tiles: TileLayout | None) -> FileEntry:

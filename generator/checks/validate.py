@@ -75,6 +75,7 @@ def validate(
     low, high = game.players
     counts = [only_players] if only_players else list(range(low, high + 1))
     problems += game.template_problems
+    problems += game.printables.warnings if game.printables else []
     problems += check_templates(game, memo, progress) if templates else []
     problems += check_box_contents(game)
     problems += check_ids(game)
