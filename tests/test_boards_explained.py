@@ -223,6 +223,18 @@ def test_the_old_colour_key_still_draws_and_says_what_to_write(small_game, cli, 
             "kind: track",
             "a track with `label_width: 0` has no room for its `label:`",
         ),
+        (
+            "elements:\n",
+            "elements:\n  - {kind: text, at: [10, 100], spacing: [0, 10], label: Again}\n",
+            "spacing: [0, 10]",
+            "`spacing:` is the offset between repeats, and the element is not repeated",
+        ),
+        (
+            "elements:\n",
+            "elements:\n  - {kind: text, at: [190, 10], label: Far}\n",
+            "label: Far",
+            "elements[0].at: [190, 10] is off the 180 x 120 mm board: the element would not be printed",
+        ),
     ],
 )
 def test_a_key_that_would_print_nothing_is_refused(small_game, cli, old, new, needle, message):

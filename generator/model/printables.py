@@ -479,6 +479,17 @@ def _board(path: Path, checked: dict[str, Any], resolver: Resolver, root: Where,
     for index, entry in enumerate(checked["elements"]):
         where = root.child(document, "elements").child(raw, index)
         elements += expand_element(entry, resolver, where, raw[index])
+    width, height = checked.get("size", (0.0, 0.0))
+    for element in elements:
+        x, y = element["at"]
+        if not (0 <= x < width and 0 <= y < height) and width and height:
+            key, line = element["written_at"]
+            card = f" for card '{element['card']}'" if "card" in element else ""
+            resolver.checker.report(
+                Where(path, line, f"{key}.at"),
+                f"[{x:g}, {y:g}] is off the {width:g} x {height:g} mm board{card}: the element would not be printed",
+                "positions are mm from the board's top-left corner",
+            )
     return BOARD_MODEL.make(
         checked,
         id=path.stem,
@@ -519,7 +530,14 @@ def expand_element(
 
 
 def unprinted_keys(entry: dict[str, Any], where: Where, raw: dict[str, Any], checker: Checker) -> None:
-    """Refuse what the element accepts but could not print: a track's label with no room, a hex off its grid."""
+    """Refuse what the element accepts but could not print: a track's label with no room, a hex off its grid,
+    a spacing with nothing repeated."""
+    if "spacing" in raw and "for_each" not in entry:
+        checker.report(
+            where.child(raw, "spacing"),
+            "`spacing:` is the offset between repeats, and the element is not repeated",
+            "add `for_each: <deck>` to draw it once per card, or remove `spacing:`",
+        )
     if entry["kind"] == "track" and entry.get("label") is not None and not entry["label_width"]:
         checker.report(
             where.child(raw, "label_width"),
