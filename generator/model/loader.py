@@ -11,6 +11,7 @@ from generator.model.cards import BACK, CARD, CARD_KEYS, CARD_MODEL, INVENTED, I
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Component, Deck, Game, SheetSource
+from generator.model.template_files import template_file_problems
 from generator.model.schema import (
     Bool,
     FIELD_DECLARATION,
@@ -330,6 +331,8 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         game_dir, languages, decks, dict(info.get("numbers", {})), (players["min"], players["max"]), problems
     )
     labels = load_labels(game_dir, languages, problems)
+    named = {name for deck in decks.values() for name in deck.templates()} | {str(info.get("style", "style.css"))}
+    template_problems += template_file_problems(game_dir, named)
     if require_templates:
         problems += template_problems
     if problems:
