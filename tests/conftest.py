@@ -52,10 +52,19 @@ def run_subprocess(*args, cwd=ROOT):
 
 @pytest.fixture
 def small_game(tmp_path, cli):
-    """The game `pnpgen new` scaffolds, in a temporary directory."""
+    """The game `pnpgen new` scaffolds, in a temporary directory, less its board: a deck of cards alone
+    (tests/test_new_game.py builds the starter whole)."""
     path = tmp_path / "small"
     assert cli("new", path).code == 0
+    without_board(path)
     return path
+
+
+def without_board(game: Path) -> None:
+    shutil.rmtree(game / "boards")
+    components = (game / "components.yaml").read_text(encoding="utf-8")
+    board = components[components.index("  - id: board") : components.index("  - id: rules")]
+    (game / "components.yaml").write_text(components.replace(board, ""), encoding="utf-8")
 
 
 def copy_game(name: str, tmp_path: Path) -> Path:

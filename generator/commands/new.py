@@ -9,6 +9,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import yaml as pyyaml
+
 from generator.errors import InputError, Problem
 from generator.fsutil import write_atomic
 from generator.i18n.lock import Lock, confirm_all, lock_path, write_lock
@@ -37,6 +39,9 @@ components:
     name: <<board>>
     count: 1
     board: board
+  - id: rules
+    name: <<rule_sheet>>
+    count: 1
 """
 DECK_YAML = """\
 name: <<cards>>
@@ -96,9 +101,8 @@ elements:
 CARD_HTML = """\
 {# One card face. `card` has the card's fields in the language being built; see the deck file.
    `pnpgen build` reports any text past its box, the safe area or the trim, or over other text
-   (`build --strict` fails). data-fit="FIELD" with data-shrink="80" on a fixed-size box lets its font
-   shrink to 80% first; data-overflow="allow" lets an element's text run anywhere.
-   asset('pictures/...') is the address of a file in this templates/ folder: pictures go there. #}
+   (`build --strict` fails). data-fit="FIELD" with data-shrink="80" on a fixed-size box lets its font shrink
+   to 80% first; data-overflow="allow" lets its text run anywhere. asset('pictures/x.svg'): templates/pictures/ #}
 <div class="bleed frame"></div>
 <div class="safe">
   <div class="value">{{ card.value }}</div>
@@ -136,6 +140,7 @@ STYLE_CSS = """\
 TEXTS = {  # every text of the starter, in the languages it is written in
     "cards": {"ja": "カード", "en": "Cards"},
     "board": {"ja": "ボード", "en": "Board"},
+    "rule_sheet": {"ja": "ルールシート", "en": "Rule sheet"},
     "score_track": {"ja": "得点", "en": "Score"},
     "piles": {"ja": "山札と捨て札", "en": "Piles"},
     "draw_pile": {"ja": "山札", "en": "Draw pile"},
@@ -156,7 +161,7 @@ def register(subparsers) -> None:
         help="make a small game to start from",
         description="Create a game directory PATH with a deck of cards (a picture field, its stand-in picture), a "
         "board, a glossary and their templates, which validates and builds as it stands: then `pnpgen build PATH`, "
-        "which writes ./output/NAME/ in the folder you run it in (--out DIR for another).",
+        "which writes ./output/NAME/ in the folder you run it in.",
     )
     parser.add_argument("name", metavar="PATH", help="the new game's directory, e.g. my-game or ~/games/my-game")
     parser.add_argument(
@@ -243,19 +248,13 @@ def starter_files(name: str, title: str, languages: list[str], source: str) -> d
     """Every file of the starter game, its texts in those of `languages` the starter is written in."""
 
     def text(by_lang: dict[str, str]) -> str:
-        return (
-            "{"
-            + ", ".join(
-                f"{lang}: {json.dumps(by_lang[lang], ensure_ascii=False)}" for lang in languages if lang in by_lang
-            )
-            + "}"
-        )
+        return "{" + ", ".join(f"{lang}: {plain(by_lang[lang])}" for lang in languages if lang in by_lang) + "}"
 
     def fill(yaml: str) -> str:
         return re.sub(r"<<(\w+)>>", lambda match: text(TEXTS[match[1]]), yaml)
 
     kept = dict.fromkeys(languages, title)  # the title, printed as is until translated: a term kept as is
-    terms = [term for term in [kept, *TERMS] if sum(lang in term for lang in languages) >= 2]
+    terms = [term for term in [*TERMS, kept] if sum(lang in term for lang in languages) >= 2]
     return {
         "game.yaml": GAME_YAML.format(  # no path: the folder is moved, shared, committed
             name=name, title=text(kept), languages=", ".join(languages), source=source
@@ -272,6 +271,14 @@ def starter_files(name: str, title: str, languages: list[str], source: str) -> d
         else "# Terms translated the same way everywhere; `pnpgen i18n status` reports a string that does "
         "not.\nterms: []\n",
     }
+
+
+def plain(value: str) -> str:
+    """A text as a value of a YAML flow mapping: as it is where YAML reads it so, else quoted."""
+    safe = re.fullmatch(r"[^\s,:{}\[\]#\"'&*!|>%@`?-][^,:{}\[\]#\"']*", value) and value == value.strip()
+    if safe and pyyaml.safe_load(value) == value:  # not a number, true, no, null ...
+        return value
+    return json.dumps(value, ensure_ascii=False)
 
 
 def write_game(target: Path, files: dict[str, str]) -> None:

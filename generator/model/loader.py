@@ -137,7 +137,7 @@ GAME_SCHEMA = {
     "source_language": Field(
         LanguageCode(), required=True, doc="the language translations are made from; one of `languages`", shown=False
     ),
-    "style": Field(Str(), doc="stylesheet for every template of the game", shown=False),
+    "style": Field(Str(), doc="the stylesheet of every face the game's own templates draw", shown=False),
     "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     "numbers": Field(
         Object({}, what="numbers", extra=True),
