@@ -228,7 +228,7 @@ def test_build_reports_what_validate_rejects_before_rendering_and_strict_fails(s
         line.startswith("warning: ") and "components.yaml:3" in line and "holds 7 cards" in line for line in lines
     ), lines
     assert any(
-        line.startswith("warning: ") and "decks/cards.yaml:16" in line and "cards[pear].name has no en" in line
+        line.startswith("warning: ") and "decks/cards.yaml:15" in line and "cards[pear].name has no en" in line
         for line in lines
     ), lines
     assert lines[-1].startswith("warning: 2 data problem(s)")
@@ -261,7 +261,7 @@ def test_an_unknown_placeholder_in_card_text_fails_naming_the_deck_file(small_ga
     )
     result = cli("build", small_game, "--out", tmp_path / "out", "-q", "--jobs", "1", "--paper", "a4")
     assert result.code == 2, result
-    assert "decks/cards.yaml:14:" in result.err and "placeholder {deck.crads}" in result.err
+    assert "decks/cards.yaml:13:" in result.err and "placeholder {deck.crads}" in result.err
     assert "Traceback" not in result.err
     validated = cli("validate", small_game)
     assert validated.code == 1 and "cards[apple].text.en" in validated.out and "deck.crads" in validated.out

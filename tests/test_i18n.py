@@ -99,7 +99,7 @@ def test_changed_source_makes_exactly_that_string_stale(cli, small_game, tmp_pat
     assert report["languages"]["en"]["stale"] == 1
     stale = [p for p in report["problems"] if p["kind"] == "stale"]
     assert [(p["id"], p["owner"], p["field"], p["lang"]) for p in stale] == [("cards[pear].name", "pear", "name", "en")]
-    assert stale[0]["file"].endswith("cards.yaml") and stale[0]["line"] == 16
+    assert stale[0]["file"].endswith("cards.yaml") and stale[0]["line"] == 15
     assert "洋なし" in stale[0]["message"]  # what the source said when the translation was made
 
     exported = tmp_path / "en.po"

@@ -72,7 +72,7 @@ def test_validate_names_the_empty_cell_of_an_existing_column(cli, small_game):
     sheet = german(small_game, "csv", cli)
     sheet.write_bytes(sheet.read_bytes().replace(b"text.en\r\n", b"text.en,text.de\r\n", 1))
     result = cli("validate", small_game)
-    assert "decks/cards.csv: K2: cards[apple].text has no de text (fill cell K2 (column text.de))" in result.out
+    assert "decks/cards.csv: J2: cards[apple].text has no de text (fill cell J2 (column text.de))" in result.out
     assert "decks/cards.csv: row 2: cards[apple].name has no de text (add a column name.de" in result.out
 
 
@@ -87,13 +87,13 @@ def test_i18n_import_of_a_german_po_writes_the_yaml_strings_and_the_cells(cli, s
     result = cli("i18n", "import", small_game, tmp_path / "de.po")
     assert result.code == 0, result
     assert f"{len(translations)} de translation(s) written" in result.out
-    assert f"wrote 6 text(s) into cards.{fmt}" in result.out and "name.de (K), text.de (L)" in result.out
+    assert f"wrote 6 text(s) into cards.{fmt}" in result.out and "name.de (J), text.de (K)" in result.out
     after = rows_of(sheet)
-    assert [row[:10] for row in after] == before  # every cell there was, as it was
-    assert after[0][10:] == ["name.de", "text.de"]
+    assert [row[:9] for row in after] == before  # every cell there was, as it was
+    assert after[0][9:] == ["name.de", "text.de"]
     cards = {row[0]: row for row in after[1:]}
-    assert cards["pear"][10:] == [translations["cards[pear].name"], translations["cards[pear].text"]]
-    assert cards["pear"][10] == "DE: Pear" and cards["grapes"][11] == "DE: Score 2 points."
+    assert cards["pear"][9:] == [translations["cards[pear].name"], translations["cards[pear].text"]]
+    assert cards["pear"][9] == "DE: Pear" and cards["grapes"][10] == "DE: Score 2 points."
     assert 'de: "DE: Cards"}' in (small_game / "decks" / "cards.yaml").read_text(encoding="utf-8")
     game = load_game(small_game)
     assert game.title.get("de") == translations["title"]
@@ -114,10 +114,10 @@ def test_an_xlsx_keeps_every_other_part_and_its_styles_when_cells_are_written(cl
     assert changed == ["xl/worksheets/sheet1.xml"]
     book = load_workbook(sheet)
     cells = book["cards"]
-    assert cells["K1"].value == "name.de" and cells["K1"].font.b  # a header like the others
-    assert cells["K3"].value == "DE: Pear" and cells["K3"].number_format == "@"  # a text cell like its neighbour
+    assert cells["J1"].value == "name.de" and cells["J1"].font.b  # a header like the others
+    assert cells["J3"].value == "DE: Pear" and cells["J3"].number_format == "@"  # a text cell like its neighbour
     assert cells["A1"].comment is not None  # the header's comments, drop-downs and frozen row stay
-    assert cells.freeze_panes == "A2" and cells.dimensions == "A1:L4"
+    assert cells.freeze_panes == "A2" and cells.dimensions == "A1:K4"
 
 
 def test_a_text_inside_a_cell_of_yaml_is_written_into_that_yaml(cli, small_game, tmp_path):
@@ -242,8 +242,8 @@ def test_two_decks_reading_two_sheets_of_one_workbook_get_their_own_cells(cli, s
     translations = german_po(cli, small_game, tmp_path / "de.po")
     assert cli("i18n", "import", small_game, tmp_path / "de.po").code == 0
     book = load_workbook(sheet)
-    assert book["cards"]["K3"].value == translations["cards[pear].name"] == "DE: Pear"
-    assert book["extra"]["K3"].value == translations["cards[extra-pear].name"] == "DE: Extra Pear"
+    assert book["cards"]["J3"].value == translations["cards[pear].name"] == "DE: Pear"
+    assert book["extra"]["J3"].value == translations["cards[extra-pear].name"] == "DE: Extra Pear"
     result = cli("validate", small_game)
     assert result.code == 0, result.out[-2000:]
 

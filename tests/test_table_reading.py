@@ -200,7 +200,7 @@ def test_a_nul_or_an_escape_from_a_csv_cell_is_a_located_error(small_game, tmp_p
     result = cli("table", "import", small_game, "cards", sheet)
     assert result.code == 2
     assert "cards.csv: F3: name.en: the cell holds a control character, U+0000 (NUL), at character 3" in result.err
-    assert "cards.csv: J2: text.en: the cell holds a control character, U+001B (escape), at character 1" in result.err
+    assert "cards.csv: I2: text.en: the cell holds a control character, U+001B (escape), at character 1" in result.err
     assert (small_game / CARDS).read_bytes() == before
 
 
