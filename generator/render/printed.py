@@ -14,8 +14,8 @@ from dataclasses import replace
 from markupsafe import Markup
 
 from generator.model.placeholders import data_names
-from generator.model.game import CARD_SIZES, Card, Deck, Game
-from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenSheet
+from generator.model.game import CARD_SIZES, Aid, Board, Card, Deck, Game, TokenSheet
+from generator.model.printables import HALF_PAGE, TOKEN_SIDE
 from generator.render import fonts, typeset_html
 from generator.render.boards import BOARD_BLEED_MM, own_or_base, stylesheet, text_of
 from generator.render.batches import Batch
