@@ -6,6 +6,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.build.builder import FileEntry, OutputBuilder, OutputFile
+from generator.errors import InputError, Problem
+from generator.paths import find_template
 from generator.build.context import BuildContext
 from generator.build.pieces import rendered_pages, save_pdf
 from generator.model.game import Board, Text
@@ -71,6 +73,27 @@ def finding_place(
     return board.file, None
 
 
+def pages_drawn(
+    context: BuildContext, pages: list[Any], wanted: int, what: str, templates: tuple[str, str]
+) -> list[Any]:
+    """The pages of a board's document (or of its tile captions) when there are as many as pnpgen lays out; else
+    a located error naming the game's own templates that drew them."""
+    if len(pages) == wanted:
+        return pages
+    own = [path for path in (find_template(context.game.dir, name) for name in templates) if path is not None]
+    html, css = templates
+    raise InputError(
+        Problem(
+            own[0] if own else None,
+            None,
+            f"{what} came out as {len(pages)} pages, not {wanted}",
+            hint=f"pnpgen lays out {wanted} fixed-size page(s) here: keep every box of your {html} absolutely "
+            f"positioned inside them with no page breaks, and no rule of your {css} (read after pnpgen's) moving them "
+            f"out (position, size, break-*); or remove the file to use pnpgen's templates/base/{html}",
+        )
+    )
+
+
 def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tiles: TileLayout | None) -> FileEntry:
     entry: FileEntry = {
         "path": path,
@@ -99,7 +122,8 @@ def build_boards(context: BuildContext) -> list[FileEntry]:
         _open, faces = rendered_pages(context, batches)
         for board, batch in zip(boards, batches):
             context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key)))
-        for board, (page,) in zip(boards, faces):
+        for board, pages in zip(boards, faces):
+            (page,) = pages_drawn(context, pages, 1, f"board '{board.id}' ({lang})", ("board.html", "board.css"))
             for paper in board_papers(context, board):
                 files.append(write_board(context, board, page, lang, paper))
     return files
@@ -117,6 +141,9 @@ def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: s
     else:
         batch = furniture_batch(context.game, board, layout, lang, paper)
         _open, (furniture,) = rendered_pages(context, [batch])
+        pages = layout.count + (1 if layout.count > 1 else 0)  # a page map before the tiles of more than one
+        what = f"the tile captions of board '{board.id}' ({lang}, {paper})"
+        furniture = pages_drawn(context, furniture, pages, what, ("tile-captions.html", "tile-captions.css"))
         context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key), "tile captions"))
         for _ in range(board.copies):
             write_tiles(writer, layout, page, furniture)

@@ -107,6 +107,11 @@ class Deck:
     def copies_at(self, players: int) -> int:
         return sum(card.copies(players) for card in self.cards)
 
+    def templates(self) -> list[str]:
+        """The names of the templates drawing its faces: the front's, the back's and any card's own back's."""
+        names = [self.template, self.back_template] + [(card.back or {}).get("template") for card in self.cards]
+        return list(dict.fromkeys(name for name in names if name))
+
 
 @dataclass
 class Component:

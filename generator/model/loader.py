@@ -12,6 +12,7 @@ from generator.model.cards import BACK, CARD, CARD_KEYS, CARD_MODEL, INVENTED, I
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Card, Component, Deck, Game, SheetSource
+from generator.model.template_files import template_file_problems
 from generator.model.schema import (
     Bool,
     FIELD_DECLARATION,
@@ -150,7 +151,7 @@ GAME_SCHEMA = {
     "source_language": Field(
         LanguageCode(), required=True, doc="the language translations are made from; one of `languages`", shown=False
     ),
-    "style": Field(Str(), doc="stylesheet for every template of the game", shown=False),
+    "style": Field(Str(), doc="the stylesheet of every face the game's own templates draw", shown=False),
     "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     "numbers": Field(
         Object({}, what="numbers", extra=True),
@@ -344,6 +345,8 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         game_dir, languages, decks, dict(info.get("numbers", {})), (players["min"], players["max"]), problems
     )
     labels = load_labels(game_dir, languages, problems)
+    named = {name for deck in decks.values() for name in deck.templates()} | {str(info.get("style", "style.css"))}
+    template_problems += template_file_problems(game_dir, named)
     if require_templates:
         problems += template_problems
     if problems:
