@@ -85,7 +85,7 @@ elements:
   - kind: track
     at: [10, 30]
     label: <<score_track>>
-    colour: "#2f5d62"
+    line: "#2f5d62"
     from: 0
     to: 20
     step: 1

@@ -184,6 +184,7 @@ class Printables:
     boards: dict[str, Board] = field(default_factory=dict)
     aids: dict[str, Aid] = field(default_factory=dict)
     tokens: dict[str, TokenSheet] = field(default_factory=dict)
+    warnings: list[Problem] = field(default_factory=list)  # read as meant, better written otherwise (old key names)
 
 
 @dataclass
