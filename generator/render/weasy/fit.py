@@ -416,8 +416,8 @@ def _carried_findings(page, carried: list, faces: list) -> list[FitBox]:
 def _drop_carried(page, carried: list) -> None:
     html = _html_box(page)
     html.children = [child for child in html.children if child not in carried]
-    if hasattr(page, "_pnpgen_owners"):
-        del page._pnpgen_owners
+    if hasattr(page, "_pnpgen_walk"):
+        del page._pnpgen_walk
 
 
 def _cut_off(page: int, face, laid_out: int, last: Owner) -> list[FitBox]:
