@@ -1,4 +1,5 @@
-"""What WeasyPrint may read while it renders: files in pnpgen's and the game's template folders, nothing else.
+"""What WeasyPrint may read while it renders: files in pnpgen's and the game's template folders, and the game's
+own folder (its pictures, `art/`), nothing else.
 
 A template or a value written into a style could name any URL (`url(http://...)`, `file:///etc/...`); the
 fetcher given to WeasyPrint serves files below the allowed folders (and `data:` URIs) and refuses every other
@@ -22,6 +23,9 @@ class Confinement:
     def __init__(self, base_url: str, extra_files: tuple[str, ...] = ()):
         base = _local_path(base_url)
         self.folders = [os.path.realpath(TEMPLATES_DIR)] + ([os.path.realpath(base)] if base else [])
+        game = os.path.dirname(os.path.realpath(base)) if base else None
+        if game and os.path.isfile(os.path.join(game, "game.yaml")):  # a game's templates/: its pictures too
+            self.folders.append(game)
         self.files = {os.path.realpath(file) for file in extra_files}
         self.refused: list[str] = []
 
