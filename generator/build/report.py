@@ -140,7 +140,7 @@ def carry_over(report: dict[str, Any], previous: dict[str, Any], scope: Scope) -
         + report["files"],
         "overflows": kept(previous.get("overflows"), "piece") + report["overflows"],
         "shrunk": kept(previous.get("shrunk"), "piece") + report["shrunk"],
-        "low_resolution": kept(previous.get("low_resolution"), "piece") + report["low_resolution"],
+        "low_resolution": kept(previous.get("low_resolution"), "piece") + report.get("low_resolution", []),
         "untranslated": merged,
     }
 

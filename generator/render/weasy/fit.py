@@ -95,7 +95,7 @@ TOLERANCE_PX = 0.2  # rounding in the line heights, about 0.05 mm
 CHECK_TOLERANCE_MM = 0.1  # what the text check lets pass: anti-aliasing, kerning, a hairline
 CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
 DESCENDERS = re.compile(r"[$gjpqy,;()\[\]{}|/@]")
-CHECK_VERSION = "text-check-9"  # part of the face cache keys: a changed check measures every face again
+CHECK_VERSION = "text-check-10"  # part of the face cache keys: a changed check measures every face again
 # the worst first: a finding names one problem per element
 KINDS = ("cutoff", "cut", "trim", "safe", "box", "covered", "overlap")
 OPAQUE = 0.5  # a background at least this opaque hides the text under it
@@ -718,7 +718,9 @@ def box_pictures(box, matrix, chain) -> list[FitBox]:
             drawn.append((url, layer.painting_area, _pixels(layer.image), layer.size))
     found = []
     scale = _scales(matrix)
-    source = next((outer.element.get(SOURCE_ATTRIBUTE) for outer in reversed(chain) if _sourced(outer)), "") or ""
+    around = [outer.element for outer in [*chain, box] if outer.element is not None][::-1]
+    source = next((element.get(SOURCE_ATTRIBUTE) for element in around if element.get(SOURCE_ATTRIBUTE)), "")
+    anchor = next((element.get("id") for element in around if element.get("id")), "")
     for url, rect, pixels, size in drawn:
         x, y, width, height = rect
         printed = (size[0] * scale[0] * PX_MM, size[1] * scale[1] * PX_MM)
@@ -733,6 +735,7 @@ def box_pictures(box, matrix, chain) -> list[FitBox]:
                 source=source,
                 text=url,
                 area=_mm(_apply(matrix, (x, y, x + width, y + height))),
+                anchor=anchor,
                 pixels=pixels,
                 dpi=round(printed_dpi(pixels, printed), 1),
             )
@@ -783,10 +786,6 @@ def _scales(matrix) -> tuple[float, float]:
         return 1.0, 1.0
     a, b, c, d = matrix[0][0], matrix[0][1], matrix[1][0], matrix[1][1]
     return (a * a + b * b) ** 0.5, (c * c + d * d) ** 0.5
-
-
-def _sourced(box) -> bool:
-    return box.element is not None and bool(box.element.get(SOURCE_ATTRIBUTE))
 
 
 def ink_extent(text: str) -> tuple[float, float]:

@@ -485,8 +485,8 @@ body { margin: 0; font-size: 8pt } .fixed { position: absolute; left: 2mm; top: 
 .turned { transform: rotate(5deg) }
 </style></head><body><p id="p">カードを1枚引く。Draw one card.</p>
 <div class="fixed"><span>位置</span></div><div class="turned">turned</div>
-<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg=="
- style="width:2mm;height:2mm;object-fit:cover"></body></html>"""
+<img style="width:2mm;height:2mm;object-fit:cover" src="data:image/png;base64,
+iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg=="></body></html>"""
 
 
 @functools.cache
