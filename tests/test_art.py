@@ -191,3 +191,20 @@ def test_a_coarse_figure_on_the_rule_sheet_is_warned_at_its_block(art_game, tmp_
     [said] = [line for line in warnings(result) if "low.png" in line]
     assert f"rules.yaml:{line_of(rules, 'id: picture')}: en: rule block 'picture'" in said
     assert "picture 'figures/low.png' (120 x 40 px) prints at 96 dpi in its 31.75 x 10.58 mm box" in said
+
+
+def test_a_picture_edited_in_place_prints_again_and_one_that_appears_replaces_its_placeholder(art_game, tmp_path, cli):
+    picture(art_game, "apple.png", (480, 360))
+    deck = art_game / "decks" / "cards.yaml"
+    edit(deck, "    picture: art/fruit.svg\n", "    picture: art/apple.png\n")
+    edit(deck, "    picture: placeholder", "    picture: art/pear.png")  # not there yet
+    out = tmp_path / "out"
+    sheet = out / "fruit" / "cards-en-a4.pdf"
+    assert build(cli, art_game, out, "--lang", "en").code == 0
+    assert orange_pixels(sheet) > 2 * 40 * 30 * 0.9 and "Pear art" in " ".join(page_text(sheet, 0).split())
+    picture(art_game, "apple.png", (480, 360), (30, 60, 200))  # the same name, another picture
+    picture(art_game, "pear.png", (480, 360))
+    again = build(cli, art_game, out, "--lang", "en")
+    assert again.code == 0 and not warnings(again), again
+    assert orange_pixels(sheet) > 2 * 40 * 30 * 0.9  # the pears' now, the apples' blue
+    assert "Pear art" not in " ".join(page_text(sheet, 0).split())

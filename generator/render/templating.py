@@ -283,6 +283,7 @@ class Templates:
         self.env.globals.update(lang=lang, cjk=is_cjk(lang))
         self._assets: dict[str, str | None] = {}
         self.used: dict[Path, tuple] = {}  # every file a template asked for -> (template, line, how) of the first use
+        self.read_game_files = False  # image() looked in the game's folder: what it printed follows its files
 
     def localized(self, value):
         """A value with every text in it in the language being built, a mapping or a list of texts too, for a test
@@ -351,6 +352,7 @@ class Templates:
             raise HelperMisuse(f"image(): focus must be a CSS position like '50% 30%' or 'left top', not {focus!r}")
         size = (box_mm(width, "width"), box_mm(height, "height"))
         written = path if isinstance(path, str) else None
+        self.read_game_files = True
         box = f"display:block;width:{size[0]:g}mm;height:{size[1]:g}mm"
         if self.game_dir is None or art_problem(self.game_dir, written) is not None:
             return self.art_placeholder(context, size, box)
