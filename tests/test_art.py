@@ -10,6 +10,7 @@ from conftest import page_text
 from test_input_errors import edit, errors, line_of
 from test_rules import SMALL_RULES, prototype_items
 from generator.model import load_game
+from generator.render.fetch import Confinement
 from generator.model.rules import load_rules
 from generator.render.rulebook import RulebookWriter
 from generator.render.weasy.fit import drawn_size, printed_dpi
@@ -208,3 +209,21 @@ def test_a_picture_edited_in_place_prints_again_and_one_that_appears_replaces_it
     assert again.code == 0 and not warnings(again), again
     assert orange_pixels(sheet) > 2 * 40 * 30 * 0.9  # the pears' now, the apples' blue
     assert "Pear art" not in " ".join(page_text(sheet, 0).split())
+
+
+def test_a_picture_linked_from_outside_the_game_is_not_read(art_game, tmp_path, cli):
+    outside = tmp_path / "elsewhere.png"
+    Image.new("RGB", (480, 360), ORANGE).save(outside)
+    (art_game / "art" / "linked.png").symlink_to(outside)
+    edit(art_game / "decks" / "cards.yaml", "    picture: art/fruit.svg\n", "    picture: art/linked.png\n")
+    assert "'art/linked.png' leads outside the game's folder" in cli("validate", art_game).out
+    out = tmp_path / "out"
+    assert build(cli, art_game, out, "--lang", "en").code == 0
+    assert orange_pixels(out / "fruit" / "cards-en-a4.pdf") == 0
+    assert "Apple art 40 × 30 mm" in " ".join(page_text(out / "fruit" / "cards-en-a4.pdf", 0).split())
+    # what the renderer may read: the game's folder through its templates/, nothing around it
+    confinement = Confinement((art_game / "templates").as_uri() + "/")
+    assert confinement.allows((art_game / "art" / "fruit.svg").as_uri())
+    assert not confinement.allows(outside.as_uri()) and not confinement.allows(
+        (art_game / "art" / "linked.png").as_uri()
+    )

@@ -14,7 +14,7 @@ import re
 from urllib.parse import unquote, urlsplit
 
 from generator.errors import InputError, Problem
-from generator.paths import TEMPLATES_DIR
+from generator.paths import CARDS_DIR, GAME_TEMPLATES_DIR, TEMPLATES_DIR
 
 
 class Confinement:
@@ -23,8 +23,8 @@ class Confinement:
     def __init__(self, base_url: str, extra_files: tuple[str, ...] = ()):
         base = _local_path(base_url)
         self.folders = [os.path.realpath(TEMPLATES_DIR)] + ([os.path.realpath(base)] if base else [])
-        game = os.path.dirname(os.path.realpath(base)) if base else None
-        if game and os.path.isfile(os.path.join(game, "game.yaml")):  # a game's templates/: its pictures too
+        game = _game_of(base) if base else None
+        if game is not None:  # a game's template folder: its pictures (art/) too
             self.folders.append(game)
         self.files = {os.path.realpath(file) for file in extra_files}
         self.refused: list[str] = []
@@ -70,6 +70,16 @@ class Confinement:
                 )
             )
         raise InputError(problems)
+
+
+def _game_of(template_folder: str) -> str | None:
+    """The game folder a template folder belongs to: the one holding game.yaml around a game's own templates/,
+    or the project's cards/<game> for its templates/<game> (the seed kits)."""
+    real = os.path.realpath(template_folder)
+    candidates = [os.path.dirname(real)]
+    if os.path.dirname(real) == os.path.realpath(GAME_TEMPLATES_DIR):
+        candidates.append(os.path.join(os.path.realpath(CARDS_DIR), os.path.basename(real)))
+    return next((folder for folder in candidates if os.path.isfile(os.path.join(folder, "game.yaml"))), None)
 
 
 def _local_path(url: str) -> str | None:
