@@ -19,6 +19,7 @@ CARD_SIZES = {
     "square": (70.0, 70.0),
 }
 DEFAULT_BLEED_MM = 3.0
+DEFAULT_MIN_DPI = 300  # what print shops ask of a picture at its printed size (Japanese shops: 350)
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,12 @@ class Game:
     printables: Printables | None = None  # boards, aids and token sheets
     labels: dict[str, Text] = field(default_factory=dict)  # template labels by key (labels.yaml)
     placeholder: bool | list[str] | Text = False  # true, the game-level keys that are invented, or in words
+    print_settings: dict[str, Any] | None = None  # game.yaml `print:` (min_dpi)
+
+    @property
+    def min_dpi(self) -> int:
+        """The least resolution a raster picture may print at (game.yaml `print: {min_dpi}`)."""
+        return int((self.print_settings or {}).get("min_dpi") or DEFAULT_MIN_DPI)
 
     def cards(self) -> Iterator[Card]:
 

@@ -11,7 +11,7 @@ from generator.fsutil import finish_interrupted
 from generator.model.cards import BACK, CARD, CARD_KEYS, CARD_MODEL, INVENTED, INVENTED_DOC, card_schema
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
-from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Card, Component, Deck, Game, SheetSource
+from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, DEFAULT_MIN_DPI, Card, Component, Deck, Game, SheetSource
 from generator.model.template_files import template_file_problems
 from generator.model.schema import (
     Bool,
@@ -153,6 +153,24 @@ GAME_SCHEMA = {
     ),
     "style": Field(Str(), doc="the stylesheet of every face the game's own templates draw", shown=False),
     "placeholder": Field(INVENTED, doc=INVENTED_DOC),
+    "print": Field(
+        Object(
+            {
+                "min_dpi": Field(
+                    Int(50, 2400),
+                    default=DEFAULT_MIN_DPI,
+                    doc="the least resolution a raster picture may print at, in dots per inch at its laid-out size: "
+                    "less is a build warning, less than half of it an error with `--strict` (Japanese print shops "
+                    "ask 350)",
+                ),
+            },
+            what="print settings",
+            doc="How the game's pictures must print.",
+        ),
+        doc="print settings: `min_dpi`",
+        attr="print_settings",
+        shown=False,
+    ),
     "numbers": Field(
         Object({}, what="numbers", extra=True),
         doc="named numbers (a number, a list or a mapping each) for checks, rules and `=` values",

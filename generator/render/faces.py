@@ -254,6 +254,7 @@ class GameRenderer:
         """Run a card's templates: its faces join the deck's and the memo; return the texts it prints untranslated."""
         card = result.deck.cards[index]
         self.data.read, used_before = False, set(self.templates.used)
+        self.templates.read_game_files = False
         faces = self.card_faces(result.deck, card, shared)
         keys = {side: face_key(html) for side, (html, _) in faces.items()}
         result.front_of.append(result.add(keys["front"], faces["front"][0], index, "front"))
@@ -266,7 +267,7 @@ class GameRenderer:
             keys,
             missing,
             {path: self.templates.used[path] for path in self.templates.used if path not in used_before},
-            read_game=self.data.read or "decks" in self.templates.env.resolved,
+            read_game=self.data.read or self.templates.read_game_files or "decks" in self.templates.env.resolved,
         )
         return missing
 

@@ -383,6 +383,28 @@ INTERNALS: list[Internal] = [
         Internal(BOXES, f"Box.style[{key}]", "style key", (key,), "fit.page_covers (what a box's background hides)")
         for key in ("background_color", "background_image", "opacity", "z_index")
     ],
+    Internal("tinycss2.color4", "Color.alpha", "set in class", (), "fit._hides (a background colour's opacity)"),
+    # fit.box_pictures: the raster pictures a page paints, and the size each is drawn at
+    Internal(BOXES, "Box.style[object_fit]", "style key", ("object_fit",), "fit.box_pictures (an <img>'s drawn size)"),
+    Internal(BOXES, "ReplacedBox.replacement", "layout attribute", ("InlineReplacedBox",), "fit.box_pictures"),
+    Internal(BOXES, "Box.background", "layout attribute", ("Box",), "fit.box_pictures (its layers)"),
+    Internal("weasyprint.images", "RasterImage", "class", (), "fit._is_raster (compared by name)"),
+    Internal("weasyprint.images", "RasterImage.width", "set in class", (), "fit._pixels"),
+    Internal("weasyprint.images", "RasterImage.height", "set in class", (), "fit._pixels"),
+    Internal(
+        "weasyprint.layout.background",
+        "Background",
+        "attribute",
+        ("layers",),
+        "fit.box_pictures (a box's background layers)",
+    ),
+    Internal(
+        "weasyprint.layout.background",
+        "BackgroundLayer",
+        "attribute",
+        ("image", "size", "painting_area"),
+        "fit.box_pictures (a background picture's tile size and where it paints)",
+    ),
     Internal(
         BOXES, "Box.style[content]", "style key", ("content",), "patches.skip_empty_margin_boxes", NO_EMPTY_MARGIN_BOXES
     ),
@@ -411,7 +433,6 @@ PUBLIC = {
     "weasyprint.Document.pages": "the laid-out pages",
     "weasyprint.Document.write_pdf": "the PDF's bytes",
     "weasyprint.text.fonts.FontConfiguration": "the fonts of @font-face rules (patches.font_configuration)",
-    "tinycss2.color3.RGBA.alpha": "a computed colour's opacity (fit: a box that hides what is under it)",
     "pydyf.String": "a PDF string (taglang: a structure element's /Lang)",
     "pydyf.PDF.catalog": "the document's catalog (taglang: the document's /Lang)",
     "pydyf.Object.reference": "an object's reference (taglang: a structure element by its reference)",
@@ -425,7 +446,7 @@ PNPGEN_MARKS = {
     "subsets_in_parallel": "patches.subset_fonts_in_parallel: build_fonts_dictionary replaced",
     "shares_inline_styles": "patches.share_inline_styles: find_style_attributes replaced",
     "skips_empty_margin_boxes": "patches.skip_empty_margin_boxes: make_margin_boxes replaced",
-    "_pnpgen_walk": "fit._page_walk: a page's text and the boxes painted over it, measured once",
+    "_pnpgen_walk": "fit._page_walk: a page's text, the boxes painted over it and its pictures, measured once",
     "cached": "patches.cache_hyphenation: pyphen.HyphDict replaced",
 }
 # Keys of pnpgen's own dictionaries that the scan of the layer meets (the others are WeasyPrint's: `keys` and
@@ -462,7 +483,9 @@ SAMPLE = """<html lang="ja"><head><style>
 body { margin: 0; font-size: 8pt } .fixed { position: absolute; left: 2mm; top: 2mm; width: 20mm }
 .turned { transform: rotate(5deg) }
 </style></head><body><p id="p">カードを1枚引く。Draw one card.</p>
-<div class="fixed"><span>位置</span></div><div class="turned">turned</div></body></html>"""
+<div class="fixed"><span>位置</span></div><div class="turned">turned</div>
+<img style="width:2mm;height:2mm;object-fit:cover" src="data:image/png;base64,
+iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg=="></body></html>"""
 
 
 @functools.cache
