@@ -8,7 +8,7 @@ from generator.build.builder import FileEntry, OutputBuilder, OutputFile
 from generator.build.context import BuildContext
 from generator.build.pieces import rendered_pages, save_pdf
 from generator.model.game import Board
-from generator.render.boards import BOARD_BLEED_MM, board_batch
+from generator.render.boards import board_batch
 from generator.render.fit_report import CardFit, find_text
 from generator.render.weasy.fit import FitBox
 from generator.render.printed import fits_on, furniture_batch, single_sided
@@ -94,10 +94,10 @@ def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: s
     layout = None
     options = next((option for option in context.sheets if option.paper == paper), None)
     if options is not None and fits_on(board, paper, options.margin):
-        impose_deck(writer, board.size_mm, BOARD_BLEED_MM, [(page, None)] * board.copies, single_sided(options))
+        impose_deck(writer, board.size_mm, board.bleed_mm, [(page, None)] * board.copies, single_sided(options))
     else:
         layout = tile_layout(
-            board.size_mm, paper, margin=options.margin if options else MARGIN_MM, bleed=BOARD_BLEED_MM
+            board.size_mm, paper, margin=options.margin if options else MARGIN_MM, bleed=board.bleed_mm
         )
         batch = furniture_batch(context.game, board, layout, lang, paper)
         _open, (furniture,) = rendered_pages(context, [batch])
@@ -105,7 +105,7 @@ def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: s
         for _ in range(board.copies):
             write_tiles(writer, layout, page, furniture)
     title = file_title(context.game, "board", [lang], paper, {"name": board.name})
-    save_pdf(writer, context.out_dir / name, title, lang)
+    save_pdf(context, writer, context.out_dir / name, title, lang)
     context.progress.say(f"{context.game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
     return board_entry(board, name, lang, paper, len(writer.pdf.pages), layout)
 

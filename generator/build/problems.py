@@ -18,6 +18,7 @@ KIND_PHRASES = {
     "data": "data problem(s) (`pnpgen validate` lists them)",
     "overflow": "text box(es) overflow",
     "untranslated": "edition(s) with text printed in the source language for want of a translation",
+    "bleed": "page edge(s) whose bleed is white where the art meets the trim",
 }
 
 

@@ -134,6 +134,7 @@ class Board:
     copies: int
     background: str
     elements: list[dict[str, Any]]  # resolved: every =expression evaluated, for_each expanded
+    bleed_mm: float = DEFAULT_BLEED_MM
     placeholder: bool | list[str] | Text = False
 
 
@@ -147,6 +148,7 @@ class Aid:
     title: Text
     colour: str
     sections: list[dict[str, Any]]
+    bleed_mm: float = DEFAULT_BLEED_MM
     placeholder: bool | list[str] | Text = False
 
 

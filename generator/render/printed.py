@@ -18,7 +18,7 @@ from generator.model.game import CARD_SIZES, Aid, Board, Card, Deck, Game, Token
 from generator.model.printables import HALF_PAGE, TOKEN_SIDE
 from generator.paths import find_template
 from generator.render import fonts, typeset_html
-from generator.render.boards import BOARD_BLEED_MM, own_or_base, text_of
+from generator.render.boards import own_or_base, text_of
 from generator.render.batches import Batch
 from generator.render.paper import MARGIN_MM, PAPERS
 from generator.render.sheet_marks import MARK_ROOM_MM
@@ -94,7 +94,7 @@ def single_sided(option: SheetOptions) -> SheetOptions:
 
 def fits_on(board: Board, paper: str, margin: float = MARGIN_MM) -> bool:
     try:
-        first_sheet(paper, board.size_mm, BOARD_BLEED_MM, 1, margin, label_bands=False)
+        first_sheet(paper, board.size_mm, board.bleed_mm, 1, margin, label_bands=False)
     except ValueError:
         return False
     return True
@@ -202,11 +202,12 @@ def token_deck(game: Game, sheet: TokenSheet) -> Deck:
 
 
 def aid_size(aid: Aid, paper: str, margin: float = MARGIN_MM) -> tuple[float, float]:
-    """A half-page aid: two side by side on landscape paper, inside the printable margin with room for the marks."""
+    """A half-page aid: two side by side on landscape paper, each with its bleed, inside the printable margin with
+    room for the marks."""
     if aid.size == HALF_PAGE:
         short, long = sorted(PAPERS[paper])
-        edge = margin + MARK_ROOM_MM
-        return ((long - 2 * edge) / 2 - HALF_PAGE_GAP_MM, short - 2 * edge - HALF_PAGE_GAP_MM)
+        edge, bleed = margin + MARK_ROOM_MM, 2 * aid.bleed_mm
+        return ((long - 2 * edge) / 2 - HALF_PAGE_GAP_MM - bleed, short - 2 * edge - HALF_PAGE_GAP_MM - bleed)
     return CARD_SIZES[aid.size] if isinstance(aid.size, str) else aid.size
 
 
