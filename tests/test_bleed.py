@@ -142,7 +142,7 @@ def test_token_backs_have_no_cut_line_and_three_mm_of_bleed(tokens, sheet):
     assert game.printables.tokens[sheet].bleed_mm == DEFAULT_BLEED_MM == 3
     path = tokens / f"tokens-{sheet}-en-a4.pdf"
     pdf = pikepdf.open(path)
-    backs = [index for index in range(1, len(pdf.pages), 2)]
+    backs = list(range(1, len(pdf.pages), 2))  # each front is followed by its back
     assert backs
     for index in backs:
         image = rendered(path, index)
