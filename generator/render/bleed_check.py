@@ -10,8 +10,11 @@ their art touches the trim only where the circle meets it, and its bleed runs on
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import io
+from dataclasses import dataclass, replace
 
+import pikepdf
 import pypdfium2 as pdfium
 
 from generator.render.paper import MM
@@ -47,14 +50,43 @@ class BleedGap:
 
 
 def bleed_gaps(data: bytes, dpi: float = CHECK_DPI) -> list[BleedGap]:
-    """Every edge of every page of the PDF whose claimed bleed is white where the art touches the trim."""
+    """Every edge of every page of the PDF whose claimed bleed is white where the art touches the trim. Only the
+    pages claiming bleed are rendered, and a page drawn exactly like an earlier one (another copy of a placard)
+    only once."""
     found: list[BleedGap] = []
+    claiming = _pages_claiming_bleed(data)
+    if not claiming:
+        return found
     document = pdfium.PdfDocument(data)
     try:
-        for index in range(len(document)):
-            found += _page_gaps(document[index], index + 1, dpi)
+        seen: dict[bytes, list[BleedGap]] = {}
+        for index, drawing in claiming:
+            if drawing not in seen:
+                seen[drawing] = _page_gaps(document[index], index + 1, dpi)
+            found += [replace(gap, page=index + 1) for gap in seen[drawing]]
     finally:
         document.close()
+    return found
+
+
+def _pages_claiming_bleed(data: bytes) -> list[tuple[int, bytes]]:
+    """(index, what the page draws) of each page whose BleedBox is larger than its TrimBox, read without rendering
+    (a card sheet file of a thousand pages holds a few such pages, or none)."""
+    if b"/BleedBox" not in data:
+        return []
+    found = []
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        for index, page in enumerate(pdf.pages):
+            trim, bleed = page.obj.get("/TrimBox"), page.obj.get("/BleedBox")
+            if trim is None or bleed is None or [float(v) for v in trim] == [float(v) for v in bleed]:
+                continue
+            forms = page.obj.get("/Resources", pikepdf.Dictionary()).get("/XObject", pikepdf.Dictionary())
+            contents = page.obj.get("/Contents", pikepdf.Array())
+            streams = list(contents) if isinstance(contents, pikepdf.Array) else [contents]
+            drawn = [stream.read_bytes() for stream in streams]
+            drawn += [repr((name, forms[name].objgen)).encode() for name in sorted(forms.keys())]
+            drawn.append(repr([[float(v) for v in box] for box in (trim, bleed, page.mediabox)]).encode())
+            found.append((index, hashlib.sha256(b"\n".join(drawn)).digest()))
     return found
 
 
