@@ -44,7 +44,7 @@ def build_aids(context: BuildContext) -> list[FileEntry]:
                     f"aid-{aid.id}",
                     aid,
                     size,
-                    0.0,
+                    aid.bleed_mm,
                     own_or_base(game, "aid.html"),
                     None,
                     [card],
@@ -53,11 +53,11 @@ def build_aids(context: BuildContext) -> list[FileEntry]:
                 deck.cut = "sheet"
                 faces, copies = faces_copies(renderer, deck, context)
                 writer = SheetWriter(tagged_sources=faces)  # the aid's faces are tagged: so is the sheet
-                impose_deck(writer, size, 0.0, copies, single_sided(option))
+                impose_deck(writer, size, aid.bleed_mm, copies, single_sided(option))
                 name = f"aid-{aid.id}-{variant}-{option.paper}.pdf"
                 names = {"name": aid.name, "title": resolved.title}
                 title = file_title(game, "aid", langs, option.paper, names)
-                save_pdf(writer, context.out_dir / name, title, variant)
+                save_pdf(context, writer, context.out_dir / name, title, variant)
                 files.append(
                     {
                         "path": name,

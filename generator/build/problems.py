@@ -21,6 +21,7 @@ KIND_PHRASES = {
     "untranslated": "edition(s) with text printed in the source language for want of a translation",
     "art": "picture(s) still to come, printed as marked placeholder boxes",
     "resolution": "picture(s) printed below the game's print resolution (game.yaml print: min_dpi)",
+    "bleed": "page edge(s) whose bleed is white where the art meets the trim",
 }
 
 

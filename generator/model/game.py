@@ -140,6 +140,7 @@ class Board:
     copies: int
     background: str
     elements: list[dict[str, Any]]  # resolved: every =expression evaluated, for_each expanded
+    bleed_mm: float = DEFAULT_BLEED_MM
     placeholder: bool | list[str] | Text = False
 
 
@@ -153,6 +154,7 @@ class Aid:
     title: Text
     colour: str
     sections: list[dict[str, Any]]
+    bleed_mm: float = DEFAULT_BLEED_MM
     placeholder: bool | list[str] | Text = False
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from generator.errors import InputError, Problem, unique_problems
 from generator.fsutil import finish_interrupted
-from generator.model.cards import BACK, CARD, CARD_KEYS, CARD_MODEL, INVENTED, INVENTED_DOC, card_schema
+from generator.model.cards import BACK, BLEED, CARD, CARD_KEYS, CARD_MODEL, INVENTED, INVENTED_DOC, card_schema
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, DEFAULT_MIN_DPI, Card, Component, Deck, Game, SheetSource
@@ -248,12 +248,7 @@ DECK_SCHEMA = Object(
             attr="size_name",  # and size_mm, which the loader makes of it
             view_doc="its size's name (`poker`, `mini` ...), none for a size in mm",
         ),
-        "bleed": Field(
-            Int(0, 10, whole=False),
-            default=DEFAULT_BLEED_MM,
-            doc="mm printed past the trim on each side",
-            attr="bleed_mm",
-        ),
+        "bleed": BLEED,
         "template": Field(
             Str(), required=True, doc="the front's Jinja2 HTML template, in the game's templates/", shown=False
         ),
