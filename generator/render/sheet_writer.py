@@ -11,6 +11,7 @@ import pikepdf
 from generator.render.paper import MM, Rect, pdf_number
 from generator.render.sheet_pages import SheetPage, sheet_pages
 from generator.render.sheet_plan import CopyGroup, SheetOptions
+from generator.render.typeset import metadata_text
 
 
 class SheetWriter:
@@ -130,7 +131,7 @@ def needed_version(pdf: pikepdf.Pdf) -> str:
 def save_pdf_bytes(pdf: pikepdf.Pdf, title: str, lang: str) -> bytes:
     """The file as written: its title and language (`/Lang`, what a screen reader and a viewer's title bar
     use) and the header version its content needs."""
-    pdf.docinfo["/Title"] = title
+    pdf.docinfo["/Title"] = metadata_text(title, lang)
     pdf.docinfo["/Creator"] = "pnpgen"
     pdf.Root.Lang = pikepdf.String(lang.split("+")[0])  # a bilingual file: its first language
     pdf.Root.ViewerPreferences = pikepdf.Dictionary(DisplayDocTitle=True)

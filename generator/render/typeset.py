@@ -27,8 +27,11 @@ FURIGANA_SYNTAX = (
     "running heads and glossary checks see the base alone. Braces make YAML read a mapping: quote a text holding "
     'furigana (`ja: "{札|ふだ}を引く"`) or write it as a block (`|`).'
 )
-CJK_THEN_LATIN = re.compile(f"([{CJK}])([{LATIN}+])")  # 「価値 +1」
-LATIN_THEN_CJK = re.compile(f"([{LATIN}])([{CJK}])")
+# The characters a quarter em separates from Latin text: kana and kanji, not the middle dot (・) nor the
+# katakana double hyphen, which are punctuation and carry their own blank in their em box (JIS X 4051).
+SPACED = "\u3040-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK_THEN_LATIN = re.compile(f"([{SPACED}])([{LATIN}+])")  # 「価値 +1」
+LATIN_THEN_CJK = re.compile(f"([{LATIN}])([{SPACED}])")
 # A real space (0.22-0.26 em in Noto CJK, close to JIS X 4051's quarter em): unlike an empty box of
 # fixed width, a space is dropped where a line starts or ends.
 GAP = '<span class="jl"> </span>'
@@ -73,6 +76,20 @@ def autospace(html: str) -> str:
 
 
 JAPANESE = f"{CJK}\u3000-\u303f\uff00-\uffef"
+JAPANESE_MARKS = "\u3000-\u303f\uff00-\uffef"
+LATIN_RUN = re.compile(
+    f"(?<=[{JAPANESE_MARKS}])[A-Za-z0-9][A-Za-z0-9%.+/'-]*|[A-Za-z0-9][A-Za-z0-9%.+/'-]*(?=[{JAPANESE_MARKS}])"
+)
+LATIN_SPAN = '<span class="lt">'
+
+
+def separate_latin(html: str) -> str:
+    """A Latin run touching a Japanese mark (「N」, （CEO、) in a span of its own: a line is justified by
+    spacing its Japanese characters (weasy/justify.py), and a Latin run in a text node of its own keeps its
+    letters together."""
+    return LATIN_RUN.sub(lambda match: f"{LATIN_SPAN}{match.group(0)}</span>", html)
+
+
 SPACE_BESIDE_JAPANESE = re.compile(f"(?<=[{JAPANESE}]) +(?=[{LATIN}])|(?<=[{LATIN}]) +(?=[{JAPANESE}])")
 
 
@@ -153,6 +170,52 @@ def phrase_pieces(text: str) -> list[str]:
     return _join_counters(pieces + ([current] if current else []))
 
 
+def phrase_boundaries(text: str) -> set[int]:
+    """Where in text a phrase ends, as phrase_pieces cuts it: the places a line may break in display text."""
+    found, total = set(), 0
+    for piece in phrase_pieces(text):
+        total += len(plain(piece))
+        found.add(total)
+    return found
+
+
+WORDS_AT_MOST = 5000  # characters analysed at once (SudachiPy refuses very long input)
+
+
+@functools.lru_cache(maxsize=1)
+def _word_tokenizer():
+    """SudachiPy's short units (split mode A), loaded when first needed (about 0.1 s)."""
+    from sudachipy import Dictionary, SplitMode
+
+    return Dictionary(dict="core").tokenizer(mode=SplitMode.A, fields=set())
+
+
+def word_boundaries(text: str) -> set[int]:
+    """Where in text a word ends, by a morphological analyser (SudachiPy's short units): a compound split into
+    its words (ステータス|シンボル|カード), a verb from its ending (受け取り|ます). A number is never cut
+    from what it counts or numbers (「1|枚」, 「第|7」 are no boundaries)."""
+    found: set[int] = set()
+    for start in range(0, len(text), WORDS_AT_MOST):
+        chunk = text[start : start + WORDS_AT_MOST]
+        found.update(start + morpheme.end() for morpheme in _word_tokenizer().tokenize(chunk))
+    return {cut for cut in found if not _beside_number(text, cut)}
+
+
+NUMBER_PREFIXES = set("第約各全計毎+-−×〜～~")  # a number's own word on its left: 第7, 約3
+KANA_RANGE = ("\u3041", "\u309f")  # hiragana: a particle after a number (「1|を」) is no counter
+
+
+def _beside_number(text: str, cut: int) -> bool:
+    """A cut inside a number, between a number and its counter (「1|枚」, 「1|つ」: a kana particle after it,
+    「1|を」, is no counter) or between a number and a prefix of it (「第|7」)."""
+    before, after = text[cut - 1 : cut], text[cut : cut + 1]
+    if not before or not after:
+        return False
+    if before.isdigit():
+        return not (KANA_RANGE[0] <= after <= KANA_RANGE[1] and after != "つ") and not after.isspace()
+    return after.isdigit() and before in NUMBER_PREFIXES
+
+
 ADNOMINALS = {"この", "その", "あの", "どの", "こんな", "そんな", "あんな", "どんな"}
 
 
@@ -209,10 +272,11 @@ def typeset(
         html = RUBY.sub(ruby, str(escape(piece)))
         if spacing:
             html = autospace(html)
-        if punctuation:
-            html = compress_punctuation(html + following)[:-1] if following else compress_punctuation(html)
         if counters and not phrase_breaks:  # a phrase already keeps a number with its counter
             html = keep_counters(html)
+        html = separate_latin(html)
+        if punctuation:
+            html = compress_punctuation(html + following)[:-1] if following else compress_punctuation(html)
         if spacing and index and _needs_gap(plain(pieces[index - 1])[-1:], plain(piece)[:1]):
             html = GAP + html
         out.append(f'<span class="phrase">{html}</span>' if phrase_breaks else html)
@@ -237,6 +301,14 @@ def _join_markers(pieces: list[str]) -> list[str]:
     if len(pieces) > 2 and len(pieces[0]) == 1 and pieces[1].isspace():
         return [pieces[0] + pieces[1] + pieces[2]] + pieces[3:]
     return pieces
+
+
+def metadata_text(text, lang: str) -> str:
+    """Text for what a PDF says about itself (its title): furigana dropped, full-width punctuation, and no
+    Japanese/Latin gap, which is the typesetter's blank in layout (a quarter em), not a character: 「1金」, the
+    same in every file (a title bar, a search and a screen reader read it as written)."""
+    text = plain(text)
+    return full_width(tidy_spaces(text)) if lang.startswith("ja") else text
 
 
 def spaced_plain(text: str, lang: str) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 
 from generator.paths import TEMPLATES_DIR
 from generator.render.attributes import Attribute
-from generator.render.typeset import CJK, GAP, LATIN, RUBY, typeset
+from generator.render.typeset import GAP, LATIN, RUBY, SPACED, typeset
 from generator.render.vertical import vertical_html
 
 TOKEN = re.compile(
@@ -32,7 +32,7 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 UNTOUCHED = {"style", "script", "title", "svg", "code", "pre", "textarea", "math"}
 # Text on either side of these stays one run for Japanese/Latin spacing: `<b>4</b>個` gets its gap.
 INLINE = {"a", "b", "strong", "em", "i", "span", "small", "sup", "sub", "u", "s", "mark", "abbr", "q", "cite"}
-OWN_MARKUP = {"jl", "halt", "phrase", "brk", "nb", "rt"}  # spans this pass writes: never set twice
+OWN_MARKUP = {"jl", "halt", "phrase", "brk", "nb", "rt", "lt"}  # spans this pass writes: never set twice
 
 
 @dataclass(frozen=True)
@@ -173,7 +173,7 @@ def _collect_vertical(state: list, token: str, tag: str, closing: str, out: list
 
 
 LATIN_CHAR = re.compile(f"[{LATIN}]")
-CJK_CHAR = re.compile(f"[{CJK}]")
+CJK_CHAR = re.compile(f"[{SPACED}]")
 
 
 def set_text(escaped: str, rules: Rules, last: str) -> tuple[str, str]:
