@@ -8,6 +8,7 @@ from pathlib import Path
 from generator.errors import InputError, Problem, unique_problems
 from generator.fsutil import finish_interrupted
 from generator.model.cards import BACK, CARD, CARD_KEYS, CARD_MODEL, INVENTED, INVENTED_DOC, card_schema
+from generator.model.glossary import load_glossary
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Component, Deck, Game
@@ -155,7 +156,7 @@ GAME_MODEL = Model(
     GAME_SCHEMA,
     given=(
         *("id", "dir", "files", "raw", "components", "decks", "template_problems", "printables", "labels"),
-        *("players", "languages", "source_language", "numbers", "setup", "checks"),
+        *("glossary", "players", "languages", "source_language", "numbers", "setup", "checks"),
     ),
 )
 
@@ -318,6 +319,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         game_dir, languages, decks, dict(info.get("numbers", {})), (players["min"], players["max"]), problems
     )
     labels = load_labels(game_dir, languages, problems)
+    glossary = load_glossary(game_dir, languages, str(info.get("source_language", "")), problems)
     if require_templates:
         problems += template_problems
     if problems:
@@ -339,6 +341,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         template_problems=template_problems,
         printables=printables,
         labels=labels,
+        glossary=glossary,
     )
 
 
