@@ -154,9 +154,7 @@ class RulebookWriter:
 
     def templates(self, lang: str) -> Templates:
         if lang not in self._templates:
-            self._templates[lang] = Templates(
-                self.game.dir, lang, self.game.source_language, self.data, labels=self.game.labels
-            )
+            self._templates[lang] = Templates.of_game(self.game, lang, self.data)
         return self._templates[lang]
 
     def block_html(self, block: Block, lang: str) -> str:
