@@ -10,6 +10,7 @@ from generator.render.vertical import cells
 from generator.render.typeset import (
     WORD_BREAK,
     GAP,
+    Words,
     compress_punctuation,
     full_width,
     phrase_pieces,
@@ -496,3 +497,124 @@ def _text_boxes_of(line):
     from generator.render.weasy.paragraphs import line_items
 
     return [box for box in line_items(line) if box.text.strip()]
+
+
+# --- the game's own words, kept whole (render/vocabulary.py) ---------------------------------------------------
+
+WORTH = Words(frozenset({"企業価値", "企業", "キューブ", "スタート", "今年の収入"}))
+
+
+def test_the_games_own_words_are_marked_where_they_stand_as_words():
+    html = str(typeset("通るたびに企業価値が1上がり、3企業のキューブとスタートプレイヤー", words=WORTH))
+    assert '<span class="term">企業価値</span>が' in html, "the longest word, not 企業 inside it"
+    assert '<span class="term">キューブ</span>' in html
+    assert f'<span class="nb">3{GAP}企</span>業' in html, "a number keeps its counter: no word starts after it"
+    assert "スタート</span>" not in html, "スタート inside the longer katakana word スタートプレイヤー is none"
+    assert str(typeset("{企業|きぎょう}価値を上げる", words=WORTH)).startswith(
+        '<span class="term"><span class="ruby"><span class="rt">きぎょう</span>企業</span>価値</span>'
+    )
+    assert str(typeset("企業価値が上がる", words=WORTH)) == str(typeset("企業価値が上がる")).replace(
+        "企業価値", '<span class="term">企業価値</span>'
+    ), "nothing else of the text changes"
+
+
+def test_display_text_never_breaks_a_phrase_inside_one_of_the_games_words():
+    text = "受け取ったお金は今年の収入へ。"
+    assert phrase_pieces(text) == ["受け取った", "お金は", "今年の", "収入へ。"]
+    assert phrase_pieces(text, WORTH) == ["受け取った", "お金は", "今年の収入へ。"]
+
+
+def test_the_vocabulary_of_a_game_is_its_names_title_words_and_glossary_terms():
+    from generator.model import load_game
+    from generator.paths import CARDS_DIR
+    from generator.render.vocabulary import game_words
+
+    mint = game_words(load_game(CARDS_DIR / "mint-rails"))["ja"].words
+    cards_and_decks = {"企業価値", "企業価値カード", "ポートフォリオ", "ポートフォリオカード", "地図カード"}
+    assert cards_and_decks <= mint
+    assert {"ミントレールズ", "キューブ", "ホワイト", "本拠地"} <= mint  # the title, the glossary
+    assert not {"北", "鶏", "ポートフォリオ 1"} & mint, "one character is no word; a name with a space is two"
+    greed = game_words(load_game(CARDS_DIR / "greed-inc"))["ja"].words
+    assert {"グリード", "インコーポレイテッド", "ステータスシンボル", "一次生産者"} <= greed
+    ikkin = game_words(load_game(CARDS_DIR / "ikkin"))["ja"].words
+    assert not any("受けれますが" in word for word in ikkin), "a title that is a sentence is no word"
+
+
+def _lines_ending_inside(lines: list[str], words: Words) -> list[str]:
+    text = "".join(lines)
+    ends = list(itertools.accumulate(len(line) for line in lines))[:-1]
+    inside = words.inside(text)
+    return [lines[index] for index, end in enumerate(ends) if end in inside]
+
+
+def test_a_narrow_justified_paragraph_keeps_the_games_words_whole():
+    """A player aid's panel, 14 characters wide: the analyser reads 企業価値 as 企業|価値 and would let the line
+    end between them; as the game's word it goes down whole, and the lines stay flush."""
+    from generator.render.weasy.paragraphs import paragraphs
+
+    text = "ヘックスを1つ通るたびに企業価値が1上がり、都市のアイコンの企業ごとに資金が1上がる。"
+    plain_lines, _ = _laid_out_lines(typeset_page(text, "ja", phrases=False), 14)
+    assert _lines_ending_inside([line.replace("\u2060", "").replace(" ", "") for line in plain_lines], WORTH)
+    lines, document = _laid_out_lines(typeset_page(text, "ja", phrases=False, words={"ja": WORTH}), 14)
+    lines = [line.replace("\u2060", "").replace(" ", "") for line in lines]
+    assert "".join(lines) == text and not _lines_ending_inside(lines, WORTH), lines
+    (paragraph,) = paragraphs(document)
+    for index, line in enumerate(paragraph.lines[:-1]):
+        last = _text_boxes_of(line)[-1]
+        assert abs(last.position_x + last.width - paragraph.right_edge(index)) < 0.6, index
+
+
+def test_a_wide_paragraph_keeps_a_games_word_whole_only_where_its_line_stays_tight():
+    """Running text may break anywhere (JLReq): a wider column sends one of the game's words down whole only when
+    the line above stays within MOST_TERM_EM of spacing; where it would not, the line breaks inside the word."""
+    from generator.render.weasy.lastlines import MOST_TERM_EM
+
+    text = (
+        "各プレイヤーは手番に線路を敷くか株券を買う。線路を敷くと、ヘックスを1つ通るたびにその企業の企業価値が"
+        "1上がり、都市のアイコンの企業ごとに資金が1上がる。企業価値の高い企業の株券ほど、終了時に多くのキューブを得る。"
+    )
+    html = typeset_page(text, "ja", phrases=False, words={"ja": WORTH})
+
+    def laid_out(width, body):
+        lines, document = _laid_out_lines(body, width)
+        spacings = [box.style["letter_spacing"] for box in _text_boxes(document) if box.text.strip()]
+        spacing = max((value for value in spacings if isinstance(value, (int, float))), default=0.0)
+        return [line.replace("\u2060", "").replace(" ", "") for line in lines], spacing
+
+    before, _ = laid_out(22, typeset_page(text, "ja", phrases=False))
+    assert _lines_ending_inside(before, WORTH), before  # その企|業
+    lines, spacing = laid_out(22, html)
+    assert not _lines_ending_inside(lines, WORTH), lines
+    assert spacing <= MOST_TERM_EM * 20 + 0.5, spacing
+    loose, _ = laid_out(24, typeset_page(text, "ja", phrases=False))
+    kept, _ = laid_out(24, html)
+    assert _lines_ending_inside(kept, WORTH) == ["を敷くと、ヘックスを1つ通るたびにその企業の企業"], kept
+    assert kept == loose, "keeping 企業価値 whole would leave its line loose: the line breaks inside it"
+
+
+def test_a_wide_table_opens_its_widest_phrase_and_keeps_the_games_words_whole():
+    """A table too wide for its place by one long phrase opens that one at its words, one of the game's words in
+    it whole (金銀|ステータスシンボルの, not 金銀ステータス|シンボルの); its other phrases stay whole."""
+    from generator.render.weasy.paragraphs import line_text, paragraphs
+
+    cells = "<tr><td>ボード</td><td>金銀ステータスシンボルの価格トラック。印刷しません（各自で用意）</td></tr>"
+    css = (
+        'td { font: 20px "Noto Sans CJK JP"; padding: 0 10px 0 0; vertical-align: top } '
+        "table { border-spacing: 0; width: 100% }"
+    )
+
+    def cell_lines(words):
+        body = typeset_page(f'<div style="width: 300px"><table>{cells}</table></div>', "ja", words=words)
+        cell = paragraphs(_layout(body, css))[1]
+        opened = [
+            "".join(span.itertext()).replace("\u2060", "")
+            for span in cell.element.iter()
+            if "words" in (span.get("class") or "").split()
+        ]
+        return [line_text(line).replace("\u2060", "").replace("\u200b", "") for line in cell.lines], opened
+
+    assert cell_lines(None)[0][:2] == ["金銀ステータス", "シンボルの"]
+    words = Words(frozenset({"ステータスシンボル", "価格トラック"}))
+    lines, opened = cell_lines({"ja": words})
+    assert lines == ["金銀", "ステータスシンボルの", "価格トラック。", "印刷しません（各自で", "用意）"]
+    assert opened == ["金銀ステータスシンボルの"], "the one phrase that widened the table, not its neighbours"

@@ -14,9 +14,11 @@ Japanese (found after layout, as fit.py finds overflow): a paragraph whose last 
    of spacing between its characters.
 When neither works the short line stays: a hole in the column or a word cut would be worse.
 
-In a narrow justified paragraph (a player aid's panel), where a cut word shows most, a line ending inside a
-word sends the word down whole when the line above, filled, keeps within the same spacing (the rest of the
-paragraph's running text breaks between any two characters, as JLReq allows).
+Words whole at a line's end: in a narrow justified paragraph (a player aid's panel), where a cut word shows
+most, a line ending inside a word sends the word down whole when the line above, filled, keeps within the
+same spacing; in any justified paragraph, a line ending inside one of the game's own words (its card and deck
+names, its glossary's terms: typeset.py marks them) does, within a tighter spacing in a wide one. The rest of
+the running text breaks between any two characters, as JLReq allows.
 
 Latin (any other language): a paragraph of more than three words whose last line holds one word has its
 last two words joined by a no-break space, when the two fit on a line.
@@ -36,7 +38,9 @@ from generator.render.weasy.paragraphs import (
     NOT_AT_START,
     OPENING,
     Paragraph,
+    character_widths,
     content_length,
+    inside,
     is_japanese,
     line_items,
     line_starts,
@@ -45,6 +49,7 @@ from generator.render.weasy.paragraphs import (
     printed,
     printed_text,
     slots,
+    terms_in,
 )
 
 JOINER = "\u2060"
@@ -53,6 +58,7 @@ SHORT = 1  # a last line of this many characters (punctuation aside) or fewer is
 MIN_WIDTH_EM = 8  # narrower boxes (a label, a cell) are left to their phrases
 MOST_PUSH_EM = 0.25  # the spacing a push may leave between the characters of the line above
 NARROW_EM = 20  # a justified paragraph narrower than this keeps its words whole at line ends where it can
+MOST_TERM_EM = 0.1  # wider, only the game's own words, and only where the line above stays about as tight as others
 WORD_PASSES = 6
 WORD_CLASS = "nb"  # typeset.css: white-space nowrap (a number with its counter uses it too)
 HALT_CLASS = "halt"
@@ -207,40 +213,52 @@ def _tag(node, name: str) -> str:
 
 
 def push(paragraph: Paragraph) -> bool:
-    """Join the paragraph's end from the latest phrase boundary that brings enough characters down."""
+    """Join the paragraph's end from the latest phrase boundary that brings enough characters down; from before
+    one of the game's own words rather than inside it, where that keeps the line above as tight as a word kept
+    whole may (keep_words_whole's limits)."""
+    cuts = _push_cuts(paragraph)
+    if not cuts:
+        return False
+    in_terms = inside(terms_in(paragraph.element))
+    limit = (MOST_PUSH_EM if _narrow(paragraph) else MOST_TERM_EM) * paragraph.font_size
+    latest = cuts[0][0]
+    whole = next((cut for cut, spacing in cuts if cut not in in_terms and (spacing <= limit or cut == latest)), latest)
+    return join_from(paragraph.element, whole)
+
+
+def _push_cuts(paragraph: Paragraph) -> list[tuple[int, float]]:
+    """(cut, spacing it leaves between the characters of the line above) for each place the paragraph's end may
+    be pushed down from, latest first: a phrase or word boundary where kinsoku allows a break, bringing more
+    than SHORT characters down, within MOST_PUSH_EM of spacing (a ragged paragraph: 0)."""
     text = printed_text(paragraph.element)
     starts = line_starts(paragraph)
     above_start, last_start = starts[-2], starts[-1]
     if len(text) < last_start:
-        return False  # the element's text and its lines disagree (generated text): leave it
-    widths = _character_widths(paragraph.lines[-2])
+        return []  # the element's text and its lines disagree (generated text): leave it
+    widths = character_widths(paragraph.lines[-2])
     em = paragraph.font_size
     last_width = _natural_width(paragraph.lines[-1])
     line_width = paragraph.right_edge(len(paragraph.lines) - 2) - paragraph.lines[-2].position_x
     points = sum(1 for char in text[above_start:last_start] if is_japanese(char))
     slack = max(0.0, line_slack(paragraph.lines[-2], paragraph.right_edge(len(paragraph.lines) - 2)))
     boundaries = phrase_boundaries(text) | word_boundaries(text)
+    found = []
     for cut in range(last_start - 1, above_start + 1, -1):
         moved = sum(widths[cut - above_start :])
         if moved + last_width > line_width:
             break
         if cut not in boundaries or text[cut] in NOT_AT_START or text[cut - 1] in NOT_AT_END:
             continue
-        if paragraph.justified and (slack + moved) / max(1, points - (last_start - cut)) > MOST_PUSH_EM * em:
+        spacing = (slack + moved) / max(1, points - (last_start - cut)) if paragraph.justified else 0.0
+        if spacing > MOST_PUSH_EM * em:
             break
-        if content_length(text[cut:]) <= SHORT:
-            continue
-        return join_from(paragraph.element, cut)
-    return False
+        if content_length(text[cut:]) > SHORT:
+            found.append((cut, spacing))
+    return found
 
 
-def _character_widths(line) -> list[float]:
-    """The width of each printed character of a line (a text box's width shared by its characters)."""
-    widths = []
-    for box in line_items(line):
-        characters = [char for char in box.text if printed(char)]
-        widths += [box.width / len(characters)] * len(characters) if characters else []
-    return widths
+def _narrow(paragraph: Paragraph) -> bool:
+    return paragraph.width < NARROW_EM * paragraph.font_size
 
 
 def join_from(element, index: int) -> bool:
@@ -269,43 +287,65 @@ def join_from(element, index: int) -> bool:
     return started
 
 
-# --- narrow columns: words kept whole at the line's end ---------------------------------------------
+# --- words kept whole at the line's end -------------------------------------------------------------
 
 
 def keep_words_whole(paragraph: Paragraph, state: dict) -> bool:
     """In a justified paragraph narrower than NARROW_EM (a player aid's panel), a line ending inside a word
-    (「資|金」) sends the word's start down instead when the line, filled, keeps within MOST_PUSH_EM of
-    spacing: the word is set in a no-wrap span. One line a layout, WORD_PASSES at most per paragraph."""
+    (「資|金」, or one of the game's own: typeset.py's terms, 企業|価値, which the analyser reads as two) sends the
+    word's start down instead when the line, filled, keeps within MOST_PUSH_EM of spacing and the word fits a
+    line; in a wider one, a line ending inside one of the game's own words does, within MOST_TERM_EM (running
+    text may break anywhere: a loose line would be worse). The word is set in a no-wrap span. One line a
+    layout, WORD_PASSES at most per paragraph."""
     key = (id(paragraph.element), "words")
-    if (
-        not paragraph.justified
-        or paragraph.width >= NARROW_EM * paragraph.font_size
-        or state.get(key, 0) >= WORD_PASSES
-    ):
+    if not paragraph.justified or state.get(key, 0) >= WORD_PASSES:
+        return False
+    terms = terms_in(paragraph.element)
+    narrow = _narrow(paragraph)
+    if not (terms or narrow):
         return False
     text = printed_text(paragraph.element)
     starts = line_starts(paragraph)
     if len(text) < starts[-1]:
         return False
-    cuts = phrase_boundaries(text) | word_boundaries(text)
+    cuts = (phrase_boundaries(text) | word_boundaries(text)) - inside(terms) if narrow else set()
     em = paragraph.font_size
     for index, line in enumerate(paragraph.lines[:-1]):
         start, end = starts[index], starts[index + 1]
-        if end in cuts or not (is_japanese(text[end - 1]) and is_japanese(text[end])):
+        if not (is_japanese(text[end - 1]) and is_japanese(text[end])):
             continue
-        word_start = max((cut for cut in cuts if cut < end), default=0)
-        word_end = min((cut for cut in cuts if cut > end), default=len(text))
+        term = next((found for found in terms if found[0] < end < found[1]), None)
+        if term is not None:
+            word_start, word_end = term[0], term[1]
+        elif narrow and end not in cuts:
+            word_start = max((cut for cut in cuts if cut < end), default=0)
+            word_end = min((cut for cut in cuts if cut > end), default=len(text))
+        else:
+            continue
         if word_start <= start + 1 or text[word_start] in NOT_AT_START or text[word_start - 1] in NOT_AT_END:
             continue
-        moved = sum(_character_widths(line)[word_start - start :])
+        widths = character_widths(line)
+        moved = sum(widths[word_start - start :])
+        rest = sum(character_widths(paragraph.lines[index + 1])[: word_end - end])
+        if moved + rest > paragraph.right_edge(index + 1) - paragraph.lines[index + 1].position_x:
+            continue  # longer than a line: it breaks somewhere wherever it starts
         slack = max(0.0, line_slack(line, paragraph.right_edge(index)))
         points = sum(1 for char in text[start:word_start] if is_japanese(char)) - 1
-        if (slack + moved) / max(1, points) > MOST_PUSH_EM * em:
+        if (slack + moved) / max(1, points) > (MOST_PUSH_EM if narrow else MOST_TERM_EM) * em:
             continue
-        if wrap_ranges(paragraph.element, [(word_start, word_end)], WORD_CLASS):
+        if _keep_whole(paragraph.element, word_start, word_end, term):
             state[key] = state.get(key, 0) + 1
             return True
     return False
+
+
+def _keep_whole(element, start: int, end: int, term) -> bool:
+    """Set the word at [start, end) of element's printed text in a no-wrap span: a term's own span, else a new one."""
+    if term is not None:
+        classes = (term[2].get("class") or "").split()
+        term[2].set("class", " ".join([*classes, WORD_CLASS]))
+        return True
+    return wrap_ranges(element, [(start, end)], WORD_CLASS)
 
 
 # --- Latin: no one-word last line -------------------------------------------------------------------

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from generator.render.weasy.tree import descendants, kind, page_box
 
 READING = "rt"  # the class of a furigana reading (typeset.py): set above its base, not a character of the line
+TERM = "term"  # the class of one of the game's own words (typeset.py): kept whole at a line's end
 INVISIBLE = {"\u2060", "\u200b", "\u00ad", "\ufeff"}
 BLOCKS = {
     "div",
@@ -175,6 +176,32 @@ def printed_text(element) -> str:
     return "".join(
         char for node, attribute in slots(element) for char in (getattr(node, attribute) or "") if printed(char)
     )
+
+
+def terms_in(element) -> list[tuple[int, int, object]]:
+    """(start, end, span) of each of the game's own words typeset.py marked in the element, as indexes in
+    printed_text(element)."""
+    found, position = [], 0
+    for node, attribute in slots(element):
+        if attribute == "text" and node is not element and TERM in _classes(node):
+            found.append((position, position + len(printed_text(node)), node))
+        position += sum(1 for char in getattr(node, attribute) or "" if printed(char))
+    return found
+
+
+def inside(ranges) -> set[int]:
+    """The indexes a line break would cut one of these (start, end, ...) ranges at."""
+    return {cut for start, end, *_ in ranges for cut in range(start + 1, end)}
+
+
+def character_widths(box) -> list[float]:
+    """The width of each printed character of a line (or of an inline box on one), a text box's width shared by
+    its characters."""
+    widths = []
+    for item in line_items(box):
+        characters = [char for char in item.text if printed(char)]
+        widths += [item.width / len(characters)] * len(characters) if characters else []
+    return widths
 
 
 def line_starts(paragraph: Paragraph) -> list[int]:
