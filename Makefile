@@ -24,11 +24,13 @@ build: setup
 	$(PNPGEN) build
 	$(PNPGEN) rules --sample --quiet   # output/typesetting-sample.pdf
 
+# the tests in parallel, one process a core (pytest-xdist); a worker that runs out takes tests queued for another
+TEST_JOBS ?= auto
 test: setup
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_JOBS) --dist worksteal
 
 test-fast: setup
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -n $(TEST_JOBS) --dist worksteal -m "not slow"
 
 $(VENV)/.lint-installed: $(VENV)/.installed pyproject.toml
 	$(PY) -m pip install -q $(EDITABLE) '.[lint]'

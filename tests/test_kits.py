@@ -82,8 +82,8 @@ def test_card_faces_keep_their_bleed_and_trim_boxes(kits):
     assert poker in bboxes
 
 
-def test_a_planted_long_english_name_fails_strict_on_a_seed_card(tmp_path, cli):
-    from conftest import copy_game
+def test_a_planted_long_english_name_fails_strict_on_a_seed_card(tmp_path, cli, kits):
+    from conftest import copy_game, seeded_out
 
     game = copy_game("ikkin", tmp_path)
     deck = game / "decks" / "employees.yaml"
@@ -93,7 +93,9 @@ def test_a_planted_long_english_name_fails_strict_on_a_seed_card(tmp_path, cli):
     deck.write_text(
         text.replace(match.group(0), match.group(0).rsplit("en: ", 1)[0] + f"en: {long_name}}}", 1), encoding="utf-8"
     )
-    result = cli("build", game, "--strict", "--lang", "en", "--paper", "a4", "--out", tmp_path / "out", "-q")
+    result = cli(
+        "build", game, "--strict", "--lang", "en", "--paper", "a4", "--out", seeded_out(kits, tmp_path / "out"), "-q"
+    )
     assert result.code == 1
     assert match.group(1) in result.err and "name" in result.err
 

@@ -113,7 +113,7 @@ def warm_up() -> None:
 
     parser()
     memo.code_fingerprint()  # pnpgen's code as the face keys know it: the server's own (see daemon.fingerprint)
-    batches.content_key()  # and WeasyPrint's version, read from its metadata (a few ms), and the fonts
+    batches.renderer_fingerprint()  # and WeasyPrint's version, read from its metadata (a few ms), and the fonts
     templating.compile_builtin()
     render_sample_page()
     gc.collect()

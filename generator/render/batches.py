@@ -2,8 +2,8 @@
 
 A Batch is one WeasyPrint document: a deck's distinct faces (card-size pages), a board, a rule sheet, the
 labels of card sheets. Its key hashes its text (or what the text is made from) with everything else that
-decides the PDF: WeasyPrint's version, the fonts and how they are embedded, the text check's version and the
-layout passes.
+decides the PDF: what the text reads, by name and content (render/reads.py: not where the game's folder is),
+WeasyPrint's version, the fonts and how they are embedded, the text check's version and the layout passes.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import hashlib
 from collections.abc import Callable
 
 from generator.render import fonts
+from generator.render.reads import DocumentReads
 from generator.render.weasy.compactfonts import EMBEDDING
 from generator.render.weasy.fit import CHECK_VERSION
 from generator.render.weasy.patches import weasyprint_version
@@ -45,15 +46,16 @@ class Batch:
 
     @functools.cached_property
     def key(self) -> str:
-        if self.inputs is not None:
-            return content_key(self.base_url, "made from\0", self.inputs)
+        if self.inputs is not None:  # not a document: the inputs name no file to read
+            return _digest_of(_key_start(), (self.base_url, "made from", self.inputs)).hexdigest()
         return content_key(self.base_url, self.html)
 
 
-def content_key(*parts: str) -> str:
-    """Hash of everything that determines a rendering: the texts given, WeasyPrint's version, the fonts and how
-    they are embedded."""
-    return _digest_of(_key_start(), parts).hexdigest()
+def content_key(base_url: str, *texts: str) -> str:
+    """Hash of everything that determines the rendering of a document made of texts against base_url: the
+    texts with the folder's URL and path put aside, the name and content of every file they name that the
+    document may read (render/reads.py), WeasyPrint's version, the fonts and how they are embedded."""
+    return content_keyer(base_url, *texts[:-1])(texts[-1])
 
 
 def renderer_fingerprint() -> str:
@@ -62,15 +64,16 @@ def renderer_fingerprint() -> str:
     return _key_start().hexdigest()
 
 
-def content_keyer(*common: str) -> Callable[[str], str]:
-    """content_key(*common, last) as a function of last: the common parts (a deck's document around its faces,
-    tens of kilobytes) are hashed once."""
-    start = _digest_of(_key_start(), common)
-    return lambda last: _digest_of(start.copy(), (last,)).hexdigest()
+def content_keyer(base_url: str, *common: str) -> Callable[[str], str]:
+    """content_key(base_url, *common, last) as a function of last: the common texts (a deck's document around
+    its faces, tens of kilobytes) are hashed once, and each file the texts read is hashed once."""
+    reads = DocumentReads(base_url)
+    start = _digest_of(_key_start(), [reads.key_text(text) for text in common])
+    return lambda last: _digest_of(start.copy(), (reads.key_text(last),)).hexdigest()
 
 
 def content_keys(common: tuple[str, ...], lasts: list[str]) -> list[str]:
-    """content_key(*common, last) for each of lasts."""
+    """content_key(*common, last) for each of lasts (common: the base URL, then the common texts)."""
     key = content_keyer(*common)
     return [key(last) for last in lasts]
 

@@ -26,7 +26,7 @@ from generator.model.rules import COVER_FROM_PAGES, Block, Rulebook, has_rules, 
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
 from generator.render.cardimage import face_images
-from generator.render.batches import Batch, content_key
+from generator.render.batches import Batch, renderer_fingerprint
 from generator.render.memo import FaceMemo, context_key, folder_fingerprint
 from generator.render.pipeline import FaceCache, render_batches
 from generator.render.prototype import WORDS as PROTOTYPE_WORDS, prototype_blocks
@@ -495,7 +495,7 @@ class EditionMemo:
     def inputs(self, langs: tuple[str, ...], paper: str, cover: bool) -> str:
         if self._start is None:
             game_files = folder_fingerprint(Path(self.game.dir))
-            self._start = context_key(self.game.dir, [content_key("rules"), game_files, str(self.directory)])
+            self._start = context_key(self.game.dir, [renderer_fingerprint(), "rules", game_files, str(self.directory)])
         return hashlib.sha256(f"{self._start}\0{'+'.join(langs)}\0{paper}\0{cover}".encode()).hexdigest()
 
     def get(self, inputs: str) -> tuple[str, dict] | None:
