@@ -36,7 +36,7 @@ $(VENV)/.lint-installed: $(VENV)/.installed pyproject.toml
 	$(PY) -m pip install -q $(EDITABLE) '.[lint]'
 	touch $@
 
-# the gate CI runs before the tests: ruff (rules and formatting), mypy on the typed packages, the import layers
+# the gate CI runs before the tests: ruff (rules, import order, formatting), mypy on generator/, the import layers
 lint: setup $(VENV)/.lint-installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

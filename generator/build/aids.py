@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from generator.build.builder import OutputBuilder, OutputFile, output_lang
+from generator.build.builder import FileEntry, OutputBuilder, OutputFile, output_lang
 from generator.build.context import BuildContext
 from generator.build.pieces import faces_copies, save_pdf
 from generator.model.placeholders import data_names, resolve_all
-from generator.render.boards import own_or_base, text_of
+from generator.render.boards import own_or_base
 from generator.render.faces import GameRenderer
 from generator.render.printed import AID_FIELDS, aid_card, aid_size, pseudo_deck, single_sided
 from generator.render.sheet_writer import SheetWriter, impose_deck
+from generator.render.titles import file_title
 
 
 def aid_variants(context: BuildContext) -> list[tuple[str, list[str]]]:
@@ -22,7 +23,7 @@ def aid_variants(context: BuildContext) -> list[tuple[str, list[str]]]:
     return variants
 
 
-def build_aids(context: BuildContext) -> list[dict]:
+def build_aids(context: BuildContext) -> list[FileEntry]:
     """Every aid in each language and bilingual, in the number it states, for each paper."""
     game = context.game
     aids = list(game.printables.aids.values()) if game.printables else []
@@ -50,16 +51,13 @@ def build_aids(context: BuildContext) -> list[dict]:
                     list(AID_FIELDS),
                 )
                 deck.cut = "sheet"
-                writer = SheetWriter()
-                _open, copies = faces_copies(renderer, deck, context)
+                faces, copies = faces_copies(renderer, deck, context)
+                writer = SheetWriter(tagged_sources=faces)  # the aid's faces are tagged: so is the sheet
                 impose_deck(writer, size, 0.0, copies, single_sided(option))
                 name = f"aid-{aid.id}-{variant}-{option.paper}.pdf"
-                save_pdf(
-                    writer,
-                    context.out_dir / name,
-                    f"{text_of(aid.name, langs[0], game.source_language)} ({variant})",
-                    variant,
-                )
+                names = {"name": aid.name, "title": resolved.title}
+                title = file_title(game, "aid", langs, option.paper, names)
+                save_pdf(writer, context.out_dir / name, title, variant)
                 files.append(
                     {
                         "path": name,

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
-from generator.build.builder import OutputBuilder, OutputFile
+from typing import TYPE_CHECKING, Any
+
+from generator.build.builder import FileEntry, OutputBuilder, OutputFile
+from generator.errors import InputError, Problem
+from generator.paths import find_template
 from generator.build.context import BuildContext
 from generator.build.pieces import rendered_pages, save_pdf
-from generator.model.printables import Board
-from generator.render.boards import BOARD_BLEED_MM, board_batch, text_of
+from generator.model.game import Board
+from generator.render.boards import BOARD_BLEED_MM, board_batch
 from generator.render.fit_report import CardFit, find_text
 from generator.render.weasy.fit import FitBox
 from generator.render.printed import fits_on, furniture_batch, single_sided
 from generator.render.paper import MARGIN_MM
 from generator.render.sheet_writer import SheetWriter, impose_deck
 from generator.render.tiles import TileLayout, tile_layout, write_tiles
+from generator.render.titles import file_title
+
+if TYPE_CHECKING:
+    import pikepdf
 
 
 def board_papers(context: BuildContext, board: Board) -> list[str]:
@@ -48,8 +56,29 @@ def board_findings(
     return found
 
 
-def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tiles: TileLayout | None) -> dict:
-    entry = {
+def pages_drawn(
+    context: BuildContext, pages: list[Any], wanted: int, what: str, templates: tuple[str, str]
+) -> list[Any]:
+    """The pages of a board's document (or of its tile captions) when there are as many as pnpgen lays out; else
+    a located error naming the game's own templates that drew them."""
+    if len(pages) == wanted:
+        return pages
+    own = [path for path in (find_template(context.game.dir, name) for name in templates) if path is not None]
+    html, css = templates
+    raise InputError(
+        Problem(
+            own[0] if own else None,
+            None,
+            f"{what} came out as {len(pages)} pages, not {wanted}",
+            hint=f"pnpgen lays out {wanted} fixed-size page(s) here: keep every box of your {html} absolutely "
+            f"positioned inside them with no page breaks, and no rule of your {css} (read after pnpgen's) moving them "
+            f"out (position, size, break-*); or remove the file to use pnpgen's templates/base/{html}",
+        )
+    )
+
+
+def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tiles: TileLayout | None) -> FileEntry:
+    entry: FileEntry = {
         "path": path,
         "kind": "board",
         "board": board.id,
@@ -66,7 +95,7 @@ def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tile
     return entry
 
 
-def build_boards(context: BuildContext) -> list[dict]:
+def build_boards(context: BuildContext) -> list[FileEntry]:
     """One PDF per board, language and paper: imposed copies when the board fits, else tiles."""
     game = context.game
     boards = list(game.printables.boards.values()) if game.printables else []
@@ -76,13 +105,14 @@ def build_boards(context: BuildContext) -> list[dict]:
         _open, faces = rendered_pages(context, batches)
         for board, batch in zip(boards, batches):
             context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key)))
-        for board, (page,) in zip(boards, faces):
+        for board, pages in zip(boards, faces):
+            (page,) = pages_drawn(context, pages, 1, f"board '{board.id}' ({lang})", ("board.html", "board.css"))
             for paper in board_papers(context, board):
                 files.append(write_board(context, board, page, lang, paper))
     return files
 
 
-def write_board(context: BuildContext, board: Board, page, lang: str, paper: str) -> dict:
+def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: str, paper: str) -> FileEntry:
     writer = SheetWriter()
     name = f"board-{board.id}-{lang}-{paper}.pdf"
     layout = None
@@ -95,12 +125,14 @@ def write_board(context: BuildContext, board: Board, page, lang: str, paper: str
         )
         batch = furniture_batch(context.game, board, layout, lang, paper)
         _open, (furniture,) = rendered_pages(context, [batch])
+        pages = layout.count + (1 if layout.count > 1 else 0)  # a page map before the tiles of more than one
+        what = f"the tile captions of board '{board.id}' ({lang}, {paper})"
+        furniture = pages_drawn(context, furniture, pages, what, ("tile-captions.html", "tile-captions.css"))
         context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key), "tile captions"))
         for _ in range(board.copies):
             write_tiles(writer, layout, page, furniture)
-    save_pdf(
-        writer, context.out_dir / name, f"{text_of(board.name, lang, context.game.source_language)} ({lang})", lang
-    )
+    title = file_title(context.game, "board", [lang], paper, {"name": board.name})
+    save_pdf(writer, context.out_dir / name, title, lang)
     context.progress.say(f"{context.game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
     return board_entry(board, name, lang, paper, len(writer.pdf.pages), layout)
 

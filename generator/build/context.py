@@ -17,6 +17,7 @@ from generator.progress import Progress
 from generator.render.faces import DeckFaces
 from generator.render.fit_report import CardFit
 from generator.render.pipeline import FaceCache
+from generator.model.game import Text
 from generator.render.sheet_plan import SheetOptions
 
 
@@ -35,12 +36,12 @@ class BuildContext:
     fits: list[CardFit] = field(default_factory=list)  # measured text boxes and text findings of every face built
     # what the build reports without stopping (see --strict); None given: __post_init__ makes one
     problems: BuildProblems = None  # type: ignore[assignment]
-    said: set = field(default_factory=set)
+    said: set[tuple[object, ...]] = field(default_factory=set)  # the findings said (report_fits)
     untranslated: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> string id -> file:line
     flagged: dict[str, int] = field(default_factory=dict)  # lang -> faces carrying the untranslated flag
-    _ids: dict | None = None
+    _ids: dict[int, str] | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.problems is None:
             self.problems = BuildProblems(self.progress)
 
@@ -75,7 +76,7 @@ class BuildContext:
                 string_id = ids.get(id(value.text), f"deck '{faces.deck.id}', card '{card_id}'")
                 found.setdefault(string_id, location(value.text))
 
-    def note_rules(self, fallbacks: dict[str, dict]) -> None:
+    def note_rules(self, fallbacks: dict[str, dict[str, Text]]) -> None:
         for lang, printed in fallbacks.items():
             found = self.untranslated.setdefault(lang, {})
             for string_id, text in printed.items():
@@ -91,7 +92,7 @@ class BuildContext:
         return [option.paper for option in self.sheets]
 
 
-def location(text) -> str:
+def location(text: Text) -> str:
     return (
         f"{display_path(text.file)}:{text.line}"
         if text.file and text.line

@@ -36,7 +36,7 @@ class BuildOptions:
     volume_sheets: int = VOLUME_SHEETS  # a card sheet file of more sheets is written in volumes of this many (0: never)
     outputs: tuple[str, ...] | None = None  # the kinds of output to build (engine.BUILDERS' kinds); None: every one
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.volume_sheets < 0:
             raise InputError(
                 Problem(

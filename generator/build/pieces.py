@@ -20,14 +20,16 @@ def save_pdf(writer: SheetWriter, path: Path, title: str, lang: str) -> None:
     write_atomic(path, save_pdf_bytes(writer.pdf, title, lang))
 
 
-def rendered_pages(context: BuildContext, documents: list[Batch]) -> tuple[list[pikepdf.Pdf], list[list]]:
+def rendered_pages(context: BuildContext, documents: list[Batch]) -> tuple[list[pikepdf.Pdf], list[list[pikepdf.Page]]]:
     """Render the batches (from the cache where possible): the open PDFs (keep them while their pages
     are used) and each one's pages."""
     pdfs = [pikepdf.open(io.BytesIO(data)) for data in render_batches(documents, context.cache, context.jobs)]
     return pdfs, [list(pdf.pages) for pdf in pdfs]
 
 
-def faces_copies(renderer: GameRenderer, deck: Deck, context: BuildContext) -> tuple[list, list]:
+def faces_copies(
+    renderer: GameRenderer, deck: Deck, context: BuildContext
+) -> tuple[list[pikepdf.Pdf], list[tuple[pikepdf.Page, pikepdf.Page | None]]]:
     """The open face PDFs (keep them while used) and (front page, back page or None) for every copy
     of every card of a pseudo-deck."""
     faces = renderer.deck_faces(deck)

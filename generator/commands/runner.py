@@ -63,6 +63,9 @@ def run_here(argv: list[str]) -> int:
         return 2
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
+    weasy_patches = sys.modules.get("generator.render.weasy.patches")
+    if weasy_patches is not None:  # loaded before this command (a resident server's): warn this command's caller
+        weasy_patches.warn_again()
     try:
         with interrupts.recorded():
             code = args.run(args)

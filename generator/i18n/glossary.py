@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.model.game import Game
-from generator.model.glossary import GlossaryTerm, glossary_path
+from generator.model.game import Game, GlossaryTerm
+from generator.model.glossary import glossary_path
 
 LATIN_WORD = re.compile(r"[A-Za-z]")
 SCRIPTS = (
@@ -42,10 +42,6 @@ class Term(GlossaryTerm):
     def forms_in(self, text: str, lang: str) -> list[str]:
         """The forms a translation uses."""
         return [form for form in self.forms.get(lang, []) if _pattern(form).search(text)]
-
-    def named_in(self, text: str, lang: str) -> bool:
-        """Whether a source text names the term as a word of its own."""
-        return bool(self.spans_in(text, lang))
 
     def spans_in(self, text: str, lang: str) -> list[tuple[int, int]]:
         """Where a text names the term, as (start, end) of each word of its own."""

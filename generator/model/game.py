@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from generator.errors import Problem
 
 # Card sizes in millimetres (width, height).
 CARD_SIZES = {
@@ -21,11 +25,11 @@ DEFAULT_BLEED_MM = 3.0
 class Text:
     """A localized string and where it was written."""
 
-    values: dict
+    values: dict[str, str]
     file: Path | None = None
     line: int | None = None
-    path: tuple = ()
-    lines: dict = field(default_factory=dict, compare=False)  # language -> line of its text
+    path: tuple[str | int, ...] = ()
+    lines: dict[str, int | None] = field(default_factory=dict, compare=False)  # language -> line of its text
 
     def line_of(self, lang: str) -> int | None:
         return self.lines.get(lang, self.line)
@@ -41,7 +45,7 @@ class Text:
             return self.values[fallback]
         return next((value for value in self.values.values() if value.strip()), "")
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((tuple(sorted(self.values.items())), self.path))
 
 
@@ -57,7 +61,7 @@ class Card:
     index: int
     remove_at: list[int] = field(default_factory=list)
     placeholder: bool | list[str] = False
-    back: dict | None = None
+    back: dict[str, Any] | None = None
     lines: dict[str, int | None] = field(default_factory=dict)  # card key -> line
 
     def line_of(self, key: str) -> int | None:
@@ -89,7 +93,7 @@ class Deck:
     bleed_mm: float
     template: str
     back_template: str | None
-    fields: dict  # name -> schema.Field
+    fields: dict[str, Any]  # name -> schema.Field (schema imports this module: it cannot be named here)
     cards: list[Card]
     lines: dict[str, int | None] = field(default_factory=dict)  # deck-level key -> line
     placeholder: bool | list[str] | Text = False  # true, the deck-level keys invented (e.g. size), or in words
@@ -102,6 +106,11 @@ class Deck:
 
     def copies_at(self, players: int) -> int:
         return sum(card.copies(players) for card in self.cards)
+
+    def templates(self) -> list[str]:
+        """The names of the templates drawing its faces: the front's, the back's and any card's own back's."""
+        names = [self.template, self.back_template] + [(card.back or {}).get("template") for card in self.cards]
+        return list(dict.fromkeys(name for name in names if name))
 
 
 @dataclass
@@ -129,7 +138,7 @@ class Board:
     size_mm: tuple[float, float]
     copies: int
     background: str
-    elements: list[dict]  # resolved: every =expression evaluated, for_each expanded
+    elements: list[dict[str, Any]]  # resolved: every =expression evaluated, for_each expanded
     placeholder: bool | list[str] | Text = False
 
 
@@ -142,7 +151,7 @@ class Aid:
     copies: int
     title: Text
     colour: str
-    sections: list[dict]
+    sections: list[dict[str, Any]]
     placeholder: bool | list[str] | Text = False
 
 
@@ -155,13 +164,14 @@ class TokenSheet:
     size_mm: float
     sides: int
     bleed_mm: float
-    tokens: list[dict]
+    tokens: list[dict[str, Any]]
     sets: int | None = None  # the box counts sets of the sheet's tokens (else single tokens)
     placeholder: bool | list[str] | Text = False
 
     @property
     def pieces(self) -> int:
-        return (self.sets or 1) * sum(token["count"] for token in self.tokens)
+        each_set: int = sum(token["count"] for token in self.tokens)  # a token's count is checked whole
+        return (self.sets or 1) * each_set
 
     @property
     def counted(self) -> int:
@@ -200,19 +210,22 @@ class Game:
     source_language: str
     components: list[Component]
     decks: dict[str, Deck]
+    play_time: tuple[int, int] | None = None  # minutes, shortest and longest
+    age: int | None = None  # the youngest age the game is for
     style: str | None = None
     files: dict[str, Path] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)  # checked game.yaml, for later stages
     numbers: dict[str, Any] = field(default_factory=dict)
-    setup: list[dict] = field(default_factory=list)  # deals, each with its `_line`
-    checks: list[dict] = field(default_factory=list)  # declared invariants, each with its `_line`
-    template_problems: list = field(default_factory=list)  # missing templates (when not required)
+    setup: list[dict[str, Any]] = field(default_factory=list)  # deals, each with its `_line`
+    checks: list[dict[str, Any]] = field(default_factory=list)  # declared invariants, each with its `_line`
+    template_problems: list[Problem] = field(default_factory=list)  # missing templates (when not required)
     printables: Printables | None = None  # boards, aids and token sheets
     labels: dict[str, Text] = field(default_factory=dict)  # template labels by key (labels.yaml)
     glossary: list[GlossaryTerm] = field(default_factory=list)  # glossary.yaml's terms
     placeholder: bool | list[str] | Text = False  # true, the game-level keys that are invented, or in words
 
-    def cards(self):
+    def cards(self) -> Iterator[Card]:
+
         for deck in self.decks.values():
             yield from deck.cards
 

@@ -108,7 +108,13 @@ def load_glossary(
 
 
 def _term(
-    entry, languages: list[str], source_language: str, path: Path, line, key: str, problems: list
+    entry: object,
+    languages: list[str],
+    source_language: str,
+    path: Path,
+    line: int | None,
+    key: str,
+    problems: list[Problem],
 ) -> GlossaryTerm | None:
     if not isinstance(entry, dict):
         problems.append(Problem(path, line, "expected a mapping of languages to words", key))

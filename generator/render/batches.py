@@ -22,6 +22,7 @@ from generator.render.worker import RenderedBatch, render_document
 # What render_measured does between layout and PDF besides WeasyPrint (shrinking text, pulling down short
 # last lines): a change to it changes the PDFs from the same HTML, so it is part of every cache key.
 LAYOUT_PASSES = "shrink-2 furigana-2 phrases-2 lastlines-4 lastpage-3 grow-2 justify-2"
+TAGGED = "tagged-1"  # in the key of a tagged batch: how structure elements are tagged (render/weasy/taglang.py)
 
 
 class Batch:
@@ -29,13 +30,21 @@ class Batch:
 
     A document known by what it is made from (`inputs`: a text that changes whenever its HTML would) is keyed
     by those inputs, and `make` writes its HTML only when it is rendered: finding it in the cache costs no
-    template render (the sheet labels: a render and the typesetting of every label, in every rebuild)."""
+    template render (the sheet labels: a render and the typesetting of every label, in every rebuild).
+
+    A `tagged` batch is written as a tagged PDF (its structure tree: what rule sheets and aids are read by)."""
 
     def __init__(
-        self, html: str | None, base_url: str, inputs: str | None = None, make: Callable[[], str] | None = None
+        self,
+        html: str | None,
+        base_url: str,
+        inputs: str | None = None,
+        make: Callable[[], str] | None = None,
+        tagged: bool = False,
     ):
         assert html is not None or (inputs is not None and make is not None), "a batch needs its HTML or a maker"
         self._html, self.base_url, self.inputs, self._make = html, base_url, inputs, make
+        self.tagged = tagged
 
     @property
     def html(self) -> str:
@@ -46,9 +55,10 @@ class Batch:
 
     @functools.cached_property
     def key(self) -> str:
+        tagging = (TAGGED,) if self.tagged else ()
         if self.inputs is not None:  # not a document: the inputs name no file to read
-            return _digest_of(_key_start(), (self.base_url, "made from", self.inputs)).hexdigest()
-        return content_key(self.base_url, self.html)
+            return _digest_of(_key_start(), (self.base_url, *tagging, "made from", self.inputs)).hexdigest()
+        return content_key(self.base_url, *tagging, self.html)
 
 
 def content_key(base_url: str, *texts: str) -> str:
@@ -94,7 +104,7 @@ def _digest_of(digest, parts):
 def render_fitted(batch: Batch) -> RenderedBatch:
     """Render one batch, with its measured text boxes (see render/worker.py: what a render worker runs)."""
     fonts.require_fonts_for(batch.html)
-    return render_document(batch.html, batch.base_url)
+    return render_document(batch.html, batch.base_url, batch.tagged)
 
 
 def render_batch(batch: Batch) -> bytes:

@@ -13,9 +13,8 @@ import math
 from dataclasses import dataclass
 
 from generator.model.placeholders import data_names, resolve_all
-from generator.model.game import Game, Text
-from generator.model.printables import Board
-from generator.paths import find_template
+from generator.model.game import Board, Game, Text
+from generator.paths import BASE_PREFIX, GAME_MAY_REPLACE, TEMPLATES_DIR, find_template
 from generator.render import fonts, typeset_html
 from generator.render.batches import Batch
 from generator.render.templating import TemplateKind, Templates, localize
@@ -43,7 +42,8 @@ class Box:
 
 BOARD_TEMPLATE = TemplateKind(
     "Boards",
-    "`board.html` and `board.css` in the game's template folder replace pnpgen's: a board of boards/ at its full "
+    "`board.html` in the game's template folder replaces pnpgen's, and its `board.css` adds to pnpgen's (pnpgen's "
+    "classes: `pnp-board`, `pnp-hexes`, each box `pnp-box` and `pnp-<kind>`): a board of boards/ at its full "
     "size, its elements already laid out in mm",
     {
         "board": "the board as its file describes it: `board.id`, `board.background`, `board.copies`, "
@@ -285,7 +285,15 @@ def layout(board: Board, lang: str, fallback: str) -> tuple[list[Box], list[dict
 
 def own_or_base(game: Game, name: str) -> str:
     """The game's own template of this name if it has one, else the project's in templates/base/."""
-    return name if find_template(game.dir, name) else f"base/{name}"
+    assert name in GAME_MAY_REPLACE, f"{name} is not one of pnpgen's templates a game may replace"
+    return name if find_template(game.dir, name) else f"{BASE_PREFIX}{name}"
+
+
+def stylesheet(game: Game, name: str) -> str:
+    """pnpgen's stylesheet `name` (board.css, tile-captions.css), then the game's of that name, which adds to it."""
+    css = (TEMPLATES_DIR / BASE_PREFIX / name).read_text(encoding="utf-8")
+    own = find_template(game.dir, name) if name in GAME_MAY_REPLACE else None
+    return css if own is None else f"{css}\n{own.read_text(encoding='utf-8')}"
 
 
 def board_batch(game: Game, board: Board, lang: str) -> Batch:
@@ -307,9 +315,7 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
         ),
         f"board '{board.id}' ({lang})",
     )
-    css_file = find_template(game.dir, own_or_base(game, "board.css"))
-    assert css_file is not None, "templates/base/board.css is part of pnpgen"
-    css = fonts.for_language(css_file.read_text(encoding="utf-8"), lang)
+    css = fonts.for_language(stylesheet(game, "board.css"), lang)
     html = (
         f'<!doctype html><html lang="{lang}" data-safe="{BOARD_SAFE_MM:g}"><head><meta charset="utf-8">'
         f"<style>\n{fonts.font_face_css()}{typeset_html.stylesheet()}"

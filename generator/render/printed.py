@@ -14,11 +14,10 @@ from dataclasses import replace
 from markupsafe import Markup
 
 from generator.model.placeholders import data_names
-from generator.model.game import CARD_SIZES, Card, Deck, Game
-from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenSheet
-from generator.paths import find_template
+from generator.model.game import CARD_SIZES, Aid, Board, Card, Deck, Game, TokenSheet
+from generator.model.printables import HALF_PAGE, TOKEN_SIDE
 from generator.render import fonts, typeset_html
-from generator.render.boards import BOARD_BLEED_MM, own_or_base, text_of
+from generator.render.boards import BOARD_BLEED_MM, own_or_base, stylesheet, text_of
 from generator.render.batches import Batch
 from generator.render.paper import MARGIN_MM, PAPERS
 from generator.render.sheet_marks import MARK_ROOM_MM
@@ -52,10 +51,11 @@ TILE_TEXTS = {
 
 TILE_CAPTIONS = TemplateKind(
     "Tile captions",
-    "`tile-captions.html` and `tile-captions.css` in the game's template folder replace pnpgen's: the texts "
-    "around the tiles of a board larger than the paper, one paper-size page per tile (the page map first), laid "
-    "over the tiles; pnpgen draws the marks, the small map and the 50 mm bar. Positions are mm from the paper's "
-    "top left",
+    "`tile-captions.html` in the game's template folder replaces pnpgen's, and its `tile-captions.css` adds to "
+    "pnpgen's (pnpgen's classes: `pnp-page`, `pnp-head`, `pnp-note`, `pnp-map-label`, `pnp-tile`, `pnp-ruler`): "
+    "the texts around the tiles of a board larger than the paper, one paper-size page per tile (the page map "
+    "first), laid over the tiles; pnpgen draws the marks, the small map and the 50 mm bar. Positions are mm "
+    "from the paper's top left",
     {
         "paper": "the paper's `width` and `height`",
         "window": "the tile's window on the paper: `x`, `y`, `w`, `h`",
@@ -66,7 +66,8 @@ TILE_CAPTIONS = TemplateKind(
         "captions": "each tile's caption, in tile order",
         "ruler": "the words beside the 50 mm bar",
         "safe_mm": "how far text stays from the paper's edge",
-        "styles": "the fonts, the typesetting styles and tile-captions.css, for a `<style>` element",
+        "styles": "the fonts, the typesetting styles, pnpgen's tile-captions.css and the game's, for a `<style>` "
+        "element",
     },
 )
 TOKEN_FIELDS = {  # what a token's `card` holds in token.html and token-back.html
@@ -117,9 +118,7 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
         for index, (col, row) in enumerate(layout.tiles(), 1)
     ]
     bar_x, bar_y = scale_bar_at(layout)
-    css_file = find_template(game.dir, own_or_base(game, "tile-captions.css"))
-    assert css_file is not None, "templates/base/tile-captions.css is part of pnpgen"
-    css = css_file.read_text(encoding="utf-8")
+    css = stylesheet(game, "tile-captions.css")
     context = TILE_CAPTIONS.context(
         paper={"width": layout.paper[0], "height": layout.paper[1]},
         window=layout.paper_window(),

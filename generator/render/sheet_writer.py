@@ -11,15 +11,18 @@ import pikepdf
 from generator.render.paper import MM, Rect, pdf_number
 from generator.render.sheet_pages import SheetPage, sheet_pages
 from generator.render.sheet_plan import CopyGroup, SheetOptions
-from generator.render.typeset import metadata_text
+from generator.render.sheet_tags import SheetStructure
 
 
 class SheetWriter:
-    """Builds a sheet PDF: each distinct face becomes one form XObject, placed as often as needed."""
+    """Builds a sheet PDF: each distinct face becomes one form XObject, placed as often as needed. Given the
+    tagged face documents (`tagged_sources`, open PDFs), the sheet is tagged too: the structure of each face is
+    read once, everything else on the sheet (copies, marks) is an artifact (sheet_tags.py)."""
 
-    def __init__(self):
+    def __init__(self, tagged_sources: list[pikepdf.Pdf] | None = None) -> None:
         self.pdf = pikepdf.new()
         self._forms: dict[int, tuple[pikepdf.Object, list]] = {}
+        self.structure = SheetStructure(self.pdf, tagged_sources) if tagged_sources else None
 
     def form(self, page: pikepdf.Page) -> tuple[pikepdf.Object, list]:
         key = id(page)
@@ -42,12 +45,18 @@ class SheetWriter:
         resources = pikepdf.Dictionary()
         content = []
         names: dict[int, str] = {}
+        read = []  # (face page, form) whose structure this page carries
         for page, at, rotate, *clip in placements:
             form, bbox = self.form(page)
+            drawn = place
+            if self.structure is not None:
+                form, is_read = self.structure.placement(page, form)
+                read += [(page, form)] if is_read else []
+                drawn = place if is_read else artifact(place)
             name = names.setdefault(id(form), f"/F{len(names)}")
             resources[name] = form
-            content.append(place(name, bbox, at, rotate, clip[0] if clip else None))
-        content.append(overlay)
+            content.append(drawn(name, bbox, at, rotate, clip[0] if clip else None))
+        content.append(overlay if self.structure is None or not overlay.strip() else f"/Artifact BMC\n{overlay}\nEMC\n")
         sheet = pikepdf.Dictionary(
             Type=pikepdf.Name.Page,
             MediaBox=pikepdf.Array([0, 0, paper[0] * MM, paper[1] * MM]),
@@ -57,6 +66,16 @@ class SheetWriter:
         if boxes is not None:
             sheet.TrimBox, sheet.BleedBox = (pdf_box(rect) for rect in boxes)
         self.pdf.pages.append(pikepdf.Page(sheet))
+        if self.structure is not None:
+            sheet = self.pdf.pages[-1].obj
+            sheet.Tabs = pikepdf.Name.S  # annotations, if any, in structure order
+            for page, form in read:
+                self.structure.adopt(page, form, sheet)
+
+
+def artifact(draw):
+    """`draw` wrapped as an artifact: drawn on the sheet, read by nothing (a further copy of a face)."""
+    return lambda *args: f"/Artifact BMC\n{draw(*args)}EMC\n"
 
 
 def place(name: str, bbox, at: Rect, rotate: bool = False, clip: Rect | None = None) -> str:
@@ -131,7 +150,7 @@ def needed_version(pdf: pikepdf.Pdf) -> str:
 def save_pdf_bytes(pdf: pikepdf.Pdf, title: str, lang: str) -> bytes:
     """The file as written: its title and language (`/Lang`, what a screen reader and a viewer's title bar
     use) and the header version its content needs."""
-    pdf.docinfo["/Title"] = metadata_text(title, lang)
+    pdf.docinfo["/Title"] = title
     pdf.docinfo["/Creator"] = "pnpgen"
     pdf.Root.Lang = pikepdf.String(lang.split("+")[0])  # a bilingual file: its first language
     pdf.Root.ViewerPreferences = pikepdf.Dictionary(DisplayDocTitle=True)
