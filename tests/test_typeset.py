@@ -471,26 +471,40 @@ def test_an_english_paragraph_does_not_end_on_one_word():
         assert len(lines) >= 2 and len(lines[-1].split()) >= 2, (align, lines)
 
 
-def test_a_narrow_justified_paragraph_keeps_its_words_whole_at_line_ends():
-    """A player aid's panel: 12 to 16 characters a line, no line ends inside a word (「資|金」, 「ベー|ジュ」),
-    and every line but the last still ends flush."""
-    from generator.render.typeset import phrase_boundaries, word_boundaries
+def test_a_narrow_justified_paragraph_keeps_its_words_whole_only_where_its_lines_stay_tight():
+    """A player aid's panel, 12 to 16 characters a line: a line ends at a word's end (隣|から, not 隣か|ら) where
+    sending the word down keeps the line above within MOST_TERM_EM of spacing, as tight as its neighbours;
+    where it would not, the line breaks inside the word (資|金: JLReq allows it, a loose line reads worse).
+    Every line but the last ends flush."""
+    from generator.render.weasy.lastlines import MOST_TERM_EM
     from generator.render.weasy.paragraphs import paragraphs
 
     text = (
         "本拠地か既存の線路の隣からベージュを通って都市まで最短で敷く。"
         "通ったベージュの数だけ価値が上がり、都市のアイコンの資金を得る。"
     )
-    cuts = word_boundaries(text) | phrase_boundaries(text)
     for width in (12, 14, 16):
         lines, document = _laid_out_lines(typeset_page(text, "ja", phrases=False), width)
-        ends = list(itertools.accumulate(len(line.replace("\u2060", "")) for line in lines))
-        assert "".join(lines).replace("\u2060", "") == text
-        assert all(end in cuts for end in ends[:-1]), (width, lines)
+        lines = [line.replace("\u2060", "") for line in lines]
+        assert "".join(lines) == text
         (paragraph,) = paragraphs(document)
         for index, line in enumerate(paragraph.lines[:-1]):
-            last = _text_boxes_of(line)[-1]
+            boxes = _text_boxes_of(line)
+            last = boxes[-1]
             assert abs(last.position_x + last.width - paragraph.right_edge(index)) < 0.6, (width, index)
+            spacing = max(
+                (box.style["letter_spacing"] for box in boxes if _is_number(box.style["letter_spacing"])), default=0
+            )
+            assert spacing <= MOST_TERM_EM * 20 + 0.1, (width, lines[index], spacing)
+        if width == 12:
+            assert lines[0] == "本拠地か既存の線路の隣", "から sent down whole: the line above stays tight"
+            assert lines[-2].endswith("資") and lines[-1].startswith("金"), "資金 whole would loosen its line"
+        if width == 16:
+            assert lines[0] == "本拠地か既存の線路の隣からベー", "ベージュ whole would spread the line by 0.25 em"
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float))  # "normal" where justification gave the line no spacing
 
 
 def _text_boxes_of(line):
@@ -547,21 +561,31 @@ def _lines_ending_inside(lines: list[str], words: Words) -> list[str]:
     return [lines[index] for index, end in enumerate(ends) if end in inside]
 
 
-def test_a_narrow_justified_paragraph_keeps_the_games_words_whole():
-    """A player aid's panel, 14 characters wide: the analyser reads 企業価値 as 企業|価値 and would let the line
-    end between them; as the game's word it goes down whole, and the lines stay flush."""
+def test_a_narrow_justified_paragraph_keeps_the_games_words_whole_where_its_lines_stay_tight():
+    """A player aid's panel, 12 to 16 characters wide: the analyser reads 企業価値 as 企業|価値. Where the line
+    ends before it at no cost (12, 16 wide) the word is whole; at 14 wide, sending 企業 down would spread
+    「ヘックスを1つ通るたびに」 by about 0.17 em against lines set solid, so the line breaks inside the word
+    (JLReq allows it; a loose line reads worse). Every line stays within MOST_TERM_EM and ends flush."""
+    from generator.render.weasy.lastlines import MOST_TERM_EM
     from generator.render.weasy.paragraphs import paragraphs
 
     text = "ヘックスを1つ通るたびに企業価値が1上がり、都市のアイコンの企業ごとに資金が1上がる。"
     plain_lines, _ = _laid_out_lines(typeset_page(text, "ja", phrases=False), 14)
     assert _lines_ending_inside([line.replace("\u2060", "").replace(" ", "") for line in plain_lines], WORTH)
-    lines, document = _laid_out_lines(typeset_page(text, "ja", phrases=False, words={"ja": WORTH}), 14)
-    lines = [line.replace("\u2060", "").replace(" ", "") for line in lines]
-    assert "".join(lines) == text and not _lines_ending_inside(lines, WORTH), lines
-    (paragraph,) = paragraphs(document)
-    for index, line in enumerate(paragraph.lines[:-1]):
-        last = _text_boxes_of(line)[-1]
-        assert abs(last.position_x + last.width - paragraph.right_edge(index)) < 0.6, index
+    for width in (12, 14, 16):
+        lines, document = _laid_out_lines(typeset_page(text, "ja", phrases=False, words={"ja": WORTH}), width)
+        lines = [line.replace("\u2060", "").replace(" ", "") for line in lines]
+        assert "".join(lines) == text
+        assert bool(_lines_ending_inside(lines, WORTH)) == (width == 14), (width, lines)
+        (paragraph,) = paragraphs(document)
+        for index, line in enumerate(paragraph.lines[:-1]):
+            boxes = _text_boxes_of(line)
+            last = boxes[-1]
+            assert abs(last.position_x + last.width - paragraph.right_edge(index)) < 0.6, (width, index)
+            spacing = max(
+                (box.style["letter_spacing"] for box in boxes if _is_number(box.style["letter_spacing"])), default=0
+            )
+            assert spacing <= MOST_TERM_EM * 20 + 0.1, (width, lines[index], spacing)
 
 
 def test_a_wide_paragraph_keeps_a_games_word_whole_only_where_its_line_stays_tight():

@@ -57,8 +57,10 @@ BREAK = "\u200b"
 SHORT = 1  # a last line of this many characters (punctuation aside) or fewer is too short
 MIN_WIDTH_EM = 8  # narrower boxes (a label, a cell) are left to their phrases
 MOST_PUSH_EM = 0.25  # the spacing a push may leave between the characters of the line above
-NARROW_EM = 20  # a justified paragraph narrower than this keeps its words whole at line ends where it can
-MOST_TERM_EM = 0.1  # wider, only the game's own words, and only where the line above stays about as tight as others
+NARROW_EM = 20  # a justified paragraph narrower than this keeps any word whole at line ends where it can
+# A word kept whole sends its start down and spreads the line above: only within this spacing, as tight as the
+# lines around it. Looser, the line breaks inside the word (JLReq allows it; a loose line reads worse).
+MOST_TERM_EM = 0.1
 WORD_PASSES = 6
 WORD_CLASS = "nb"  # typeset.css: white-space nowrap (a number with its counter uses it too)
 HALT_CLASS = "halt"
@@ -215,12 +217,12 @@ def _tag(node, name: str) -> str:
 def push(paragraph: Paragraph) -> bool:
     """Join the paragraph's end from the latest phrase boundary that brings enough characters down; from before
     one of the game's own words rather than inside it, where that keeps the line above as tight as a word kept
-    whole may (keep_words_whole's limits)."""
+    whole may (within MOST_TERM_EM)."""
     cuts = _push_cuts(paragraph)
     if not cuts:
         return False
     in_terms = inside(terms_in(paragraph.element))
-    limit = (MOST_PUSH_EM if _narrow(paragraph) else MOST_TERM_EM) * paragraph.font_size
+    limit = MOST_TERM_EM * paragraph.font_size
     latest = cuts[0][0]
     whole = next((cut for cut, spacing in cuts if cut not in in_terms and (spacing <= limit or cut == latest)), latest)
     return join_from(paragraph.element, whole)
@@ -291,12 +293,12 @@ def join_from(element, index: int) -> bool:
 
 
 def keep_words_whole(paragraph: Paragraph, state: dict) -> bool:
-    """In a justified paragraph narrower than NARROW_EM (a player aid's panel), a line ending inside a word
-    (「資|金」, or one of the game's own: typeset.py's terms, 企業|価値, which the analyser reads as two) sends the
-    word's start down instead when the line, filled, keeps within MOST_PUSH_EM of spacing and the word fits a
-    line; in a wider one, a line ending inside one of the game's own words does, within MOST_TERM_EM (running
-    text may break anywhere: a loose line would be worse). The word is set in a no-wrap span. One line a
-    layout, WORD_PASSES at most per paragraph."""
+    """A line of a justified paragraph ending inside one of the game's own words (typeset.py's terms: 企業|価値,
+    which the analyser reads as two), or in a paragraph narrower than NARROW_EM (a player aid's panel) inside any
+    word (「資|金」), sends the word's start down instead when the word fits a line and the line, filled, keeps
+    within MOST_TERM_EM of spacing, as tight as the lines around it; else the line breaks inside the word
+    (running text may break anywhere: a loose line would be worse). The word is set in a no-wrap span. One
+    line a layout, WORD_PASSES at most per paragraph."""
     key = (id(paragraph.element), "words")
     if not paragraph.justified or state.get(key, 0) >= WORD_PASSES:
         return False
@@ -331,7 +333,7 @@ def keep_words_whole(paragraph: Paragraph, state: dict) -> bool:
             continue  # longer than a line: it breaks somewhere wherever it starts
         slack = max(0.0, line_slack(line, paragraph.right_edge(index)))
         points = sum(1 for char in text[start:word_start] if is_japanese(char)) - 1
-        if (slack + moved) / max(1, points) > (MOST_PUSH_EM if narrow else MOST_TERM_EM) * em:
+        if (slack + moved) / max(1, points) > MOST_TERM_EM * em:
             continue
         if _keep_whole(paragraph.element, word_start, word_end, term):
             state[key] = state.get(key, 0) + 1
