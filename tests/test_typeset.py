@@ -476,9 +476,6 @@ def test_a_narrow_justified_paragraph_keeps_its_words_whole_only_where_its_lines
     sending the word down keeps the line above within MOST_TERM_EM of spacing, as tight as its neighbours;
     where it would not, the line breaks inside the word (資|金: JLReq allows it, a loose line reads worse).
     Every line but the last ends flush."""
-    from generator.render.weasy.lastlines import MOST_TERM_EM
-    from generator.render.weasy.paragraphs import paragraphs
-
     text = (
         "本拠地か既存の線路の隣からベージュを通って都市まで最短で敷く。"
         "通ったベージュの数だけ価値が上がり、都市のアイコンの資金を得る。"
@@ -487,15 +484,7 @@ def test_a_narrow_justified_paragraph_keeps_its_words_whole_only_where_its_lines
         lines, document = _laid_out_lines(typeset_page(text, "ja", phrases=False), width)
         lines = [line.replace("\u2060", "") for line in lines]
         assert "".join(lines) == text
-        (paragraph,) = paragraphs(document)
-        for index, line in enumerate(paragraph.lines[:-1]):
-            boxes = _text_boxes_of(line)
-            last = boxes[-1]
-            assert abs(last.position_x + last.width - paragraph.right_edge(index)) < 0.6, (width, index)
-            spacing = max(
-                (box.style["letter_spacing"] for box in boxes if _is_number(box.style["letter_spacing"])), default=0
-            )
-            assert spacing <= MOST_TERM_EM * 20 + 0.1, (width, lines[index], spacing)
+        _assert_flush_and_tight(document, lines)
         if width == 12:
             assert lines[0] == "本拠地か既存の線路の隣", "から sent down whole: the line above stays tight"
             assert lines[-2].endswith("資") and lines[-1].startswith("金"), "資金 whole would loosen its line"
@@ -503,8 +492,20 @@ def test_a_narrow_justified_paragraph_keeps_its_words_whole_only_where_its_lines
             assert lines[0] == "本拠地か既存の線路の隣からベー", "ベージュ whole would spread the line by 0.25 em"
 
 
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float))  # "normal" where justification gave the line no spacing
+def _assert_flush_and_tight(document, lines: list[str]) -> None:
+    """Every line of the one paragraph but its last ends at the right edge, its characters at most MOST_TERM_EM
+    apart (the letter spacing justification gave it; "normal" where it gave none)."""
+    from generator.render.weasy.lastlines import MOST_TERM_EM
+    from generator.render.weasy.paragraphs import paragraphs
+
+    (paragraph,) = paragraphs(document)
+    for index, line in enumerate(paragraph.lines[:-1]):
+        boxes = _text_boxes_of(line)
+        last = boxes[-1]
+        assert abs(last.position_x + last.width - paragraph.right_edge(index)) < 0.6, lines
+        spacings = [box.style["letter_spacing"] for box in boxes]
+        spacing = max((value for value in spacings if isinstance(value, (int, float))), default=0)
+        assert spacing <= MOST_TERM_EM * paragraph.font_size + 0.1, (lines[index], spacing)
 
 
 def _text_boxes_of(line):
@@ -566,9 +567,6 @@ def test_a_narrow_justified_paragraph_keeps_the_games_words_whole_where_its_line
     ends before it at no cost (12, 16 wide) the word is whole; at 14 wide, sending 企業 down would spread
     「ヘックスを1つ通るたびに」 by about 0.17 em against lines set solid, so the line breaks inside the word
     (JLReq allows it; a loose line reads worse). Every line stays within MOST_TERM_EM and ends flush."""
-    from generator.render.weasy.lastlines import MOST_TERM_EM
-    from generator.render.weasy.paragraphs import paragraphs
-
     text = "ヘックスを1つ通るたびに企業価値が1上がり、都市のアイコンの企業ごとに資金が1上がる。"
     plain_lines, _ = _laid_out_lines(typeset_page(text, "ja", phrases=False), 14)
     assert _lines_ending_inside([line.replace("\u2060", "").replace(" ", "") for line in plain_lines], WORTH)
@@ -577,15 +575,7 @@ def test_a_narrow_justified_paragraph_keeps_the_games_words_whole_where_its_line
         lines = [line.replace("\u2060", "").replace(" ", "") for line in lines]
         assert "".join(lines) == text
         assert bool(_lines_ending_inside(lines, WORTH)) == (width == 14), (width, lines)
-        (paragraph,) = paragraphs(document)
-        for index, line in enumerate(paragraph.lines[:-1]):
-            boxes = _text_boxes_of(line)
-            last = boxes[-1]
-            assert abs(last.position_x + last.width - paragraph.right_edge(index)) < 0.6, (width, index)
-            spacing = max(
-                (box.style["letter_spacing"] for box in boxes if _is_number(box.style["letter_spacing"])), default=0
-            )
-            assert spacing <= MOST_TERM_EM * 20 + 0.1, (width, lines[index], spacing)
+        _assert_flush_and_tight(document, lines)
 
 
 def test_a_wide_paragraph_keeps_a_games_word_whole_only_where_its_line_stays_tight():
