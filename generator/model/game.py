@@ -191,6 +191,20 @@ class Printables:
 
 
 @dataclass
+class GlossaryTerm:
+    """A term of the game's glossary (glossary.yaml, model/glossary.py): its forms in each language."""
+
+    forms: dict[str, list[str]]  # lang -> accepted forms, the first one preferred
+    line: int | None
+    avoid: dict[str, list[str]] = field(default_factory=dict)  # lang -> words that must not name it
+
+    def kept(self) -> bool:
+        """The same word in every language (a name): a copy of the source is not 'untranslated'."""
+        firsts = {forms[0] for forms in self.forms.values() if forms}
+        return len(firsts) == 1
+
+
+@dataclass
 class Game:
     id: str
     dir: Path
@@ -211,6 +225,7 @@ class Game:
     template_problems: list[Problem] = field(default_factory=list)  # missing templates (when not required)
     printables: Printables | None = None  # boards, aids and token sheets
     labels: dict[str, Text] = field(default_factory=dict)  # template labels by key (labels.yaml)
+    glossary: list[GlossaryTerm] = field(default_factory=list)  # glossary.yaml's terms
     placeholder: bool | list[str] | Text = False  # true, the game-level keys that are invented, or in words
     print_settings: dict[str, Any] | None = None  # game.yaml `print:` (min_dpi)
 

@@ -9,6 +9,7 @@ from typing import Any
 from generator.errors import InputError, Problem, unique_problems
 from generator.fsutil import finish_interrupted
 from generator.model.cards import BACK, BLEED, CARD, CARD_KEYS, CARD_MODEL, INVENTED, INVENTED_DOC, card_schema
+from generator.model.glossary import load_glossary
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, DEFAULT_MIN_DPI, Card, Component, Deck, Game, SheetSource
@@ -188,7 +189,7 @@ GAME_MODEL = Model(
     GAME_SCHEMA,
     given=(
         *("id", "dir", "files", "raw", "components", "decks", "template_problems", "printables", "labels"),
-        *("players", "play_time", "languages", "source_language", "numbers", "setup", "checks"),
+        *("glossary", "players", "play_time", "languages", "source_language", "numbers", "setup", "checks"),
     ),
 )
 
@@ -358,6 +359,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         game_dir, languages, decks, dict(info.get("numbers", {})), (players["min"], players["max"]), problems
     )
     labels = load_labels(game_dir, languages, problems)
+    glossary = load_glossary(game_dir, languages, str(info.get("source_language", "")), problems)
     named = {name for deck in decks.values() for name in deck.templates()} | {str(info.get("style", "style.css"))}
     template_problems += template_file_problems(game_dir, named)
     if require_templates:
@@ -382,6 +384,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         template_problems=template_problems,
         printables=printables,
         labels=labels,
+        glossary=glossary,
     )
 
 

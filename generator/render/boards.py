@@ -380,7 +380,7 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
     """One WeasyPrint document: the board as a single page at its full size."""
     fallback = game.source_language
     data = data_names(game)
-    templates = Templates(game.dir, lang, fallback, data, labels=game.labels)
+    templates = Templates.of_game(game, lang, data)
     board = dataclasses.replace(
         board,
         name=resolve_all(board.name, data, [lang, fallback]),

@@ -164,7 +164,7 @@ class GameRenderer:
         self.game = game
         self.lang = lang
         self.data = _WatchedData(data_names(game))
-        self.templates = Templates(game.dir, lang, game.source_language, self.data, labels=game.labels)
+        self.templates = Templates.of_game(game, lang, self.data)
         self.base_css = (TEMPLATES_DIR / "base" / "card.css").read_text(encoding="utf-8")
         self.game_css = self._game_stylesheet()
         self.memo = memo
@@ -244,6 +244,7 @@ class GameRenderer:
                 base_url,
                 frame,
                 self.game.labels,
+                {lang: sorted(words.words) for lang, words in self.templates.words.items()},  # kept whole
             ],
             self.templates.used,
         )

@@ -184,7 +184,7 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
         safe_mm=PRINTER_MARGIN_MM,
         styles=Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{fonts.for_language(css, lang)}"),
     )
-    templates = Templates(game.dir, lang, game.source_language, data_names(game), labels=game.labels)
+    templates = Templates.of_game(game, lang, data_names(game))
     html = templates.render(
         own_or_base(game, "tile-captions.html"), context, f"the tile captions of board '{board.id}'"
     )

@@ -20,14 +20,16 @@ from markupsafe import Markup
 
 from generator.model.placeholders import resolve_text
 from generator.errors import InputError, Problem, did_you_mean
-from generator.model.game import Text
+from generator.model.game import Game, Text
 from generator.model.labels import LABELS_FILE
 from generator.fsutil import read_sealed_entry, write_cache_entry, write_sealed_entry
 from generator.paths import TEMPLATES_DIR, template_dirs, user_cache_dir
 from generator.render.images import art_file, art_problem
 from generator.render.weasy.fit import OVERFLOW_ATTRIBUTE, SOURCE_ATTRIBUTE
 from generator.render.fonts import is_cjk
+from generator.render.typeset import Words
 from generator.render.typeset_html import typeset_page
+from generator.render.vocabulary import game_words
 
 
 class MissingAsset(Exception):
@@ -259,6 +261,7 @@ class Templates:
         fallback: str | None = None,
         data=None,
         labels: dict[str, Text] | None = None,
+        words: Mapping[str, Words] | None = None,
     ):
         self.game_dir = game_dir  # None: pnpgen's own templates only (pages no game styles: the typesetting sample)
         self.dirs = template_dirs(game_dir) if game_dir is not None else [TEMPLATES_DIR]
@@ -266,6 +269,7 @@ class Templates:
         self.fallback = fallback
         self.data = data  # the game's DataNames: placeholders in texts are resolved
         self.labels = labels or {}
+        self.words = words or {}  # by language, the words the typesetting keeps whole (render/vocabulary.py)
         self.untranslated: dict[int, Untranslated] = {}  # what the last render printed in the fallback language
         self.env = TemplateSandbox(
             loader=SourceMarkingLoader([str(d) for d in self.dirs if d.is_dir()]),
@@ -284,6 +288,12 @@ class Templates:
         self._assets: dict[str, str | None] = {}
         self.used: dict[Path, tuple] = {}  # every file a template asked for -> (template, line, how) of the first use
         self.read_game_files = False  # image() looked in the game's folder: what it printed follows its files
+
+    @classmethod
+    def of_game(cls, game: Game, lang: str, data=None) -> Templates:
+        """A game's templates for one language: the source language its fallback, its labels, and its own words
+        kept whole by the typesetting (render/vocabulary.py)."""
+        return cls(game.dir, lang, game.source_language, data, labels=game.labels, words=game_words(game))
 
     def localized(self, value):
         """A value with every text in it in the language being built, a mapping or a list of texts too, for a test
@@ -386,7 +396,7 @@ class Templates:
         Japanese between phrases); any template mistake becomes a located InputError naming the subject."""
         self.untranslated = {}
         try:
-            return typeset_page(self.env.get_template(name).render(**context), self.lang, phrases)
+            return typeset_page(self.env.get_template(name).render(**context), self.lang, phrases, self.words)
         except jinja2.TemplateSyntaxError as exc:
             raise InputError(
                 Problem(

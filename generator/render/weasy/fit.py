@@ -35,9 +35,11 @@ from typing import Any
 from xml.etree import ElementTree
 
 from generator.render.attributes import Attribute
-from generator.render.weasy.furigana import enlarge_small_readings
-from generator.render.weasy.lastlines import pull_down_short_lines
+from generator.render.weasy.furigana import align_edge_readings, enlarge_small_readings
+from generator.render.weasy.justify import justify_lines
+from generator.render.weasy.lastlines import set_last_lines
 from generator.render.weasy.lastpage import tighten_for_last_page
+from generator.render.weasy.phrases import open_long_phrases
 from generator.render.weasy.tree import descendants, kind, page_box, unwrap
 
 SHRINK_STEP = 0.05
@@ -229,11 +231,15 @@ def grow_to_fill(html, document):
 
 def render_measured(html) -> tuple[Any, list[FitBox]]:
     """Lay out a weasyprint.HTML, shrinking what may shrink, growing what may grow, giving furigana a
-    readable size (furigana.py) and pulling characters down to Japanese paragraphs' short last lines
-    (lastlines.py); a near-empty last page is pulled back where the document asks for it (lastpage.py).
-    The final document, its data-fit boxes and the text found where it should not be."""
+    readable size (furigana.py), opening phrases too long for their line at their words (phrases.py) and
+    setting paragraphs' last lines (lastlines.py); a near-empty last page is
+    pulled back where the document asks for it (lastpage.py). Justified Japanese lines are then filled to
+    their column (justify.py). The final document, its data-fit boxes and the text found where it should
+    not be."""
     document, spilled = _one_page_per_face(grow_to_fill(html, html.render()))
-    joined: dict[int, int] = {}
+    last_lines: dict[int, str] = {}
+    opened: dict[int, str] = {}
+    aligned: set[int] = set()
     last_page: dict = {}
     scales: dict[int, float] = {}
     original: dict[int, tuple] = {}  # element id -> (element, its own style attribute, its font size in px)
@@ -250,10 +256,17 @@ def render_measured(html) -> tuple[Any, list[FitBox]]:
             scales[id(element)] = round(scale - SHRINK_STEP, 4)
             changed = True
         changed = enlarge_small_readings(document) or changed
+        changed = changed or align_edge_readings(document, aligned)
         # tightening reflows every line: decide it before joining the ends of short last lines
         tightened = not changed and tighten_for_last_page(document, last_page)
-        changed = changed or tightened or pull_down_short_lines(document, joined)
+        if not (changed or tightened):  # display text's phrases and running text's last lines are apart: at once
+            opened_phrases = open_long_phrases(document, opened)
+            changed = set_last_lines(document, last_lines) or opened_phrases
+        changed = changed or tightened
         if not changed:
+            if justify_lines(document):
+                for page in document.pages:
+                    page.__dict__.pop("_pnpgen_walk", None)  # measured before the lines were filled
             fits = [measure_box(page, element, box, scales.get(id(element), 1.0)) for page, element, box in found]
             overflowing = {id(element) for (_, element, _), fit in zip(found, fits) if fit.overflows}
             found = fits + spilled + (text_findings(document, overflowing) if check_enabled() else [])
@@ -419,8 +432,7 @@ def _carried_findings(page, carried: list, faces: list) -> list[FitBox]:
 def _drop_carried(page, carried: list) -> None:
     html = _html_box(page)
     html.children = [child for child in html.children if child not in carried]
-    if hasattr(page, "_pnpgen_walk"):
-        del page._pnpgen_walk
+    page.__dict__.pop("_pnpgen_walk", None)  # measured with the carried boxes
 
 
 def _cut_off(page: int, face, laid_out: int, last: Owner) -> list[FitBox]:

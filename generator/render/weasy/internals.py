@@ -3,8 +3,9 @@ what it is expected to be, and a check of each.
 
 WeasyPrint's public API is `HTML`, `CSS`, `Document.pages`, `render()`, `write_pdf()` and `URLFetcher`:
 everything else pnpgen uses (the patches in patches.py, the layout tree read by tree.py, fit.py, furigana.py,
-lastlines.py and lastpage.py) is listed in INTERNALS. tests/test_weasy_internals.py checks each entry, one
-test per entry, so that after an upgrade the failing test's id names the name that moved or changed.
+paragraphs.py, phrases.py, lastlines.py, lastpage.py and justify.py) is listed in INTERNALS.
+tests/test_weasy_internals.py checks each entry, one test per entry, so that after an upgrade the failing
+test's id names the name that moved or changed.
 
 Kinds of entry (`expected` says what is checked):
 - function / method: a function with exactly these parameter names;
@@ -31,6 +32,7 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import itertools
 import re
 import sys
 from dataclasses import dataclass
@@ -373,11 +375,43 @@ INTERNALS: list[Internal] = [
             "transformation_matrix",
         )
     ],
-    Internal(BOXES, "TextBox.text", "layout attribute", ("TextBox",), "fit.py, lastlines.py"),
+    Internal(BOXES, "TextBox.text", "layout attribute", ("TextBox",), "fit.py, lastlines.py, paragraphs.py"),
+    # justify.py: a laid-out line filled by letter spacing, its boxes moved
+    Internal(
+        BOXES, "Box.translate", "method", ("self", "dx", "dy", "ignore_floats"), "justify._shift (an inline block)"
+    ),
+    Internal(BOXES, "Box.is_in_normal_flow", "method", ("self",), "justify._in_flow"),
+    Internal(BOXES, "TextBox.justification_spacing", "layout attribute", ("TextBox",), "justify._stretched"),
+    Internal(BOXES, "TextBox.pango_layout", "layout attribute", ("TextBox",), "justify._shift"),
+    Internal(
+        "weasyprint.text.line_break",
+        "Layout.justification_spacing",
+        "set in class",
+        (),
+        "justify._shift (WeasyPrint's stretching of a line's spaces taken back)",
+    ),
+    *[
+        Internal("weasyprint.css", f"{name}.copy", "method", ("self",), "justify._shift (a text box's own style)")
+        for name in ("ComputedStyle", "AnonymousStyle")
+    ],
+    Internal(
+        "weasyprint.draw.text",
+        "draw_text",
+        "source",
+        (r"textbox\.pango_layout\.reactivate\(textbox\.style\)",),
+        "justify._shift (a text box is drawn from its style, the letter spacing given after layout included)",
+    ),
+    Internal(
+        "weasyprint",
+        "Document.write_pdf",
+        "behaviour",
+        ("letter spacing given to a laid-out text box's style is drawn in the PDF",),
+        "justify.fill_line",
+    ),
     Internal(BOXES, "TextBox.baseline", "layout attribute", ("TextBox",), "fit._add_run"),
     *[
         Internal(BOXES, f"Box.style[{key}]", "style key", (key,), "fit.py, furigana.py, lastlines.py, lastpage.py")
-        for key in ("font_size", "position", "lang")
+        for key in ("font_size", "position", "lang", "letter_spacing", "text_align_all")
     ],
     *[
         Internal(BOXES, f"Box.style[{key}]", "style key", (key,), "fit.page_covers (what a box's background hides)")
@@ -455,6 +489,9 @@ OWN_KEYS = {
     "done": "lastpage: the state kept across layouts",
     "pages": "lastpage: the state kept across layouts",
     "style": "lastpage: the state kept across layouts",
+    "scale": "lastpage: the state kept across layouts",
+    "attempts": "lastpage: the state kept across layouts",
+    "size": "lastpage: the state kept across layouts",
     "trim": "fit: an Owner's findings by kind",
 }
 
@@ -680,7 +717,30 @@ def _check_source(internal: Internal) -> str | None:
 
 
 def _check_behaviour(internal: Internal) -> str | None:
+    if internal.name == "Document.write_pdf":
+        return _check_spacing_drawn()
     return _check_spliced_pages() if internal.name == "Document.pages" else _check_render_again()
+
+
+def _check_spacing_drawn() -> str | None:
+    import pypdfium2
+
+    from generator.render.weasy import load
+    from generator.render.weasy.tree import descendants, kind, page_box
+
+    document = load().HTML(string='<p lang="ja" style="font-size: 20px">あいう</p>').render()
+    box = next(box for box in descendants(page_box(document.pages[0])) if kind(box) == "TextBox")
+    style = box.style.copy()
+    style["letter_spacing"] = 10
+    box.style = style
+    text = pypdfium2.PdfDocument(document.write_pdf())[0].get_textpage()
+    lefts = [
+        text.get_charbox(index, loose=True)[0]
+        for index in range(text.count_chars())
+        if text.get_text_range(index, 1).strip()
+    ]
+    steps = [round((after - before) * 4 / 3) for before, after in itertools.pairwise(lefts)]
+    return None if steps == [30, 30] else f"characters 20 px wide with 10 px of letter spacing are {steps} px apart"
 
 
 def _check_spliced_pages() -> str | None:
