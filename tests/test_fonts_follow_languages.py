@@ -43,10 +43,15 @@ ENGLISH_GAME = {
     "components.yaml": "components:\n  - id: cards\n    name: {en: Cards}\n    count: 4\n    deck: cards\n",
     "decks/cards.yaml": (
         "name: {en: Cards}\nsize: poker\ntemplate: card.html\nback: {template: card-back.html}\n"
-        "fields:\n  value: {type: int, min: 1, max: 9, required: true}\n  text: {type: text}\ncards:\n"
-        "  - id: apple\n    name: {en: Apple}\n    count: 2\n    value: 1\n    text: {en: Draw 1 card.}\n"
-        "  - id: pear\n    name: {en: Pear}\n    count: 2\n    value: 2\n"
+        "fields:\n  value: {type: int, min: 1, max: 9, required: true}\n  text: {type: text}\n"
+        "  picture: {type: image}\ncards:\n"  # the starter's card.html draws it
+        "  - id: apple\n    name: {en: Apple}\n    count: 2\n    value: 1\n"
+        "    picture: art/fruit.svg\n    text: {en: Draw 1 card.}\n"
+        "  - id: pear\n    name: {en: Pear}\n    count: 2\n    value: 2\n    picture: art/fruit.svg\n"
         '    text: {en: "Any one player discards 1 card; naïve café owners smile."}\n'
+    ),
+    "art/fruit.svg": (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="40" height="30" fill="red"/></svg>'
     ),
 }
 
