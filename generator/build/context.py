@@ -38,6 +38,8 @@ class BuildContext:
     said: set = field(default_factory=set)
     untranslated: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> string id -> file:line
     flagged: dict[str, int] = field(default_factory=dict)  # lang -> faces carrying the untranslated flag
+    written: list[dict] = field(default_factory=list)  # the build.json entries of the builders that ran before
+    builders: list = field(default_factory=list)  # the builders of this build (the bundle runs them for a variant)
     _ids: dict | None = None
 
     def __post_init__(self):

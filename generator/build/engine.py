@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.build import aids, boards, cards, rules, tokens
+from generator.build import aids, boards, bundle, cards, rules, tokens
 from generator.build.builder import Builder
 from generator.build.context import BuildContext
 from generator.build.options import BuildOptions, select_languages
@@ -16,7 +16,15 @@ from generator.progress import Progress
 from generator.render import images
 
 # Each builder makes one kind of output for a game and returns its build.json entries, in this order.
-BUILDERS: list[Builder] = [cards.BUILDER, boards.BUILDER, aids.BUILDER, tokens.BUILDER, rules.BUILDER]
+# The print-and-play bundle comes last: it combines the files the others wrote.
+BUILDERS: list[Builder] = [
+    cards.BUILDER,
+    boards.BUILDER,
+    aids.BUILDER,
+    tokens.BUILDER,
+    rules.BUILDER,
+    bundle.BUILDER,
+]
 
 
 def build(games: Game | list[Game], options: BuildOptions, progress: Progress | None = None) -> int:
@@ -62,14 +70,15 @@ def build_game(
     """The game's outputs of `builders` (staged in the build's OutputSet); what it finds goes to `problems`. When
     only some of BUILDERS run, build.json keeps what the previous one said of the other outputs."""
     context = BuildContext.for_game(game, options, progress, problems)
-    files = []
+    context.builders = builders
     for builder in builders:
         written = builder.build(context)
         undeclared = [entry["path"] for entry in written if not any(f.matches(entry["path"]) for f in builder.files)]
         assert not undeclared, (
             f"declare these files in the {builder.kind} builder's `files` (docs/cli.md): {undeclared}"
         )
-        files += written
+        context.written += written  # what the next builders (the bundle) may read
+    files = context.written
     report = report_of(game, files, context.fits, context.untranslated)
     some = len(builders) < len(BUILDERS)
     if some:

@@ -20,6 +20,11 @@ INVENTED_DOC = (
     "values invented for want of the real ones: `true` (all of it), a list of the invented keys (`[size]`), or "
     "a text in every language saying what is invented; the rule sheet's prototype note lists them"
 )
+MATERIAL = Str()
+MATERIAL_DOC = (
+    "what it is made of, for a manufacturer's quote: `310 g/m² black-core card, linen finish` "
+    "(`pnpgen components --spec` lists it)"
+)
 BACK = Object(
     {"template": Field(Str(), required=True, doc="the template of the back, in templates/")},
     what="back",

@@ -15,6 +15,7 @@ CARD_SIZES = {
     "square": (70.0, 70.0),
 }
 DEFAULT_BLEED_MM = 3.0
+INK_SAVER_BACKS = ("print", "omit")
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,7 @@ class Deck:
     cards: list[Card]
     lines: dict[str, int | None] = field(default_factory=dict)  # deck-level key -> line
     placeholder: bool | list[str] | Text = False  # true, the deck-level keys invented (e.g. size), or in words
+    material: str | None = None  # what a manufacturer makes it of
     cut: str = "card"  # how its pieces are cut: card (rounded corners), round or square (tokens), sheet (aids)
 
     @property
@@ -120,6 +122,7 @@ class Board:
     background: str
     elements: list[dict]  # resolved: every =expression evaluated, for_each expanded
     placeholder: bool | list[str] | Text = False
+    material: str | None = None
 
 
 @dataclass
@@ -133,6 +136,7 @@ class Aid:
     colour: str
     sections: list[dict]
     placeholder: bool | list[str] | Text = False
+    material: str | None = None
 
 
 @dataclass
@@ -147,6 +151,7 @@ class TokenSheet:
     tokens: list[dict]
     sets: int | None = None  # the box counts sets of the sheet's tokens (else single tokens)
     placeholder: bool | list[str] | Text = False
+    material: str | None = None
 
     @property
     def pieces(self) -> int:
@@ -185,6 +190,11 @@ class Game:
     printables: Printables | None = None  # boards, aids and token sheets
     labels: dict[str, Text] = field(default_factory=dict)  # template labels by key (labels.yaml)
     placeholder: bool | list[str] | Text = False  # true, the game-level keys that are invented, or in words
+    play_time: dict[str, int] | None = None  # {min, max} minutes
+    version: str | None = None
+    date: str | None = None  # ISO 8601: 2025-01-20
+    ink_saver: dict[str, str] = field(default_factory=lambda: {"backs": "print"})  # style, backs
+    variant: str = ""  # "ink-saver": the game as its ink-saving version prints it (render/inksaver.py)
 
     def cards(self):
         for deck in self.decks.values():

@@ -7,10 +7,20 @@ from pathlib import Path
 
 from generator.errors import InputError, Problem, unique_problems
 from generator.fsutil import finish_interrupted
-from generator.model.cards import BACK, CARD, CARD_KEYS, CARD_MODEL, INVENTED, INVENTED_DOC, card_schema
+from generator.model.cards import (
+    BACK,
+    CARD,
+    CARD_KEYS,
+    CARD_MODEL,
+    INVENTED,
+    INVENTED_DOC,
+    MATERIAL,
+    MATERIAL_DOC,
+    card_schema,
+)
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
-from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Component, Deck, Game
+from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, INK_SAVER_BACKS, Component, Deck, Game
 from generator.model.schema import (
     Bool,
     FIELD_DECLARATION,
@@ -22,6 +32,7 @@ from generator.model.schema import (
     FileKind,
     Id,
     Int,
+    IsoDate,
     LanguageCode,
     ListOf,
     Localized,
@@ -54,6 +65,34 @@ PLAYERS = Object(
     },
     what="player range",
     doc="How many can play: `{min: 3, max: 5}`.",
+)
+
+PLAY_TIME = Object(
+    {
+        "min": Field(Int(1, 10000), required=True, doc="the shortest game, minutes"),
+        "max": Field(Int(1, 10000), doc="the longest, minutes (leave it out when it is one figure)"),
+    },
+    what="play time",
+    doc="How long a game takes: `{min: 30, max: 45}` minutes.",
+)
+INK_SAVER = Object(
+    {
+        "style": Field(
+            Str(),
+            doc="a stylesheet in the game's templates/ applied to every face after the game's own in the "
+            "ink-saving version: light backgrounds, outlined frames (without it pnpgen's default lightens every "
+            "face evenly)",
+        ),
+        "backs": Field(
+            Enum(list(INK_SAVER_BACKS)),
+            default="print",
+            doc="`print`: the backs are printed, in the ink-saving style; `omit`: the game needs no printed backs "
+            "(the cards tell nothing by their backs), so the ink-saving version leaves them out and prints "
+            "one-sided",
+        ),
+    },
+    what="ink saver",
+    doc="What the ink-saving version of the print-and-play file changes: `{style: ink-saver.css, backs: print}`.",
 )
 
 DEAL = Object(
@@ -137,6 +176,12 @@ GAME_SCHEMA = {
         LanguageCode(), required=True, doc="the language translations are made from; one of `languages`", shown=False
     ),
     "style": Field(Str(), doc="stylesheet for every template of the game", shown=False),
+    "play_time": Field(PLAY_TIME, doc="how long a game takes, in minutes (the print-and-play file's cover)"),
+    "version": Field(Str(), doc="the kit's version, like `0.3` (the print-and-play file's cover)"),
+    "date": Field(IsoDate(), doc="the day of that version, `2025-01-20` (the print-and-play file's cover)"),
+    "ink_saver": Field(
+        INK_SAVER, doc="how the ink-saving print-and-play file (`pnpgen build --ink-saver`) prints", shown=False
+    ),
     "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     "numbers": Field(
         Object({}, what="numbers", extra=True),
@@ -155,7 +200,7 @@ GAME_MODEL = Model(
     GAME_SCHEMA,
     given=(
         *("id", "dir", "files", "raw", "components", "decks", "template_problems", "printables", "labels"),
-        *("players", "languages", "source_language", "numbers", "setup", "checks"),
+        *("players", "languages", "source_language", "numbers", "setup", "checks", "variant"),
     ),
 )
 
@@ -242,6 +287,7 @@ DECK_SCHEMA = Object(
             attr="",
         ),
         "placeholder": Field(INVENTED, doc=INVENTED_DOC),
+        "material": Field(MATERIAL, doc=MATERIAL_DOC, shown=False),
     },
     what="deck",
 )

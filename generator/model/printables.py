@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.model.cards import INVENTED, INVENTED_DOC
+from generator.model.cards import INVENTED, INVENTED_DOC, MATERIAL, MATERIAL_DOC
 from generator.model.expr import ExpressionError, Namespace, evaluate
 from generator.errors import InputError, Problem
 from generator.model.game import CARD_SIZES, Aid, Board, Deck, Printables, Text, TokenSheet
@@ -247,6 +247,7 @@ BOARD_SCHEMA = Object(
         "background": Field(Colour(), default="#ffffff", doc="the board's background colour"),
         "elements": Field(ListOf(ELEMENT), required=True, doc="what is drawn, each with its `kind:` (see below)"),
         "placeholder": Field(INVENTED, doc=INVENTED_DOC),
+        "material": Field(MATERIAL, doc=MATERIAL_DOC, shown=False),
     },
     what="board",
 )
@@ -292,6 +293,7 @@ AID_SCHEMA = Object(
         "colour": Field(Colour(), default="#2f5d62", doc="the colour of the title band and headings"),
         "sections": Field(ListOf(AID_SECTION), required=True, doc="the aid's sections, top to bottom"),
         "placeholder": Field(INVENTED, doc=INVENTED_DOC),
+        "material": Field(MATERIAL, doc=MATERIAL_DOC, shown=False),
     },
     what="player aid",
 )
@@ -325,6 +327,7 @@ TOKENS_SCHEMA = Object(
         "sets": Field(Int(1, 100), doc="the box counts sets (like 1 set of money), each set all the tokens"),
         "tokens": Field(ListOf(TOKEN), required=True, doc="the tokens of the sheet"),
         "placeholder": Field(INVENTED, doc=INVENTED_DOC),
+        "material": Field(MATERIAL, doc=MATERIAL_DOC, shown=False),
     },
     what="token sheet",
 )

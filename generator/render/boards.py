@@ -18,6 +18,7 @@ from generator.model.printables import Board
 from generator.paths import find_template
 from generator.render import fonts, typeset_html
 from generator.render.batches import Batch
+from generator.render.inksaver import variant_css
 from generator.render.templating import TemplateKind, Templates, localize
 
 TRACK_GAP_MM = 2.0  # between a track's label and its first space
@@ -309,7 +310,7 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
     )
     css_file = find_template(game.dir, own_or_base(game, "board.css"))
     assert css_file is not None, "templates/base/board.css is part of pnpgen"
-    css = fonts.for_language(css_file.read_text(encoding="utf-8"), lang)
+    css = fonts.for_language(css_file.read_text(encoding="utf-8") + variant_css(game), lang)
     html = (
         f'<!doctype html><html lang="{lang}" data-safe="{BOARD_SAFE_MM:g}"><head><meta charset="utf-8">'
         f"<style>\n{fonts.font_face_css()}{typeset_html.stylesheet()}"

@@ -23,6 +23,7 @@ from generator.render.batches import content_keyer, renderer_fingerprint
 from generator.render.face_views import CARD_FACE, card_view, deck_view, decks_view, game_view
 from generator.render.fit_report import SAFE_INSET_MM, TOKEN_SAFE_MM, CardFit, located
 from generator.render.images import check_used_images
+from generator.render.inksaver import variant_css
 from generator.render.memo import FaceMemo, card_key, context_key, folder_fingerprint, text_at, text_paths
 from generator.render.templating import Templates, Untranslated
 from generator.render.weasy.fit import FitBox
@@ -161,6 +162,7 @@ class GameRenderer:
             raise InputError(Problem(self.game.files["game"], None, f"stylesheet '{style_name}' not found", "style"))
         if style is not None:
             css.append(style.read_text(encoding="utf-8"))
+        css.append(variant_css(self.game))  # the ink-saving version's, after the game's own
         return "\n".join(css)
 
     def deck_context(self, deck: Deck) -> dict:

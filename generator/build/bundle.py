@@ -1,0 +1,409 @@
+"""The print-and-play file: per language and paper, one PDF of everything to print, after a cover with the
+printing guide and the component checklist.
+
+It is made from the files the other builders wrote in this build, found by their build.json entries (kind,
+language, paper, pages, duplex): their pages are copied as they are (pikepdf), in printing order: rules, card
+sheets (every volume), token sheets, boards, aids. Only the guide and the checklist are rendered. A two-sided
+part starts on an odd page, so that printing the whole file two-sided puts every back behind its front: a blank
+page goes before it where needed, and the guide says so. Each part gets a bookmark and its pages a label
+("Cards 3/14"). With --ink-saver the other builders run again on the game's ink-saving variant into
+OUT/<game>/ink-saver/, and that set is bound the same way; the ink both versions take is measured.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import pikepdf
+
+from generator.build.builder import OutputBuilder, OutputFile
+from generator.build.context import BuildContext
+from generator.build.report import previous_entries, report_of, write_report
+from generator.fsutil import remove_output, write_atomic, written_path
+from generator.model import Game
+from generator.model.game import Text
+from generator.render.fit_report import CardFit, find_text
+from generator.render.ink import coverage, page_darkness
+from generator.render.inksaver import INK_SAVER, backs_omitted, check_ink_saver, ink_saver_game
+from generator.render.pipeline import render_batches
+from generator.render.pnp_guide import CheckedComponent, Guide, GuidePart, GuideWriter, runs
+from generator.render.sheet_writer import save_pdf_bytes
+from generator.render.weasy.fit import FitBox
+
+# build.json's kinds of file, the part of the bundle each makes, in printing order
+GROUP_OF_KIND = {"rules": "rules", "cards": "cards", "tokens": "tokens", "board": "boards", "aid": "aids"}
+# the build.json key naming the printable a file of that kind prints (components.yaml names it by the same key)
+PRINTABLE_KEY = {"tokens": "tokens", "board": "board", "aid": "aid"}
+PAPER_OF_GROUP = {"rules": "plain", "cards": "card", "tokens": "card", "boards": "card", "aids": "heavy"}
+TWO_SIDED = ("long", "short")
+FRONT_MATTER = ("guide", "checklist")
+ATTEMPTS = 4  # laying out the guide again when its own length moved the page numbers it gives
+
+
+@dataclass
+class Part:
+    """A file of the build as a part of the bundle."""
+
+    entry: dict
+    group: str
+    name: str
+    sides: str
+    detail: str = ""
+    first: int = 0  # its first page in the bundle, once paginated
+
+    @property
+    def pages(self) -> int:
+        return int(self.entry.get("pages", 0))
+
+    @property
+    def last(self) -> int:
+        return self.first + self.pages - 1
+
+
+@dataclass
+class Layout:
+    """The bundle's pages: the front matter, then each part (after a blank page where a back needs one)."""
+
+    front: tuple[int, ...]  # pages of the guide and of the checklist
+    parts: list[Part]
+    blanks: list[int] = field(default_factory=list)
+    order: list[Part | None] = field(default_factory=list)  # the parts in order, None for a blank page
+
+    @property
+    def total(self) -> int:
+        return sum(self.front) + sum(part.pages for part in self.parts) + len(self.blanks)
+
+
+def paginate(parts: list[Part], front: tuple[int, ...]) -> Layout:
+    """Number the parts' pages after the front matter; a two-sided part starts on an odd page."""
+    layout = Layout(front, parts)
+    page = sum(front) + 1
+    for part in parts:
+        if part.sides in TWO_SIDED and page % 2 == 0:
+            layout.blanks.append(page)
+            layout.order.append(None)
+            page += 1
+        part.first = page
+        layout.order.append(part)
+        page += part.pages
+    return layout
+
+
+def chosen_parts(game: Game, entries: list[dict], lang: str, paper: str, writer: GuideWriter) -> list[Part]:
+    """The files of one language and paper, in printing order: by kind, two-sided before one-sided within a
+    kind (fewer blank pages), then in box-contents order and by volume."""
+    box = box_order(game)
+    parts = []
+    for entry in entries:
+        group = GROUP_OF_KIND.get(entry.get("kind", ""))
+        if group is None or entry.get("lang") != lang or entry.get("paper") != paper or not entry.get("pages"):
+            continue
+        name, detail = part_name(game, entry, group, lang, writer)
+        parts.append(Part(entry, group, name, sides_of(entry, group), detail))
+
+    def order(part: Part):
+        volume = part.entry.get("volume", {}).get("number", 0)
+        place = box.get(printed_item(part.entry), len(box))
+        return (GROUPS.index(part.group), part.sides not in TWO_SIDED, place, volume)
+
+    return sorted(parts, key=order)
+
+
+GROUPS = tuple(dict.fromkeys(GROUP_OF_KIND.values()))
+
+
+def sides_of(entry: dict, group: str) -> str:
+    duplex = entry.get("duplex")
+    if duplex in TWO_SIDED or duplex == "gutterfold":
+        return duplex
+    return "either" if group == "rules" else "one"
+
+
+def box_order(game: Game) -> dict[tuple, int]:
+    """(kind, printable id) -> its place in the box contents."""
+    return {c.source: index for index, c in enumerate(game.components) if c.source and c.source[0] in PRINTABLE_KEY}
+
+
+def printed_item(entry: dict) -> tuple[str, str]:
+    """(kind, id) of the printable a file prints, as components.yaml names it (`tokens: money`)."""
+    kind = entry.get("kind", "")
+    return kind, str(entry.get(PRINTABLE_KEY[kind], "")) if kind in PRINTABLE_KEY else ""
+
+
+def part_name(game: Game, entry: dict, group: str, lang: str, writer: GuideWriter) -> tuple[str, str]:
+    """What the guide calls a file, and what it holds besides: the box contents' name of what it prints (else
+    the printable's own), the decks of a card sheet file."""
+    fallback = game.source_language
+    kind = entry.get("kind", "")
+    names = component_names(game)
+    if group == "cards":
+        volume = entry.get("volume")
+        name = writer.page_label("cards", lang) + (f" ({volume['number']}/{volume['of']})" if volume else "")
+        decks = [names.get(("deck", deck)) or game.decks[deck].name for deck in entry.get("decks", []) if deck in game.decks]
+        return name, writer.word("and", lang).join(text_in(text, lang, fallback) for text in decks)
+    if group == "rules":
+        named = next((text for (source, _), text in names.items() if source == "rules"), None)
+        return (text_in(named, lang, fallback) if named else writer.page_label("rules", lang)), ""
+    named = names.get(printed_item(entry))
+    if named is None and game.printables is not None:
+        items = {"tokens": game.printables.tokens, "board": game.printables.boards, "aid": game.printables.aids}
+        item = items.get(kind, {}).get(printed_item(entry)[1])
+        named = item.name if item is not None else None
+    return (text_in(named, lang, fallback) if named else writer.page_label(group, lang)), ""
+
+
+def component_names(game: Game) -> dict[tuple[str, str], Text]:
+    return {c.source: c.name for c in game.components if c.source}
+
+
+def text_in(text: Text, lang: str, fallback: str) -> str:
+    return text.get(lang, fallback)
+
+
+def checked_components(game: Game, parts: list[Part]) -> list[CheckedComponent]:
+    """Every component of components.yaml with the pages printing it in the bundle."""
+    found = []
+    for component in game.components:
+        pages: list[int] = []
+        kind, item_id = component.source or ("", "")
+        for part in parts:
+            if kind == "deck" and part.group == "cards":
+                pages += deck_pages(part, item_id)
+            elif kind == "rules" and part.group == "rules":
+                pages += list(range(part.first, part.last + 1))
+            elif (kind, item_id) == printed_item(part.entry):
+                pages += list(range(part.first, part.last + 1))
+        found.append(CheckedComponent(component.id, runs(pages) if component.printed else []))
+    return found
+
+
+def deck_pages(part: Part, deck_id: str) -> list[int]:
+    """The pages of a card sheet file printing the deck (its sheets' fronts and backs)."""
+    sheets = part.entry.get("sheets") or []
+    if not sheets:
+        return list(range(part.first, part.last + 1)) if deck_id in part.entry.get("decks", []) else []
+    per_sheet = max(1, part.pages // len(sheets))
+    return [
+        part.first + index * per_sheet + offset
+        for index, decks in enumerate(sheets)
+        if deck_id in decks
+        for offset in range(per_sheet)
+    ]
+
+
+def build_bundle(context: BuildContext) -> list[dict]:
+    """Every language and paper's print-and-play file (and with --ink-saver its ink-saving version)."""
+    if not context.options.pnp:
+        remove_bundles(context, [])
+        return []
+    files = [write_bundle(context, context.written, lang, paper) for lang in context.langs for paper in context.papers]
+    if context.options.ink_saver:
+        variant_files, variant_entries = build_ink_saver(context)
+        saver = [
+            write_bundle(context, variant_entries, lang, paper, INK_SAVER)
+            for lang in context.langs
+            for paper in context.papers
+        ]
+        files += saver + variant_files
+    remove_bundles(context, files)
+    return files
+
+
+def remove_bundles(context: BuildContext, written: list[dict]) -> None:
+    """Remove the print-and-play files of the last build this one does not write again (--no-pnp, a language
+    or paper no longer built, no --ink-saver)."""
+    kept = {entry["path"] for entry in written}
+    for path, entry in previous_entries(context.out_dir).items():
+        if entry.get("kind") in ("pnp", "ink-saver") and path not in kept:
+            remove_output(context.out_dir / path)
+
+
+def build_ink_saver(context: BuildContext) -> tuple[list[dict], list[dict]]:
+    """The other builders of this build run again on the ink-saving variant of the game, into ink-saver/ (with its
+    own build.json, so that an unchanged file is kept there too): (main build.json's entries, the variant's)."""
+    check_ink_saver(context.game)
+    variant = ink_saver_game(context.game)
+    out_dir = context.out_dir / INK_SAVER
+    inner = replace(
+        context,
+        game=variant,
+        out_dir=out_dir,
+        fits=[],
+        untranslated={},
+        flagged={},
+        written=[],
+        _ids=None,
+    )
+    context.progress.say(f"{context.game.id}: the ink-saving version")
+    for builder in context.builders:
+        if builder.kind != BUILDER.kind:
+            inner.written += builder.build(inner)
+    write_report(out_dir, report_of(variant, inner.written, inner.fits))
+    shown = [{**entry, "path": f"{INK_SAVER}/{entry['path']}", "kind": INK_SAVER, "of": entry.get("kind")} for entry in inner.written]
+    return shown, inner.written
+
+
+def write_bundle(context: BuildContext, entries: list[dict], lang: str, paper: str, variant: str = "") -> dict:
+    """One print-and-play file; its build.json entry."""
+    game = context.game
+    source_dir = context.out_dir / variant if variant else context.out_dir
+    writer = GuideWriter(game)
+    parts = chosen_parts(game, entries, lang, paper, writer)
+    front: tuple[int, ...] = (1, 1)
+    for _ in range(ATTEMPTS):
+        layout = paginate(parts, front)
+        guide = Guide(
+            lang,
+            paper,
+            ink_saver=bool(variant),
+            backs_omitted=bool(variant) and backs_omitted(game),
+            parts=[guide_part(part) for part in parts],
+            blanks=layout.blanks,
+            checklist=checked_components(game, parts),
+        )
+        batches = [writer.batch(guide, page) for page in FRONT_MATTER]
+        documents = render_batches(batches, context.cache, context.jobs)
+        opened = [pikepdf.open(io.BytesIO(data)) for data in documents]
+        counted = tuple(len(pdf.pages) for pdf in opened)
+        if counted == front:
+            break
+        front = counted
+    context.report(guide_findings(game, lang, [context.cache.face_fits(batch.key) for batch in batches]))
+    context.note_rules(writer.words.fallbacks)
+    name = f"pnp-{lang}-{paper}{'-' + variant if variant else ''}.pdf"
+    data = bind(layout, opened, source_dir, writer, lang, game.title.get(lang, game.source_language))
+    write_atomic(context.out_dir / name, data)
+    context.progress.say(f"{game.id}: wrote {name} ({layout.total} pages)")
+    entry = {
+        "path": name,
+        "kind": "pnp",
+        "lang": lang,
+        "paper": paper,
+        "pages": layout.total,
+        "edition": variant or "standard",
+        "front_matter": dict(zip(FRONT_MATTER, layout.front)),
+        "parts": [
+            {"path": part.entry["path"], "group": part.group, "first": part.first, "last": part.last, "sides": part.sides}
+            for part in parts
+        ],
+        "blank_pages": layout.blanks,
+    }
+    if context.options.ink_saver:
+        entry["ink"] = coverage(page_darkness(data))
+    return entry
+
+
+def guide_part(part: Part) -> GuidePart:
+    return GuidePart(
+        part.group,
+        part.name,
+        part.first,
+        part.last,
+        part.sides,
+        PAPER_OF_GROUP[part.group],
+        part.detail,
+        tiled="tiles" in part.entry,
+    )
+
+
+def bind(
+    layout: Layout, front: list[pikepdf.Pdf], source_dir: Path, writer: GuideWriter, lang: str, title: str
+) -> bytes:
+    """The bundle's PDF: the front matter, then each part's pages as its file has them, blank pages between; a
+    bookmark per part (under one per kind), a label per page."""
+    pdf = pikepdf.new()
+    marks: list[tuple[str, int, list[tuple[str, int]]]] = []  # (title, page index, the parts under it)
+    for which, document in zip(FRONT_MATTER, front):
+        marks.append((writer.word(which, lang), len(pdf.pages), []))
+        pdf.pages.extend(document.pages)
+    opened = []  # the parts' files, open until the bundle is saved
+    for index, part in enumerate(layout.order):
+        if part is None:
+            following = next(p for p in layout.order[index + 1 :] if p is not None)
+            pdf.add_blank_page(page_size=page_size(source_dir / following.entry["path"]))
+            continue
+        source = pikepdf.open(written_path(source_dir / part.entry["path"]))
+        opened.append(source)
+        group = writer.page_label(part.group, lang)
+        if marks[-1][0] != group or len(marks) <= len(FRONT_MATTER):
+            marks.append((group, len(pdf.pages), []))
+        marks[-1][2].append((part.name, len(pdf.pages)))
+        pdf.pages.extend(source.pages)
+    set_page_labels(pdf, group_labels(layout, writer, lang))
+    with pdf.open_outline() as outline:
+        for mark, page, children in marks:
+            item = pikepdf.OutlineItem(mark, page)
+            if len(children) > 1 or (children and children[0][0] != mark):
+                item.children.extend(pikepdf.OutlineItem(child, at) for child, at in children)
+            outline.root.append(item)
+    return save_pdf_bytes(pdf, title, lang)
+
+
+def group_labels(layout: Layout, writer: GuideWriter, lang: str) -> list[str]:
+    """Each page's label: its group's word and its place among the group's pages ("Cards 3/14")."""
+    labels = numbered(writer.page_label("guide", lang), sum(layout.front))
+    groups: dict[str, int] = {}
+    for part in layout.parts:
+        groups[part.group] = groups.get(part.group, 0) + part.pages
+    seen: dict[str, int] = {}
+    for part in layout.order:
+        if part is None:
+            labels.append(writer.page_label("blank", lang))
+            continue
+        for _ in range(part.pages):
+            seen[part.group] = seen.get(part.group, 0) + 1
+            labels.append(f"{writer.page_label(part.group, lang)} {seen[part.group]}/{groups[part.group]}")
+    return labels
+
+
+def numbered(word: str, count: int) -> list[str]:
+    return [f"{word} {index}/{count}" for index in range(1, count + 1)]
+
+
+def set_page_labels(pdf: pikepdf.Pdf, labels: list[str]) -> None:
+    """One page label range per page, its whole label as the prefix: a viewer shows "Cards 3/14"."""
+    numbers = pikepdf.Array()
+    for index, label in enumerate(labels):
+        numbers.append(index)
+        numbers.append(pikepdf.Dictionary(P=pikepdf.String(label)))
+    pdf.Root.PageLabels = pdf.make_indirect(pikepdf.Dictionary(Nums=numbers))
+
+
+def page_size(path: Path) -> tuple[float, float]:
+    with pikepdf.open(written_path(path)) as source:
+        box = [float(value) for value in source.pages[0].mediabox]
+    return box[2] - box[0], box[3] - box[1]
+
+
+def guide_findings(game: Game, lang: str, measured: list[list[FitBox]]) -> list[CardFit]:
+    """The text found out of place on the guide and the checklist, located where the text is written."""
+    found = []
+    for which, fits in zip(FRONT_MATTER, measured):
+        for fit in fits:
+            if not fit.overflows:
+                continue
+            values = {"title": game.title, **{f"components[{c.id}]": c.name for c in game.components}}
+            key, text = find_text(values, lang, fit.text)
+            file = text.file if text is not None and text.file else game.files.get("game")
+            line = text.line_of(lang) if text is not None else None
+            found.append(
+                CardFit.of(fit, lang, "pnp", "front", [which], key, file=str(file), line=line, piece="guide")
+            )
+    return found
+
+
+PNP_FILE = OutputFile(
+    "pnp-<lang>-<paper>[-ink-saver].pdf",
+    "the print-and-play file: a cover with the printing guide (each part's pages, one- or two-sided and the flip, "
+    "the paper), the component checklist, then the rule sheet, card sheets, token sheets, boards and aids of that "
+    "language and paper, bookmarked, each two-sided part starting on an odd page; `--no-pnp` leaves it out, "
+    "`--ink-saver` adds the ink-saving version",
+)
+INK_SAVER_FILES = OutputFile(
+    "ink-saver/<file>",
+    "with `--ink-saver`: the card sheets, boards, aids and token sheets printed light, which the ink-saving "
+    "print-and-play file binds, with their own build.json",
+)
+BUILDER = OutputBuilder("bundle", build_bundle, reports=("pnp", INK_SAVER, "guide"), files=(PNP_FILE, INK_SAVER_FILES))
