@@ -1,0 +1,263 @@
+"""The print-and-play file (pnp-LANG-PAPER.pdf) read back: the guide against the pages, the checklist against
+components.yaml, the backs behind their fronts, bookmarks and page labels; and the planning behind it."""
+
+import json
+import re
+
+import pikepdf
+import pytest
+
+from conftest import KITS, copy_game, page_text, placements
+from generator.build.bundle import Part, checked_components, deck_pages, paginate
+from generator.model import load_game
+from generator.paths import CARDS_DIR
+from generator.render.paper import PAPERS, Rect
+from generator.render.pnp_guide import runs
+from generator.render.sheet_pages import back_slot
+
+
+def squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def bundle_entry(out, game_id, lang, paper, edition="standard"):
+    report = json.loads((out / game_id / "build.json").read_text())
+    (entry,) = [
+        f for f in report["files"] if f["kind"] == "pnp" and (f["lang"], f["paper"], f["edition"]) == (lang, paper, edition)
+    ]
+    return entry
+
+
+def contents(page) -> bytes:
+    stream = page.obj.Contents
+    parts = stream if isinstance(stream, pikepdf.Array) else [stream]
+    return b"".join(part.read_bytes() for part in parts)
+
+
+# --- planning ----------------------------------------------------------------------------------------------
+
+
+def part(pages, sides="one", group="tokens", **entry):
+    return Part({"pages": pages, "path": f"x-{pages}.pdf", **entry}, group, "x", sides)
+
+
+def test_a_two_sided_part_starts_on_an_odd_page_after_a_blank_where_needed():
+    parts = [part(5, "either", "rules"), part(28, "long", "cards"), part(1), part(4, "long")]
+    layout = paginate(parts, (1, 1))
+    assert [(p.first, p.last) for p in parts] == [(3, 7), (9, 36), (37, 37), (39, 42)]
+    assert layout.blanks == [8, 38]
+    assert layout.total == 42
+    assert all(p.first % 2 == 1 for p in parts if p.sides in ("long", "short"))
+
+
+def test_one_sided_parts_need_no_blank():
+    parts = [part(3, "either", "rules"), part(1), part(2, "gutterfold", "cards")]
+    assert paginate(parts, (1, 2)).blanks == []
+
+
+def test_a_deck_is_found_on_the_sheets_that_print_it_fronts_and_backs():
+    cards = part(8, "long", "cards", sheets=[["a"], ["a", "b"], ["b"], ["c"]])
+    paginate([cards], (1, 1))  # the file starts on page 3
+    assert deck_pages(cards, "a") == [3, 4, 5, 6]
+    assert deck_pages(cards, "b") == [5, 6, 7, 8]
+    assert runs([8, 9, 3, 4, 12]) == [(3, 4), (8, 9), (12, 12)]
+
+
+def test_every_component_gets_the_pages_of_its_file_and_the_unprinted_none():
+    game = load_game(CARDS_DIR / "greed-inc")
+    parts = [
+        Part({"pages": 5, "kind": "rules", "path": "r.pdf"}, "rules", "Rules", "either"),
+        Part(
+            {"pages": 4, "kind": "cards", "path": "c.pdf", "sheets": [["companies", "assets"], ["goods"]]},
+            "cards",
+            "Cards",
+            "long",
+        ),
+        Part({"pages": 4, "kind": "tokens", "tokens": "money", "path": "t.pdf"}, "tokens", "Money", "long"),
+    ]
+    paginate(parts, (1, 1))
+    pages = {checked.id: checked.pages for checked in checked_components(game, parts)}
+    assert pages["rulebook"] == [(3, 7)]
+    assert pages["company-cards"] == [(9, 10)] and pages["goods-cards"] == [(11, 12)]
+    assert pages["money"] == [(13, 16)]
+    assert pages["black-cubes"] == [] and pages["board"] == []  # not printed; not in these parts
+    assert set(pages) == {component.id for component in game.components}
+
+
+# --- the kits' files, read back -------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", KITS)
+@pytest.mark.parametrize("paper", list(PAPERS))
+def test_the_guide_gives_each_part_its_real_pages_and_the_file_opens_on_it(kits, game_id, paper):
+    entry = bundle_entry(kits, game_id, "en", paper)
+    path = kits / game_id / entry["path"]
+    pdf = pikepdf.open(path)
+    assert len(pdf.pages) == entry["pages"]
+    guide = page_text(path, 0)
+    assert "Printing guide" in guide and "Print at 100%" in guide
+    found = []
+    for item in entry["parts"]:
+        source = pikepdf.open(kits / game_id / item["path"])
+        shown = f"{item['first']}–{item['last']}" if item["last"] > item["first"] else str(item["first"])
+        found.append(shown)
+        assert item["last"] - item["first"] + 1 == len(source.pages)
+        for offset, page in enumerate(source.pages):  # the part's pages are its file's, in order
+            assert contents(pdf.pages[item["first"] - 1 + offset]) == contents(page)
+        if item["sides"] in ("long", "short"):
+            assert item["first"] % 2 == 1
+            assert f"flip on the {item['sides']} edge" in guide
+    rows = re.findall(r"^(\d+(?:–\d+)?) ", guide, re.M)  # each row of the table starts with its pages
+    assert rows == found
+    covered = sum(item["last"] - item["first"] + 1 for item in entry["parts"]) + sum(entry["front_matter"].values())
+    assert covered + len(entry["blank_pages"]) == len(pdf.pages)
+    for blank in entry["blank_pages"]:
+        assert not contents(pdf.pages[blank - 1]).strip()
+    if entry["blank_pages"]:
+        assert "Left blank: page" in guide.replace("\r\n", " ")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", KITS)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_checklist_lists_every_component_with_its_count(kits, game_id, lang):
+    game = load_game(CARDS_DIR / game_id)
+    entry = bundle_entry(kits, game_id, lang, "a4")
+    path = kits / game_id / entry["path"]
+    checklist = squeeze(page_text(path, entry["front_matter"]["guide"]))
+    for component in game.components:
+        assert squeeze(component.name.get(lang)) in checklist
+        if not component.printed:
+            assert squeeze({"ja": "印刷しません", "en": "not printed"}[lang]) in checklist
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", KITS)
+def test_every_back_in_the_bound_file_is_behind_its_front(kits, game_id):
+    entry = bundle_entry(kits, game_id, "en", "letter")
+    pdf = pikepdf.open(kits / game_id / entry["path"])
+    two_sided = [item for item in entry["parts"] if item["sides"] in ("long", "short")]
+    assert two_sided
+    for item in two_sided:
+        for front_index in range(item["first"] - 1, item["last"], 2):
+            assert front_index % 2 == 0  # a front on an odd page: printing the whole file two-sided works
+            front, back = pdf.pages[front_index], pdf.pages[front_index + 1]
+            paper = (float(front.mediabox[2]) * 25.4 / 72, float(front.mediabox[3]) * 25.4 / 72)
+            mirrored = sorted(
+                tuple(round(v, 2) for v in rect_of(back_slot(paper, Rect(*p[1:5]), item["sides"])))
+                for p in placements(front)
+            )
+            assert mirrored == sorted(tuple(round(v, 2) for v in p[1:5]) for p in placements(back))
+
+
+def rect_of(rect):
+    return (rect.x, rect.y, rect.w, rect.h)
+
+
+@pytest.mark.slow
+def test_bookmarks_and_page_labels_name_each_part(kits):
+    entry = bundle_entry(kits, "greed-inc", "ja", "a4")
+    pdf = pikepdf.open(kits / "greed-inc" / entry["path"])
+    with pdf.open_outline() as outline:
+        titles = [item.title for item in outline.root]
+        children = {item.title: [child.title for child in item.children] for item in outline.root}
+    assert titles == ["印刷ガイド", "内容物チェックリスト", "ルール", "カード", "トークン", "ボード", "プレイヤーエイド"]
+    assert "お札" in children["トークン"] and "会社ボード" in children["ボード"]
+    numbers = pdf.Root.PageLabels.Nums
+    labels = {int(numbers[i]): str(numbers[i + 1].P) for i in range(0, len(numbers), 2)}
+    cards = next(item for item in entry["parts"] if item["group"] == "cards")
+    count = cards["last"] - cards["first"] + 1
+    assert labels[cards["first"] - 1] == f"カード 1/{count}" and labels[cards["last"] - 1] == f"カード {count}/{count}"
+    assert labels[0] == "案内 1/2"
+    for blank in entry["blank_pages"]:
+        assert labels[blank - 1] == "白紙"
+
+
+# --- words and options -------------------------------------------------------------------------------------
+
+
+def test_the_game_words_the_guide_and_no_pnp_leaves_the_files_out(tmp_path, cli):
+    game = copy_game("ikkin", tmp_path)
+    labels = (game / "labels.yaml").read_text()
+    (game / "labels.yaml").write_text(
+        labels + '  pnp_guide: {ja: 印刷のしかた, en: How to print}\n  pnp_group_cards: {ja: カード, en: Card sheets}\n'
+    )
+    out = tmp_path / "out"
+    assert cli("build", game, "--lang", "en", "--paper", "a4", "--out", out, "--quiet").code == 0
+    path = out / "ikkin" / "pnp-en-a4.pdf"
+    guide = page_text(path, 0)
+    assert "How to print" in guide and "Printing guide" not in guide
+    assert "We'll Take That Job for 1 Gold" in guide and "Version 0.91" in guide and "3–6 players" in guide
+    pdf = pikepdf.open(path)
+    numbers = pdf.Root.PageLabels.Nums
+    assert any(str(numbers[i + 1].P).startswith("Card sheets 1/") for i in range(0, len(numbers), 2))
+    assert cli("build", game, "--lang", "en", "--paper", "a4", "--out", out, "--quiet", "--no-pnp").code == 0
+    assert not path.exists()
+    report = json.loads((out / "ikkin" / "build.json").read_text())
+    assert not [f for f in report["files"] if f["kind"] == "pnp"]
+
+
+# --- the component spec ------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_spec_sizes_and_pages_are_those_of_the_pdfx_export(kits, cli):
+    assert cli("export", "greed-inc", "--to", "pdfx", "--lang", "en", "--out", kits, "--quiet").code == 0
+    result = cli("components", "greed-inc", "--spec", "--format", "xlsx", "--lang", "en", "--out", kits)
+    assert result.code == 0
+    from openpyxl import load_workbook
+
+    sheet = load_workbook(kits / "greed-inc" / "components-spec-en.xlsx").active
+    head = [cell.value for cell in sheet[2]]
+    rows = [dict(zip(head, (cell.value for cell in row))) for row in sheet.iter_rows(min_row=3)]
+    game = load_game(CARDS_DIR / "greed-inc")
+    assert [row["id"] for row in rows] == [component.id for component in game.components]
+    printed = [row for row in rows if row["kind"] == "cards"]
+    assert len(printed) == len(game.decks)
+    for row in printed:
+        pdf = pikepdf.open(kits / "greed-inc" / row["print-shop file"])
+        fronts, backs = (int(n) for n in row["distinct faces (fronts / backs)"].split(" / "))
+        assert len(pdf.pages) == fronts + backs
+        assert row["pages"] == (f"1-{fronts}" if fronts > 1 else "1") + (f"; backs {fronts + 1}" if backs == 1 else f"; backs {fronts + 1}-{fronts + backs}" if backs else "")
+        for page in pdf.pages:
+            x0, y0, x1, y1 = (float(v) for v in page.obj.TrimBox)
+            assert ((x1 - x0) * 25.4 / 72, (y1 - y0) * 25.4 / 72) == pytest.approx(
+                (row["width (mm)"], row["height (mm)"]), abs=0.01
+            )
+    unprinted = {row["id"]: row["count"] for row in rows if row["kind"].startswith("not printed")}
+    assert unprinted == {"black-cubes": 17, "yellow-cubes": 11}
+    tokens = {row["id"]: row for row in rows if row["kind"] == "tokens"}
+    assert (tokens["money"]["width (mm)"], tokens["money"]["sides printed"], tokens["money"]["count"]) == (30, "4/4", 100)
+    assert tokens["black-dollar-markers"]["sides printed"] == "4/0"
+
+
+def test_material_reaches_the_spec_and_a_bad_one_is_located(tmp_path, cli):
+    game = copy_game("ikkin", tmp_path)
+    deck = game / "decks" / "employees.yaml"
+    deck.write_text(deck.read_text() + "material: 310 g/m² black-core card, linen finish\n")
+    result = cli("components", game, "--spec", "--format", "csv", "--lang", "en", "--out", tmp_path / "out")
+    assert result.code == 0, result
+    line = next(line for line in result.out.splitlines() if line.startswith("cards,"))
+    assert "310 g/m² black-core card, linen finish" in line and ",63.0,88.0,3.0,4/4,3," in line
+    assert "dice,Dice,not printed: use your own,5" in result.out
+    deck.write_text(deck.read_text().replace("material: 310", "material: [310"))
+    bad = cli("components", game, "--spec", "--format", "csv", "--out", tmp_path / "out")
+    assert bad.code == 2 and "employees.yaml" in bad.err and "material" in bad.err
+
+
+# --- the ink-saving version --------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", KITS)
+def test_the_ink_saving_version_takes_at_most_half_the_ink_and_says_what_it_is(tmp_path_factory, cli, game_id):
+    out = tmp_path_factory.mktemp("ink")
+    assert cli("build", game_id, "--lang", "en", "--paper", "a4", "--ink-saver", "--out", out, "--quiet").code == 0
+    normal, saver = bundle_entry(out, game_id, "en", "a4"), bundle_entry(out, game_id, "en", "a4", "ink-saver")
+    assert saver["ink"]["mean_darkness"] <= normal["ink"]["mean_darkness"] / 2
+    assert saver["pages"] == normal["pages"]  # the same parts, the same pages (backs printed light)
+    assert [part["path"] for part in saver["parts"]] == [part["path"] for part in normal["parts"]]
+    guide = page_text(out / game_id / saver["path"], 0)
+    assert "Ink-saving version" in guide and "Standard version" in page_text(out / game_id / normal["path"], 0)
+    assert (out / game_id / "ink-saver" / "build.json").is_file()
