@@ -22,9 +22,8 @@ def squeeze(text: str) -> str:
 
 def bundle_entry(out, game_id, lang, paper, edition="standard"):
     report = json.loads((out / game_id / "build.json").read_text())
-    (entry,) = [
-        f for f in report["files"] if f["kind"] == "pnp" and (f["lang"], f["paper"], f["edition"]) == (lang, paper, edition)
-    ]
+    wanted = (lang, paper, edition)
+    (entry,) = [f for f in report["files"] if f["kind"] == "pnp" and (f["lang"], f["paper"], f["edition"]) == wanted]
     return entry
 
 
@@ -95,7 +94,8 @@ def test_the_guide_gives_each_part_its_real_pages_and_the_file_opens_on_it(kits,
     path = kits / game_id / entry["path"]
     pdf = pikepdf.open(path)
     assert len(pdf.pages) == entry["pages"]
-    guide = page_text(path, 0)
+    text = page_text(path, 0)
+    guide = " ".join(text.split())
     assert "Printing guide" in guide and "Print at 100%" in guide
     found = []
     for item in entry["parts"]:
@@ -108,14 +108,15 @@ def test_the_guide_gives_each_part_its_real_pages_and_the_file_opens_on_it(kits,
         if item["sides"] in ("long", "short"):
             assert item["first"] % 2 == 1
             assert f"flip on the {item['sides']} edge" in guide
-    rows = re.findall(r"^(\d+(?:–\d+)?) ", guide, re.M)  # each row of the table starts with its pages
+    table = text.split("Pages What Sides Paper", 1)[1]
+    rows = re.findall(r"^(\d+(?:–\d+)?) ", table, re.M)  # each row of the table starts with its pages
     assert rows == found
     covered = sum(item["last"] - item["first"] + 1 for item in entry["parts"]) + sum(entry["front_matter"].values())
     assert covered + len(entry["blank_pages"]) == len(pdf.pages)
     for blank in entry["blank_pages"]:
         assert not contents(pdf.pages[blank - 1]).strip()
     if entry["blank_pages"]:
-        assert "Left blank: page" in guide.replace("\r\n", " ")
+        assert "Left blank: page" in guide
 
 
 @pytest.mark.slow
@@ -162,7 +163,11 @@ def test_bookmarks_and_page_labels_name_each_part(kits):
     with pdf.open_outline() as outline:
         titles = [item.title for item in outline.root]
         children = {item.title: [child.title for child in item.children] for item in outline.root}
-    assert titles == ["印刷ガイド", "内容物チェックリスト", "ルール", "カード", "トークン", "ボード", "プレイヤーエイド"]
+    assert titles == [
+        "印刷ガイド",
+        "内容物チェックリスト",
+        *("ルール", "カード", "トークン", "ボード", "プレイヤーエイド"),
+    ]
     assert "お札" in children["トークン"] and "会社ボード" in children["ボード"]
     numbers = pdf.Root.PageLabels.Nums
     labels = {int(numbers[i]): str(numbers[i + 1].P) for i in range(0, len(numbers), 2)}
@@ -181,7 +186,7 @@ def test_the_game_words_the_guide_and_no_pnp_leaves_the_files_out(tmp_path, cli)
     game = copy_game("ikkin", tmp_path)
     labels = (game / "labels.yaml").read_text()
     (game / "labels.yaml").write_text(
-        labels + '  pnp_guide: {ja: 印刷のしかた, en: How to print}\n  pnp_group_cards: {ja: カード, en: Card sheets}\n'
+        labels + "  pnp_guide: {ja: 印刷のしかた, en: How to print}\n  pnp_group_cards: {ja: カード, en: Card sheets}\n"
     )
     out = tmp_path / "out"
     assert cli("build", game, "--lang", "en", "--paper", "a4", "--out", out, "--quiet").code == 0
@@ -219,7 +224,8 @@ def test_the_spec_sizes_and_pages_are_those_of_the_pdfx_export(kits, cli):
         pdf = pikepdf.open(kits / "greed-inc" / row["print-shop file"])
         fronts, backs = (int(n) for n in row["distinct faces (fronts / backs)"].split(" / "))
         assert len(pdf.pages) == fronts + backs
-        assert row["pages"] == (f"1-{fronts}" if fronts > 1 else "1") + (f"; backs {fronts + 1}" if backs == 1 else f"; backs {fronts + 1}-{fronts + backs}" if backs else "")
+        backs_at = f"{fronts + 1}" if backs == 1 else f"{fronts + 1}-{fronts + backs}"
+        assert row["pages"] == (f"1-{fronts}" if fronts > 1 else "1") + (f"; backs {backs_at}" if backs else "")
         for page in pdf.pages:
             x0, y0, x1, y1 = (float(v) for v in page.obj.TrimBox)
             assert ((x1 - x0) * 25.4 / 72, (y1 - y0) * 25.4 / 72) == pytest.approx(
@@ -228,7 +234,8 @@ def test_the_spec_sizes_and_pages_are_those_of_the_pdfx_export(kits, cli):
     unprinted = {row["id"]: row["count"] for row in rows if row["kind"].startswith("not printed")}
     assert unprinted == {"black-cubes": 17, "yellow-cubes": 11}
     tokens = {row["id"]: row for row in rows if row["kind"] == "tokens"}
-    assert (tokens["money"]["width (mm)"], tokens["money"]["sides printed"], tokens["money"]["count"]) == (30, "4/4", 100)
+    money = tokens["money"]
+    assert (money["width (mm)"], money["sides printed"], money["count"]) == (30, "4/4", 100)
     assert tokens["black-dollar-markers"]["sides printed"] == "4/0"
 
 

@@ -141,14 +141,18 @@ def part_name(game: Game, entry: dict, group: str, lang: str, writer: GuideWrite
     if group == "cards":
         volume = entry.get("volume")
         name = writer.page_label("cards", lang) + (f" ({volume['number']}/{volume['of']})" if volume else "")
-        decks = [names.get(("deck", deck)) or game.decks[deck].name for deck in entry.get("decks", []) if deck in game.decks]
+        decks = [names.get(("deck", d)) or game.decks[d].name for d in entry.get("decks", []) if d in game.decks]
         return name, writer.word("and", lang).join(text_in(text, lang, fallback) for text in decks)
     if group == "rules":
         named = next((text for (source, _), text in names.items() if source == "rules"), None)
         return (text_in(named, lang, fallback) if named else writer.page_label("rules", lang)), ""
     named = names.get(printed_item(entry))
     if named is None and game.printables is not None:
-        items = {"tokens": game.printables.tokens, "board": game.printables.boards, "aid": game.printables.aids}
+        items: dict[str, dict] = {
+            "tokens": game.printables.tokens,
+            "board": game.printables.boards,
+            "aid": game.printables.aids,
+        }
         item = items.get(kind, {}).get(printed_item(entry)[1])
         named = item.name if item is not None else None
     return (text_in(named, lang, fallback) if named else writer.page_label(group, lang)), ""
@@ -171,9 +175,7 @@ def checked_components(game: Game, parts: list[Part]) -> list[CheckedComponent]:
         for part in parts:
             if kind == "deck" and part.group == "cards":
                 pages += deck_pages(part, item_id)
-            elif kind == "rules" and part.group == "rules":
-                pages += list(range(part.first, part.last + 1))
-            elif (kind, item_id) == printed_item(part.entry):
+            elif (kind == "rules" and part.group == "rules") or (kind, item_id) == printed_item(part.entry):
                 pages += list(range(part.first, part.last + 1))
         found.append(CheckedComponent(component.id, runs(pages) if component.printed else []))
     return found
@@ -198,7 +200,14 @@ def build_bundle(context: BuildContext) -> list[dict]:
     if not context.options.pnp:
         remove_bundles(context, [])
         return []
-    files = [write_bundle(context, context.written, lang, paper) for lang in context.langs for paper in context.papers]
+    entries = context.written + carried_entries(context)
+    wanted = [(lang, paper) for lang in context.langs for paper in context.papers]
+    if context.options.outputs is not None:  # a build of some outputs (`pnpgen rules`): rebind the files there are
+        there = previous_entries(context.out_dir)
+        wanted = [key for key in wanted if f"pnp-{key[0]}-{key[1]}.pdf" in there]
+        if not wanted:
+            return []
+    files = [write_bundle(context, entries, lang, paper) for lang, paper in wanted]
     if context.options.ink_saver:
         variant_files, variant_entries = build_ink_saver(context)
         saver = [
@@ -211,12 +220,24 @@ def build_bundle(context: BuildContext) -> list[dict]:
     return files
 
 
+def carried_entries(context: BuildContext) -> list[dict]:
+    """The last build's files of the kinds this build does not make (`pnpgen rules` makes the rule sheets only):
+    the bundle binds them as they are, when they are still there."""
+    made = {kind for builder in context.builders for kind in builder.reports}
+    return [
+        entry
+        for path, entry in previous_entries(context.out_dir).items()
+        if entry.get("kind") not in made and (context.out_dir / path).is_file()
+    ]
+
+
 def remove_bundles(context: BuildContext, written: list[dict]) -> None:
-    """Remove the print-and-play files of the last build this one does not write again (--no-pnp, a language
-    or paper no longer built, no --ink-saver)."""
+    """Remove the print-and-play files of this build's languages and papers that the last build wrote and this one
+    does not (--no-pnp, no --ink-saver)."""
     kept = {entry["path"] for entry in written}
     for path, entry in previous_entries(context.out_dir).items():
-        if entry.get("kind") in ("pnp", "ink-saver") and path not in kept:
+        ours = entry.get("lang") in context.langs and entry.get("paper") in context.papers
+        if entry.get("kind") in ("pnp", INK_SAVER) and ours and path not in kept:
             remove_output(context.out_dir / path)
 
 
@@ -241,7 +262,10 @@ def build_ink_saver(context: BuildContext) -> tuple[list[dict], list[dict]]:
         if builder.kind != BUILDER.kind:
             inner.written += builder.build(inner)
     write_report(out_dir, report_of(variant, inner.written, inner.fits))
-    shown = [{**entry, "path": f"{INK_SAVER}/{entry['path']}", "kind": INK_SAVER, "of": entry.get("kind")} for entry in inner.written]
+    shown = [
+        {**entry, "path": f"{INK_SAVER}/{entry['path']}", "kind": INK_SAVER, "of": entry.get("kind")}
+        for entry in inner.written
+    ]
     return shown, inner.written
 
 
@@ -285,8 +309,8 @@ def write_bundle(context: BuildContext, entries: list[dict], lang: str, paper: s
         "edition": variant or "standard",
         "front_matter": dict(zip(FRONT_MATTER, layout.front)),
         "parts": [
-            {"path": part.entry["path"], "group": part.group, "first": part.first, "last": part.last, "sides": part.sides}
-            for part in parts
+            {"path": p.entry["path"], "group": p.group, "first": p.first, "last": p.last, "sides": p.sides}
+            for p in parts
         ],
         "blank_pages": layout.blanks,
     }
@@ -348,13 +372,13 @@ def group_labels(layout: Layout, writer: GuideWriter, lang: str) -> list[str]:
     for part in layout.parts:
         groups[part.group] = groups.get(part.group, 0) + part.pages
     seen: dict[str, int] = {}
-    for part in layout.order:
-        if part is None:
+    for placed in layout.order:
+        if placed is None:
             labels.append(writer.page_label("blank", lang))
             continue
-        for _ in range(part.pages):
-            seen[part.group] = seen.get(part.group, 0) + 1
-            labels.append(f"{writer.page_label(part.group, lang)} {seen[part.group]}/{groups[part.group]}")
+        for _ in range(placed.pages):
+            seen[placed.group] = seen.get(placed.group, 0) + 1
+            labels.append(f"{writer.page_label(placed.group, lang)} {seen[placed.group]}/{groups[placed.group]}")
     return labels
 
 
@@ -388,9 +412,7 @@ def guide_findings(game: Game, lang: str, measured: list[list[FitBox]]) -> list[
             key, text = find_text(values, lang, fit.text)
             file = text.file if text is not None and text.file else game.files.get("game")
             line = text.line_of(lang) if text is not None else None
-            found.append(
-                CardFit.of(fit, lang, "pnp", "front", [which], key, file=str(file), line=line, piece="guide")
-            )
+            found.append(CardFit.of(fit, lang, "pnp", "front", [which], key, file=str(file), line=line, piece="guide"))
     return found
 
 

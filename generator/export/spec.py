@@ -133,7 +133,8 @@ def spec_csv(rows: list[SpecRow]) -> str:
 def spec_markdown(rows: list[SpecRow], title: str) -> str:
     lines = [f"## {title}", "", "| " + " | ".join(COLUMNS.values()) + " |", "|" + "---|" * len(COLUMNS)]
     for row in rows:
-        lines.append("| " + " | ".join(f"{cell:g}" if isinstance(cell, float) else str(cell) for cell in row.cells()) + " |")
+        cells = (f"{cell:g}" if isinstance(cell, float) else str(cell) for cell in row.cells())
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 

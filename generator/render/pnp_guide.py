@@ -66,8 +66,8 @@ WORDS = {
         "and": "、",
         "duplex_tip": "両面印刷できないプリンターでは、両面の部分の奇数ページ（表）を先に印刷し、刷った紙を裏返して"
         "給紙トレイに戻してから偶数ページ（裏）を印刷します。",
-        "blanks": "白紙のページ：{pages}。ファイル全体を両面印刷しても裏面が表面のちょうど裏に来るように入れてあります。"
-        "片面で印刷するときは飛ばしてください。",
+        "blanks": "白紙のページ：{pages}。ファイル全体を両面印刷しても裏面が表面のちょうど裏に来るように"
+        "入れてあります。片面で印刷するときは飛ばしてください。",
         "cut_tip": "カードとトークンはトンボ（角の印）に合わせて切ります。",
         "tiles_tip": "用紙に収まらないボードは分割して印刷されます。最初のページの配置図のとおりに余白を切り、"
         "重ねて貼り合わせます。",
@@ -119,8 +119,8 @@ WORDS = {
         "and": ", ",
         "duplex_tip": "No duplex printer? Print the odd pages of a two-sided part (the fronts), put the printed "
         "sheets back into the tray turned over, then print its even pages (the backs).",
-        "blanks": "Left blank: {pages}. They keep every back behind its front when the whole file is printed "
-        "two-sided; skip them when you print one-sided.",
+        "blanks": "Left blank: {pages}, so that every back falls behind its front when the whole file is printed "
+        "two-sided. Skip the blank pages when you print one-sided.",
         "cut_tip": "Cut the cards and tokens on the crop marks.",
         "tiles_tip": "A board larger than the paper is printed in tiles: trim them as the map on its first page "
         "shows, overlap them and tape them together.",
@@ -224,7 +224,10 @@ class GuideWriter:
         game, lang = self.game, guide.lang
         self.words.note_missing(game.title, lang, "title")
         low, high = game.players
-        facts = [self.word("players", lang, low=low, high=high) if low != high else self.word("players_one", lang, n=low)]
+        players = (
+            self.word("players", lang, low=low, high=high) if low != high else self.word("players_one", lang, n=low)
+        )
+        facts = [players]
         if game.play_time:
             shortest, longest = game.play_time["min"], game.play_time.get("max") or game.play_time["min"]
             facts.append(
