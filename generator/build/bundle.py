@@ -142,7 +142,8 @@ def part_name(game: Game, entry: dict, group: str, lang: str, writer: GuideWrite
         volume = entry.get("volume")
         name = writer.page_label("cards", lang) + (f" ({volume['number']}/{volume['of']})" if volume else "")
         decks = [names.get(("deck", d)) or game.decks[d].name for d in entry.get("decks", []) if d in game.decks]
-        return name, writer.word("and", lang).join(text_in(text, lang, fallback) for text in decks)
+        detail = writer.word("and", lang).join(text_in(text, lang, fallback) for text in decks)
+        return name, "" if detail == name else detail
     if group == "rules":
         named = next((text for (source, _), text in names.items() if source == "rules"), None)
         return (text_in(named, lang, fallback) if named else writer.page_label("rules", lang)), ""
