@@ -18,9 +18,15 @@ class GameWords:
     label where it has one (`label_of(key)` names it); the labels printed in the source language are noted in
     `fallbacks` (language -> string id -> Text)."""
 
-    def __init__(self, game: Game, defaults: dict[str, dict[str, str]], label_of: Callable[[str], str]):
+    def __init__(
+        self,
+        game: Game,
+        defaults: dict[str, dict[str, str]],
+        label_of: Callable[[str], str],
+        fallbacks: dict[str, dict[str, Text]] | None = None,
+    ):
         self.game, self.defaults, self.label_of = game, defaults, label_of
-        self.fallbacks: dict[str, dict[str, Text]] = {}
+        self.fallbacks: dict[str, dict[str, Text]] = {} if fallbacks is None else fallbacks
 
     def own(self, key: str, lang: str) -> str:
         return self.defaults.get(lang, self.defaults["en"])[key]
