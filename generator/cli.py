@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import os
 import sys
 
 from generator import commands, daemon  # only these on the way to a server: it has the rest loaded
@@ -47,16 +49,28 @@ def start_workers_early(program: bool, argv: list[str]) -> None:
 
 
 def leave(code: int) -> None:
-    """End the process: the exit handlers run and the output is flushed, but the objects of the command (the
-    game, WeasyPrint's modules) are not freed one by one and collected, as Python does on exit (0.04 s of a
-    cold build): the system takes the memory back at once."""
-    import atexit
-    import os
+    """End the process when Python has run its exit handlers (atexit's, threading's) and flushed the output,
+    without the teardown that follows: the objects of the command (the game, WeasyPrint's modules) are not
+    freed one by one and collected, as Python does on exit (0.04 s of a cold build); the system takes the memory
+    back at once. The caller returns `code` and Python exits as usual, until the handler below."""
+    global _leaving_with
+    _leaving_with = code
 
-    atexit._run_exitfuncs()
+
+_leaving_with: int | None = None  # set by leave(): the code this process ends with, at its last exit handler
+
+
+def _end_before_teardown() -> None:
+    if _leaving_with is None:  # not run as the program (a test, a script): Python ends as it would
+        return
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except (OSError, ValueError):  # a closed pipe (output piped into `head`): nothing more to say
             pass
-    os._exit(code)
+    os._exit(_leaving_with)
+
+
+# atexit runs its handlers in the reverse order of registration. This one is registered as pnpgen's entry point
+# is imported, before anything that registers one (logging, multiprocessing, WeasyPrint): it runs last.
+atexit.register(_end_before_teardown)

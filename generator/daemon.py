@@ -19,16 +19,12 @@ This module is imported by every `pnpgen` call, before anything heavy: keep its 
 
 from __future__ import annotations
 
-import _socket  # not `socket`: its enums are 3 ms of every command; the server side imports it
 import marshal
 import os
+import socket
 import sys
 import time
-
-TYPE_CHECKING = False  # typing's, without importing typing (2 ms of every command): mypy knows the name
-if TYPE_CHECKING:
-    import socket
-    from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection  # loaded by `socket` already
 
 GREETING = b"pnpgen\n"  # the server's first line on every connection, before the client sends anything
 GREETING_SECONDS = 3
@@ -46,8 +42,8 @@ FONT_DIRS = [
 def enabled() -> bool:
     return (
         os.environ.get("PNPGEN_DAEMON", "1") != "0"
-        and hasattr(_socket.socket, "sendmsg")
-        and hasattr(_socket, "SO_PEERCRED")
+        and hasattr(socket.socket, "sendmsg")
+        and hasattr(socket, "SO_PEERCRED")
     )  # Linux: passing the terminal, checking the caller's user
 
 
@@ -59,10 +55,7 @@ def wanted(argv: list[str], resident: Collection[str]) -> bool:
 
 def fingerprint() -> str:
     """What a server's loaded state depends on: pnpgen's code, the interpreter, WeasyPrint, the fonts."""
-    try:
-        from _sha256 import sha256  # the same digest as hashlib's, without loading OpenSSL (2 ms of every call)
-    except ImportError:
-        from hashlib import sha256
+    from hashlib import sha256
 
     digest = sha256(f"{sys.executable}\0{sys.version}\0".encode())
     package = os.path.dirname(os.path.abspath(__file__))
@@ -120,83 +113,61 @@ def run_remote(argv: list[str]) -> int | None:
                 file=sys.stderr,
             )
         return None
-    connection = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
-    replies = _Lines(connection)
-    try:
-        connection.settimeout(GREETING_SECONDS)  # a server greets at once; a stopped or hung one is ignored
-        connection.connect(path)
-        if replies.readline() != GREETING:
-            connection.close()
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    with connection, connection.makefile("rb") as replies:
+        try:
+            connection.settimeout(GREETING_SECONDS)  # a server greets at once; a stopped or hung one is ignored
+            connection.connect(path)
+            if replies.readline() != GREETING:
+                return None
+            # Only now the terminal's descriptors are passed: sent to a server that never reads them (stopped
+            # with SIGSTOP), they would stay in its queue and keep this command's output open after it ended.
+            connection.settimeout(10)
+            umask = os.umask(0o022)
+            os.umask(umask)
+            payload = marshal.dumps(
+                {
+                    "argv": argv,
+                    "cwd": os.getcwd(),
+                    "env": dict(os.environ),
+                    "umask": umask,
+                    "encodings": [(sys.stdout.encoding, sys.stdout.errors), (sys.stderr.encoding, sys.stderr.errors)],
+                }
+            )
+            sys.stdout.flush()
+            sys.stderr.flush()
+            terminal = b"".join(fd.to_bytes(4, sys.byteorder) for fd in (0, 1, 2))  # C ints: what send_fds sends
+            connection.sendmsg([len(payload).to_bytes(4, "big")], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, terminal)])
+            connection.sendall(payload)
+            import signal  # while the server starts the command
+
+            hello = replies.readline()
+            if not hello:
+                return None  # refused before starting: nothing ran
+        except OSError:
             return None
-        # Only now the terminal's descriptors are passed: sent to a server that never reads them (stopped
-        # with SIGSTOP), they would stay in its queue and keep this command's output open after it ended.
-        connection.settimeout(10)
-        umask = os.umask(0o022)
-        os.umask(umask)
-        payload = marshal.dumps(
-            {
-                "argv": argv,
-                "cwd": os.getcwd(),
-                "env": dict(os.environ),
-                "umask": umask,
-                "encodings": [(sys.stdout.encoding, sys.stdout.errors), (sys.stderr.encoding, sys.stderr.errors)],
-            }
-        )
-        sys.stdout.flush()
-        sys.stderr.flush()
-        terminal = b"".join(fd.to_bytes(4, sys.byteorder) for fd in (0, 1, 2))  # C ints: what send_fds sends
-        connection.sendmsg([len(payload).to_bytes(4, "big")], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, terminal)])
-        connection.sendall(payload)
-        import signal  # while the server starts the command
+        connection.settimeout(None)
+        child = int(hello.split()[1])  # b"pid N"
+        interrupts = []
 
-        hello = replies.readline()
-        if not hello:
-            return None  # refused before starting: nothing ran
-    except OSError:
-        connection.close()
-        return None
-    connection.settimeout(None)
-    child = int(hello.split()[1])  # b"pid N"
-    interrupts = []
+        def forward(signum, frame):
+            """Ctrl-C (or a TERM) goes to the command; a second Ctrl-C ends it at once."""
+            interrupts.append(signum)
+            if len(interrupts) > 1 and signum == signal.SIGINT:
+                _send_signal(child, signal.SIGKILL)
+                print("interrupted", file=sys.stderr)
+                raise SystemExit(130)
+            _send_signal(child, signum)
 
-    def forward(signum, frame):
-        """Ctrl-C (or a TERM) goes to the command; a second Ctrl-C ends it at once."""
-        interrupts.append(signum)
-        if len(interrupts) > 1 and signum == signal.SIGINT:
-            _send_signal(child, signal.SIGKILL)
-            print("interrupted", file=sys.stderr)
-            raise SystemExit(130)
-        _send_signal(child, signum)
-
-    previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        done = replies.readline()
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        connection.close()
+        previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            done = replies.readline()
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
     if not done:
         raise ServerLost("the pnpgen server stopped during the command")
     return int(done.split()[1])  # b"exit N"
-
-
-class _Lines:
-    """The lines a server sends (socket.makefile's readline, without importing `socket`)."""
-
-    def __init__(self, connection: _socket.socket):
-        self.connection = connection
-        self.buffer = b""
-
-    def readline(self) -> bytes:
-        """The next line with its newline; what is left, or b"", when the server closes the connection."""
-        while b"\n" not in self.buffer:
-            chunk = self.connection.recv(4096)
-            if not chunk:
-                line, self.buffer = self.buffer, b""
-                return line
-            self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        return line + b"\n"
 
 
 def _send_signal(pid: int, signum: int) -> None:
@@ -302,7 +273,6 @@ def serve(run_command: Callable[[list[str]], int], warm_up: Callable[[], None]) 
     the child runs `run_command(argv)` (the command layer's runner: this module knows no command)."""
     import select
     import signal
-    import socket
 
     own_print = fingerprint()
     path = socket_path(own_print)
@@ -369,7 +339,7 @@ def _remove(path: str) -> None:
 
 
 def _answers(path: str) -> bool:
-    probe = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         probe.connect(path)
         return True
@@ -411,8 +381,6 @@ class Spare:
 
     @classmethod
     def fork(cls, listener: socket.socket, run_command) -> Spare:
-        import socket
-
         channel, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         pid = os.fork()
         if pid == 0:
@@ -424,8 +392,6 @@ class Spare:
 
     def take(self, connection: socket.socket) -> bool:
         """Hand the connection to the spare; False when it is gone (the server forks the command then)."""
-        import socket
-
         try:
             socket.send_fds(self.channel, [b"c"], [connection.fileno()])
         except OSError:
@@ -438,8 +404,6 @@ class Spare:
 
 def _wait_as_spare(channel: socket.socket, run_command) -> None:
     """In a spare: copy the pages, then run the command whose connection arrives; leave when the server does."""
-    import socket
-
     from generator import heap
 
     heap.copy_private_pages()
@@ -455,7 +419,6 @@ def _wait_as_spare(channel: socket.socket, run_command) -> None:
 
 def _greeted(connection: socket.socket) -> bool:
     """Greet a connection of this user's; False (the connection closed) for another user or a client gone."""
-    import socket
     import struct
 
     _, uid, _ = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))
@@ -480,7 +443,6 @@ def _fork_command(listener: socket.socket, connection: socket.socket, run_comman
 def _run_command(connection: socket.socket, run_command) -> None:
     """In the forked child: take the caller's terminal, directory and environment, run, report, exit."""
     import signal
-    import socket
 
     code = 1
     from generator import processes

@@ -39,7 +39,10 @@ from collections.abc import Iterator
 PR_SET_PDEATHSIG = 1
 _callers_fds: set[int] = set()  # descriptors of the command's caller, never a worker's business
 FORK_SERVER_PRELOAD = "generator.render.preload"  # what the fork server imports before it forks a worker
-_fork_server_started = False
+PID_FILE_VARIABLE = "PNPGEN_FORK_SERVER_PID_FILE"  # where the fork server writes its process id (serve_forks)
+_fork_server_started = False  # in the command: it started a fork server (start_fork_server)
+_pid_file: str | None = None  # in the command: where its fork server writes its process id
+_forked_from: int | None = None  # in the fork server and its workers: the fork server's (serve_forks)
 
 
 def register_callers_fd(fd: int) -> None:
@@ -58,8 +61,11 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def start_worker(parent: int) -> None:
-    """The initializer of every render worker (see the module's doc)."""
+def start_worker(parent: int | None) -> None:
+    """The initializer of every render worker (see the module's doc): parent is the process it was forked from,
+    None for the fork server (noted there by serve_forks)."""
+    if parent is None:
+        parent = os.getppid() if _forked_from is None else _forked_from
     die_with_parent(parent)
     signal.signal(signal.SIGINT, _leave_quietly)
     for fd in _callers_fds:
@@ -124,12 +130,14 @@ def without_current_folder(path: list[str]) -> list[str]:
 
 
 @contextlib.contextmanager
-def isolated_start() -> Iterator[None]:
+def isolated_start(**variables: str) -> Iterator[None]:
     """Start processes inside this block as multiprocessing does (`python -c`), without the current folder on
     their import path: PYTHONSAFEPATH (-P), PYTHONPATH less its relative entries, and sys.path (which the fork
-    server is given) less the current folder. All three are restored after."""
-    saved_path, saved_env = sys.path[:], {name: os.environ.get(name) for name in ("PYTHONSAFEPATH", "PYTHONPATH")}
-    os.environ["PYTHONSAFEPATH"] = "1"
+    server is given) less the current folder; with the environment `variables` besides. All are restored
+    after."""
+    names = ("PYTHONSAFEPATH", "PYTHONPATH", *variables)
+    saved_path, saved_env = sys.path[:], {name: os.environ.get(name) for name in names}
+    os.environ.update(variables, PYTHONSAFEPATH="1")
     if saved_env["PYTHONPATH"] is not None:
         os.environ["PYTHONPATH"] = os.pathsep.join(without_current_folder(saved_env["PYTHONPATH"].split(os.pathsep)))
     sys.path[:] = without_current_folder(sys.path)
@@ -153,46 +161,78 @@ def start_fork_server() -> None:
     if isolated_python() is None:
         return
     try:
-        from multiprocessing import forkserver
-
         multiprocessing.get_context("forkserver").set_forkserver_preload([FORK_SERVER_PRELOAD])
-        with isolated_start():
-            forkserver.ensure_running()
+        _ensure_fork_server()
     except (ImportError, ValueError, OSError):  # none on this system: the workers are forked from the command
         return
     _fork_server_started = True
 
 
-def fork_server() -> int | None:
-    """The process id of the fork server this process started (started again if it has died), or None
-    when there is none: the workers are then forked from this process."""
-    if not _fork_server_started:
-        return None
-    from multiprocessing import forkserver
+def _ensure_fork_server() -> None:
+    """Start the fork server unless it is running (again if it has died), told where to write its process id:
+    a file in multiprocessing's own folder of this process (made only this user can read it, and removed by
+    multiprocessing's exit handler)."""
+    global _pid_file
+    from multiprocessing import forkserver, util
 
-    with isolated_start():  # started again if it has died
+    _pid_file = os.path.join(util.get_temp_dir(), "fork-server.pid")
+    with isolated_start(**{PID_FILE_VARIABLE: _pid_file}):
         forkserver.ensure_running()
-    return getattr(forkserver._forkserver, "_forkserver_pid", None)
+
+
+def uses_fork_server() -> bool:
+    """Whether the render workers are forked from the fork server this process started (started again if it
+    has died); False: from this process."""
+    if _fork_server_started:
+        _ensure_fork_server()
+    return _fork_server_started
+
+
+def serve_forks() -> None:
+    """In the fork server, before it forks any worker (render/preload.py): die with the command, leave Ctrl-C
+    to it (it stops its workers itself), note this process as the one the workers are forked from (see
+    start_worker) and tell the command its process id (see fork_server_pid)."""
+    global _forked_from
+    _forked_from = os.getpid()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(os.getppid())
+    pid_file = os.environ.pop(PID_FILE_VARIABLE, None)  # the workers have no use for it
+    if pid_file:
+        try:
+            with open(f"{pid_file}.tmp", "w", encoding="ascii") as handle:
+                handle.write(str(_forked_from))
+            os.replace(f"{pid_file}.tmp", pid_file)
+        except OSError:
+            pass
+
+
+def fork_server_pid() -> int | None:
+    """The process id of the fork server this process started, once it has said it (first thing as it preloads);
+    None before, or when there is none."""
+    if not _fork_server_started or _pid_file is None:
+        return None
+    try:
+        with open(_pid_file, encoding="ascii") as handle:
+            return int(handle.read())
+    except (OSError, ValueError):
+        return None
 
 
 def stop_fork_server() -> None:
     """Stop the fork server this process started, once the pool's workers have ended (and been reaped by it),
     and reap it: what it and its workers used is then the command's own (`time`, resource usage of children).
     It is killed, not asked: it holds nothing to save, and one still importing WeasyPrint for a command that
-    rendered nothing would otherwise be waited for."""
+    rendered nothing would otherwise be waited for. One that has not said its process id yet (started a few ms
+    ago) ends with the command (see serve_forks). multiprocessing still counts a fork server reaped here as its
+    own, so this process starts no other: the command stops it as it ends."""
     global _fork_server_started
-    if not _fork_server_started:
-        return
-    from multiprocessing import forkserver
-
-    server = forkserver._forkserver
-    pid = getattr(server, "_forkserver_pid", None)
-    if pid is not None:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    stop = getattr(server, "_stop", None)  # closes the server's pipe from us, reaps it, removes its socket
-    if stop is not None:
-        stop()
+    pid = fork_server_pid()
     _fork_server_started = False
+    if pid is None:
+        return
+    try:
+        if os.waitpid(pid, os.WNOHANG)[0] == 0:  # a child of this process (else ChildProcessError), running
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass

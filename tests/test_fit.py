@@ -155,3 +155,30 @@ def test_a_pass_lays_out_again_only_the_faces_it_changed_and_prints_what_a_whole
         assert pixels[0] == pixels[1], f"face {page} prints differently"
     lines = [line for line in pdfs[0][1].get_textpage().get_text_range().splitlines() if line.strip()]
     assert min(len(line.replace("\u2060", "").strip()) for line in lines) > 2, lines
+
+
+def test_a_face_whose_text_runs_over_several_pages_keeps_the_other_faces_whole_and_alone():
+    """An absolutely positioned text of the first face runs far past its page (an over-long label anchored at
+    its bottom): WeasyPrint carries it over to the top of the next pages. Every face keeps its own page, no text
+    of the first prints on another face, and what runs past is found on the first face."""
+    import pypdfium2 as pdfium
+
+    from generator.render import weasy
+
+    weasyprint = weasy.load()
+    label = "とても長い名前" * 60
+    anchored = "position: absolute; left: 1mm; right: 1mm; bottom: 2mm; margin: 0"
+    faces = [f'<div class="face"><p style="{anchored}">{label}</p></div>']
+    faces += [f'<div class="face"><p style="margin: 0">face {index}</p></div>' for index in range(1, 5)]
+    html = (
+        '<html lang="ja" data-cut="rect" data-safe="0" data-corner="0"><head><style>@page { size: 20mm 20mm; '
+        "margin: 0 } .face { position: relative; width: 20mm; height: 20mm; break-after: page; font-size: 8pt }"
+        "</style></head><body>" + "".join(faces) + "</body></html>"
+    )
+    document, findings = render_measured(weasyprint.HTML(string=html))
+    pdf = pdfium.PdfDocument(document.write_pdf())
+    assert len(pdf) == 5
+    for page in range(1, 5):
+        assert pdf[page].get_textpage().get_text_range().strip() == f"face {page}"
+    past = [finding for finding in findings if finding.kind in ("trim", "cutoff")]
+    assert past and {finding.page for finding in past} == {0}

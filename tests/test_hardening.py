@@ -374,3 +374,23 @@ def test_a_command_run_as_the_program_leaves_with_its_code_and_all_its_output(cl
     assert listed.code == 0 and listed.out == cli("list").out and listed.out.count("\n") == 3
     missing = run_subprocess("validate", "no-such-game")
     assert missing.code == 2 and "no such game" in missing.err and "Traceback" not in missing.err
+
+
+def test_leaving_runs_every_exit_handler_and_then_skips_the_teardown(tmp_path):
+    """cli.leave ends the process at its last exit handler: handlers registered later (logging's,
+    multiprocessing's: its temporary folder) still run, the objects are not torn down one by one (no __del__
+    runs), and the exit code is the one given."""
+    import subprocess
+    import sys
+
+    script = (
+        "import atexit\nfrom generator import cli\n"
+        "class Torn:\n    def __del__(self):\n        print('torn down', flush=True)\n"
+        "kept = Torn()\natexit.register(print, 'exit handler ran', flush=True)\n"
+    )
+    left = subprocess.run(
+        [sys.executable, "-c", script + "cli.leave(3)\n"], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert (left.returncode, left.stdout, left.stderr) == (3, "exit handler ran\n", "")
+    ended = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path)
+    assert (ended.returncode, ended.stdout) == (0, "exit handler ran\ntorn down\n")  # Python's own end, for contrast

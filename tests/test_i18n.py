@@ -161,10 +161,10 @@ def test_import_of_a_wrong_language_or_changed_placeholder_writes_nothing(cli, s
 
 
 def test_numbers_are_compared_with_full_width_digits_and_number_words():
-    assert check_numbers("手札を１枚引く。", "Draw 1 card.") is None
-    assert check_numbers("6面体", "six-sided") is None
-    assert check_numbers("帳簿は二冊。", "Two sets of books.") is None
-    assert "the source has 2" in check_numbers("2点を得る。", "Score 3 points.")
+    assert check_numbers("手札を１枚引く。", "Draw 1 card.", "ja", "en") is None
+    assert check_numbers("6面体", "six-sided", "ja", "en") is None
+    assert check_numbers("帳簿は二冊。", "Two sets of books.", "ja", "en") is None
+    assert "the source has 2" in check_numbers("2点を得る。", "Score 3 points.", "ja", "en")
 
 
 def test_placeholders_brackets_and_untranslated_copies():

@@ -377,15 +377,15 @@ def test_an_unknown_check_in_a_flag_is_an_error(cli, small_game, tmp_path):
 def test_ordinals_and_articles_are_numbers():
     from generator.i18n.checks import check_numbers
 
-    assert check_numbers("3番目のプレイヤー", "the third player") is None
-    assert check_numbers("第三の手番", "the third turn") is None
-    assert check_numbers("船を1隻得る", "gain a ship") is None
-    assert check_numbers("gain an action", "アクションを1回得る") is None
-    assert check_numbers("船を2隻得る", "gain a ship")  # an article is a 1, not a 2
-    assert check_numbers("Draw 1 card", "カードを引く")  # nothing stands for the 1
-    assert check_numbers("Pay twice the bid", "入札額の2倍を払う") is None
-    assert check_numbers("すぐに終わる", "it ends at once") is None  # "once" is not always a number
-    assert check_numbers("先に得点した方", "whoever scores first") is None
+    assert check_numbers("3番目のプレイヤー", "the third player", "ja", "en") is None
+    assert check_numbers("第三の手番", "the third turn", "ja", "en") is None
+    assert check_numbers("船を1隻得る", "gain a ship", "ja", "en") is None
+    assert check_numbers("gain an action", "アクションを1回得る", "en", "ja") is None
+    assert check_numbers("船を2隻得る", "gain a ship", "ja", "en")  # an article is a 1, not a 2
+    assert check_numbers("Draw 1 card", "カードを引く", "en", "ja")  # nothing stands for the 1
+    assert check_numbers("Pay twice the bid", "入札額の2倍を払う", "en", "ja") is None
+    assert check_numbers("すぐに終わる", "it ends at once", "ja", "en") is None  # "once" is not always a number
+    assert check_numbers("先に得点した方", "whoever scores first", "ja", "en") is None
 
 
 def test_japanese_glossary_terms_match_words_not_parts_of_words():

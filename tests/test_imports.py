@@ -3,11 +3,18 @@
 Every import counts, wherever it is written (at the top, inside a function, under TYPE_CHECKING): a lazy
 import still ties the two modules together. The layers themselves are an import-linter contract in
 pyproject.toml (`lint-imports`).
+
+Nor does pnpgen use what Python's standard library keeps private (`_socket`, `atexit._run_exitfuncs`,
+`multiprocessing.forkserver._forkserver`...), or another installed package's private names outside
+generator/render/weasy/ (the one package that reads WeasyPrint's, each listed in its internals.py): such a
+name may change or go in any release, and speed is had by public means (lazy imports, the resident server,
+multiprocessing's fork server context).
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -111,6 +118,126 @@ def test_no_private_name_is_imported_from_another_package():
         if taken.startswith("_") and not taken.startswith("__") and top_package(target) != top_package(name)
     ]
     assert crossing == []
+
+
+# Names of the standard library that begin with an underscore and are documented as its interface.
+DOCUMENTED_PRIVATE_LOOKING = {
+    "os._exit",  # "exit without calling cleanup handlers": how a forked child, or a process that has run its
+    # exit handlers already (cli.leave), ends; documented in the os module's reference
+}
+READS_WEASYPRINT = ROOT / "generator" / "render" / "weasy"  # private names of WeasyPrint's: render/weasy/internals.py
+
+
+def is_private(dotted: str) -> bool:
+    return any(part.startswith("_") and not part.endswith("__") for part in dotted.split("."))
+
+
+def foreign_private_names(source: str) -> list[tuple[int, str]]:
+    """(line, dotted name) of each private name of a module outside generator the source imports or reads:
+    `import _x`, `from x import _y`, `x._y` or `getattr(x, "_y")` where x was imported, `import_module("_x")`.
+    A name imported anywhere in the file counts as bound in all of it (a local that shadows it may be reported:
+    rename the local)."""
+    tree = ast.parse(source)
+    bound: dict[str, str] = {}  # name in the file -> the dotted name of what was imported into it
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.append((node.lineno, alias.name))
+                top = alias.name.partition(".")[0]  # what `import a.b` binds: a
+                bound[alias.asname or top] = alias.name if alias.asname else top
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            for alias in node.names:
+                found.append((node.lineno, f"{node.module}.{alias.name}"))
+                bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            chain, base = [node.attr], node.value
+            while isinstance(base, ast.Attribute):
+                chain.append(base.attr)
+                base = base.value
+            if isinstance(base, ast.Name) and base.id in bound:
+                found.append((node.lineno, ".".join([bound[base.id], *reversed(chain)])))
+        elif isinstance(node, ast.Call):
+            function, named = ast.unparse(node.func), constant_strings(node.args)
+            if function in ("getattr", "hasattr") and len(named) > 1 and named[1]:  # getattr(x, "_y")
+                owner = ast.unparse(node.args[0])
+                root = owner.partition(".")[0]
+                if root in bound:
+                    found.append((node.lineno, f"{bound[root]}{owner[len(root) :]}.{named[1]}"))
+            elif function in ("__import__", "importlib.import_module", "import_module") and named and named[0]:
+                found.append((node.lineno, named[0]))
+    return sorted(
+        (line, name)
+        for line, name in set(found)
+        if not name.startswith(("generator.", "__future__.")) and name != "generator" and is_private(name)
+    )
+
+
+def constant_strings(arguments: list[ast.expr]) -> list[str | None]:
+    return [arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None for arg in arguments]
+
+
+def stdlib(dotted: str) -> bool:
+    return dotted.partition(".")[0] in sys.stdlib_module_names
+
+
+def test_no_private_name_of_the_standard_library_or_another_package_is_used():
+    used = [
+        f"{path.relative_to(ROOT)}:{line}: {name}"
+        for path in MODULES.values()
+        for line, name in foreign_private_names(path.read_text(encoding="utf-8"))
+        if name not in DOCUMENTED_PRIVATE_LOOKING and (stdlib(name) or not path.is_relative_to(READS_WEASYPRINT))
+    ]
+    assert used == []
+
+
+def test_type_checking_is_typings_own():
+    """`TYPE_CHECKING = False` written by hand (to spare importing typing) is a private convention with mypy."""
+    assigned = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in MODULES.values()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, (ast.Assign, ast.AnnAssign))
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Name) and target.id == "TYPE_CHECKING"
+    ]
+    assert assigned == []
+
+
+def test_the_private_name_finder_finds_each_way_of_reaching_one():
+    source = """
+import _socket
+import multiprocessing
+from _sha256 import sha256
+from multiprocessing import forkserver
+from weasyprint.text import ffi as text_ffi
+from collections import _chain
+import importlib, atexit, os, sys
+
+def leave(self, progress):
+    atexit._run_exitfuncs()
+    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
+    multiprocessing.forkserver._forkserver._stop()
+    text_ffi._cache
+    importlib.import_module("_hashlib")
+    os._exit(0)
+    self._private, progress._show_status, sys.argv, os.__file__
+"""
+    assert foreign_private_names(source) == [
+        (2, "_socket"),
+        (4, "_sha256.sha256"),
+        (7, "collections._chain"),
+        (11, "atexit._run_exitfuncs"),
+        (12, "multiprocessing.forkserver._forkserver"),
+        (12, "multiprocessing.forkserver._forkserver._forkserver_pid"),
+        (13, "multiprocessing.forkserver._forkserver"),
+        (13, "multiprocessing.forkserver._forkserver._stop"),
+        (14, "weasyprint.text.ffi._cache"),
+        (15, "_hashlib"),
+        (16, "os._exit"),
+    ]
+    assert stdlib("_socket") and stdlib("multiprocessing.forkserver._forkserver") and not stdlib("weasyprint._x")
 
 
 def test_the_layers_hold():

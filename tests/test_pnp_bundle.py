@@ -14,6 +14,8 @@ from generator.paths import CARDS_DIR
 from generator.render.paper import PAPERS, Rect
 from generator.render.pnp_guide import runs
 from generator.render.sheet_pages import back_slot
+from test_input_errors import edit
+from test_rules import SMALL_RULES
 
 
 def squeeze(text: str) -> str:
@@ -268,3 +270,67 @@ def test_the_ink_saving_version_takes_at_most_half_the_ink_and_says_what_it_is(t
     guide = page_text(out / game_id / saver["path"], 0)
     assert "Ink-saving version" in guide and "Standard version" in page_text(out / game_id / normal["path"], 0)
     assert (out / game_id / "ink-saver" / "build.json").is_file()
+
+
+# --- what a build leaves in the folder ---------------------------------------------------------------------
+
+
+def folder_files(out) -> set[str]:
+    folder = out / "small"
+    return {str(path.relative_to(folder)) for path in folder.rglob("*") if path.is_file()} - {"build.json"}
+
+
+def test_the_bundles_and_the_ink_saver_folder_are_outputs_like_any_other(cli, small_game, tmp_path):
+    out = tmp_path / "out"
+
+    def build(*options):
+        result = cli("build", small_game, "--out", out, "--paper", "a4", "--jobs", "1", *options)
+        assert result.code == 0, result
+        return result
+
+    build("--ink-saver")
+    saver = {f"ink-saver/cards-{lang}-a4.pdf" for lang in ("ja", "en")} | {"ink-saver/build.json"}
+    bundles = {f"pnp-{lang}-a4{edition}.pdf" for lang in ("ja", "en") for edition in ("", "-ink-saver")}
+    assert folder_files(out) == {"cards-ja-a4.pdf", "cards-en-a4.pdf"} | bundles | saver
+    assert set(listed(out)) == folder_files(out) - {"ink-saver/build.json"}  # the main build.json lists all
+    ja = {path: (out / "small" / path).read_bytes() for path in folder_files(out) if "-ja-" in path}
+    build("--lang", "en")  # ja is outside this build: its bundles and ink-saving files stay, and listed
+    assert {path for path in folder_files(out) if "-ja-" in path} == set(ja)
+    assert all((out / "small" / path).read_bytes() == data for path, data in ja.items())
+    assert "ink-saver/cards-en-a4.pdf" not in folder_files(out) and "pnp-en-a4-ink-saver.pdf" not in folder_files(out)
+    assert set(listed(out)) == folder_files(out) - {"ink-saver/build.json"}
+    inner = json.loads((out / "small" / "ink-saver" / "build.json").read_text())
+    assert [entry["path"] for entry in inner["files"]] == ["cards-ja-a4.pdf"]
+    result = build()  # every language, without --ink-saver: the ink-saving files go, build.json there too
+    assert folder_files(out) == {"cards-ja-a4.pdf", "cards-en-a4.pdf", "pnp-ja-a4.pdf", "pnp-en-a4.pdf"}
+    assert "ink-saver/cards-ja-a4.pdf" in result.err and "pnp-ja-a4-ink-saver.pdf" in result.err
+    result = build("--no-pnp", "--lang", "en")
+    assert folder_files(out) == {"cards-ja-a4.pdf", "cards-en-a4.pdf", "pnp-ja-a4.pdf"}
+    assert "removed 1 file(s)" in result.err and "pnp-en-a4.pdf" in result.err
+    assert set(listed(out)) == folder_files(out)
+
+
+def listed(out) -> dict[str, dict]:
+    return {entry["path"]: entry for entry in json.loads((out / "small" / "build.json").read_text())["files"]}
+
+
+def test_pnpgen_rules_binds_the_new_rule_sheet_into_both_versions_and_keeps_the_ink_saving_files(
+    cli, small_game, tmp_path
+):
+    (small_game / "rules.yaml").write_text(SMALL_RULES, encoding="utf-8")
+    out = tmp_path / "out"
+    assert cli("build", small_game, "--out", out, "--paper", "a4", "--jobs", "1", "--ink-saver").code == 0
+    before = {path: (out / "small" / path).read_bytes() for path in folder_files(out)}
+    edit(small_game / "rules.yaml", "en: Goal", "en: The aim")
+    result = cli("rules", small_game, "--out", out, "--paper", "a4", "--lang", "en", "--jobs", "1")
+    assert result.code == 0, result
+    assert "removed" not in result.err and folder_files(out) == set(before)
+    changed = {path for path, data in before.items() if (out / "small" / path).read_bytes() != data}
+    assert changed == {"rules-en-a4.pdf", "pnp-en-a4.pdf", "pnp-en-a4-ink-saver.pdf"}
+    for name in ("pnp-en-a4.pdf", "pnp-en-a4-ink-saver.pdf"):
+        entry = listed(out)[name]
+        rules = next(part for part in entry["parts"] if part["group"] == "rules")
+        assert rules["path"] == "rules-en-a4.pdf" and "The aim" in page_text(out / "small" / name, rules["first"] - 1)
+    saver = listed(out)["pnp-en-a4-ink-saver.pdf"]
+    assert "ink-saver/cards-en-a4.pdf" in [part["path"] for part in saver["parts"]]
+    assert set(listed(out)) == folder_files(out) - {"ink-saver/build.json"}

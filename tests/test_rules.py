@@ -134,13 +134,18 @@ def test_pnpgen_rules_after_a_build_replaces_only_the_rule_sheets_entries_of_bui
     assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en", "--jobs", "1").code == 0
     after = json.loads((out / "small" / "build.json").read_text())
     assert [entry for entry in after["files"] if entry["kind"] == "cards"] == cards  # every key, as the build wrote it
-    again = [(entry["kind"], entry["lang"]) for entry in after["files"] if entry["kind"] != "cards"]
-    assert again == [("rules", "en"), ("pnp", "en")]  # the print-and-play file binds the new rule sheet
+    others = {(entry["kind"], entry["lang"], entry["path"]) for entry in after["files"] if entry["kind"] != "cards"}
+    rules = {("rules", lang, f"rules-{lang}-a4.pdf") for lang in ("ja", "en", "ja+en")}  # ja, ja+en: kept, listed
+    bundles = {("pnp", lang, f"pnp-{lang}-a4.pdf") for lang in ("ja", "en")}  # en bound again, ja kept
+    assert others == rules | bundles
+    assert all((out / "small" / path).is_file() for _kind, _lang, path in others)
+    rebound = {entry["path"]: entry for entry in after["files"]}["pnp-en-a4.pdf"]
+    assert "rules-en-a4.pdf" in [part["path"] for part in rebound["parts"]]  # the bundle binds the new rule sheet
     assert indexed and indexed <= set(json.loads(index.read_text()))  # the cards' faces stay in the index
 
 
 def test_a_build_of_some_outputs_keeps_what_build_json_said_of_the_others():
-    from generator.build.report import carry_over
+    from generator.build.report import Scope, carry_over
 
     previous = {
         "game": "g",
@@ -159,13 +164,14 @@ def test_a_build_of_some_outputs_keeps_what_build_json_said_of_the_others():
             "fr": [{"id": "rules[y].text", "where": "r:5"}],
         },
     }
-    merged = carry_over(now, previous, {"rules"})
+    rules_only = Scope(frozenset({"rules"}), False, None, frozenset({"ja", "en", "fr"}), None)
+    merged = carry_over(now, previous, rules_only)
     assert merged["files"] == [{"path": "cards.pdf", "kind": "cards"}, {"path": "r-en.pdf", "kind": "rules"}]
     assert merged["overflows"] == [{"piece": "card", "cards": ["a"]}]
     assert merged["shrunk"] == [{"piece": "rules", "cards": ["setup"]}]
     assert [e["id"] for e in merged["untranslated"]["en"]] == ["cards[a].name", "rules[x].text"]
     assert merged["untranslated"]["fr"] == [{"id": "rules[y].text", "where": "r:5"}]
-    assert carry_over(now, {}, {"rules"})["files"] == now["files"]  # no build.json before, or an unreadable one
+    assert carry_over(now, {}, rules_only)["files"] == now["files"]  # no build.json before, or an unreadable one
 
 
 def test_short_rules_start_with_their_title_and_no_contents_page(ruled_game, tmp_path, cli):

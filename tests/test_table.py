@@ -299,14 +299,15 @@ def test_a_bad_cell_in_a_deck_read_from_a_spreadsheet_is_located(small_game, tmp
         assert "cards.csv: G4: value: expected a whole number from 1 to 9, found 12" in result.err
 
 
-def test_serve_and_import_refuse_to_edit_a_deck_read_from_a_spreadsheet(small_game, tmp_path, cli):
-    from generator.web.session import EditRefused, GameSession, file_version
+def test_the_editor_writes_into_a_spreadsheet_deck_and_table_import_refuses_it(small_game, tmp_path, cli):
+    from generator.web.session import GameSession, file_version
 
     sheet = spreadsheet_game(small_game, cli)
     session = GameSession(small_game, tmp_path / "cache")
-    with pytest.raises(EditRefused) as refused:
-        session.edit("cards[pear].name", "en", "Quince", file_version(sheet))
-    assert "cards.xlsx: edit row 3, column name.en there" in str(refused.value)
+    written = session.edit("cards[pear].name", "en", "Quince", file_version(sheet))
+    assert written["written"] == ["decks/cards.xlsx"]
+    rows = list(load_workbook(sheet).active.iter_rows(values_only=True))
+    assert rows[2][rows[0].index("name.en")] == "Quince" and rows[2][rows[0].index("name.ja")] == "洋なし"
     result = cli("table", "import", small_game, "cards", sheet)
     assert result.code == 2 and "reads its cards from cards.xlsx" in result.err
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from generator.build.builder import OutputBuilder, OutputFile
+from generator.build.builder import OutputBuilder, OutputFile, output_lang
 from generator.build.context import BuildContext
 from generator.build.pieces import faces_copies, save_pdf
 from generator.model.placeholders import data_names, resolve_all
 from generator.render.boards import own_or_base, text_of
 from generator.render.faces import GameRenderer
-from generator.render.printed import AID_FIELDS, BILINGUAL_JOIN, aid_card, aid_size, pseudo_deck, single_sided
+from generator.render.printed import AID_FIELDS, aid_card, aid_size, pseudo_deck, single_sided
 from generator.render.sheet_writer import SheetWriter, impose_deck
 
 
@@ -18,7 +18,7 @@ def aid_variants(context: BuildContext) -> list[tuple[str, list[str]]]:
     """Each language alone, then all of them together (bilingual) when there are two or more."""
     variants = [(lang, [lang]) for lang in context.langs]
     if len(context.langs) > 1:
-        variants.append((BILINGUAL_JOIN.join(context.langs), list(context.langs)))
+        variants.append((output_lang(context.langs), list(context.langs)))
     return variants
 
 
@@ -53,7 +53,7 @@ def build_aids(context: BuildContext) -> list[dict]:
                 writer = SheetWriter()
                 _open, copies = faces_copies(renderer, deck, context)
                 impose_deck(writer, size, 0.0, copies, single_sided(option))
-                name = f"aid-{aid.id}-{variant.replace(BILINGUAL_JOIN, '-')}-{option.paper}.pdf"
+                name = f"aid-{aid.id}-{variant}-{option.paper}.pdf"
                 save_pdf(
                     writer,
                     context.out_dir / name,
@@ -79,6 +79,6 @@ def build_aids(context: BuildContext) -> list[dict]:
 AID_FILE = OutputFile(
     "aid-<aid>-<lang>-<paper>.pdf",
     "a player aid of aids/, as many as it states, in each language and, with two or more, in all of them "
-    "together (`aid-phases-ja-en-a4.pdf`)",
+    "together (`aid-phases-ja+en-a4.pdf`)",
 )
 BUILDER = OutputBuilder("aids", build_aids, reports=("aid",), files=(AID_FILE,))

@@ -13,6 +13,20 @@ if TYPE_CHECKING:
     from generator.build.context import BuildContext
 
 
+LANGUAGES_JOIN = "+"
+
+
+def output_lang(langs: list[str] | tuple[str, ...]) -> str:
+    """A file's languages as its name and its build.json entry's `lang` say them: `ja`, or for a file of several,
+    their codes in the order printed joined by `+` (`ja+en`): a language code holds no `+`, an id none either."""
+    return LANGUAGES_JOIN.join(langs)
+
+
+def file_langs(lang: str) -> list[str]:
+    """The languages of a build.json entry's `lang` (see output_lang)."""
+    return lang.split(LANGUAGES_JOIN) if lang else []
+
+
 @dataclass(frozen=True)
 class OutputFile:
     """A kind of file a builder writes into OUT/<game>/: its name, `<word>` standing for what varies and `[...]`

@@ -6,8 +6,10 @@ language, paper, pages, duplex): their pages are copied as they are (pikepdf), i
 sheets (every volume), token sheets, boards, aids. Only the guide and the checklist are rendered. A two-sided
 part starts on an odd page, so that printing the whole file two-sided puts every back behind its front: a blank
 page goes before it where needed, and the guide says so. Each part gets a bookmark and its pages a label
-("Cards 3/14"). With --ink-saver the other builders run again on the game's ink-saving variant into
-OUT/<game>/ink-saver/, and that set is bound the same way; the ink both versions take is measured.
+("Cards 3/14"). With --ink-saver the builders of printed components (cards, boards, aids, tokens) run again on
+the game's ink-saving variant into OUT/<game>/ink-saver/, and those files are bound the same way with the same
+rule sheets; the ink both versions take is measured. Every file here is an output of the build like the others':
+listed in build.json, removed with the commit when a build within its scope no longer writes it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,15 @@ import pikepdf
 
 from generator.build.builder import OutputBuilder, OutputFile
 from generator.build.context import BuildContext
-from generator.build.report import previous_entries, report_of, write_report
+from generator.build.report import (
+    REPORT_FILE,
+    build_scope,
+    carry_over,
+    previous_entries,
+    previous_report,
+    report_of,
+    write_report,
+)
 from generator.fsutil import remove_output, write_atomic, written_path
 from generator.model import Game
 from generator.model.game import Text
@@ -36,6 +46,8 @@ from generator.render.weasy.fit import FitBox
 GROUP_OF_KIND = {"rules": "rules", "cards": "cards", "tokens": "tokens", "board": "boards", "aid": "aids"}
 # the build.json key naming the printable a file of that kind prints (components.yaml names it by the same key)
 PRINTABLE_KEY = {"tokens": "tokens", "board": "board", "aid": "aid"}
+# the builders whose files the ink-saving version prints light (the rule sheets are bound as they are)
+VARIANT_BUILDERS = ("cards", "boards", "aids", "tokens")
 PAPER_OF_GROUP = {"rules": "plain", "cards": "card", "tokens": "card", "boards": "card", "aids": "heavy"}
 TWO_SIDED = ("long", "short")
 FRONT_MATTER = ("guide", "checklist")
@@ -197,28 +209,36 @@ def deck_pages(part: Part, deck_id: str) -> list[int]:
 
 
 def build_bundle(context: BuildContext) -> list[dict]:
-    """Every language and paper's print-and-play file (and with --ink-saver its ink-saving version)."""
+    """Every language and paper's print-and-play file (and with --ink-saver its ink-saving version); the files
+    the last build wrote and this one does not (`--no-pnp`, no `--ink-saver`) are removed with the commit, as any
+    output within the build's scope."""
+    standard, saving = bundles_wanted(context)
+    there = context.written + carried_entries(context)
+    files = [write_bundle(context, there, lang, paper) for lang, paper in standard]
+    shown, bound = ink_saver_files(context, make=bool(saving))
+    rules = [entry for entry in there if entry.get("kind") == "rules"]  # printed as they are in both versions
+    files += [write_bundle(context, bound + rules, lang, paper, INK_SAVER) for lang, paper in saving]
+    return files + shown
+
+
+def bundles_wanted(context: BuildContext) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The (language, paper) of the print-and-play files to write, and of their ink-saving versions: every one of
+    the build (the ink-saving ones with --ink-saver); in a build of some outputs (`pnpgen rules`), those the last
+    build wrote, bound again."""
     if not context.options.pnp:
-        remove_bundles(context, [])
-        return []
-    entries = context.written + carried_entries(context)
-    wanted = [(lang, paper) for lang in context.langs for paper in context.papers]
-    if context.options.outputs is not None:  # a build of some outputs (`pnpgen rules`): rebind the files there are
-        there = previous_entries(context.out_dir)
-        wanted = [key for key in wanted if f"pnp-{key[0]}-{key[1]}.pdf" in there]
-        if not wanted:
-            return []
-    files = [write_bundle(context, entries, lang, paper) for lang, paper in wanted]
-    if context.options.ink_saver:
-        variant_files, variant_entries = build_ink_saver(context)
-        saver = [
-            write_bundle(context, variant_entries, lang, paper, INK_SAVER)
-            for lang in context.langs
-            for paper in context.papers
-        ]
-        files += saver + variant_files
-    remove_bundles(context, files)
-    return files
+        return [], []
+    keys = [(lang, paper) for lang in context.langs for paper in context.papers]
+    if context.options.outputs is None:
+        return keys, keys if context.options.ink_saver else []
+    previous = previous_entries(context.out_dir)
+    return (
+        [key for key in keys if bundle_name(*key) in previous],
+        [key for key in keys if context.options.ink_saver or bundle_name(*key, INK_SAVER) in previous],
+    )
+
+
+def bundle_name(lang: str, paper: str, variant: str = "") -> str:
+    return f"pnp-{lang}-{paper}{'-' + variant if variant else ''}.pdf"
 
 
 def carried_entries(context: BuildContext) -> list[dict]:
@@ -232,48 +252,42 @@ def carried_entries(context: BuildContext) -> list[dict]:
     ]
 
 
-def remove_bundles(context: BuildContext, written: list[dict]) -> None:
-    """Remove the print-and-play files of this build's languages and papers that the last build wrote and this one
-    does not (--no-pnp, no --ink-saver)."""
-    kept = {entry["path"] for entry in written}
-    for path, entry in previous_entries(context.out_dir).items():
-        ours = entry.get("lang") in context.langs and entry.get("paper") in context.papers
-        if entry.get("kind") in ("pnp", INK_SAVER) and ours and path not in kept:
-            remove_output(context.out_dir / path)
-
-
-def build_ink_saver(context: BuildContext) -> tuple[list[dict], list[dict]]:
-    """The other builders of this build run again on the ink-saving variant of the game, into ink-saver/ (with its
-    own build.json, so that an unchanged file is kept there too): (main build.json's entries, the variant's)."""
-    check_ink_saver(context.game)
-    variant = ink_saver_game(context.game)
+def ink_saver_files(context: BuildContext, make: bool) -> tuple[list[dict], list[dict]]:
+    """The component files of the ink-saving version, in ink-saver/ with a build.json of their own (so that a file
+    whose inputs are unchanged is kept there too). When `make`, this build's builders of printed components run
+    again on the game's ink-saving variant; that build.json keeps what it listed outside this build's scope, as
+    the main one does. Returns (the main build.json's entries of the files written, every file there is, as the
+    ink-saving print-and-play file binds them: paths from the game's folder)."""
     out_dir = context.out_dir / INK_SAVER
-    inner = replace(
-        context,
-        game=variant,
-        out_dir=out_dir,
-        fits=[],
-        untranslated={},
-        flagged={},
-        written=[],
-        _ids=None,
-    )
-    context.progress.say(f"{context.game.id}: the ink-saving version")
-    for builder in context.builders:
-        if builder.kind != BUILDER.kind:
-            inner.written += builder.build(inner)
-    write_report(out_dir, report_of(variant, inner.written, inner.fits))
+    previous = previous_report(out_dir)
+    game = ink_saver_game(context.game) if make else context.game
+    inner = replace(context, game=game, out_dir=out_dir, fits=[], untranslated={}, flagged={}, written=[], _ids=None)
+    builders = [builder for builder in context.builders if builder.kind in VARIANT_BUILDERS] if make else []
+    if builders:
+        context.progress.say(f"{context.game.id}: the ink-saving version")
+    for builder in builders:
+        inner.written += builder.build(inner)
+    report = carry_over(report_of(game, inner.written, inner.fits), previous, build_scope(context))
+    if report["files"]:
+        write_report(out_dir, report)
+    elif previous:
+        remove_output(out_dir / REPORT_FILE.name)
+    bound = [
+        {**entry, "path": f"{INK_SAVER}/{entry['path']}"}
+        for entry in report["files"]
+        if entry in inner.written or (out_dir / entry["path"]).is_file()
+    ]
     shown = [
-        {**entry, "path": f"{INK_SAVER}/{entry['path']}", "kind": INK_SAVER, "of": entry.get("kind")}
+        {**entry, "path": f"{INK_SAVER}/{entry['path']}", "kind": INK_SAVER, "of": entry["kind"]}
         for entry in inner.written
     ]
-    return shown, inner.written
+    return shown, bound
 
 
 def write_bundle(context: BuildContext, entries: list[dict], lang: str, paper: str, variant: str = "") -> dict:
     """One print-and-play file; its build.json entry."""
     game = context.game
-    source_dir = context.out_dir / variant if variant else context.out_dir
+    source_dir = context.out_dir
     writer = GuideWriter(game)
     parts = chosen_parts(game, entries, lang, paper, writer)
     front: tuple[int, ...] = (1, 1)
@@ -297,7 +311,7 @@ def write_bundle(context: BuildContext, entries: list[dict], lang: str, paper: s
         front = counted
     context.report(guide_findings(game, lang, [context.cache.face_fits(batch.key) for batch in batches]))
     context.note_rules(writer.words.fallbacks)
-    name = f"pnp-{lang}-{paper}{'-' + variant if variant else ''}.pdf"
+    name = bundle_name(lang, paper, variant)
     data = bind(layout, opened, source_dir, writer, lang, game.title.get(lang, game.source_language))
     write_atomic(context.out_dir / name, data)
     context.progress.say(f"{game.id}: wrote {name} ({layout.total} pages)")
@@ -429,4 +443,6 @@ INK_SAVER_FILES = OutputFile(
     "with `--ink-saver`: the card sheets, boards, aids and token sheets printed light, which the ink-saving "
     "print-and-play file binds, with their own build.json",
 )
-BUILDER = OutputBuilder("bundle", build_bundle, reports=("pnp", INK_SAVER, "guide"), files=(PNP_FILE, INK_SAVER_FILES))
+BUILDER = OutputBuilder(
+    "bundle", build_bundle, check_ink_saver, reports=("pnp", INK_SAVER, "guide"), files=(PNP_FILE, INK_SAVER_FILES)
+)

@@ -11,7 +11,6 @@ from generator.build.builder import OutputBuilder, OutputFile
 from generator.build.context import BuildContext, report_fits
 from generator.build.decks import RenderedDeck, prepare_game
 from generator.build.report import previous_entries
-from generator.fsutil import remove_output
 from generator.heap import frozen_heap, long_lived
 from generator.model import Game
 from generator.render import volumes as volumes_module
@@ -98,7 +97,6 @@ def write_cards(context: BuildContext, prepared: dict[str, list[RenderedDeck]]) 
     kept = len(planned) - stale_count
     if kept:
         progress.say(f"{game.id}: {kept} card sheet file(s) up to date")
-    remove_unwritten(context, previous, files, "cards")
     if since and before is not None:
         files += build_reprint(context, prepared, since, before)
     return files
@@ -221,22 +219,6 @@ def write_card_volume(context: BuildContext, volume: Volume, keys: dict[str, str
     return entry
 
 
-def remove_unwritten(context: BuildContext, previous: dict[str, dict], files: list[dict], kind: str) -> None:
-    """Remove the files of the stems written now that the last build wrote and this one does not (the
-    volumes past the new last one, the one file a deck that grew has split into volumes), on commit."""
-    written = {entry["path"] for entry in files}
-    stems = {
-        card_file_stem(kind, entry["lang"], option)
-        for entry in files
-        for option in context.sheets
-        if entry["paper"] == option.paper
-    }
-    patterns = [volume_files(stem) for stem in stems]
-    for path, entry in previous.items():
-        if path not in written and entry.get("kind") == kind and any(p.fullmatch(path) for p in patterns):
-            remove_output(context.out_dir / path)
-
-
 def build_reprint(
     context: BuildContext, prepared: dict[str, list[RenderedDeck]], since: str, before: dict[str, dict[str, str]]
 ) -> list[dict]:
@@ -260,13 +242,6 @@ def build_reprint(
         for _, volume in volumes:
             entry = write_card_volume(context, volume, keys)
             files.append({**entry, "kind": "reprint", "since": since, "cards": sorted(changed & set(volume.cards()))})
-    written = {file["path"] for file in files}
-    previous = previous_entries(context.out_dir)
-    for option in context.sheets:  # an older reprint would read as this one
-        for lang in context.langs:
-            stem = card_file_stem("reprint", lang, option)
-            for path in {f"{stem}.pdf", *(path for path in previous if volume_files(stem).fullmatch(path))} - written:
-                remove_output(context.out_dir / path)
     return files
 
 

@@ -7,9 +7,17 @@ from generator.build.builder import Builder
 from generator.build.context import BuildContext
 from generator.build.options import BuildOptions, select_languages
 from generator.build.problems import BuildProblems
-from generator.build.report import carry_over, previous_report, report_of, report_untranslated, write_report
+from generator.build.report import (
+    build_scope,
+    carry_over,
+    previous_report,
+    report_of,
+    report_untranslated,
+    stale_files,
+    write_report,
+)
 from generator.checks.validate import data_problems
-from generator.fsutil import OutputSet
+from generator.fsutil import OutputSet, remove_output
 from generator.heap import thaw
 from generator.model import Game
 from generator.progress import Progress
@@ -67,10 +75,13 @@ def chosen_builders(options: BuildOptions) -> list[Builder]:
 def build_game(
     game: Game, options: BuildOptions, progress: Progress, problems: BuildProblems, builders: list[Builder]
 ) -> None:
-    """The game's outputs of `builders` (staged in the build's OutputSet); what it finds goes to `problems`. When
-    only some of BUILDERS run, build.json keeps what the previous one said of the other outputs."""
+    """The game's outputs of `builders` (staged in the build's OutputSet); what it finds goes to `problems`.
+    build.json lists this build's files and what the previous one listed outside this build's scope (other
+    languages, papers or outputs); the files the previous one listed within it and this one did not write are
+    removed with the commit."""
     context = BuildContext.for_game(game, options, progress, problems)
     context.builders = builders
+    previous = previous_report(context.out_dir)
     for builder in builders:
         written = builder.build(context)
         undeclared = [entry["path"] for entry in written if not any(f.matches(entry["path"]) for f in builder.files)]
@@ -79,12 +90,13 @@ def build_game(
         )
         context.written += written  # what the next builders (the bundle) may read
     files = context.written
+    scope = build_scope(context)
     report = report_of(game, files, context.fits, context.untranslated)
+    stale = stale_files(previous, report, scope, context.out_dir)
+    for path in stale:
+        remove_output(context.out_dir / path)
+    write_report(context.out_dir, carry_over(report, previous, scope))
     some = len(builders) < len(BUILDERS)
-    if some:
-        rebuilt = {name for builder in builders for name in builder.reports}
-        report = carry_over(report, previous_report(context.out_dir), rebuilt)
-    write_report(context.out_dir, report)
     context.cache.save_index(keep_others=some)
     report_untranslated(context)
     counted = context.cache.hits + context.cache.misses or not some  # the rule sheets count their own
@@ -92,3 +104,6 @@ def build_game(
         f"{game.id}: {len(files)} files in {context.out_dir}"
         + (f" ({context.cache.hits} faces from the cache, {context.cache.misses} rendered)" if counted else "")
     )
+    if stale:
+        removed = ", ".join(stale)
+        progress.say(f"{game.id}: removed {len(stale)} file(s) the last build wrote and this one does not: {removed}")

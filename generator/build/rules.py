@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pikepdf
 
-from generator.build.builder import OutputBuilder, OutputFile
+from generator.build.builder import OutputBuilder, OutputFile, output_lang
 from generator.build.context import BuildContext
 from generator.fsutil import write_atomic
 from generator.model.game import Game
@@ -16,7 +16,7 @@ from generator.progress import Progress
 from generator.render.fit_report import CardFit, find_text
 from generator.render.weasy.fit import FitBox
 from generator.render.pipeline import FaceCache
-from generator.render.rulebook import RulebookWriter, edition_name, editions, render_editions, require_valid_rules
+from generator.render.rulebook import RulebookWriter, editions, render_editions, require_valid_rules
 
 
 def write_rulebooks(
@@ -47,10 +47,10 @@ def write_rulebooks(
             report(rule_findings(game, writer.rulebook, edition, cache.face_fits(key)))
     files = []
     for (edition, paper), data in zip(wanted, pdfs):
-        name = f"rules-{edition_name(edition)}-{paper}.pdf"
+        name = f"rules-{output_lang(edition)}-{paper}.pdf"
         write_atomic(out_dir / name, data)
         pages = len(pikepdf.open(io.BytesIO(data)).pages)
-        files.append({"path": name, "kind": "rules", "lang": edition_name(edition), "paper": paper, "pages": pages})
+        files.append({"path": name, "kind": "rules", "lang": output_lang(edition), "paper": paper, "pages": pages})
     progress.say(f"{game.id}: wrote {len(files)} rule sheets ({cache.hits} from the cache, {cache.misses} rendered)")
     return files
 

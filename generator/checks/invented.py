@@ -1,9 +1,10 @@
 """validate: every `placeholder:` names what it says is invented in a way the rule sheet can print.
 
 A card's list names its own keys (CARD_KEYS) or its deck's fields; a field named there needs a `label:` in
-every language when the game has rules, since the rules' prototype note names it. A deck's, component's,
-board's, aid's, token sheet's or the game's list names keys the note has words for (THING_KEYS); anything
-else is said in words. A board element marked invented needs a label to be named by.
+the source language (its translations are strings like any other) when the game has rules, since the rules'
+prototype note names it. A deck's, component's, board's, aid's, token sheet's or the game's list names keys the
+note has words for (THING_KEYS); anything else is said in words. A board element marked invented needs a label
+to be named by.
 """
 
 from __future__ import annotations
@@ -68,7 +69,10 @@ def card_problems(game: Game) -> list[Problem]:
                         )
                     )
                     continue
-                missing = [lang for lang in game.languages if declared.label is None or not declared.label.has(lang)]
+                # a label without a translation is an untranslated string like any other (validate's translations,
+                # printed flagged in the source language): only a label the source language lacks is a problem here
+                source = game.source_language
+                missing = [source] if declared.label is None or not declared.label.has(source) else []
                 if needs_labels and missing and (deck.id, name) not in unlabelled:
                     unlabelled.add((deck.id, name))
                     problems.append(

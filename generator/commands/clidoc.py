@@ -189,12 +189,24 @@ def outputs_section() -> str:
             "",
             (
                 "Into `OUT/<game>/` (`output/<game>/` by default), for each language (`<lang>`) and paper (`<paper>`: "
-                "`a4`, `letter`) asked for; a part in brackets is in some names only. The files of a build replace the "
-                "previous ones all together, build.json last, or not at all."
+                "`a4`, `letter`) asked for; a part in brackets is in some names only. Every name is the kind of file, "
+                "the id of its board, aid or token sheet, its language and its paper, joined by `-`; a file of several "
+                "languages names them in the order it prints them joined by `+` (`ja+en`), as its `lang` in "
+                "build.json does."
             ),
             "",
             "| file | what it holds |",
             "|---|---|",
             *[f"| `{cell(file.name)}` | {cell(file.doc)} |" for file in files],
+            "",
+            (
+                "The files of a build replace the previous ones all together, build.json last, or not at all. The "
+                "folder holds what the last build made: a file the previous build.json lists that this build was "
+                "asked for and did not write again (an aid renamed or removed, a language the game no longer has, "
+                "a volume a shorter deck no longer needs, a reprint not asked for again) is removed with the "
+                "commit, and the build's summary names it. A build asked for some of the files only (`--lang`, "
+                "`--paper`, `pnpgen rules`) leaves the others as they are, and build.json goes on listing them. "
+                "A file build.json does not list is never removed: pnpgen removes only what it wrote."
+            ),
         ]
     )

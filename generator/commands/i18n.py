@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from generator.commands.options import add_game, add_jobs, add_quiet
-from generator.errors import InputError, Problem, did_you_mean, display_path, unknown_language
+from generator.errors import InputError, Problem, ProblemList, did_you_mean, display_path, unknown_language
 from generator.fsutil import OutputSet, write_atomic
 from generator.i18n.exchange import formats
 from generator.i18n.checks import CHECKS
@@ -21,7 +22,7 @@ from generator.progress import Progress
 from generator.render.fit_report import CardFit
 from generator.render.weasy.fit import FIT_ATTRIBUTE
 from generator.render.pipeline import FaceCache
-from generator.yamlio.writeback import prepare, write_all
+from generator.model.table.cells import TextWrites, prepare_texts
 
 
 def register(subparsers) -> None:
@@ -81,11 +82,15 @@ def register(subparsers) -> None:
 
     imports = commands.add_parser(
         "import",
-        help="write translations from a PO, XLIFF or CSV file into the game's YAML",
+        help="write translations from a PO, XLIFF or CSV file into the game's YAML and spreadsheets",
         description="Check the whole file first (unknown ids, wrong game or language, changed placeholders, "
         "escapes and control characters: error, nothing written), then write the changed translations, keeping "
-        "comments and layout. An entry without its string id (PO msgctxt, XLIFF trans-unit id, CSV context) is "
-        "taken for a string only when its location and source text match one, and then listed.",
+        "comments and layout: into the YAML, and a card text of a deck read from a spreadsheet (`cards_from:`) "
+        "into its cell, adding a column (`name.de`) at the right of the sheet for a language it lacks, every "
+        "other cell, style and part of the file kept. The files are replaced together, with the lock, or none. "
+        "A spreadsheet that cannot be written (a signed workbook, ...) is left as it is and each of its texts "
+        "named by its cell (exit 1). An entry without its string id (PO msgctxt, XLIFF trans-unit id, CSV "
+        "context) is taken for a string only when its location and source text match one, and then listed.",
     )
     add_game(imports)
     imports.add_argument("file", type=Path, metavar="FILE", help="a .po, .xlf or .csv file")
@@ -243,22 +248,46 @@ def run_import(args) -> int:
     lock = read_lock(game)
     exchange = formats.read(args.file)
     plan = plan_import(game, all_units, lock, exchange, args.lang)
-    prepared = prepare(plan.changes)  # every file is re-serialized before any is written
+    prepared = prepare_texts(game, plan.changes)  # every file is made and read back before any is written
+    unwritten = {(change[0], change[1]) for change, _place, _why in prepared.unwritten}
+    kept = {unit.id for unit in all_units.values() if (unit.file, unit.text.path) in unwritten}
     for string_id, source_text in plan.confirmations:
-        lock.confirm(string_id, plan.lang, source_text)
+        if string_id not in kept:  # a translation not written is not recorded as made
+            lock.confirm(string_id, plan.lang, source_text)
     for string_id, checks in plan.ignores:
         lock.ignore(string_id, plan.lang, checks)
     with OutputSet(game.dir):  # every file replaced together, or none
-        write_all(prepared)
+        prepared.write()
         lock_written = write_lock(lock)
     print(
-        f"{game.id}: {len(plan.changes)} {plan.lang} translation(s) written, {len(plan.confirmations)} "
-        f"confirmed, {plan.unchanged} unchanged"
-        + (f"; files: {', '.join(display_path(f) for f in prepared)}" if prepared else "")
+        f"{game.id}: {len(plan.changes) - len(unwritten)} {plan.lang} translation(s) written, "
+        f"{len(plan.confirmations) - len(kept)} confirmed, {plan.unchanged} unchanged"
+        + (f"; files: {', '.join(display_path(f) for f in prepared.files)}" if prepared.files else "")
         + (f"; updated {display_path(lock.path)}" if lock_written else "")
     )
+    for sheet in prepared.sheets:
+        if sheet.data is not None:
+            print(f"  wrote {sheet.describe()}")
     print_matched_by_location(plan, exchange)
-    return 0
+    return report_unwritten(prepared)
+
+
+def report_unwritten(prepared: TextWrites) -> int:
+    """Name each text that could not be written into its spreadsheet, with the cell to fill: exit 1 if any."""
+    unwritten = prepared.unwritten
+    if not unwritten:
+        return 0
+    problems = ProblemList()
+    problems.add(
+        [
+            Problem(place.source.file, None, f"not written: {why}", None, place.what_to_do(), cell=place.cell)
+            for _change, place, why in unwritten
+        ]
+    )
+    print(f"{len(unwritten)} translation(s) could not be written into their spreadsheet:", file=sys.stderr)
+    for problem in problems.final():
+        print(f"  {problem}", file=sys.stderr)
+    return 1
 
 
 MATCHES_SHOWN = 10

@@ -12,11 +12,11 @@ import unicodedata
 from collections import Counter
 
 from generator.i18n.glossary import Glossary
+from generator.i18n.number_words import language_numbers
 from generator.render.typeset import CJK
 
 # names for `ignore-CHECK`; `terms` compares strings with each other (i18n/terms.py)
 CHECKS = ("numbers", "placeholders", "brackets", "untranslated", "glossary", "terms")
-NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 PLACEHOLDER = re.compile(r"\{[^{}|\s]+\}|%[sd]")
 BRACKETS = {
     ")": "(",
@@ -36,54 +36,6 @@ LETTER = re.compile(r"[^\W\d_]")
 OWN_SCRIPT = {"ja": re.compile(f"[{CJK}]")}
 
 
-NUMBER_WORDS = {
-    word: str(value)
-    for value, word in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
-}
-NUMBER_WORDS.update(twenty="20", thirty="30", forty="40", fifty="50", hundred="100", twice="2")
-# Ordinals are numbers too: "the third player" is 3番目のプレイヤー. Not "first" and "second" (nor "once"):
-# "scores first", "the second try" and "at once" are as often 先に, やり直し and すぐに as numbers.
-NUMBER_WORDS.update(
-    {
-        word: str(value)
-        for value, word in enumerate("third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 3)
-    }
-)
-# "a ship" is 1隻 and "an action" 1回: an article stands for a 1 the other text writes as a digit.
-ARTICLE = re.compile(r"\b(a|an)\b", re.IGNORECASE)
-ENGLISH_NUMBER = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
-KANJI_DIGITS = dict(zip("一二三四五六七八九", range(1, 10)))
-KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
-# Kanji numerals count as a number only before a counter (二人, 二十年), not in words like 一次.
-KANJI_COUNT = re.compile(
-    "([一二三四五六七八九十百千]+)(?=[人つ個枚冊段回年色台本番位倍点])|(?<=第)([一二三四五六七八九十百千]+)"
-)
-JAPANESE_PEOPLE = {"ひとり": "1人", "ふたり": "2人"}
-
-
-def kanji_number(numeral: str) -> str:
-    total = digit = 0
-    for char in numeral:
-        if char in KANJI_DIGITS:
-            digit = KANJI_DIGITS[char]
-        else:
-            total += (digit or 1) * KANJI_UNITS[char]
-            digit = 0
-    return str(total + digit)
-
-
-def numbers(text: str) -> set[str]:
-    """The numbers a text mentions: full-width digits read as ASCII ones, 1,000 as 1000, and numbers
-    written as words (six, 二冊, ふたり) as digits, since one language writes digits where the other
-    writes words. A set: 'gold and silver, 9 each' mentions the 9 of '9 gold and 9 silver'."""
-    normal = unicodedata.normalize("NFKC", text)
-    normal = ENGLISH_NUMBER.sub(lambda m: NUMBER_WORDS[m.group(1).lower()], normal)
-    normal = KANJI_COUNT.sub(lambda m: kanji_number(m.group(1) or m.group(2)), normal)
-    for word, digits in JAPANESE_PEOPLE.items():
-        normal = normal.replace(word, digits)
-    return {match.replace(",", "") for match in NUMBER.findall(normal)}
-
-
 def placeholders(text: str) -> Counter:
     return Counter(PLACEHOLDER.findall(unicodedata.normalize("NFKC", text)))
 
@@ -93,12 +45,13 @@ def _shown(values) -> str:
     return ", ".join(sorted(items)) or "none"
 
 
-def check_numbers(source: str, target: str) -> str | None:
-    wanted, found = numbers(source), numbers(target)
-    if wanted - found == {"1"} and ARTICLE.search(target):
-        found = found | {"1"}
-    if found - wanted == {"1"} and ARTICLE.search(source):
-        wanted = wanted | {"1"}
+def check_numbers(source: str, target: str, source_lang: str, lang: str) -> str | None:
+    """Whether both texts mention the same numbers; a word that may be a number (an article: "a card", "eine
+    Karte") stands for the number the other text has."""
+    wanted, wanted_maybe = language_numbers(source_lang).read(source)
+    found, found_maybe = language_numbers(lang).read(target)
+    found |= (wanted - found) & found_maybe
+    wanted |= (found - wanted) & wanted_maybe
     if wanted != found:
         return f"numbers differ: the source has {_shown(wanted)}, the translation {_shown(found)}"
     return None
@@ -157,7 +110,7 @@ def check_pair(source: str, target: str, glossary: Glossary, source_lang: str, l
     found = [
         (kind, message)
         for kind, message in (
-            ("numbers", check_numbers(words, target_words)),
+            ("numbers", check_numbers(words, target_words, source_lang, lang)),
             ("placeholders", check_placeholders(source, target)),
             ("brackets", check_brackets(source, target)),
             ("untranslated", check_untranslated(source, target, glossary, source_lang)),

@@ -13,6 +13,7 @@ from generator.i18n.lock import STALE, UNCONFIRMED, Lock
 from generator.i18n.strings import Unit, unit_for_card_field
 from generator.i18n.terms import KIND, term_findings
 from generator.model.game import Game
+from generator.model.table.places import text_place
 from generator.render.fit_report import CardFit
 
 
@@ -104,7 +105,12 @@ def game_status(
     for unit in all_units.values():
         source = unit.value(source_lang)
         for lang in chosen:
-            report.findings += string_findings(report.languages[lang], unit, source, lock, glossary, source_lang)
+            found = string_findings(report.languages[lang], unit, source, lock, glossary, source_lang)
+            for finding in found:
+                place = text_place(game, unit.text, lang) if finding.kind == "missing" else None
+                if place is not None:
+                    finding.message += f" ({place.what_to_do()})"  # a spreadsheet's row: which column
+            report.findings += found
     for unit, lang, message in term_findings(game, all_units, glossary, lock):
         if lang in report.languages:
             report.languages[lang].terms += 1

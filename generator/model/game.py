@@ -70,6 +70,16 @@ class Card:
         return self.count
 
 
+@dataclass(frozen=True)
+class SheetSource:
+    """The spreadsheet a deck reads its cards from (`cards_from:`): the file, the sheet read (None for a CSV file)
+    and its header's labels in column order. A card's texts then say the row (their `line`, from 1)."""
+
+    file: Path
+    name: str | None
+    labels: tuple[str, ...]
+
+
 @dataclass
 class Deck:
     id: str
@@ -86,6 +96,7 @@ class Deck:
     placeholder: bool | list[str] | Text = False  # true, the deck-level keys invented (e.g. size), or in words
     material: str | None = None  # what a manufacturer makes it of
     cut: str = "card"  # how its pieces are cut: card (rounded corners), round or square (tokens), sheet (aids)
+    sheet: SheetSource | None = None  # where its cards are read from, when a spreadsheet (`cards_from:`)
 
     @property
     def copies(self) -> int:

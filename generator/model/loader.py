@@ -20,7 +20,7 @@ from generator.model.cards import (
 )
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
-from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, INK_SAVER_BACKS, Component, Deck, Game
+from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, INK_SAVER_BACKS, Component, Deck, Game, SheetSource
 from generator.model.schema import (
     Bool,
     FIELD_DECLARATION,
@@ -295,7 +295,19 @@ DECK_SCHEMA = Object(
 DECK_MODEL = Model(
     Deck,
     DECK_SCHEMA.fields,
-    given=("id", "file", "lines", "cut", "size_mm", "size_name", "bleed_mm", "back_template", "fields", "cards"),
+    given=(
+        "id",
+        "file",
+        "lines",
+        "cut",
+        "size_mm",
+        "size_name",
+        "bleed_mm",
+        "back_template",
+        "fields",
+        "cards",
+        "sheet",
+    ),
 )
 
 GAME_FILE = FileKind(
@@ -519,7 +531,7 @@ def _load_deck(game_dir: Path, path: Path, languages, problems, template_problem
     schema = card_schema(fields)
     make_card, required, deck_id = CARD_MODEL.maker(), CARD_MODEL.required(), path.stem  # once for every card
     cards = []
-    raw_cards, wheres = _card_sources(game_dir, path, document, root, deck, fields, languages, checker)
+    raw_cards, wheres, sheet = _card_sources(game_dir, path, document, root, deck, fields, languages, checker)
     for index, (raw, where) in enumerate(zip(raw_cards, wheres)):
         label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else index
         checked = schema.check(raw, where.relabel(f"cards[{label}]"), checker)
@@ -556,37 +568,42 @@ def _load_deck(game_dir: Path, path: Path, languages, problems, template_problem
         fields=fields,
         cards=cards,
         lines=lines,
+        sheet=sheet,
     )
 
 
-def _card_sources(game_dir, path, document, root, deck, fields, languages, checker) -> tuple[list, list]:
+def _card_sources(
+    game_dir, path, document, root, deck, fields, languages, checker
+) -> tuple[list, list, SheetSource | None]:
     """The raw cards of a deck and where each is written: its `cards:` list, or the rows of the
-    spreadsheet `cards_from:` names (read, cell by cell, against the same schema)."""
+    spreadsheet `cards_from:` names (read, cell by cell, against the same schema), and that sheet."""
     if "cards_from" not in deck:
         raw_cards = document.get("cards") if isinstance(document.get("cards"), list) else []
         if "cards" not in deck:
             checker.report(root, "a deck needs `cards:` (a list) or `cards_from:` (a spreadsheet)")
-        return raw_cards, [root.child(document, "cards").child(raw_cards, i) for i in range(len(raw_cards))]
+        return raw_cards, [root.child(document, "cards").child(raw_cards, i) for i in range(len(raw_cards))], None
     where = root.child(document, "cards_from")
     if "cards" in deck:
         checker.report(
             where, "a deck has `cards:` or `cards_from:`, not both", "remove the list, or the spreadsheet's name"
         )
-        return [], []
+        return [], [], None
     sheet_file = (path.parent / deck["cards_from"]).resolve()
     if not sheet_file.is_relative_to(game_dir):
         checker.report(
             where, f"'{deck['cards_from']}' is outside the game's folder", "keep the spreadsheet beside the deck file"
         )
-        return [], []
+        return [], [], None
     from generator.model.table.cards import read_deck_sheet
+    from generator.model.table.places import sheet_card_path
 
     try:
-        rows = read_deck_sheet(sheet_file, path.stem, fields, languages)
+        sheet, rows = read_deck_sheet(sheet_file, path.stem, fields, languages)
     except InputError as error:
         checker.problems += error.problems
-        return [], []
-    return [row.card for row in rows], [Where(sheet_file, row.line, "", ("cards", i)) for i, row in enumerate(rows)]
+        return [], [], None
+    wheres = [Where(sheet_file, row.line, "", sheet_card_path(sheet, i)) for i, row in enumerate(rows)]
+    return [row.card for row in rows], wheres, sheet
 
 
 def _check_templates(game_dir, deck, cards, checker, root, document):

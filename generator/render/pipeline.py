@@ -251,16 +251,16 @@ def render_pool(jobs: int) -> ProcessPoolExecutor:
     global _pool, _pool_jobs
     if _pool is None or _pool_jobs != jobs:
         close_pool()
-        server = processes.fork_server()
-        if server is None:
+        forked_by_server = processes.uses_fork_server()
+        if not forked_by_server:
             from generator.render import weasy
 
             weasy.load()  # imported once, here, by the process the workers are forked from: not once in each
         _pool = ProcessPoolExecutor(
             max_workers=jobs,
-            mp_context=multiprocessing.get_context("fork" if server is None else "forkserver"),
+            mp_context=multiprocessing.get_context("forkserver" if forked_by_server else "fork"),
             initializer=processes.start_worker,
-            initargs=(os.getpid() if server is None else server,),
+            initargs=(None if forked_by_server else os.getpid(),),
         )
         _pool_jobs = jobs
         # The objects there are now (the command's, WeasyPrint's modules) are left out of garbage collection

@@ -8,8 +8,6 @@ Nothing here may fail the fork server: whatever could not be loaded, a worker lo
 from __future__ import annotations
 
 import logging
-import os
-import signal
 
 from generator import heap, processes
 
@@ -29,8 +27,7 @@ def warm_up() -> None:
     weasy.SharedFonts(weasyprint.HTML(string=WARM_UP.format(fonts=fonts.font_face_css()))).render().write_pdf()
 
 
-signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the command, which stops its workers
-processes.die_with_parent(os.getppid())
+processes.serve_forks()
 with heap.long_lived():  # no collection while WeasyPrint is imported (0.04 s); what it made is frozen: the
     try:  # workers share those pages, and no collection in them walks (and so copies) them
         warm_up()

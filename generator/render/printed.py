@@ -29,7 +29,6 @@ from generator.render.tiles import TileLayout, map_label_positions, scale_bar_at
 
 PRINTER_MARGIN_MM = 4.0  # a home printer prints nothing in the outer 4-5 mm of the paper
 HALF_PAGE_GAP_MM = 1.0  # slack around half-page aids, so that two always fit
-BILINGUAL_JOIN = "+"
 # Texts the generator prints around tiles, by language (other languages use English).
 TILE_TEXTS = {
     "en": {

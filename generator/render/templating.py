@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import inspect
 import re
-import sys
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -409,7 +409,7 @@ def _find(dirs: list[Path], name: str) -> Path | None:
 def _calling_template():
     """(file, line) of the template code running now: the innermost frame of a compiled template, its
     Python line mapped back to the template's."""
-    frame: FrameType | None = sys._getframe(1)
+    frame: FrameType | None = inspect.currentframe()  # this function's, then its callers' outwards
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None and template.filename:

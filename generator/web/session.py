@@ -2,8 +2,9 @@
 
 The state is rebuilt from the files on every change (ours or a text editor's), with the same functions
 the other commands use: load_game, i18n units and game_status, build's render_game (through the face
-cache, so an edit renders only the faces it changed). Edits go through i18n import's planning and
-round-trip writer, so they keep comments and layout and refuse what import refuses.
+cache, so an edit renders only the faces it changed). Edits go through i18n import's planning and writers
+(the YAML's round trip, a spreadsheet deck's cells), so they keep comments and layout and refuse what import
+refuses.
 """
 
 from __future__ import annotations
@@ -23,12 +24,12 @@ from generator.i18n.status import Finding, game_status
 from generator.i18n.strings import Unit, units
 from generator.i18n.transfer import plan_import
 from generator.model import Game, load_game
+from generator.model.table.cells import TextWrites, prepare_texts
 from generator.model.schema import unprintable
 from generator.progress import Progress
 from generator.render.pipeline import FaceCache
 from generator.watcher import FileWatcher, game_roots
 from generator.web.preview import Previews
-from generator.yamlio.writeback import prepare, write_all
 
 PROBLEM_KINDS = [
     "missing",
@@ -220,7 +221,6 @@ class GameSession:
         the text is not acceptable."""
         with self.lock:
             game, unit = self.current_unit(string_id, version)
-            refuse_spreadsheet_edit(self.relative(unit.file), unit, lang)
             text = text.strip()
             if lang not in game.languages:
                 raise EditRefused(400, f"the game has no language '{lang}'")
@@ -271,9 +271,9 @@ class GameSession:
                 raise EditRefused(400, f"{message} (the {lang} translation uses them); nothing written")
         if text == unit.value(game.source_language):
             return []
-        prepared = prepare([(unit.file, unit.text.path, game.source_language, text)])
-        write_all(prepared)
-        return list(prepared)
+        prepared = written_or_refused(game, [(unit.file, unit.text.path, game.source_language, text)])
+        prepared.write()
+        return prepared.files
 
     def write_translation(self, game: Game, unit: Unit, lang: str, text: str) -> list[Path]:
         """As `i18n import` of a one-entry file: the same checks, writer and lock update (a translation
@@ -283,11 +283,11 @@ class GameSession:
             game.id, game.source_language, lang, [Entry(unit.id, unit.value(game.source_language), text)]
         )
         plan = plan_import(game, all_units, lock, exchange)
-        prepared = prepare(plan.changes)
+        prepared = written_or_refused(game, plan.changes)
         for string_id, source_text in plan.confirmations:
             lock.confirm(string_id, lang, source_text)
-        write_all(prepared)
-        return list(prepared) + ([lock.path] if write_lock(lock) else [])
+        prepared.write()
+        return prepared.files + ([lock.path] if write_lock(lock) else [])
 
     def confirm(self, string_id: str, lang: str, version: str) -> dict:
         """Record that a translation matches its current source (no longer stale)."""
@@ -307,15 +307,17 @@ class GameSession:
             }
 
 
-def refuse_spreadsheet_edit(relative: str, unit: Unit, lang: str) -> None:
-    """A deck that reads its cards from a spreadsheet (`cards_from:`) is edited there, not here."""
-    if Path(relative).suffix.lower() in (".yaml", ".yml"):
-        return
-    raise EditRefused(
-        409,
-        f"this deck's cards come from the spreadsheet {relative}: edit row {unit.line}, "
-        f"column {unit.field}.{lang} there (the page shows the change once it is saved)",
-    )
+def written_or_refused(game: Game, changes: list) -> TextWrites:
+    """The files an edit writes (a card text of a spreadsheet deck into its cell), or EditRefused naming the cell
+    when its spreadsheet cannot be written, nothing written."""
+    prepared = prepare_texts(game, changes)
+    for _change, place, why in prepared.unwritten:
+        raise EditRefused(
+            409,
+            f"this text is in {place.source.file.name}, {place.cell}, which cannot be written ({why}): "
+            f"{place.what_to_do()} there (the page shows the change once it is saved)",
+        )
+    return prepared
 
 
 def problem_text(problem: Problem) -> str:

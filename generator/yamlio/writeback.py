@@ -105,7 +105,7 @@ def refuse_spreadsheet(file: Path) -> None:
             Problem(
                 file,
                 None,
-                "this text comes from a spreadsheet: pnpgen does not write into it",
+                "this text comes from a spreadsheet, which the YAML writer does not write into",
                 hint=f"edit it in {file.name}",
             )
         )

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.errors import InputError, Problem, ProblemList, did_you_mean
-from generator.model.game import Card, Deck, Game, Text
+from generator.model.game import Card, Deck, Game, SheetSource, Text
 from generator.model.cards import card_schema
 from generator.model.schema import INVALID, Checker, Where, walk_refs
 from generator.model.table.columns import (
@@ -270,7 +270,7 @@ def read_cell(sheet: Sheet, row: int, col: int, column: Column, languages, probl
     for problem in checker.problems:
         problem.cell = sheet.cell(row, col)
     problems += checker.problems
-    return EMPTY if checked is INVALID or checker.problems else checked
+    return EMPTY if checked is INVALID or checker.problems else value  # plain: the card is checked whole later
 
 
 def merged(base: dict | None, from_sheet: dict, present) -> dict:
@@ -335,8 +335,11 @@ def reference_problems(cards: list[SheetCard], present, known_ids: dict[str, set
     return problems
 
 
-def read_deck_sheet(file: Path, deck_id: str, fields: dict, languages: list[str]) -> list[SheetCard]:
-    """The cards of a deck that names a spreadsheet in `cards_from:` (references are checked by validate)."""
+def read_deck_sheet(
+    file: Path, deck_id: str, fields: dict, languages: list[str]
+) -> tuple[SheetSource, list[SheetCard]]:
+    """The sheet a deck names in `cards_from:` and its cards (references are checked by validate)."""
     sheet = read_sheet(file, preferred=deck_id)
     _present, cards = read_cards(sheet, deck_columns(fields, languages), languages, fields)
-    return cards
+    labels = tuple("" if label is None else str(label).strip() for label in sheet.rows[0])
+    return SheetSource(file, sheet.name, labels), cards

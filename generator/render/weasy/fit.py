@@ -92,7 +92,7 @@ TOLERANCE_PX = 0.2  # rounding in the line heights, about 0.05 mm
 CHECK_TOLERANCE_MM = 0.1  # what the text check lets pass: anti-aliasing, kerning, a hairline
 CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
 DESCENDERS = re.compile(r"[$gjpqy,;()\[\]{}|/@]")
-CHECK_VERSION = "text-check-7"  # part of the face cache keys: a changed check measures every face again
+CHECK_VERSION = "text-check-8"  # part of the face cache keys: a changed check measures every face again
 # the worst first: a finding names one problem per element
 KINDS = ("cutoff", "cut", "trim", "safe", "box", "overlap")
 
@@ -323,15 +323,24 @@ def _markup(element) -> bytes:
 
 
 def _face_of(page):
-    """The element of the face a page shows: the first box in its body."""
+    """The element of the face a page shows: the first face box in its body. (An absolutely positioned box of
+    an earlier face that runs past its page is carried over to the next pages, before their body: not a face.)"""
     box = page_box(page)
-    for _ in range(3):  # page -> html -> body -> the face
+    for wanted in ("html", "body", "face"):
         children = [unwrap(child) for child in getattr(box, "children", ()) if hasattr(unwrap(child), "element")]
         children = [child for child in children if kind(child) != "MarginBox"]
-        if not children:
+        box = next((child for child in children if _is(child.element, wanted)), children[0] if children else None)
+        if box is None:
             return None
-        box = children[0]
     return box.element
+
+
+def _is(element, wanted: str) -> bool:
+    if element is None:
+        return False
+    if wanted == "face":
+        return "face" in (element.get("class") or "").split()
+    return str(element.tag).endswith(wanted)
 
 
 def _one_page_per_face(document):
@@ -343,10 +352,20 @@ def _one_page_per_face(document):
         return document, []
     kept: list[Any] = []  # WeasyPrint's pages
     spilled, previous, laid_out = [], None, 0
+    faces: list = []  # the element of each kept page's face
     last: Owner | None = None
     check = check_enabled()
     for page in pages:
         face = _face_of(page)
+        carried = _carried_over(page)
+        if carried and kept and face is not previous:
+            # an absolutely positioned box of an earlier face ran past its page onto this face's page: its text
+            # is past that face's trim, and nothing of it may print over this face
+            if check:
+                spilled += _carried_findings(page, carried, faces)
+            _drop_carried(page, carried)
+            if face is None:
+                continue  # a page of nothing but what was carried over: no face's page
         owners = page_owners(page) if check else {}
         if kept and face is not None and face is previous:
             for owner in owners.values():
@@ -356,6 +375,7 @@ def _one_page_per_face(document):
             if check and previous is not None and last is not None:
                 spilled += _cut_off(len(kept) - 1, previous, laid_out, last)
             kept.append(page)
+            faces.append(face)
             previous, laid_out, last = face, 0, None
         laid_out += sum(_printed_length(run.text) for owner in owners.values() for run in owner.runs)
         last = max(owners.values(), key=lambda owner: max(run.rect[3] for run in owner.runs), default=last)
@@ -363,6 +383,37 @@ def _one_page_per_face(document):
         spilled += _cut_off(len(kept) - 1, previous, laid_out, last)
     document.pages[:] = kept
     return document, spilled
+
+
+def _html_box(page):
+    children = [unwrap(child) for child in getattr(page_box(page), "children", ())]
+    return next((child for child in children if _is(getattr(child, "element", None), "html")), None)
+
+
+def _carried_over(page) -> list:
+    """The boxes of a page's html box other than its body: what WeasyPrint carried over from an earlier page."""
+    html = _html_box(page)
+    if html is None:
+        return []
+    return [child for child in html.children if not _is(getattr(unwrap(child), "element", None), "body")]
+
+
+def _carried_findings(page, carried: list, faces: list) -> list[FitBox]:
+    """The text of boxes carried over onto page, each as past the trim of the face it belongs to."""
+    index = {id(element): number for number, face in enumerate(faces) if face is not None for element in face.iter()}
+    found = []
+    for owner in page_owners(page).values():
+        if any(box in carried for box in owner.chain) and id(owner.box.element) in index:
+            owner.found["trim"] = (max(run.rect[3] for run in owner.runs), "")
+            found.append(_finding(index[id(owner.box.element)], owner))
+    return found
+
+
+def _drop_carried(page, carried: list) -> None:
+    html = _html_box(page)
+    html.children = [child for child in html.children if child not in carried]
+    if hasattr(page, "_pnpgen_owners"):
+        del page._pnpgen_owners
 
 
 def _cut_off(page: int, face, laid_out: int, last: Owner) -> list[FitBox]:
