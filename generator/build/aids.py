@@ -11,6 +11,7 @@ from generator.model.placeholders import data_names, resolve_all
 from generator.render.boards import own_or_base, text_of
 from generator.render.faces import GameRenderer
 from generator.render.printed import AID_FIELDS, aid_card, aid_size, pseudo_deck, single_sided
+from generator.render.inksaver import prints_light
 from generator.render.sheet_writer import SheetWriter, impose_deck
 
 
@@ -50,7 +51,7 @@ def build_aids(context: BuildContext) -> list[dict]:
                     list(AID_FIELDS),
                 )
                 deck.cut = "sheet"
-                writer = SheetWriter()
+                writer = SheetWriter(prints_light(game))
                 _open, copies = faces_copies(renderer, deck, context)
                 impose_deck(writer, size, 0.0, copies, single_sided(option))
                 name = f"aid-{aid.id}-{variant}-{option.paper}.pdf"

@@ -11,6 +11,7 @@ from generator.render.fit_report import CardFit, find_text
 from generator.render.weasy.fit import FitBox
 from generator.render.printed import fits_on, furniture_batch, single_sided
 from generator.render.paper import MARGIN_MM
+from generator.render.inksaver import prints_light
 from generator.render.sheet_writer import SheetWriter, impose_deck
 from generator.render.tiles import TileLayout, tile_layout, write_tiles
 
@@ -83,7 +84,7 @@ def build_boards(context: BuildContext) -> list[dict]:
 
 
 def write_board(context: BuildContext, board: Board, page, lang: str, paper: str) -> dict:
-    writer = SheetWriter()
+    writer = SheetWriter(prints_light(context.game))
     name = f"board-{board.id}-{lang}-{paper}.pdf"
     layout = None
     options = next((option for option in context.sheets if option.paper == paper), None)

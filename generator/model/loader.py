@@ -80,13 +80,13 @@ INK_SAVER = Object(
         "style": Field(
             Str(),
             doc="a stylesheet in the game's templates/ applied to every face after the game's own in the "
-            "ink-saving version: light backgrounds, outlined frames (without it pnpgen's default lightens every "
-            "face evenly)",
+            "ink-saving version: light backgrounds, outlined frames (without it pnpgen prints every face light: "
+            "backgrounds, frames and pictures at a quarter of their ink, light text made dark, dark text kept)",
         ),
         "backs": Field(
             Enum(list(INK_SAVER_BACKS)),
             default="print",
-            doc="`print`: the backs are printed, in the ink-saving style; `omit`: the game needs no printed backs "
+            doc="`print`: the backs are printed, light like the fronts; `omit`: the game needs no printed backs "
             "(the cards tell nothing by their backs), so the ink-saving version leaves them out and prints "
             "one-sided",
         ),

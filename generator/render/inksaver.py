@@ -1,9 +1,10 @@
 """The ink-saving version: the game as it prints when ink matters more than colour.
 
 `ink_saver_game(game)` is the same game marked as that variant (and, where game.yaml's `ink_saver: {backs: omit}`
-says the backs tell nothing, without backs): every builder run on it prints its faces, tokens, aids and boards
-with the game's ink-saver stylesheet after its own (`ink_saver: {style: ...}`), or pnpgen's default veil
-(templates/base/ink-saver.css). The faces' HTML changes, so they are cached apart from the normal ones.
+says the backs tell nothing, without backs). Every builder run on it prints its faces, tokens, aids and boards
+light: with the game's own ink-saving stylesheet after its stylesheets (`ink_saver: {style: ...}`), whose faces
+are rendered and cached apart from the normal ones; without one, the normal faces are drawn light onto the
+sheets (render/lighten.py: shapes and pictures take a fraction of their ink, text keeps its own).
 """
 
 from __future__ import annotations
@@ -12,10 +13,9 @@ import dataclasses
 
 from generator.errors import InputError, Problem
 from generator.model.game import Game
-from generator.paths import TEMPLATES_DIR, find_template
+from generator.paths import find_template
 
 INK_SAVER = "ink-saver"
-DEFAULT_STYLE = TEMPLATES_DIR / "base" / "ink-saver.css"
 
 
 def ink_saver_game(game: Game) -> Game:
@@ -49,9 +49,10 @@ def check_ink_saver(game: Game) -> None:
 
 
 def style_file(game: Game):
+    """The game's own ink-saving stylesheet, or None."""
     name = game.ink_saver.get("style")
     if not name:
-        return DEFAULT_STYLE
+        return None
     found = find_template(game.dir, name)
     if found is None:
         raise InputError(
@@ -60,14 +61,19 @@ def style_file(game: Game):
                 None,
                 f"ink-saver stylesheet '{name}' not found",
                 "ink_saver.style",
-                hint="put it in the game's templates/ folder, or leave `style:` out for pnpgen's default",
+                hint="put it in the game's templates/ folder, or leave `style:` out to have pnpgen print the faces "
+                "light",
             )
         )
     return found
 
 
 def variant_css(game: Game) -> str:
-    """What the game's variant adds after its stylesheets: nothing for the normal print."""
-    if game.variant != INK_SAVER:
-        return ""
-    return "\n" + style_file(game).read_text(encoding="utf-8")
+    """What the game's variant adds after its stylesheets: its own ink-saving stylesheet, else nothing."""
+    style = style_file(game) if game.variant == INK_SAVER else None
+    return "" if style is None else "\n" + style.read_text(encoding="utf-8")
+
+
+def prints_light(game: Game) -> bool:
+    """Whether the sheets draw the game's faces light: its ink-saving version, when it has no stylesheet for it."""
+    return game.variant == INK_SAVER and style_file(game) is None
