@@ -266,10 +266,15 @@ def test_the_ink_saving_version_takes_at_most_half_the_ink_and_says_what_it_is(t
     normal, saver = bundle_entry(out, game_id, "en", "a4"), bundle_entry(out, game_id, "en", "a4", "ink-saver")
     assert saver["ink"]["mean_darkness"] <= normal["ink"]["mean_darkness"] / 2
     assert saver["pages"] == normal["pages"]  # the same parts, the same pages (backs printed light)
-    assert [part["path"] for part in saver["parts"]] == [part["path"] for part in normal["parts"]]
+    printed = [part["path"].removeprefix("ink-saver/") for part in saver["parts"]]
+    assert printed == [part["path"] for part in normal["parts"]]
+    assert all(part["path"].startswith("ink-saver/") == (part["group"] != "rules") for part in saver["parts"])
     guide = page_text(out / game_id / saver["path"], 0)
     assert "Ink-saving version" in guide and "Standard version" in page_text(out / game_id / normal["path"], 0)
     assert (out / game_id / "ink-saver" / "build.json").is_file()
+    firsts = {part["group"]: part["first"] - 1 for part in reversed(saver["parts"]) if part["group"] != "rules"}
+    for page in firsts.values():  # the first page of each kind of part: every word printed as in the normal file
+        assert page_text(out / game_id / saver["path"], page) == page_text(out / game_id / normal["path"], page)
 
 
 # --- what a build leaves in the folder ---------------------------------------------------------------------
@@ -334,3 +339,110 @@ def test_pnpgen_rules_binds_the_new_rule_sheet_into_both_versions_and_keeps_the_
     saver = listed(out)["pnp-en-a4-ink-saver.pdf"]
     assert "ink-saver/cards-en-a4.pdf" in [part["path"] for part in saver["parts"]]
     assert set(listed(out)) == folder_files(out) - {"ink-saver/build.json"}
+
+
+def test_a_bundle_whose_inputs_are_unchanged_is_kept_and_one_whose_parts_or_words_changed_is_bound_again(
+    cli, small_game, tmp_path
+):
+    out = tmp_path / "out"
+
+    def build():
+        result = cli("build", small_game, "--out", out, "--paper", "a4", "--jobs", "1")
+        assert result.code == 0, result
+        return result
+
+    def written(lang):
+        found = (out / "small" / f"pnp-{lang}-a4.pdf").stat()
+        return found.st_ino, found.st_mtime_ns
+
+    build()
+    before = {lang: written(lang) for lang in ("ja", "en")}
+    entries = listed(out)
+    result = build()  # nothing changed: neither file is bound again, nor its entry changed
+    assert {lang: written(lang) for lang in ("ja", "en")} == before
+    assert "2 print-and-play file(s) up to date" in result.err and "wrote pnp-" not in result.err
+    assert {name: listed(out)[name] for name in ("pnp-ja-a4.pdf", "pnp-en-a4.pdf")} == {
+        name: entries[name] for name in ("pnp-ja-a4.pdf", "pnp-en-a4.pdf")
+    }
+    edit(small_game / "decks" / "cards.yaml", "en: Draw 1 card.", "en: Draw one card.")
+    result = build()  # a card sheet changed: the English file binds it, the Japanese one is kept
+    assert written("ja") == before["ja"] and written("en") != before["en"]
+    path = out / "small" / "pnp-en-a4.pdf"
+    cards = next(part for part in listed(out)["pnp-en-a4.pdf"]["parts"] if part["group"] == "cards")
+    assert "Draw one card." in page_text(path, cards["first"] - 1)
+    before = {lang: written(lang) for lang in ("ja", "en")}
+    with open(small_game / "labels.yaml", "w", encoding="utf-8") as labels:  # only the guide's words change
+        labels.write("labels:\n  pnp_guide: {ja: 印刷のしかた, en: How to print}\n")
+    build()
+    assert written("ja") != before["ja"] and written("en") != before["en"]
+    assert "How to print" in page_text(path, 0) and "印刷のしかた" in squeeze(
+        page_text(out / "small" / "pnp-ja-a4.pdf", 0)
+    )
+
+
+# --- faces printed light ---------------------------------------------------------------------------------------
+
+LIGHT_FACE = """<!doctype html><html><head><style>
+@page { size: 60mm 70mm; margin: 0 } body { margin: 0; font: bold 22pt sans-serif }
+div, img, svg { position: absolute; left: 0; width: 60mm }
+.band { top: 0; height: 15mm; background: #1f2d4d; color: #ffffff }
+.panel { top: 15mm; height: 15mm; background: #ffffff; color: #333333 }
+.gradient { top: 30mm; height: 10mm; background: linear-gradient(90deg, #000000, #402010) }
+img { top: 40mm; height: 10mm }
+svg { top: 50mm; height: 10mm }
+.lab { top: 60mm; height: 10mm; background: lab(20% 10 -30); color: lab(96% 0 0); font-size: 16pt }
+</style></head><body><div class="band">LIGHT</div><div class="panel">DARK</div><div class="gradient"></div>
+<img src="data:image/png;base64,{png}">
+<svg viewBox="0 0 60 10"><line x1="0" y1="5" x2="60" y2="5" stroke="#000000" stroke-width="6"/></svg>
+<div class="lab">LAB</div></body></html>"""
+
+
+def darkness_in(image, box_mm, dpi) -> tuple[float, float, float]:
+    """Mean, least and most darkness (0 white, 1 black) of the pixels in a box (left, top, right, bottom, mm)."""
+    scale = dpi / 25.4
+    counts = image.crop(tuple(round(v * scale) for v in box_mm)).histogram()
+    present = [value for value, count in enumerate(counts) if count]
+    mean = sum(value * count for value, count in enumerate(counts)) / sum(counts)
+    return 1 - mean / 255, 1 - max(present) / 255, 1 - min(present) / 255
+
+
+def test_a_face_printed_light_keeps_its_text_dark_and_lightens_every_shape_gradient_line_and_picture():
+    import base64
+    import io
+
+    import pypdfium2 as pdfium
+    from PIL import Image
+    from weasyprint import HTML
+
+    from generator.render.sheet_writer import SheetWriter
+
+    black = io.BytesIO()
+    Image.new("RGB", (60, 10), (0, 0, 0)).save(black, "PNG")
+    html = LIGHT_FACE.replace("{png}", base64.b64encode(black.getvalue()).decode())
+    source = pikepdf.open(io.BytesIO(HTML(string=html).write_pdf()))
+    face = source.pages[0]
+    images = {}
+    for light in (False, True):
+        writer = SheetWriter(light)
+        writer.add_page((60, 70), [(face, Rect(0, 0, 60, 70), False)])
+        data = io.BytesIO()
+        writer.pdf.save(data)
+        page = pdfium.PdfDocument(data.getvalue())[0]
+        images[light] = page.render(scale=150 / 72, grayscale=True).to_pil().convert("L")
+        assert page.get_textpage().get_text_range().split() == ["LIGHT", "DARK", "LAB"]  # the face's text
+    normal, light = images[False], images[True]
+    band_ground = (55, 1, 59, 14)  # right of the word
+    assert darkness_in(normal, band_ground, 150)[0] > 0.6
+    assert darkness_in(light, band_ground, 150)[0] < 0.3 * darkness_in(normal, band_ground, 150)[0]
+    band = (0, 0, 50, 15)  # the white word on the navy band is dark on the light one
+    assert darkness_in(normal, band, 150)[1] < 0.05 and darkness_in(light, band, 150)[2] > 0.75
+    lab_ground, lab = (45, 61, 59, 69), (0, 60, 40, 70)  # the same in a Lab colour space
+    assert darkness_in(light, lab_ground, 150)[0] < 0.3 * darkness_in(normal, lab_ground, 150)[0]
+    assert darkness_in(normal, lab, 150)[1] < 0.1 and darkness_in(light, lab, 150)[2] > 0.75
+    panel = (0, 16, 50, 29)  # dark text stays as dark
+    assert darkness_in(light, panel, 150)[2] == pytest.approx(darkness_in(normal, panel, 150)[2], abs=0.05)
+    assert darkness_in(light, panel, 150)[2] > 0.7
+    for shape, share in (((1, 31, 59, 39), 0.3), ((1, 41, 59, 49), 0.3), ((1, 54, 59, 56), 0.55)):  # gradient,
+        # picture, line (a line keeps more of its ink)
+        before, after = darkness_in(normal, shape, 150)[0], darkness_in(light, shape, 150)[0]
+        assert before > 0.7 and after < share * before, shape

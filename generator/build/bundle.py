@@ -14,7 +14,9 @@ listed in build.json, removed with the commit when a build within its scope no l
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -37,8 +39,10 @@ from generator.model.game import Text
 from generator.render.fit_report import CardFit, find_text
 from generator.render.ink import coverage, page_darkness
 from generator.render.inksaver import INK_SAVER, backs_omitted, check_ink_saver, ink_saver_game
+from generator.render.batches import Batch
 from generator.render.pipeline import render_batches
 from generator.render.pnp_guide import CheckedComponent, Guide, GuidePart, GuideWriter, runs
+from generator.render import sheet_writer
 from generator.render.sheet_writer import save_pdf_bytes
 from generator.render.weasy.fit import FitBox
 
@@ -52,6 +56,10 @@ PAPER_OF_GROUP = {"rules": "plain", "cards": "card", "tokens": "card", "boards":
 TWO_SIDED = ("long", "short")
 FRONT_MATTER = ("guide", "checklist")
 ATTEMPTS = 4  # laying out the guide again when its own length moved the page numbers it gives
+# the code that binds the files and writes the PDF: a change binds every file again
+BINDING_CODE = hashlib.sha256(
+    b"".join(Path(module).read_bytes() for module in (__file__, sheet_writer.__file__))
+).hexdigest()
 
 
 @dataclass
@@ -213,11 +221,21 @@ def build_bundle(context: BuildContext) -> list[dict]:
     the last build wrote and this one does not (`--no-pnp`, no `--ink-saver`) are removed with the commit, as any
     output within the build's scope."""
     standard, saving = bundles_wanted(context)
+    previous = previous_entries(context.out_dir)
     there = context.written + carried_entries(context)
-    files = [write_bundle(context, there, lang, paper) for lang, paper in standard]
+    files = [
+        write_bundle(context, there, lang, paper, previous=previous.get(bundle_name(lang, paper)))
+        for lang, paper in standard
+    ]
     shown, bound = ink_saver_files(context, make=bool(saving))
     rules = [entry for entry in there if entry.get("kind") == "rules"]  # printed as they are in both versions
-    files += [write_bundle(context, bound + rules, lang, paper, INK_SAVER) for lang, paper in saving]
+    files += [
+        write_bundle(context, bound + rules, lang, paper, INK_SAVER, previous.get(bundle_name(lang, paper, INK_SAVER)))
+        for lang, paper in saving
+    ]
+    kept = sum(entry is previous.get(entry["path"]) for entry in files)
+    if kept:
+        context.progress.say(f"{context.game.id}: {kept} print-and-play file(s) up to date")
     return files + shown
 
 
@@ -284,13 +302,58 @@ def ink_saver_files(context: BuildContext, make: bool) -> tuple[list[dict], list
     return shown, bound
 
 
-def write_bundle(context: BuildContext, entries: list[dict], lang: str, paper: str, variant: str = "") -> dict:
-    """One print-and-play file; its build.json entry."""
+def write_bundle(
+    context: BuildContext, entries: list[dict], lang: str, paper: str, variant: str = "", previous: dict | None = None
+) -> dict:
+    """One print-and-play file; its build.json entry. A file whose inputs (its parts' bytes, its guide's pages as
+    rendered, the binding code) are those the last build bound (`previous`: its entry) is kept as it is."""
     game = context.game
-    source_dir = context.out_dir
+    name = bundle_name(lang, paper, variant)
     writer = GuideWriter(game)
     parts = chosen_parts(game, entries, lang, paper, writer)
-    front: tuple[int, ...] = (1, 1)
+    layout, batches, opened = lay_out(context, writer, parts, lang, paper, variant, front_of(previous))
+    context.report(guide_findings(game, lang, [context.cache.face_fits(batch.key) for batch in batches]))
+    context.note_rules(writer.words.fallbacks)
+    inputs = bundle_inputs(context.out_dir, layout, [batch.key for batch in batches], name)
+    if previous is not None and previous.get("inputs") == inputs and (context.out_dir / name).is_file():
+        if context.options.ink_saver and "ink" not in previous:
+            return {**previous, "ink": coverage(page_darkness(context.out_dir / name))}
+        return previous
+    data = bind(layout, opened, context.out_dir, writer, lang, game.title.get(lang, game.source_language))
+    write_atomic(context.out_dir / name, data)
+    context.progress.say(f"{game.id}: wrote {name} ({layout.total} pages)")
+    entry = {
+        "path": name,
+        "kind": "pnp",
+        "lang": lang,
+        "paper": paper,
+        "pages": layout.total,
+        "edition": variant or "standard",
+        "front_matter": dict(zip(FRONT_MATTER, layout.front)),
+        "parts": [
+            {"path": p.entry["path"], "group": p.group, "first": p.first, "last": p.last, "sides": p.sides}
+            for p in parts
+        ],
+        "blank_pages": layout.blanks,
+        "inputs": inputs,
+    }
+    if context.options.ink_saver:
+        entry["ink"] = coverage(page_darkness(data))
+    return entry
+
+
+def lay_out(
+    context: BuildContext,
+    writer: GuideWriter,
+    parts: list[Part],
+    lang: str,
+    paper: str,
+    variant: str,
+    front: tuple[int, ...],
+) -> tuple[Layout, list[Batch], list[pikepdf.Pdf]]:
+    """The bundle's pages and its guide and checklist, rendered (from the face cache when unchanged): laid out again
+    while the guide's own length moves the page numbers it gives."""
+    game = context.game
     for _ in range(ATTEMPTS):
         layout = paginate(parts, front)
         guide = Guide(
@@ -309,29 +372,31 @@ def write_bundle(context: BuildContext, entries: list[dict], lang: str, paper: s
         if counted == front:
             break
         front = counted
-    context.report(guide_findings(game, lang, [context.cache.face_fits(batch.key) for batch in batches]))
-    context.note_rules(writer.words.fallbacks)
-    name = bundle_name(lang, paper, variant)
-    data = bind(layout, opened, source_dir, writer, lang, game.title.get(lang, game.source_language))
-    write_atomic(context.out_dir / name, data)
-    context.progress.say(f"{game.id}: wrote {name} ({layout.total} pages)")
-    entry = {
-        "path": name,
-        "kind": "pnp",
-        "lang": lang,
-        "paper": paper,
-        "pages": layout.total,
-        "edition": variant or "standard",
-        "front_matter": dict(zip(FRONT_MATTER, layout.front)),
-        "parts": [
-            {"path": p.entry["path"], "group": p.group, "first": p.first, "last": p.last, "sides": p.sides}
-            for p in parts
-        ],
-        "blank_pages": layout.blanks,
-    }
-    if context.options.ink_saver:
-        entry["ink"] = coverage(page_darkness(data))
-    return entry
+    return layout, batches, opened
+
+
+def front_of(previous: dict | None) -> tuple[int, ...]:
+    """The pages the guide and the checklist took in the last build: where laying them out starts."""
+    counts = previous.get("front_matter") if previous else None
+    if isinstance(counts, dict) and all(isinstance(counts.get(which), int) for which in FRONT_MATTER):
+        return tuple(max(1, counts[which]) for which in FRONT_MATTER)
+    return (1,) * len(FRONT_MATTER)
+
+
+def bundle_inputs(out_dir: Path, layout: Layout, guide_keys: list[str], name: str) -> str:
+    """Hash of everything a print-and-play file is bound from: the bytes of each part's file, in order with the
+    blank pages, the guide's and checklist's pages (their render keys: the words, the data, the fonts) and the
+    code that binds them."""
+    digest = hashlib.sha256(BINDING_CODE.encode())
+    digest.update(json.dumps([name, guide_keys, layout.blanks]).encode())
+    for part in layout.order:
+        if part is None:
+            digest.update(b"blank")
+            continue
+        digest.update(part.entry["path"].encode())
+        with open(written_path(out_dir / part.entry["path"]), "rb") as source:
+            digest.update(hashlib.file_digest(source, "sha256").digest())
+    return digest.hexdigest()
 
 
 def guide_part(part: Part) -> GuidePart:
