@@ -220,25 +220,40 @@ def test_the_spec_sizes_and_pages_are_those_of_the_pdfx_export(kits, cli):
     rows = [dict(zip(head, (cell.value for cell in row))) for row in sheet.iter_rows(min_row=3)]
     game = load_game(CARDS_DIR / "greed-inc")
     assert [row["id"] for row in rows] == [component.id for component in game.components]
-    printed = [row for row in rows if row["kind"] == "cards"]
-    assert len(printed) == len(game.decks)
-    for row in printed:
+    printed = [row for row in rows if row["print-shop file"]]
+    kinds = {component.id: component.source[0] for component in game.components if component.printed}
+    expected = {cid: kind for cid, kind in kinds.items() if kind != "rules"}  # the rule booklet has no file
+    assert {row["id"]: row["kind"] for row in printed} == {
+        cid: "cards" if kind == "deck" else kind for cid, kind in expected.items()
+    }
+    assert {row["kind"] for row in printed} == {"cards", "tokens", "board", "aid"}
+    assert len([row for row in printed if row["kind"] == "cards"]) == len(game.decks)
+    for row in printed:  # every printed component: its file's pages are its faces, at its size and bleed
         pdf = pikepdf.open(kits / "greed-inc" / row["print-shop file"])
         fronts, backs = (int(n) for n in row["distinct faces (fronts / backs)"].split(" / "))
-        assert len(pdf.pages) == fronts + backs
+        assert len(pdf.pages) == fronts + backs, row["id"]
         backs_at = f"{fronts + 1}" if backs == 1 else f"{fronts + 1}-{fronts + backs}"
         assert row["pages"] == (f"1-{fronts}" if fronts > 1 else "1") + (f"; backs {backs_at}" if backs else "")
+        assert row["sides printed"] == ("4/4" if backs else "4/0")
         for page in pdf.pages:
-            x0, y0, x1, y1 = (float(v) for v in page.obj.TrimBox)
-            assert ((x1 - x0) * 25.4 / 72, (y1 - y0) * 25.4 / 72) == pytest.approx(
-                (row["width (mm)"], row["height (mm)"]), abs=0.01
-            )
+            x0, y0, x1, y1 = (float(v) * 25.4 / 72 for v in page.obj.TrimBox)
+            b0, c0, b1, c1 = (float(v) * 25.4 / 72 for v in page.obj.BleedBox)
+            assert (x1 - x0, y1 - y0) == pytest.approx((row["width (mm)"], row["height (mm)"]), abs=0.01), row["id"]
+            assert (x0 - b0, y0 - c0, b1 - x1, c1 - y1) == pytest.approx((row["bleed (mm)"],) * 4, abs=0.01)
     unprinted = {row["id"]: row["count"] for row in rows if row["kind"].startswith("not printed")}
     assert unprinted == {"black-cubes": 17, "yellow-cubes": 11}
-    tokens = {row["id"]: row for row in rows if row["kind"] == "tokens"}
-    money = tokens["money"]
+    by_id = {row["id"]: row for row in rows}
+    money = by_id["money"]
     assert (money["width (mm)"], money["sides printed"], money["count"]) == (30, "4/4", 100)
-    assert tokens["black-dollar-markers"]["sides printed"] == "4/0"
+    assert by_id["black-dollar-markers"]["sides printed"] == "4/0"
+    assert by_id["boot-markers"]["corner radius (mm)"] == "round"
+    assert (by_id["board"]["width (mm)"], by_id["board"]["height (mm)"]) == (400, 250)
+    assert by_id["board"]["print-shop file"] == "pdfx-en/board-main.pdf"
+    assert (by_id["player-aids"]["width (mm)"], by_id["player-aids"]["count"]) == (140, 5)
+    money_faces = page_text(kits / "greed-inc" / money["print-shop file"], 0)
+    assert "million" in money_faces  # the token's own face, not an empty page
+    aid = page_text(kits / "greed-inc" / by_id["player-aids"]["print-shop file"], 0)
+    assert "A year in ten phases" in aid
 
 
 def test_material_reaches_the_spec_and_a_bad_one_is_located(tmp_path, cli):

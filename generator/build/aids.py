@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from generator.build.builder import OutputBuilder, OutputFile, output_lang
 from generator.build.context import BuildContext
 from generator.build.pieces import faces_copies, save_pdf
-from generator.model.placeholders import data_names, resolve_all
-from generator.render.boards import own_or_base, text_of
+from generator.render.boards import text_of
 from generator.render.faces import GameRenderer
-from generator.render.printed import AID_FIELDS, aid_card, aid_size, pseudo_deck, single_sided
+from generator.render.printed import aid_deck, aid_size, single_sided
 from generator.render.inksaver import prints_light
 from generator.render.sheet_writer import SheetWriter, impose_deck
 
@@ -31,26 +28,9 @@ def build_aids(context: BuildContext) -> list[dict]:
     for variant, langs in aid_variants(context):
         renderer = GameRenderer(game, langs[0])
         for aid in aids:
-            data = data_names(game)
-            resolved = replace(
-                aid,
-                title=resolve_all(aid.title, data, [*langs, game.source_language]),
-                sections=resolve_all(aid.sections, data, [*langs, game.source_language]),
-            )
-            card = aid_card(resolved, langs, game.source_language)
             for option in context.sheets:
                 size = aid_size(aid, option.paper, option.margin)
-                deck = pseudo_deck(
-                    f"aid-{aid.id}",
-                    aid,
-                    size,
-                    0.0,
-                    own_or_base(game, "aid.html"),
-                    None,
-                    [card],
-                    list(AID_FIELDS),
-                )
-                deck.cut = "sheet"
+                deck = aid_deck(game, aid, langs, size)
                 writer = SheetWriter(prints_light(game))
                 _open, copies = faces_copies(renderer, deck, context)
                 impose_deck(writer, size, 0.0, copies, single_sided(option))

@@ -1,9 +1,10 @@
 """The component spec a manufacturer quotes from: each printed component's finished size, bleed, count, sides,
 corner, material and the file and pages of its print-shop export; the components the kit does not print.
 
-Sizes and bleeds are the data's (a deck's size, a token's diameter, a board's size), which are the TrimBoxes
-of `pnpgen export --to pdfx`; a deck's distinct faces are counted as that export pages them (export/pdfx.py:
-fronts in card order, then the backs), from the faces' HTML (the templates run, nothing is rendered).
+Each printed deck, token sheet, board and aid is described as `pnpgen export --to pdfx` writes it, from the same
+pseudo-decks (build/pieces.py): the size is its pages' TrimBox, the bleed their BleedBox, its distinct faces
+counted as that export pages them (fronts in card order, then the backs), from the faces' HTML (the templates
+run, nothing is rendered).
 """
 
 from __future__ import annotations
@@ -12,16 +13,16 @@ import csv
 import io
 from dataclasses import dataclass
 
+from generator.build import piece_faces
 from generator.build.decks import prepare_game
 from generator.export.deck_images import DeckExport
+from generator.export.pdfx import BLEED_MM
 from generator.model.game import Component, Game
 from generator.render.components import component_words
 from generator.render.faces import CARD_CORNER_MM
 from generator.render.memo import FaceMemo
-from generator.render.printed import aid_size
 
 PDFX_FOLDER = "pdfx-{lang}"  # where `pnpgen export --to pdfx` writes, under OUT/<game>/ (commands/export.py)
-SPEC_PAPER = "a4"  # the paper a half-page aid's size is given for
 COLUMNS = {
     "id": "id",
     "name": "component",
@@ -61,7 +62,7 @@ class SpecRow:
 
 def spec_rows(game: Game, lang: str, cache_dir=None) -> list[SpecRow]:
     """One row per component of components.yaml, in its order; the printed ones in full."""
-    exports = deck_exports(game, lang, cache_dir)
+    exports = print_shop_files(game, lang, cache_dir)
     not_printed = component_words(game, lang)["not_printed"]
     rows = []
     for component in game.components:
@@ -69,53 +70,62 @@ def spec_rows(game: Game, lang: str, cache_dir=None) -> list[SpecRow]:
         if not component.printed or component.source is None:
             rows.append(SpecRow(component.id, name, not_printed, component.count))
             continue
-        rows.append(printed_row(game, component, name, lang, exports))
+        export = exports.get(export_id(component.source))
+        # the rules: a booklet the print shop lays out from the rule sheet, no size of its own here
+        rows.append(
+            printed_row(game, component, name, export)
+            if export
+            else SpecRow(component.id, name, component.source[0], component.count)
+        )
     return rows
 
 
-def deck_exports(game: Game, lang: str, cache_dir) -> dict[str, DeckExport]:
-    """Each deck's distinct faces as the PDF/X export pages them (faces' HTML only: nothing rendered)."""
+def print_shop_files(game: Game, lang: str, cache_dir) -> dict[str, DeckExport]:
+    """The decks, token sheets, boards and aids as `pnpgen export --to pdfx` pages them, by the name of the file it
+    writes (a deck's id, `tokens-ID`, `board-ID`, `aid-ID`): their distinct faces from the faces' HTML, nothing
+    rendered."""
     memo = FaceMemo(cache_dir) if cache_dir is not None else None
     prepared = prepare_game(game, [lang], memo)[lang]
-    return {deck.faces.deck.id: DeckExport.of(deck) for deck in prepared if deck.faces.deck.cards}
+    exports = [DeckExport.of(deck) for deck in prepared if deck.faces.deck.cards]
+    exports += [DeckExport.of_faces(faces, []) for faces, _batch in piece_faces(game, lang, BLEED_MM)]
+    return {export.deck.id: export for export in exports}
 
 
-def printed_row(game: Game, component: Component, name: str, lang: str, exports: dict[str, DeckExport]) -> SpecRow:
+def export_id(source: tuple[str, str]) -> str:
+    """The file name (less .pdf) the print shop's export gives what a component prints: its deck, `tokens-money`."""
+    kind, item_id = source
+    return item_id if kind == "deck" else f"{kind}-{item_id}"
+
+
+def printed_row(game: Game, component: Component, name: str, export: DeckExport) -> SpecRow:
+    """A printed component as its print-shop file has it: the size and bleed of its pages' TrimBox and BleedBox,
+    its distinct faces and the pages they are on."""
     assert component.source is not None
     kind, item_id = component.source
-    row = SpecRow(component.id, name, kind, component.count)
+    piece = export.deck
+    fronts = len([face for face in export.faces if face.side == "front"])
+    backs = len(export.backs)
+    row = SpecRow(component.id, name, "cards" if kind == "deck" else kind, component.count)
+    row.width_mm, row.height_mm = (round(value, 1) for value in piece.size_mm)
+    row.bleed_mm, row.faces, row.sides = piece.bleed_mm, f"{fronts} / {backs}", "4/4" if backs else "4/0"
+    row.export = f"{PDFX_FOLDER.format(lang=export.lang)}/{piece.id}.pdf"
+    row.pages = page_range(1, fronts) + (f"; backs {page_range(fronts + 1, fronts + backs)}" if backs else "")
+    row.corner_mm, row.material = "0", ""
     printables = game.printables
-    if kind == "deck" and item_id in game.decks:
-        deck = game.decks[item_id]
-        export = exports.get(item_id)
-        fronts = len([face for face in export.faces if face.side == "front"]) if export else 0
-        backs = len(export.backs) if export else 0
-        row.kind = "cards"
-        row.width_mm, row.height_mm = deck.size_mm
-        row.bleed_mm, row.material = deck.bleed_mm, deck.material or ""
-        row.faces = f"{fronts} / {backs}"
-        row.sides, row.corner_mm = ("4/4" if backs else "4/0"), f"{CARD_CORNER_MM:g}"
-        row.export = f"{PDFX_FOLDER.format(lang=lang)}/{deck.id}.pdf"
-        row.pages = page_range(1, fronts) + (f"; backs {page_range(fronts + 1, fronts + backs)}" if backs else "")
-    elif kind == "tokens" and printables and item_id in printables.tokens:
+    if kind == "deck":
+        row.corner_mm, row.material = f"{CARD_CORNER_MM:g}", game.decks[item_id].material or ""
+    elif kind == "tokens" and printables:
         sheet = printables.tokens[item_id]
-        row.width_mm = row.height_mm = sheet.size_mm
-        row.bleed_mm, row.material = sheet.bleed_mm, sheet.material or ""
-        row.faces = f"{len(sheet.tokens)} / {len(sheet.tokens) if sheet.sides == 2 else 0}"
-        row.sides = "4/4" if sheet.sides == 2 else "4/0"
-        row.corner_mm = "round" if sheet.shape == "round" else "0"
-        row.count = sheet.pieces
-    elif kind == "board" and printables and item_id in printables.boards:
-        board = printables.boards[item_id]
-        row.width_mm, row.height_mm = board.size_mm
-        row.bleed_mm, row.material = 3.0, board.material or ""
-        row.faces, row.sides, row.corner_mm = "1 / 0", "4/0", "0"
-    elif kind == "aid" and printables and item_id in printables.aids:
-        aid = printables.aids[item_id]
-        row.width_mm, row.height_mm = (round(v, 1) for v in aid_size(aid, SPEC_PAPER))
-        row.bleed_mm, row.material = 0.0, aid.material or ""
-        row.faces, row.sides, row.corner_mm = "1 / 0", "4/0", "0"
-    return row  # the rules: a booklet the print shop lays out from the rule sheet, no size of its own here
+        row.corner_mm, row.material, row.count = (
+            ("round" if sheet.shape == "round" else "0"),
+            sheet.material or "",
+            sheet.pieces,
+        )
+    elif kind == "board" and printables:
+        row.material = printables.boards[item_id].material or ""
+    elif kind == "aid" and printables:
+        row.material = printables.aids[item_id].material or ""
+    return row
 
 
 def page_range(first: int, last: int) -> str:
