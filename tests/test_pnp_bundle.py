@@ -290,6 +290,17 @@ def test_the_ink_saving_version_takes_at_most_half_the_ink_and_says_what_it_is(t
     firsts = {part["group"]: part["first"] - 1 for part in reversed(saver["parts"]) if part["group"] != "rules"}
     for page in firsts.values():  # the first page of each kind of part: every word printed as in the normal file
         assert page_text(out / game_id / saver["path"], page) == page_text(out / game_id / normal["path"], page)
+    from inkcheck import text_contrasts
+
+    printed_light = [part for part in saver["parts"] if part["group"] != "rules"]
+    for part in printed_light:  # each component file's first sheet, front and back: every text stays legible
+        for page in range(part["first"] - 1, min(part["first"] + 1, part["last"])):
+            light = text_contrasts(out / game_id / saver["path"], page)
+            normal_contrasts = text_contrasts(out / game_id / normal["path"], page)
+            assert [words for words, _ in light] == [words for words, _ in normal_contrasts]
+            for (words, contrast), (_, before) in zip(light, normal_contrasts):
+                # WCAG's 4.5:1 for body text, or the contrast the normal file gives it where that is less
+                assert contrast >= min(4.5, before) - 0.2, (part["path"], page + 1, words, contrast, before)
 
 
 # --- what a build leaves in the folder ---------------------------------------------------------------------
@@ -461,3 +472,61 @@ def test_a_face_printed_light_keeps_its_text_dark_and_lightens_every_shape_gradi
         # picture, line (a line keeps more of its ink)
         before, after = darkness_in(normal, shape, 150)[0], darkness_in(light, shape, 150)[0]
         assert before > 0.7 and after < share * before, shape
+
+
+# --- pnpgen's words in a language it has none of ----------------------------------------------------------------
+
+FLAG_PINK = (0xD9, 0x46, 0x7C)  # the corner flag of a face or page printing text for want of a translation
+
+
+def test_the_guide_in_a_language_pnpgen_has_no_words_of_prints_them_flagged_and_every_list_names_them(
+    cli, small_game, tmp_path
+):
+    import pypdfium2 as pdfium
+
+    edit(small_game / "game.yaml", "languages: [ja, en]", "languages: [ja, en, de]")
+    (small_game / "labels.yaml").write_text(
+        "labels:\n  pnp_guide: {ja: 印刷ガイド, en: Printing guide, de: Druckanleitung}\n", encoding="utf-8"
+    )
+    validated = cli("validate", small_game)
+    said = [line for line in validated.out.splitlines() + validated.err.splitlines() if "pnpgen's word" in line]
+    assert any("pnp_checklist has no de text (it prints in ja, flagged)" in line for line in said)
+    assert any("labels.yaml" in line and "add `pnp_at_100: {de: ...}` under `labels:`" in line for line in said)
+    assert not any("pnp_guide " in line for line in said)  # the game translated that one
+    assert not any(" ja text" in line or " en text" in line for line in said)  # pnpgen's own languages
+    status = cli("i18n", "status", small_game, "--json", "--no-layout")
+    problems = json.loads(status.out)["problems"]
+    missing = {p["id"] for p in problems if p["kind"] == "missing" and p["lang"] == "de"}
+    assert {"labels[pnp_checklist].text", "labels[pnp_at_100].text"} <= missing
+    assert "labels[pnp_guide].text" not in missing
+    assert not [p for p in problems if p["kind"] == "missing" and p["lang"] in ("ja", "en")]
+
+    out = tmp_path / "out"
+    result = cli("build", small_game, "--lang", "de", "--paper", "a4", "--out", out, "--jobs", "1")
+    assert result.code == 0, result
+    report = json.loads((out / "small" / "build.json").read_text())
+    listed_ids = {entry["id"] for entry in report["untranslated"]["de"]}
+    assert {"labels[pnp_checklist].text", "labels[pnp_at_100].text"} <= listed_ids
+    assert "labels[pnp_guide].text" not in listed_ids
+    path = out / "small" / "pnp-de-a4.pdf"
+    guide = squeeze(page_text(path, 0))
+    assert "Druckanleitung" in guide and "100%（実際のサイズ）で印刷" in guide  # the source language's word
+    document = pdfium.PdfDocument(str(path))
+    corner = document[0].render(scale=100 / 72).to_pil().convert("RGB")
+    width = corner.width
+    flag = corner.crop((width - 80, 0, width, 80))
+    assert FLAG_PINK in {colour for _, colour in flag.getcolors(6400)}  # the page is flagged as a face is
+
+
+def test_a_game_in_japanese_and_english_has_every_word_of_pnpgen_and_nothing_is_listed(tmp_path, cli):
+    from generator.render.own_words import missing_words
+
+    for game_id in KITS:
+        assert missing_words(load_game(CARDS_DIR / game_id), ["ja", "en"]) == []
+    game = load_game(copy_game("ikkin", tmp_path))
+    words = missing_words(game, ["ja", "fr"])
+    assert {word.lang for word in words} == {"fr"}
+    rules = {word.label for word in words if word.label.startswith("rules_")}
+    assert "rules_key_copies" in rules  # the rule sheet's words are pnpgen's too
+    assert not {word.label for word in words} & set(game.labels)  # a word the game labels is its own text
+    assert all(word.printed_in == "ja" for word in words)  # ikkin's source language

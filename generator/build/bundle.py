@@ -44,6 +44,7 @@ from generator.render.pipeline import render_batches
 from generator.render.pnp_guide import CheckedComponent, Guide, GuidePart, GuideWriter, runs
 from generator.render import sheet_writer
 from generator.render.sheet_writer import save_pdf_bytes
+from generator.render.templating import localize
 from generator.render.weasy.fit import FitBox
 
 # build.json's kinds of file, the part of the bundle each makes, in printing order
@@ -184,7 +185,8 @@ def component_names(game: Game) -> dict[tuple[str, str], Text]:
 
 
 def text_in(text: Text, lang: str, fallback: str) -> str:
-    return text.get(lang, fallback)
+    """A game's text in lang, or an Untranslated one in the fallback language (the guide marks it)."""
+    return localize(text, lang, fallback)
 
 
 def checked_components(game: Game, parts: list[Part]) -> list[CheckedComponent]:

@@ -360,15 +360,15 @@ class _MemoRun:
 
 def _wrap(html: str, kind: str, card_id: str, untranslated: Sequence[Untranslated] = ()) -> str:
     data = f' {CARD_ID}="{card_id}"' if card_id else ""
-    return f'<div class="face {kind}"{data}>{html}{untranslated_flag(untranslated)}</div>'
+    flag = untranslated_flag(untranslated[0].lang if untranslated else None)
+    return f'<div class="face {kind}"{data}>{html}{flag}</div>'
 
 
-def untranslated_flag(untranslated: Sequence[Untranslated]) -> str:
-    """A small triangle in the face's top right corner: some text on it is printed in the fallback
-    language, so an incomplete edition is seen as one."""
-    if not untranslated:
+def untranslated_flag(lang: str | None) -> str:
+    """A small triangle in the top right corner of a face (of a page): some text on it is printed in the fallback
+    language `lang`, so an incomplete edition is seen as one. None: nothing is."""
+    if lang is None:
         return ""
-    lang = untranslated[0].lang
     return (
         f'<div class="untranslated-flag" {FLAG_LANG}="{lang}">'
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="4mm" height="4mm">'

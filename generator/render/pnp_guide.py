@@ -2,8 +2,10 @@
 
 build/bundle.py decides what the file holds and on which pages (a Guide); this module words it in the file's
 language and lays it out as two WeasyPrint documents (templates/base/pnp-guide.html), typeset as the rule
-sheets are and measured like every page. The words are pnpgen's (WORDS) unless the game's labels.yaml holds
-them as `pnp_<key>` (and `components_<key>` for the headings the rule sheet's components table shares).
+sheets are and measured like every page. The words are pnpgen's (WORDS, in Japanese and English) unless the
+game's labels.yaml holds them as `pnp_<key>` (and `components_<key>` for the headings the rule sheet's components
+table shares); a word with no text in the file's language is printed in another, marked, and the page flagged
+(render/game_words.py), as a face printing an untranslated string is.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
 from generator.render.batches import Batch
 from generator.render.components import HEADINGS as COMPONENT_HEADINGS, component_rows, component_words, shown_count
-from generator.render.game_words import GameWords
-from generator.render.templating import Templates
+from generator.render.faces import untranslated_flag
+from generator.render.game_words import GameWords, flagged
+from generator.render.templating import Templates, Untranslated, localize
 
 TEMPLATE = "base/pnp-guide.html"
 SAFE_MM = 5.0  # a home printer prints nothing in the outer 5 mm: text stays inside
@@ -40,7 +43,6 @@ WORDS = {
         "time_one": "{n}分",
         "version": "Ver. {version}",
         "date": "{year}年{month}月{day}日",
-        "months": "1,2,3,4,5,6,7,8,9,10,11,12",
         "languages": "言語",
         "this_file": "このファイル",
         "paper_a4": "A4",
@@ -49,7 +51,7 @@ WORDS = {
         "at_100": "拡大・縮小せず、100%（実際のサイズ）で印刷してください。印刷画面の「用紙に合わせる」は"
         "オフにします。",
         "col_pages": "ページ",
-        "col_what": "内容",
+        "col_what": "印刷物",  # not 内容: the box contents table says that for "Component"
         "col_sides": "印刷面",
         "col_paper": "用紙",
         "sides_either": "片面・両面どちらでも",
@@ -57,7 +59,7 @@ WORDS = {
         "sides_long": "両面（長辺とじ）",
         "sides_short": "両面（短辺とじ）",
         "sides_gutterfold": "片面（中央で折る）",
-        "paper_plain": "普通紙",
+        "paper_plain": "普通紙（80 g/m²）",
         "paper_card": "厚紙（200〜300 g/m²）",
         "paper_heavy": "やや厚い紙（160 g/m²）",
         "range": "{first}〜{last}",
@@ -94,7 +96,6 @@ WORDS = {
         "time_one": "{n} min",
         "version": "Version {version}",
         "date": "{day} {month} {year}",
-        "months": "January,February,March,April,May,June,July,August,September,October,November,December",
         "languages": "Languages",
         "this_file": "This file",
         "paper_a4": "A4",
@@ -139,6 +140,9 @@ WORDS = {
 }
 for _lang, _headings in COMPONENT_HEADINGS.items():
     WORDS[_lang].update({f"components_{key}": _headings[key] for key in ("name", "count", "note", "not_printed")})
+MONTH_NAMES = {
+    "en": "January February March April May June July August September October November December".split(),
+}
 # Each language's own name, for the cover's list of the game's languages.
 LANGUAGE_NAMES = {
     "ja": "日本語",
@@ -210,13 +214,17 @@ class GuideWriter:
     def word(self, key: str, lang: str, **values) -> str:
         return self.words.word(key, lang, **values)
 
-    def pages(self, first: int, last: int, lang: str) -> str:
-        if first == last:
-            return self.word("at_page", lang, n=first)
-        return self.word("at_pages", lang, first=first, last=last)
+    def shown(self, key: str, lang: str, **values) -> Markup:
+        """A word as the page prints it (marked where it is untranslated)."""
+        return flagged(self.word(key, lang, **values))
 
-    def page_list(self, pages: list[tuple[int, int]], lang: str) -> str:
-        return self.word("and", lang).join(self.pages(first, last, lang) for first, last in pages)
+    def pages(self, first: int, last: int, lang: str) -> Markup:
+        if first == last:
+            return self.shown("at_page", lang, n=first)
+        return self.shown("at_pages", lang, first=first, last=last)
+
+    def page_list(self, pages: list[tuple[int, int]], lang: str) -> Markup:
+        return self.shown("and", lang).join(self.pages(first, last, lang) for first, last in pages)
 
     # --- the cover and the guide ----------------------------------------------------------------
 
@@ -225,72 +233,74 @@ class GuideWriter:
         self.words.note_missing(game.title, lang, "title")
         low, high = game.players
         players = (
-            self.word("players", lang, low=low, high=high) if low != high else self.word("players_one", lang, n=low)
+            self.shown("players", lang, low=low, high=high) if low != high else self.shown("players_one", lang, n=low)
         )
         facts = [players]
         if game.play_time:
             shortest, longest = game.play_time["min"], game.play_time.get("max") or game.play_time["min"]
             facts.append(
-                self.word("time", lang, low=shortest, high=longest)
+                self.shown("time", lang, low=shortest, high=longest)
                 if shortest != longest
-                else self.word("time_one", lang, n=shortest)
+                else self.shown("time_one", lang, n=shortest)
             )
         if game.version:
-            facts.append(self.word("version", lang, version=game.version))
+            facts.append(self.shown("version", lang, version=game.version))
         if game.date:
-            facts.append(self.date(game.date, lang))
+            facts.append(flagged(self.date(game.date, lang)))
         edition = "edition_ink_saver" if guide.ink_saver else "edition_standard"
         return {
-            "title": game.title.get(lang, game.source_language),
-            "pnp": self.word("pnp", lang),
-            "edition": self.word(edition, lang),
+            "title": flagged(localize(game.title, lang, game.source_language)),
+            "pnp": self.shown("pnp", lang),
+            "edition": self.shown(edition, lang),
             "facts": facts,
-            "languages": self.word("languages", lang),
+            "languages": self.shown("languages", lang),
             "language_names": [(code, LANGUAGE_NAMES.get(code, code)) for code in game.languages],
-            "this_file": self.word("this_file", lang),
-            "file": [LANGUAGE_NAMES.get(lang, lang), self.word(f"paper_{guide.paper}", lang)],
+            "this_file": self.shown("this_file", lang),
+            "file": [LANGUAGE_NAMES.get(lang, lang), self.shown(f"paper_{guide.paper}", lang)],
         }
 
     def date(self, iso: str, lang: str) -> str:
+        """The day in lang's words: `{month}` is the month's name in a language MONTH_NAMES has, else its number
+        (a translator writes `{day}.{month}.{year}`)."""
         year, month, day = (int(part) for part in iso.split("-"))
-        months = self.word("months", lang).split(",")
-        return self.word("date", lang, year=year, month=months[month - 1].strip(), day=day)
+        names = MONTH_NAMES.get(lang)
+        return self.word("date", lang, year=year, month=names[month - 1] if names else month, day=day)
 
     def guide_view(self, guide: Guide) -> dict:
         lang = guide.lang
         rows = [
             {
-                "pages": self.word("range", lang, first=part.first, last=part.last)
+                "pages": self.shown("range", lang, first=part.first, last=part.last)
                 if part.first != part.last
                 else str(part.first),
                 "group": part.group,
-                "name": part.name,
+                "name": flagged(part.name),
                 "detail": part.detail,
-                "sides": self.word(f"sides_{part.sides}", lang),
+                "sides": self.shown(f"sides_{part.sides}", lang),
                 "two_sided": part.sides in ("long", "short"),
-                "paper": self.word(f"paper_{part.paper}", lang),
+                "paper": self.shown(f"paper_{part.paper}", lang),
             }
             for part in guide.parts
         ]
         notes = []
         if guide.ink_saver:
-            notes.append(self.word("ink_saver_note", lang))
+            notes.append(self.shown("ink_saver_note", lang))
         if guide.backs_omitted:
-            notes.append(self.word("backs_omitted", lang))
+            notes.append(self.shown("backs_omitted", lang))
         if any(part.sides in ("long", "short") for part in guide.parts):
-            notes.append(self.word("duplex_tip", lang))
+            notes.append(self.shown("duplex_tip", lang))
         if guide.blanks:
-            notes.append(self.word("blanks", lang, pages=self.page_list(runs(guide.blanks), lang)))
+            notes.append(self.blanks(runs(guide.blanks), lang))
         if any(part.sides == "gutterfold" for part in guide.parts):
-            notes.append(self.word("gutterfold_tip", lang))
+            notes.append(self.shown("gutterfold_tip", lang))
         if any(part.group in ("cards", "tokens") for part in guide.parts):
-            notes.append(self.word("cut_tip", lang))
+            notes.append(self.shown("cut_tip", lang))
         if any(part.tiled for part in guide.parts):
-            notes.append(self.word("tiles_tip", lang))
+            notes.append(self.shown("tiles_tip", lang))
         return {
-            "heading": self.word("guide", lang),
-            "at_100": self.word("at_100", lang),
-            "head": [self.word(key, lang) for key in ("col_pages", "col_what", "col_sides", "col_paper")],
+            "heading": self.shown("guide", lang),
+            "at_100": self.shown("at_100", lang),
+            "head": [self.shown(key, lang) for key in ("col_pages", "col_what", "col_sides", "col_paper")],
             "rows": rows,
             "notes": notes,
         }
@@ -300,7 +310,7 @@ class GuideWriter:
     def checklist_view(self, guide: Guide) -> dict:
         lang, game = guide.lang, self.game
         words = component_words(game, lang)  # the count's stamp (TBD / 仮), as the rule sheet's table has it
-        words.update({key: self.word(f"components_{key}", lang) for key in ("name", "count", "note", "not_printed")})
+        words.update({key: self.shown(f"components_{key}", lang) for key in ("name", "count", "note", "not_printed")})
         pages = {checked.id: checked.pages for checked in guide.checklist}
         rows = []
         for component, row in zip(game.components, component_rows(game, lang)):
@@ -311,15 +321,15 @@ class GuideWriter:
             rows.append(
                 {
                     "id": component.id,
-                    "name": row["name"],
+                    "name": flagged(localize(component.name, lang, game.source_language)),
                     "count": shown_count(row, words),
                     "where": where or "—",
                     "note": note,
                     "printed": component.printed,
                 }
             )
-        head = [words["name"], words["count"], self.word("col_where", lang), words["note"]]
-        return {"heading": self.word("checklist", lang), "head": head, "rows": rows}
+        head = [words["name"], words["count"], self.shown("col_where", lang), words["note"]]
+        return {"heading": self.shown("checklist", lang), "head": head, "rows": rows}
 
     # --- documents ------------------------------------------------------------------------------
 
@@ -327,10 +337,17 @@ class GuideWriter:
         """The guide (`page="guide"`: the cover and the printing guide) or the checklist as one document."""
         lang = guide.lang
         context: dict = {"lang": lang, "page": page, "safe_mm": SAFE_MM, "page_size": PAGE_SIZES[guide.paper]}
-        if page == "guide":
-            context.update(cover=self.cover(guide), guide=self.guide_view(guide))
-        else:
-            context["checklist"] = self.checklist_view(guide)
+        noted, self.words.fallbacks = self.words.fallbacks, {}  # what this page prints untranslated, apart
+        try:
+            if page == "guide":
+                context.update(cover=self.cover(guide), guide=self.guide_view(guide))
+            else:
+                context["checklist"] = self.checklist_view(guide)
+            context["flag"] = Markup(untranslated_flag(self.flag_language(self.words.fallbacks.get(lang, {}))))
+        finally:
+            for fallback_lang, printed in self.words.fallbacks.items():
+                noted.setdefault(fallback_lang, {}).update(printed)
+            self.words.fallbacks = noted
         css = fonts.for_languages(
             (TEMPLATES_DIR / "base" / "pnp-guide.css").read_text(encoding="utf-8"),
             lang,
@@ -340,6 +357,18 @@ class GuideWriter:
         templates = Templates(self.game.dir, lang, self.game.source_language, labels=self.game.labels)
         html = templates.render(TEMPLATE, context, f"the print-and-play {page} ({lang})", phrases=True)
         return Batch(html, self.game.dir.resolve().as_uri() + "/")
+
+    def flag_language(self, printed: dict) -> str | None:
+        """The language a page's untranslated words are printed in (the page's corner flag says it), or None."""
+        return next((self.words.printed_in(text) for text in printed.values()), None)
+
+    def blanks(self, pages: list[tuple[int, int]], lang: str) -> Markup:
+        """The note on the blank pages, its page list marked where its words are untranslated."""
+        word = self.word("blanks", lang)
+        start, _, end = word.partition("{pages}")
+        text = Untranslated.like(word, start) if isinstance(word, Untranslated) else start
+        rest = Untranslated.like(word, end) if isinstance(word, Untranslated) else end
+        return flagged(text) + self.page_list(pages, lang) + flagged(rest)
 
     def page_label(self, group: str, lang: str) -> str:
         return self.word("blank" if group == "blank" else f"group_{group}", lang)

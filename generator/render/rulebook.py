@@ -82,6 +82,11 @@ RULE_WORDS = {
 }
 
 
+def rule_words(game: Game, fallbacks: dict | None = None) -> GameWords:
+    """The words pnpgen prints on the game's rule sheet (render/game_words.py)."""
+    return GameWords(game, RULE_WORDS, GAME_LABEL.__getitem__, fallbacks, keys=list(GAME_LABEL))
+
+
 def edition_name(langs: tuple[str, ...]) -> str:
     return "+".join(langs)
 
@@ -126,7 +131,7 @@ class RulebookWriter:
     def word(self, key: str, lang: str, **values) -> str:
         """One of the words pnpgen prints (Contents, Example...): the game's label when it has one, in lang
         or else in the source language (noted like any missing translation); else pnpgen's own."""
-        return GameWords(self.game, RULE_WORDS, GAME_LABEL.__getitem__, self.fallbacks).word(key, lang, **values)
+        return rule_words(self.game, self.fallbacks).word(key, lang, **values)
 
     def add_fallbacks(self, found: dict) -> None:
         for lang, printed in found.items():
