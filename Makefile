@@ -24,17 +24,19 @@ build: setup
 	$(PNPGEN) build
 	$(PNPGEN) rules --sample --quiet   # output/typesetting-sample.pdf
 
+# the tests in parallel, one process a core (pytest-xdist); a worker that runs out takes tests queued for another
+TEST_JOBS ?= auto
 test: setup
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_JOBS) --dist worksteal
 
 test-fast: setup
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -n $(TEST_JOBS) --dist worksteal -m "not slow"
 
 $(VENV)/.lint-installed: $(VENV)/.installed pyproject.toml
 	$(PY) -m pip install -q $(EDITABLE) '.[lint]'
 	touch $@
 
-# the gate CI runs before the tests: ruff (rules and formatting), mypy on the typed packages, the import layers
+# the gate CI runs before the tests: ruff (rules, import order, formatting), mypy on generator/, the import layers
 lint: setup $(VENV)/.lint-installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

@@ -503,8 +503,10 @@ def _run_command(connection: socket.socket, run_command) -> None:
 def servers() -> list[tuple[str, int]]:
     """(socket, pid) of this user's running servers."""
     folder = runtime_dir()
+    if folder is None:
+        return []
     found = []
-    for name in sorted(os.listdir(folder)) if folder else []:
+    for name in sorted(os.listdir(folder)):
         if not name.endswith(".pid"):
             continue
         pid_file = os.path.join(folder, name)

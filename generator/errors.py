@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,11 +98,7 @@ def unique_problems(problems: list[Problem]) -> list[Problem]:
     return unique
 
 
-def fail(file, line, message, key=None, hint=None):
-    raise InputError(Problem(Path(file) if file else None, line, message, key, hint))
-
-
-def did_you_mean(word: str, choices) -> str | None:
+def did_you_mean(word: object, choices: Iterable[object]) -> str | None:
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
 

@@ -254,7 +254,7 @@ class OutputSet:
         self.root = Path(os.path.realpath(root))
         self.staged: dict[Path, str] = {}  # final path -> temporary file beside it
         self.removed: set[Path] = set()  # files to remove on commit
-        self._token = None
+        self._token: contextvars.Token[OutputSet | None] | None = None  # while it is open (__enter__)
         self._pid = os.getpid()
 
     def owns(self, path: Path) -> bool:
@@ -298,6 +298,7 @@ class OutputSet:
         return self
 
     def __exit__(self, kind, error, traceback) -> None:
+        assert self._token is not None, "an OutputSet is left only after it was entered"
         _open_set.reset(self._token)
         if kind is None:
             self.commit()

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import io
+import json
 import os
 import shutil
 import subprocess
@@ -183,12 +187,92 @@ class Served:
 KITS = ["greed-inc", "ikkin", "mint-rails"]
 
 
+def run_temp(tmp_path_factory) -> Path:
+    """The temporary folder of the whole test run, shared by the xdist workers (each has its own below it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def once_per_run(tmp_path_factory, name: str, make) -> None:
+    """Run `make()` once per test run however many xdist workers ask: the first does, the others wait for it
+    (a build keeps both cores busy meanwhile). If it fails, the next one to ask tries again."""
+    shared = run_temp(tmp_path_factory)
+    with (shared / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = shared / f"{name}.done"
+        if not done.exists():
+            make()
+            done.touch()
+
+
 @pytest.fixture(scope="session")
 def kits(tmp_path_factory):
-    """The three seed kits built as a user builds them (every language and paper), once per test run;
-    exports into the same folder take their faces from this build's cache."""
-    out = tmp_path_factory.mktemp("kits")
-    assert main(["build", *KITS, "--out", str(out), "--quiet"]) == 0
+    """The three seed kits built as a user builds them (every language and paper the tests read), once per
+    test run; exports into the same folder take their faces from this build's cache."""
+    out = run_temp(tmp_path_factory) / "kits"
+
+    def build():
+        assert main(["build", *KITS, "--out", str(out), "--quiet"]) == 0
+
+    once_per_run(tmp_path_factory, "kits", build)
+    return out
+
+
+KIT_EXPORTS = {"png": None, "tts": None, "tgc": "ja", "mpc": "ja", "pdfx": "ja"}  # target -> --lang (None: all)
+
+
+@pytest.fixture(scope="session")
+def kit_exports(kits, tmp_path_factory):
+    """`kit_exports(game_id)`: the kit exported to every target into its build's folder, its faces from the
+    build's cache, once per test run (each kit apart: two workers export two kits at once): png and tts in both
+    languages (their images are compared with the card sheets), the others in Japanese. Returns target -> the
+    export's Result."""
+
+    def exports(game_id: str) -> dict[str, Result]:
+        results = run_temp(tmp_path_factory) / f"kit-exports-{game_id}.json"
+
+        def export():
+            found = {}
+            for target, lang in KIT_EXPORTS.items():
+                args = ["export", game_id, "--to", target, "--out", str(kits), "-q"] + (
+                    ["--lang", lang] if lang else []
+                )
+                out, err = io.StringIO(), io.StringIO()
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                    code = main(args)
+                found[target] = [code, out.getvalue(), err.getvalue()]
+            results.write_text(json.dumps(found), encoding="utf-8")
+
+        once_per_run(tmp_path_factory, f"kit-exports-{game_id}", export)
+        return {target: Result(*value) for target, value in json.loads(results.read_text(encoding="utf-8")).items()}
+
+    return exports
+
+
+def pytest_collection_modifyitems(config, items):
+    """In parallel runs (`make test`), one test that reads the kits runs first, so that their build starts at
+    once while the other worker runs tests that need no kit; the rest of the tests that read them run last, on
+    both workers (each steals from the other's queue when its own is done)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # every worker sorts alike (xdist checks that they collect alike)
+        first = next((item for item in items if "kits" in item.fixturenames), None)
+        items.sort(key=lambda item: 0 if item is first else 2 if "kits" in item.fixturenames else 1)
+
+
+def seeded_out(kits: Path, out: Path) -> Path:
+    """An output folder whose face cache starts as the kits' (hard links: a cache entry is replaced, never
+    written in place): a copy of a kit renders only the faces that differ from the kit's."""
+    for entry in (kits / ".cache").rglob("*"):
+        target = out / ".cache" / entry.relative_to(kits / ".cache")
+        if entry.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(entry, target)
+        except FileNotFoundError:
+            continue  # an entry being replaced by an export right now
+        except OSError:  # a file system without hard links
+            shutil.copyfile(entry, target)
     return out
 
 

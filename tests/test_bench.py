@@ -15,6 +15,8 @@ sys.path.insert(0, str(BENCH))
 import run  # noqa: E402
 from deck import cards  # noqa: E402
 
+pytestmark = pytest.mark.bench
+
 
 def page_text(path: Path, index: int) -> str:
     document = pypdfium2.PdfDocument(str(path))

@@ -404,3 +404,26 @@ def test_a_term_inside_a_longer_term_is_not_named_there_and_y_plurals_match():
     assert glossary.terms_in("企業が石油を買う", "ja") == [company, oil]  # two words of their own: both named
     assert company.found_in("four railway companies", "en") and company.found_in("a company", "en")
     assert not company.found_in("accompany", "en")
+
+
+@pytest.mark.parametrize(
+    ("game", "path", "old", "new", "avoided"),
+    [
+        ("greed-inc", "rules.yaml", "新設会社の権利を競ります", "新しい会社の権利を競ります", "新しい会社"),
+        ("greed-inc", "rules.yaml", "Open the main board", "Open the game board", "game board"),
+        ("greed-inc", "components.yaml", "note: {ja: 価格トラック用", "note: {ja: 価格マーカー", "価格マーカー"),
+        ("ikkin", "rules.yaml", "発注主は、山札の", "手番のプレイヤーは、山札の", "手番のプレイヤー"),
+        ("mint-rails", "rules.yaml", "どの企業の{株券|かぶけん}でも買え", "どの会社の{株券|かぶけん}でも買え", "会社"),
+    ],
+)
+def test_the_kits_glossaries_catch_a_second_name_coming_back(cli, tmp_path, game, path, old, new, avoided):
+    """One word for each thing in the kits: a name the glossary avoids, written back into a kit's text, fails
+    `pnpgen i18n status` (exit 1) at that string."""
+    copy = copy_game(game, tmp_path)
+    assert cli("i18n", "status", copy, "--no-layout").code == 0
+    edit(copy / path, old, new)
+    cli("i18n", "confirm", copy)
+    result = cli("i18n", "status", copy, "--json", "--no-layout")
+    assert result.code == 1
+    found = [p for p in json.loads(result.out)["problems"] if p["kind"] == "terms"]
+    assert any(f"'{avoided}' names what the glossary calls" in p["message"] for p in found), found

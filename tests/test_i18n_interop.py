@@ -429,7 +429,6 @@ def test_status_of_an_outside_game_writes_its_faces_to_the_users_cache(small_gam
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
         "PNPGEN_DAEMON": "0",
     }
-    before = set((ROOT / "output" / ".cache" / "faces").glob("*")) if (ROOT / "output").is_dir() else set()
     result = subprocess.run(
         [sys.executable, "-m", "generator", "i18n", "status", str(small_game), "-q"],
         cwd=ROOT,
@@ -438,9 +437,10 @@ def test_status_of_an_outside_game_writes_its_faces_to_the_users_cache(small_gam
         text=True,
     )
     assert result.returncode in (0, 1), result.stderr
-    assert any((tmp_path / "cache" / "pnpgen" / "faces").rglob("*.*"))
-    after = set((ROOT / "output" / ".cache" / "faces").glob("*")) if (ROOT / "output").is_dir() else set()
-    assert after == before
+    written = {path.name for path in (tmp_path / "cache" / "pnpgen" / "faces").rglob("*") if path.is_file()}
+    assert any("." in name for name in written)
+    # none of it in the project's cache (compared by name: other tests, in parallel, may write there meanwhile)
+    assert not written & {path.name for path in (ROOT / "output" / ".cache").rglob("*") if path.is_file()}
 
 
 def test_a_malformed_file_is_exit_2_with_file_and_line_at_the_command_line(cli, small_game, tmp_path):

@@ -23,7 +23,7 @@ import pytest
 
 from conftest import ROOT, page_text
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.install]
 
 
 @pytest.fixture(scope="module")

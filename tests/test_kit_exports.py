@@ -19,7 +19,6 @@ import pytest
 from PIL import Image, ImageChops, ImageFilter
 
 from conftest import KITS, placements
-from generator.cli import main
 from generator.model import load_game
 from generator.paths import CARDS_DIR
 
@@ -104,21 +103,26 @@ def assert_the_measure_tells_cards_apart(compared: list[tuple[Image.Image, Image
     assert apart >= 0.5 * len(pairs), f"only {apart} of {len(pairs)} neighbouring cards tell apart"
 
 
-@pytest.fixture(scope="module")
-def exported(kits):
-    """png and tts exports of every kit, in both languages, into the kits' build folder (its face cache)."""
-    for game_id in KITS:
+@pytest.fixture
+def exported(kits, kit_exports):
+    """The kits' build folder, once the kit a test names is exported there to png and tts in both languages
+    (its faces from the build's cache; see conftest's kit_exports)."""
+
+    def of(game_id):
+        results = kit_exports(game_id)
         for target in ("png", "tts"):
-            assert main(["export", game_id, "--to", target, "--out", str(kits), "--quiet"]) == 0
-    return kits
+            assert results[target].code == 0, results[target]
+        return kits
+
+    return of
 
 
 @pytest.mark.parametrize("game_id", KITS)
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_every_exported_png_is_its_card_on_the_card_sheet(exported, game_id, lang):
-    game = load_game(CARDS_DIR / game_id)
-    sheet = card_sheet_faces(game, exported / game_id / f"cards-{lang}-a4.pdf")
-    folder = exported / game_id / f"png-{lang}"
+    game, kits = load_game(CARDS_DIR / game_id), exported(game_id)
+    sheet = card_sheet_faces(game, kits / game_id / f"cards-{lang}-a4.pdf")
+    folder = kits / game_id / f"png-{lang}"
     with open(folder / "manifest.csv", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert {row["card"] for row in rows} == {card.id for card in game.cards()}
@@ -140,9 +144,9 @@ def test_every_exported_png_is_its_card_on_the_card_sheet(exported, game_id, lan
 @pytest.mark.parametrize("game_id", KITS)
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_every_tts_cell_is_its_card_and_the_hidden_slot_is_the_back(exported, game_id, lang):
-    game = load_game(CARDS_DIR / game_id)
-    sheet = card_sheet_faces(game, exported / game_id / f"cards-{lang}-a4.pdf")
-    folder = exported / game_id / f"tts-{lang}"
+    game, kits = load_game(CARDS_DIR / game_id), exported(game_id)
+    sheet = card_sheet_faces(game, kits / game_id / f"cards-{lang}-a4.pdf")
+    folder = kits / game_id / f"tts-{lang}"
     saved = json.loads((folder / "tts.json").read_text(encoding="utf-8"))
     decks = [deck for deck in game.decks_in_box_order() if deck.cards]
     assert len(saved["ObjectStates"]) == len(decks)

@@ -1,6 +1,5 @@
 """End to end: the three seed kits built as a user builds them, checked by opening the PDFs."""
 
-import itertools
 import json
 import re
 
@@ -82,8 +81,8 @@ def test_card_faces_keep_their_bleed_and_trim_boxes(kits):
     assert poker in bboxes
 
 
-def test_a_planted_long_english_name_fails_strict_on_a_seed_card(tmp_path, cli):
-    from conftest import copy_game
+def test_a_planted_long_english_name_fails_strict_on_a_seed_card(tmp_path, cli, kits):
+    from conftest import copy_game, seeded_out
 
     game = copy_game("ikkin", tmp_path)
     deck = game / "decks" / "employees.yaml"
@@ -93,7 +92,9 @@ def test_a_planted_long_english_name_fails_strict_on_a_seed_card(tmp_path, cli):
     deck.write_text(
         text.replace(match.group(0), match.group(0).rsplit("en: ", 1)[0] + f"en: {long_name}}}", 1), encoding="utf-8"
     )
-    result = cli("build", game, "--strict", "--lang", "en", "--paper", "a4", "--out", tmp_path / "out", "-q")
+    result = cli(
+        "build", game, "--strict", "--lang", "en", "--paper", "a4", "--out", seeded_out(kits, tmp_path / "out"), "-q"
+    )
     assert result.code == 1
     assert match.group(1) in result.err and "name" in result.err
 
@@ -198,10 +199,17 @@ def test_each_back_prints_behind_its_front_after_packing(kits, game_id, paper):
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_file_declares_its_language_a_title_and_the_version_it_needs(kits, game_id):
     report = json.loads((kits / game_id / "build.json").read_text())
+    titles: dict[str, str] = {}
+    game = load_game(CARDS_DIR / game_id)
     for entry in report["files"]:
         pdf = pikepdf.open(kits / game_id / entry["path"])
         assert str(pdf.Root.Lang) == entry["lang"].split("+")[0], entry["path"]
-        assert str(pdf.docinfo.get("/Title", "")), entry["path"]
+        title = str(pdf.docinfo.get("/Title", ""))
+        named = title.startswith(game.title.get(entry["lang"].split("+")[0]))
+        assert named and title not in titles, (entry["path"], title, titles.get(title))
+        titles[title] = entry["path"]  # a print queue tells every file of the game apart
+        if entry["kind"] in ("rules", "aid"):
+            assert "/StructTreeRoot" in pdf.Root, entry["path"]  # tagged: see tests/test_tagged_pdfs.py
         assert pdf.pdf_version >= needed_version(pdf), entry["path"]
         font_files = [
             obj.FontFile3 for obj in pdf.objects if isinstance(obj, pikepdf.Dictionary) and "/FontFile3" in obj
@@ -266,21 +274,3 @@ def test_japanese_and_latin_are_spaced_on_every_kind_of_output(kits, kind):
     assert len(gaps) >= 10, "the kits print Japanese next to numbers on every kind of output"
     tight = [g for g in gaps if g[2] < 0.1]  # a quarter em is about 0.18 of a character box's height
     assert not tight, tight[:10]
-
-
-def test_the_mint_rails_map_label_is_vertical_with_upright_characters(kits):
-    from pdflines import chars_of
-
-    chars = [
-        (page, char) for page, char in chars_of(kits / "mint-rails" / "cards-ja-a4.pdf") if char.text in "地図カード北"
-    ]
-    label = next(i for i in range(len(chars) - 4) if "".join(c.text for _, c in chars[i : i + 5]) == "地図カード")
-    column = [char for _, char in chars[label : label + 6]]
-    assert [c.text for c in column] == list("地図カード北")
-    assert all(abs(c.angle) < 0.01 for c in column), "upright, not turned"
-    mark = next(c for c in column if c.text == "ー")
-    assert mark.ink_height > 2 * mark.ink_width, "the long vowel mark in its vertical form, along the column"
-    centres = [(c.left + c.right) / 2 for c in column]
-    assert max(centres) - min(centres) < 0.5 * column[0].height, "one column"
-    tops = [c.top for c in column]
-    assert all(a > b + 0.5 * column[0].height for a, b in itertools.pairwise(tops)), "read top to bottom"

@@ -252,15 +252,16 @@ def test_the_company_placard_slots_take_the_cards_they_hold(greed):
     placard = game.printables.boards["company-placard"]
     boxes, _ = layout(placard, "en", "ja")
     slots = [box for box in boxes if box.kind == "slot"]
-    storage = [box for box in slots if box.text.startswith("Storage")]
+    storage = [box for box in slots if "storage cost" in box.text]
     assert len(storage) == len(game.numbers["storage_costs"])
     for box in storage:
         assert all(s >= c for s, c in zip(sorted((box.w, box.h)), sorted(game.decks["goods"].size_mm))), box.text
+        assert box.w > box.h and box.text.endswith("(on its side)"), "a goods card lies on its side, as the board says"
     # each asset slot holds a card on its side with room to slide: AVAILABLE above it, USED below it
     card_w, card_h = sorted(game.decks["assets"].size_mm, reverse=True)
     for n in range(1, 5):
         top, middle, bottom = sorted((box for box in slots if re.match(rf"Asset {n}\b", box.text)), key=lambda b: b.y)
-        assert "AVAILABLE" in top.text and middle.text == f"Asset {n}" and "USED" in bottom.text
+        assert "AVAILABLE" in top.text and middle.text == f"Asset {n} (card on its side)" and "USED" in bottom.text
         assert top.y + top.h == middle.y and middle.y + middle.h == bottom.y and top.x == middle.x == bottom.x
         height = bottom.y + bottom.h - top.y
         assert middle.w >= card_w and card_h < height < card_h + 2 * top.h  # slid either way, one word shows

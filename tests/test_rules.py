@@ -528,8 +528,14 @@ def test_the_prototype_note_lists_what_greed_inc_invents_in_both_languages():
     assert "ように選んだもの）が仮。" in assets_ja and "ateveryplayercount)(invented);" in assets_en
     assert (
         "すべて仮のカード（33枚）：油井、製鉄所" in assets_ja
-        and "cardsinventedinfull(33):OilWell,Ironworks" in assets_en
+        and "cardsinventedinfull(33cards):OilWell,Ironworks" in assets_en
     )
+    # goods: six kinds invented in full, nine cards of each (the counts themselves are invented too)
+    goods_ja = next(item for item in ja if item.startswith("商品カード："))
+    goods_en = next(item for item in en if item.startswith("Goodscards:"))
+    assert "商品ごとの枚数（99枚を11種類で等分して9枚ずつ）が仮" in goods_ja
+    assert "howmanycardsofeachgood(9each:the99cardssplitevenlyoverthe11goods)(invented)" in goods_en
+    assert "すべて仮のカード（6種類54枚）：石油、土地" in goods_ja and "(6kinds,54cards):Oil,Land" in goods_en
     assert "公開時の価格トレンドが仮のカード：鉄道王、マーケティング会社" in assets_ja
     assert "inventedpricetrendwhenannouncedonRailroadTycoon,MarketingAgency" in assets_en
     assert "、炭鉱、" not in assets_ja and "：炭鉱" not in assets_ja  # the coal mine is known in full
@@ -579,3 +585,47 @@ def test_components_table_marks_what_is_not_printed_and_invented_counts():
         squeezed = re.sub(r"\s+", "", not_printed)
         assert rows["black-cubes"][1] == invented.replace(" ", "") and squeezed in rows["black-cubes"][2]
         assert squeezed not in rows["map-cards"][2] and rows["map-cards"][1] == "8"
+
+
+def test_the_cover_shows_the_play_time_and_age_game_yaml_gives(ruled_game, cli):
+    """game.yaml's `play_time` and `age` follow the player count on the cover (and the head of short rules),
+    in each language; without them only the player count shows. A range the wrong way round is a located error."""
+    game = load_game(ruled_game, require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    assert writer.facts("ja") == "2〜4人用" and writer.facts("en") == "For 2–4 players"
+    facts = "players: {min: 2, max: 4}\nplay_time: {min: 15, max: 30}\nage: 8\n"
+    edit(ruled_game / "game.yaml", "players: {min: 2, max: 4}\n", facts)
+    game = load_game(ruled_game, require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    assert writer.facts("ja") == "2〜4人用\u300015〜30分\u30008歳以上"
+    assert writer.facts("en") == "For 2–4 players · 15–30 minutes · Ages 8+"
+    for lang, said in (("en", "15–30minutes·Ages8+"), ("ja", "15〜30分8歳以上")):
+        assert said in re.sub(r"\s+", "", edition_text(writer, (lang,))), lang
+    edit(ruled_game / "game.yaml", "play_time: {min: 15, max: 30}", "play_time: {min: 45, max: 45}")
+    game = load_game(ruled_game, require_templates=False)
+    assert RulebookWriter(game, load_rules(game)).facts("en") == "For 2–4 players · 45 minutes · Ages 8+"
+    edit(ruled_game / "game.yaml", "play_time: {min: 45, max: 45}", "play_time: {min: 45, max: 20}")
+    result = cli("validate", ruled_game)
+    assert result.code == 2 and "Traceback" not in result.err
+    assert f"game.yaml:{line_of(ruled_game / 'game.yaml', 'play_time')}:" in result.err
+    assert "min is larger" in result.err
+
+
+def test_a_card_block_with_per_row_lays_its_cards_edge_to_edge(ruled_game):
+    """Cards that join (map cards): per_row: 2 puts the second card right of the first and the third below the
+    first, touching, square-cornered; the figure is as large as the rows."""
+    (ruled_game / "rules.yaml").write_text(
+        SMALL_RULES + "  - id: joined\n    type: card\n    deck: cards\n    cards: [apple, pear, apple]\n"
+        "    per_row: 2\n    width: 30\n",
+        encoding="utf-8",
+    )
+    game = load_game(ruled_game, require_templates=False)
+    writer = RulebookWriter(game, load_rules(game))
+    writer.draw_cards = True
+    block = next(block for block in writer.blocks if block.id == "joined")
+    pile = writer.block_view(block, "en")["pile"]
+    width, height = game.decks["cards"].size_mm
+    card_height = height * 30 / width
+    assert [(card["x"], card["y"]) for card in pile["cards"]] == [(0, 0), (30, 0), (0, pytest.approx(card_height))]
+    assert pile["joined"] and pile["width"] == 60 and pile["height"] == pytest.approx(2 * card_height)
+    assert 'class="pile joined"' in writer.html(("en",), "a4")

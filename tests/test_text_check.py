@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from conftest import copy_game
+from conftest import copy_game, seeded_out
 from generator.yamlio.round_trip import load_yaml_round_trip, round_trip_yaml
 
 LONG = {
@@ -73,9 +73,11 @@ def planted_game(name, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["greed-inc", "ikkin", "mint-rails"])
-def test_an_overlong_text_planted_in_every_piece_is_found_with_its_id(cli, tmp_path, name):
+def test_an_overlong_text_planted_in_every_piece_is_found_with_its_id(cli, tmp_path, name, kits):
+    """The copy renders only what the planted texts changed; its other faces come from the kits' build with the
+    text boxes measured there, and are checked all the same."""
     game, expected = planted_game(name, tmp_path)
-    result = cli("build", game, "--out", tmp_path / "out", "-q", "--paper", "a4", "--strict")
+    result = cli("build", game, "--out", seeded_out(kits, tmp_path / "out"), "-q", "--paper", "a4", "--strict")
     assert result.code == 1, result
     found = json.loads((tmp_path / "out" / name / "build.json").read_text())["overflows"]
     missing = [
@@ -125,6 +127,32 @@ def test_a_long_word_past_its_box_and_the_safe_area_of_a_card():
     _, [fit] = render_measured(weasyprint.HTML(string=html))
     assert (fit.source, fit.kind) == ("t.html:1", "box")
     assert fit.overflow_mm == pytest.approx(fit.area[2] - 20, abs=0.1)
+
+
+def test_text_hidden_under_a_box_painted_after_it_is_found():
+    """A label wrapping onto a second line that a panel drawn after it hides (the Greed Inc status cards'
+    "Victory points"): neither past its box nor on other text, but out of sight. Text on top of a panel, inside
+    it, or under a box that CSS paints first (flow content, a lower z-index, a faint background) is not."""
+    import weasyprint
+    from generator.render.weasy.fit import render_measured
+
+    html = (
+        '<html data-safe="1"><style>@page { size: 63mm 88mm; margin: 0 }'
+        "body { margin: 0; font-size: 7pt } div { position: absolute }"
+        ".label { left: 40mm; top: 10mm; width: 14mm; line-height: 1; text-align: center }"
+        ".panel { left: 2mm; top: 12.5mm; width: 57mm; height: 60mm; background: #fffdf7 }"
+        ".faint { left: 2mm; top: 75mm; width: 57mm; height: 6mm; background: rgba(0, 0, 0, 0.2) }"
+        "</style>"
+        '<div class="label" data-src="t.html:1">Victory points</div>'
+        '<div class="label" style="top: 40mm; z-index: 1" data-src="t.html:2">Raised above it</div>'
+        '<div class="panel" data-src="t.html:3"><div style="left: 2mm; top: 5mm" data-src="t.html:4">Inside</div></div>'
+        '<div class="label" style="top: 20mm" data-src="t.html:5">Painted after it</div>'
+        '<div class="label" style="top: 76mm" data-src="t.html:6">Under a faint box</div>'
+        '<div class="faint"></div></html>'
+    )
+    _, found = render_measured(weasyprint.HTML(string=html))
+    assert [(fit.source, fit.kind) for fit in found] == [("t.html:1", "covered")]
+    assert found[0].other == "div.panel, t.html:3" and found[0].overflow_mm > 0.3
 
 
 def test_the_check_can_be_measured_off(monkeypatch):

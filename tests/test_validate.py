@@ -316,3 +316,18 @@ def test_the_components_list_marks_what_the_kit_does_not_print_and_invented_coun
     assert (rows["dice"]["printed"], rows["dice"]["invented"]) == ("false", "false")
     assert (rows["cards"]["printed"], rows["player-aids"]["invented"]) == ("true", "true")
     assert "not printed: use your own" in cli("components", "greed-inc", "--lang", "en").out
+
+
+def test_the_mint_rails_map_checks_find_a_second_home_and_a_hex_listed_twice(tmp_path, cli):
+    """The map facts Mint Rails' checks state, read from the cities and homes of every card (joined, tally):
+    one home per company on the whole map, and no hex of a card listed twice."""
+    game = copy_game("mint-rails", tmp_path)
+    deck = game / "decks" / "map.yaml"
+    edit(deck, "      - {col: 1, kind: home, company: pink}\n", "      - {col: 1, kind: home, company: black}\n")
+    city = "      - {col: 4, kind: city, capacity: 1, icons: [black]}\n"
+    edit(deck, city, city + "      - {col: 4, kind: city, capacity: 2, icons: [pink]}\n")
+    found = problems(cli, game)
+    homes = [p for p in found if "(each company has exactly one home hex on the whole map)" in p["message"]]
+    assert homes and all(p["line"] == line_of(game / "game.yaml", "'company')) == {") for p in homes)
+    [twice] = [p for p in found if "a hex of a map card is listed once" in p["message"]]
+    assert "card 'map-south-2'" in twice["message"] and twice["file"].endswith("map.yaml")

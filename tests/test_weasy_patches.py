@@ -8,18 +8,26 @@ import io
 import json
 import os
 import pickle
+import re
 import subprocess
 import sys
 
 import pikepdf
+import pypdfium2
 import pytest
 
+from conftest import run_subprocess
 from generator import fsutil
 from generator.render.weasy import patches
 
 RENDER = """
-import json, sys
-from generator.render.weasy import patches
+import dataclasses, json, os, sys
+from generator.render.weasy import internals, patches
+for name in filter(None, os.environ.get("BREAK", "").split(",")):  # as if WeasyPrint had moved a name it relies on
+    index = next(index for index, entry in enumerate(internals.INTERNALS)
+                 if entry.patch == name and entry.kind not in internals.LAYOUT_KINDS)
+    entry = internals.INTERNALS[index]
+    internals.INTERNALS[index] = dataclasses.replace(entry, module=entry.module + "_moved")
 weasyprint = patches.load()
 html = ('<html lang="ja"><style>@page :first { @bottom-center { content: "1 / 2" } }</style>'
         '<body style="font-family: Noto Sans CJK JP">'
@@ -39,19 +47,30 @@ print(json.dumps({"pycparser": "pycparser" in sys.modules,
                   "shared": getattr(weasyprint.css.find_style_attributes, "shares_inline_styles", False),
                   "margins": getattr(weasyprint.layout.make_margin_boxes, "skips_empty_margin_boxes", False),
                   "hyphenation": getattr(sys.modules["pyphen"].HyphDict, "cached", False),
-                  "fontTools.subset": "fontTools.subset" in sys.modules}),
+                  "fontTools.subset": "fontTools.subset" in sys.modules,
+                  "active": sorted(patches.ACTIVE)}),
       file=sys.stderr)
 """
 
 
 def render(tmp_path, **env):
+    pdf, state, _ = render_warned(tmp_path, **env)
+    return pdf, state
+
+
+def render_warned(tmp_path, **env):
+    """The sample's PDF, the state of the patches, and the warnings printed."""
     result = subprocess.run(
         [sys.executable, "-c", RENDER],
         capture_output=True,
         check=True,
         env={**os.environ, "XDG_CACHE_HOME": str(tmp_path), **env},
     )
-    return result.stdout, json.loads(result.stderr.decode().strip().splitlines()[-1])
+    lines = result.stderr.decode().strip().splitlines()
+    return result.stdout, json.loads(lines[-1]), [line for line in lines if line.startswith("warning:")]
+
+
+ALL_PATCHES = sorted(patch.name for patch in patches.SPEED_PATCHES)
 
 
 def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path):
@@ -65,6 +84,7 @@ def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path
         "margins": False,
         "hyphenation": False,
         "fontTools.subset": True,
+        "active": [],
     }
     render(tmp_path)  # builds the cached declarations module and the English hyphenation patterns
     assert list((tmp_path / "pnpgen" / "ffi").glob("_pnpgen_ffi_*.sealed"))
@@ -83,9 +103,56 @@ def test_prebuilt_declarations_and_deferred_fonts_render_the_same_bytes(tmp_path
         "margins": True,
         "hyphenation": True,
         "fontTools.subset": False,
+        "active": ALL_PATCHES,
     }
     assert fast == plain
     assert fast.startswith(b"%PDF") and len(fast) > 1000
+
+
+def test_a_speed_patch_whose_check_fails_is_left_off_with_one_warning_and_the_same_pdf(tmp_path):
+    """After an upgrade that moved a name a speed patch relies on: that patch off, the others on, one warning
+    naming it and what to do, and the PDF byte for byte the plain one."""
+    plain, _, quiet = render_warned(tmp_path, PNPGEN_PLAIN_WEASYPRINT="1")
+    assert quiet == []  # switched off is no failure
+    pdf, state, warnings = render_warned(tmp_path, BREAK="no-empty-margin-boxes")
+    assert state["active"] == [name for name in ALL_PATCHES if name != "no-empty-margin-boxes"]
+    assert state["margins"] is False
+    assert len(warnings) == 1
+    assert "speed patch 'no-empty-margin-boxes'" in warnings[0]
+    assert "weasyprint.layout_moved" in warnings[0]  # what failed its check
+    assert (
+        "pnpgen is tested with (weasyprint<71,>=70)" in warnings[0]
+        and "PNPGEN_PLAIN_WEASYPRINT=no-empty-margin-boxes" in warnings[0]
+    )
+    assert pdf == plain
+
+
+def test_every_speed_patch_left_off_by_its_check_gives_the_plain_pdf(tmp_path):
+    plain, _ = render(tmp_path, PNPGEN_PLAIN_WEASYPRINT="1")
+    pdf, state, warnings = render_warned(tmp_path, BREAK=",".join(ALL_PATCHES))
+    assert state["active"] == [] and state["pycparser"] and state["fontTools.subset"]
+    assert [re.search(r"speed patch '([a-z-]+)'", warning)[1] for warning in warnings] == ALL_PATCHES
+    assert pdf == plain
+
+
+def test_a_prebuilt_declarations_module_that_cannot_be_built_is_not_passed_over_in_silence(tmp_path):
+    """The cache cannot be written (here: its folder is a file): WeasyPrint's own import, and one warning."""
+    plain, _ = render(tmp_path, PNPGEN_PLAIN_WEASYPRINT="1")
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    pdf, state, warnings = render_warned(blocked)
+    assert state["pycparser"] is True and "prebuilt-ffi" not in state["active"]
+    assert len(warnings) == 1 and "speed patch 'prebuilt-ffi'" in warnings[0] and "not-a-folder" in warnings[0]
+    assert pdf == plain
+
+
+def test_the_switch_names_the_patches_it_leaves_off(tmp_path):
+    _, state, warnings = render_warned(tmp_path, PNPGEN_PLAIN_WEASYPRINT="hyphenation-cache, shared-fonts")
+    assert state["active"] == [name for name in ALL_PATCHES if name not in ("hyphenation-cache", "shared-fonts")]
+    assert warnings == []
+    _, state, warnings = render_warned(tmp_path, PNPGEN_PLAIN_WEASYPRINT="hyphenation")
+    assert state["active"] == ALL_PATCHES
+    assert len(warnings) == 1 and "names no speed patch 'hyphenation'" in warnings[0]
 
 
 def test_a_damaged_or_planted_declarations_module_is_built_again_never_run(tmp_path):
@@ -237,3 +304,49 @@ def test_documents_sharing_the_font_configuration_render_what_each_renders_alone
     assert with_font == alone(adds + named) and fonts(with_font) == {"Added"}
     assert patches.font_configuration() is not first  # dropped: it holds the added font
     assert shared(named) == alone(named) and fonts(shared(named)) == {"DejaVu-Sans"}  # the fallback, not Added
+
+
+BREAK_AT_START = """
+import dataclasses
+from generator.render.weasy import internals
+
+index = next(index for index, entry in enumerate(internals.INTERNALS) if entry.patch == "no-empty-margin-boxes")
+entry = internals.INTERNALS[index]
+internals.INTERNALS[index] = dataclasses.replace(entry, module=entry.module + "_moved")
+"""
+
+
+@pytest.mark.slow
+def test_a_build_with_a_speed_patch_left_off_warns_once_and_prints_the_same_pages(small_game, tmp_path):
+    """`pnpgen build` as a user runs it (a fork server preloading WeasyPrint, two render workers, the command):
+    a speed patch whose check fails after an upgrade is named in one warning in all, and every page of every
+    PDF has the pixels and the text of the build without the speed patches."""
+    breaking = tmp_path / "breaking"
+    breaking.mkdir()
+    (breaking / "sitecustomize.py").write_text(BREAK_AT_START)  # run by every Python process of the build
+    outputs = {}
+    for name, env in (("plain", {"PNPGEN_PLAIN_WEASYPRINT": "1"}), ("broken", {"PYTHONPATH": str(breaking)})):
+        out = tmp_path / name
+        before = dict(os.environ)
+        os.environ.update(env, XDG_CACHE_HOME=str(tmp_path / "cache"))
+        try:
+            result = run_subprocess("build", small_game, "--out", out, "--no-cache", "--jobs", "2", "--quiet")
+        finally:
+            os.environ.clear()
+            os.environ.update(before)
+        assert result.code == 0, result.err
+        outputs[name] = (out, [line for line in result.err.splitlines() if line.startswith("warning:")])
+    assert outputs["plain"][1] == []
+    (warning,) = outputs["broken"][1]
+    assert "speed patch 'no-empty-margin-boxes'" in warning
+    pdfs = sorted(path.relative_to(outputs["plain"][0]) for path in outputs["plain"][0].rglob("*.pdf"))
+    assert pdfs and pdfs == sorted(
+        path.relative_to(outputs["broken"][0]) for path in outputs["broken"][0].rglob("*.pdf")
+    )
+    for pdf in pdfs:
+        pages = [pypdfium2.PdfDocument(outputs[name][0] / pdf) for name in ("plain", "broken")]
+        assert len(pages[0]) == len(pages[1])
+        for plain_page, broken_page in zip(pages[0], pages[1], strict=True):
+            assert plain_page.get_textpage().get_text_range() == broken_page.get_textpage().get_text_range()
+            images = [page.render(scale=50 / 72).to_pil().tobytes() for page in (plain_page, broken_page)]
+            assert images[0] == images[1], f"{pdf}: a page differs"

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from generator.build.builder import OutputBuilder, OutputFile, output_lang
+from generator.build.builder import FileEntry, OutputBuilder, OutputFile, output_lang
 from generator.build.context import BuildContext
 from generator.build.pieces import faces_copies, save_pdf
-from generator.render.boards import text_of
 from generator.render.faces import GameRenderer
-from generator.render.printed import aid_deck, aid_size, single_sided
+from generator.render.printed import aid_deck, aid_size, resolved_aid, single_sided
 from generator.render.inksaver import prints_light
 from generator.render.sheet_writer import SheetWriter, impose_deck
+from generator.render.titles import file_title
 
 
 def aid_variants(context: BuildContext) -> list[tuple[str, list[str]]]:
@@ -20,7 +20,7 @@ def aid_variants(context: BuildContext) -> list[tuple[str, list[str]]]:
     return variants
 
 
-def build_aids(context: BuildContext) -> list[dict]:
+def build_aids(context: BuildContext) -> list[FileEntry]:
     """Every aid in each language and bilingual, in the number it states, for each paper."""
     game = context.game
     aids = list(game.printables.aids.values()) if game.printables else []
@@ -28,19 +28,18 @@ def build_aids(context: BuildContext) -> list[dict]:
     for variant, langs in aid_variants(context):
         renderer = GameRenderer(game, langs[0])
         for aid in aids:
+            resolved = resolved_aid(game, aid, langs)
             for option in context.sheets:
                 size = aid_size(aid, option.paper, option.margin)
                 deck = aid_deck(game, aid, langs, size)
-                writer = SheetWriter(prints_light(game))
-                _open, copies = faces_copies(renderer, deck, context)
+                faces, copies = faces_copies(renderer, deck, context)
+                # the aid's faces are tagged: so is the sheet
+                writer = SheetWriter(prints_light(game), tagged_sources=faces)
                 impose_deck(writer, size, 0.0, copies, single_sided(option))
                 name = f"aid-{aid.id}-{variant}-{option.paper}.pdf"
-                save_pdf(
-                    writer,
-                    context.out_dir / name,
-                    f"{text_of(aid.name, langs[0], game.source_language)} ({variant})",
-                    variant,
-                )
+                names = {"name": aid.name, "title": resolved.title}
+                title = file_title(game, "aid", langs, option.paper, names)
+                save_pdf(writer, context.out_dir / name, title, variant)
                 files.append(
                     {
                         "path": name,

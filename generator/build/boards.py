@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from generator.build.builder import OutputBuilder, OutputFile
+from typing import TYPE_CHECKING
+
+from generator.build.builder import FileEntry, OutputBuilder, OutputFile
 from generator.build.context import BuildContext
 from generator.build.pieces import rendered_pages, save_pdf
-from generator.model.printables import Board
-from generator.render.boards import BOARD_BLEED_MM, board_batch, text_of
+from generator.model.game import Board
+from generator.render.boards import BOARD_BLEED_MM, board_batch
 from generator.render.fit_report import CardFit, find_text
 from generator.render.weasy.fit import FitBox
 from generator.render.printed import fits_on, furniture_batch, single_sided
@@ -14,6 +16,10 @@ from generator.render.paper import MARGIN_MM
 from generator.render.inksaver import prints_light
 from generator.render.sheet_writer import SheetWriter, impose_deck
 from generator.render.tiles import TileLayout, tile_layout, write_tiles
+from generator.render.titles import file_title
+
+if TYPE_CHECKING:
+    import pikepdf
 
 
 def board_papers(context: BuildContext, board: Board) -> list[str]:
@@ -49,8 +55,8 @@ def board_findings(
     return found
 
 
-def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tiles: TileLayout | None) -> dict:
-    entry = {
+def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tiles: TileLayout | None) -> FileEntry:
+    entry: FileEntry = {
         "path": path,
         "kind": "board",
         "board": board.id,
@@ -67,7 +73,7 @@ def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tile
     return entry
 
 
-def build_boards(context: BuildContext) -> list[dict]:
+def build_boards(context: BuildContext) -> list[FileEntry]:
     """One PDF per board, language and paper: imposed copies when the board fits, else tiles."""
     game = context.game
     boards = list(game.printables.boards.values()) if game.printables else []
@@ -83,7 +89,7 @@ def build_boards(context: BuildContext) -> list[dict]:
     return files
 
 
-def write_board(context: BuildContext, board: Board, page, lang: str, paper: str) -> dict:
+def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: str, paper: str) -> FileEntry:
     writer = SheetWriter(prints_light(context.game))
     name = f"board-{board.id}-{lang}-{paper}.pdf"
     layout = None
@@ -99,9 +105,8 @@ def write_board(context: BuildContext, board: Board, page, lang: str, paper: str
         context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key), "tile captions"))
         for _ in range(board.copies):
             write_tiles(writer, layout, page, furniture)
-    save_pdf(
-        writer, context.out_dir / name, f"{text_of(board.name, lang, context.game.source_language)} ({lang})", lang
-    )
+    title = file_title(context.game, "board", [lang], paper, {"name": board.name})
+    save_pdf(writer, context.out_dir / name, title, lang)
     context.progress.say(f"{context.game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
     return board_entry(board, name, lang, paper, len(writer.pdf.pages), layout)
 

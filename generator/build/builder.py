@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from collections.abc import Callable
 
 from generator.model import Game
 
 if TYPE_CHECKING:
     from generator.build.context import BuildContext
+
+# A file's entry in build.json: its path, kind, lang, paper and pages, and what its kind adds (a card sheet file's
+# decks, sheets and face keys; a board's tiles...). Entries are merged with ** and read back from the previous
+# build.json, so they stay plain mappings.
+FileEntry = dict[str, Any]
 
 
 LANGUAGES_JOIN = "+"
@@ -68,7 +73,7 @@ class Builder(Protocol):
         """Raise InputError on the builder's own input (rules.yaml, ...): called for every game before
         anything is written."""
 
-    def build(self, context: BuildContext) -> list[dict]:
+    def build(self, context: BuildContext) -> list[FileEntry]:
         """Write this kind's files of context.game into context.out_dir; return their build.json entries."""
         ...
 
@@ -82,7 +87,7 @@ class OutputBuilder:
     """A Builder made of two functions."""
 
     kind: str
-    write: Callable[[BuildContext], list[dict]]
+    write: Callable[[BuildContext], list[FileEntry]]
     check_input: Callable[[Game], None] = nothing_to_check
     reports: tuple[str, ...] = ()
     files: tuple[OutputFile, ...] = ()
@@ -90,5 +95,5 @@ class OutputBuilder:
     def check(self, game: Game) -> None:
         self.check_input(game)
 
-    def build(self, context: BuildContext) -> list[dict]:
+    def build(self, context: BuildContext) -> list[FileEntry]:
         return self.write(context)

@@ -17,12 +17,13 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pikepdf
 
-from generator.build.builder import OutputBuilder, OutputFile
+from generator.build.builder import FileEntry, OutputBuilder, OutputFile
 from generator.build.context import BuildContext
 from generator.build.report import (
     REPORT_FILE,
@@ -35,7 +36,7 @@ from generator.build.report import (
 )
 from generator.fsutil import remove_output, write_atomic, written_path
 from generator.model import Game
-from generator.model.game import Text
+from generator.model.game import Aid, Board, Text, TokenSheet
 from generator.render.fit_report import CardFit, find_text
 from generator.render.ink import coverage, page_darkness
 from generator.render.inksaver import INK_SAVER, backs_omitted, check_ink_saver, ink_saver_game
@@ -44,6 +45,7 @@ from generator.render.pipeline import render_batches
 from generator.render.pnp_guide import CheckedComponent, Guide, GuidePart, GuideWriter, runs
 from generator.render import sheet_writer
 from generator.render.sheet_writer import save_pdf_bytes
+from generator.render.titles import file_title
 from generator.render.templating import localize
 from generator.render.weasy.fit import FitBox
 
@@ -67,7 +69,7 @@ BINDING_CODE = hashlib.sha256(
 class Part:
     """A file of the build as a part of the bundle."""
 
-    entry: dict
+    entry: FileEntry
     group: str
     name: str
     sides: str
@@ -112,7 +114,7 @@ def paginate(parts: list[Part], front: tuple[int, ...]) -> Layout:
     return layout
 
 
-def chosen_parts(game: Game, entries: list[dict], lang: str, paper: str, writer: GuideWriter) -> list[Part]:
+def chosen_parts(game: Game, entries: list[FileEntry], lang: str, paper: str, writer: GuideWriter) -> list[Part]:
     """The files of one language and paper, in printing order: by kind, two-sided before one-sided within a
     kind (fewer blank pages), then in box-contents order and by volume."""
     box = box_order(game)
@@ -124,7 +126,7 @@ def chosen_parts(game: Game, entries: list[dict], lang: str, paper: str, writer:
         name, detail = part_name(game, entry, group, lang, writer)
         parts.append(Part(entry, group, name, sides_of(entry, group), detail))
 
-    def order(part: Part):
+    def order(part: Part) -> tuple[int, bool, int, int]:
         volume = part.entry.get("volume", {}).get("number", 0)
         place = box.get(printed_item(part.entry), len(box))
         return (GROUPS.index(part.group), part.sides not in TWO_SIDED, place, volume)
@@ -135,25 +137,25 @@ def chosen_parts(game: Game, entries: list[dict], lang: str, paper: str, writer:
 GROUPS = tuple(dict.fromkeys(GROUP_OF_KIND.values()))
 
 
-def sides_of(entry: dict, group: str) -> str:
+def sides_of(entry: FileEntry, group: str) -> str:
     duplex = entry.get("duplex")
     if duplex in TWO_SIDED or duplex == "gutterfold":
-        return duplex
+        return str(duplex)
     return "either" if group == "rules" else "one"
 
 
-def box_order(game: Game) -> dict[tuple, int]:
+def box_order(game: Game) -> dict[tuple[str, str], int]:
     """(kind, printable id) -> its place in the box contents."""
     return {c.source: index for index, c in enumerate(game.components) if c.source and c.source[0] in PRINTABLE_KEY}
 
 
-def printed_item(entry: dict) -> tuple[str, str]:
+def printed_item(entry: FileEntry) -> tuple[str, str]:
     """(kind, id) of the printable a file prints, as components.yaml names it (`tokens: money`)."""
     kind = entry.get("kind", "")
     return kind, str(entry.get(PRINTABLE_KEY[kind], "")) if kind in PRINTABLE_KEY else ""
 
 
-def part_name(game: Game, entry: dict, group: str, lang: str, writer: GuideWriter) -> tuple[str, str]:
+def part_name(game: Game, entry: FileEntry, group: str, lang: str, writer: GuideWriter) -> tuple[str, str]:
     """What the guide calls a file, and what it holds besides: the box contents' name of what it prints (else
     the printable's own), the decks of a card sheet file."""
     fallback = game.source_language
@@ -170,7 +172,7 @@ def part_name(game: Game, entry: dict, group: str, lang: str, writer: GuideWrite
         return (text_in(named, lang, fallback) if named else writer.page_label("rules", lang)), ""
     named = names.get(printed_item(entry))
     if named is None and game.printables is not None:
-        items: dict[str, dict] = {
+        items: dict[str, Mapping[str, Aid | Board | TokenSheet]] = {
             "tokens": game.printables.tokens,
             "board": game.printables.boards,
             "aid": game.printables.aids,
@@ -186,7 +188,8 @@ def component_names(game: Game) -> dict[tuple[str, str], Text]:
 
 def text_in(text: Text, lang: str, fallback: str) -> str:
     """A game's text in lang, or an Untranslated one in the fallback language (the guide marks it)."""
-    return localize(text, lang, fallback)
+    shown: str = localize(text, lang, fallback)  # an Untranslated (a str) keeps its mark
+    return shown
 
 
 def checked_components(game: Game, parts: list[Part]) -> list[CheckedComponent]:
@@ -218,7 +221,7 @@ def deck_pages(part: Part, deck_id: str) -> list[int]:
     ]
 
 
-def build_bundle(context: BuildContext) -> list[dict]:
+def build_bundle(context: BuildContext) -> list[FileEntry]:
     """Every language and paper's print-and-play file (and with --ink-saver its ink-saving version); the files
     the last build wrote and this one does not (`--no-pnp`, no `--ink-saver`) are removed with the commit, as any
     output within the build's scope."""
@@ -261,7 +264,7 @@ def bundle_name(lang: str, paper: str, variant: str = "") -> str:
     return f"pnp-{lang}-{paper}{'-' + variant if variant else ''}.pdf"
 
 
-def carried_entries(context: BuildContext) -> list[dict]:
+def carried_entries(context: BuildContext) -> list[FileEntry]:
     """The last build's files of the kinds this build does not make (`pnpgen rules` makes the rule sheets only):
     the bundle binds them as they are, when they are still there."""
     made = {kind for builder in context.builders for kind in builder.reports}
@@ -272,7 +275,7 @@ def carried_entries(context: BuildContext) -> list[dict]:
     ]
 
 
-def ink_saver_files(context: BuildContext, make: bool) -> tuple[list[dict], list[dict]]:
+def ink_saver_files(context: BuildContext, make: bool) -> tuple[list[FileEntry], list[FileEntry]]:
     """The component files of the ink-saving version, in ink-saver/ with a build.json of their own (so that a file
     whose inputs are unchanged is kept there too). When `make`, this build's builders of printed components run
     again on the game's ink-saving variant; that build.json keeps what it listed outside this build's scope, as
@@ -305,8 +308,13 @@ def ink_saver_files(context: BuildContext, make: bool) -> tuple[list[dict], list
 
 
 def write_bundle(
-    context: BuildContext, entries: list[dict], lang: str, paper: str, variant: str = "", previous: dict | None = None
-) -> dict:
+    context: BuildContext,
+    entries: list[FileEntry],
+    lang: str,
+    paper: str,
+    variant: str = "",
+    previous: FileEntry | None = None,
+) -> FileEntry:
     """One print-and-play file; its build.json entry. A file whose inputs (its parts' bytes, its guide's pages as
     rendered, the binding code) are those the last build bound (`previous`: its entry) is kept as it is."""
     game = context.game
@@ -321,7 +329,8 @@ def write_bundle(
         if context.options.ink_saver and "ink" not in previous:
             return {**previous, "ink": coverage(page_darkness(context.out_dir / name))}
         return previous
-    data = bind(layout, opened, context.out_dir, writer, lang, game.title.get(lang, game.source_language))
+    title = file_title(game, "pnp", [lang], paper, ink_saver=bool(variant))
+    data = bind(layout, opened, context.out_dir, writer, lang, title)
     write_atomic(context.out_dir / name, data)
     context.progress.say(f"{game.id}: wrote {name} ({layout.total} pages)")
     entry = {
@@ -377,7 +386,7 @@ def lay_out(
     return layout, batches, opened
 
 
-def front_of(previous: dict | None) -> tuple[int, ...]:
+def front_of(previous: FileEntry | None) -> tuple[int, ...]:
     """The pages the guide and the checklist took in the last build: where laying them out starts."""
     counts = previous.get("front_matter") if previous else None
     if isinstance(counts, dict) and all(isinstance(counts.get(which), int) for which in FRONT_MATTER):

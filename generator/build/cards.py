@@ -7,7 +7,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from generator.build.builder import OutputBuilder, OutputFile
+from generator.build.builder import FileEntry, OutputBuilder, OutputFile
 from generator.build.context import BuildContext, report_fits
 from generator.build.decks import RenderedDeck, prepare_game
 from generator.build.report import previous_entries
@@ -20,6 +20,7 @@ from generator.render.inksaver import prints_light
 from generator.render.memo import FaceMemo
 from generator.render.pipeline import render_missing
 from generator.render.sheet_plan import CopyGroup, SheetOptions, plan_pages
+from generator.render.titles import file_title
 from generator.render.typeset import plain
 from generator.render.volumes import (
     FaceRef,
@@ -34,7 +35,7 @@ from generator.render.volumes import (
 )
 
 
-def build_cards(context: BuildContext) -> list[dict]:
+def build_cards(context: BuildContext) -> list[FileEntry]:
     """The card sheets: one PDF per language and paper (in volumes when large), every deck in box-contents
     order.
 
@@ -48,13 +49,13 @@ def build_cards(context: BuildContext) -> list[dict]:
         return write_cards(context, prepared)
 
 
-def write_cards(context: BuildContext, prepared: dict[str, list[RenderedDeck]]) -> list[dict]:
+def write_cards(context: BuildContext, prepared: dict[str, list[RenderedDeck]]) -> list[FileEntry]:
     game, langs, out_dir, progress = context.game, context.langs, context.out_dir, context.progress
     since = context.options.changed_since
     before = reference_keys(since, game, langs) if since else None  # a bad REF stops the build before any write
     previous = previous_entries(out_dir)
     # (lang, volume, the inputs of its whole file); for a volume of a file known unchanged, its entry
-    planned: list[tuple[str, Volume | dict, str]] = []
+    planned: list[tuple[str, Volume | FileEntry, str]] = []
     with long_lived():  # a copy, a place and a face reference per card and paper, kept to the end of the build
         for lang in langs:
             for option in context.sheets:
@@ -150,7 +151,7 @@ def file_inputs(context: BuildContext, groups: list[CopyGroup], option: SheetOpt
     return whole_file_inputs(groups, option, stem, text, context.options.volume_sheets, sheets_code(context.game))
 
 
-def unchanged_file(previous: dict[str, dict], out_dir: Path, stem: str, inputs: str) -> list[dict]:
+def unchanged_file(previous: dict[str, FileEntry], out_dir: Path, stem: str, inputs: str) -> list[FileEntry]:
     """The last build's entries of the file's volumes, in order, when the file was planned from these same
     inputs and every volume is on disk; else nothing (the file is planned, and each volume checked)."""
     pattern = volume_files(stem)
@@ -190,17 +191,25 @@ def render_volumes(
     )
 
 
-def write_card_volume(context: BuildContext, volume: Volume, keys: dict[str, str]) -> dict:
-    """Write one file of card sheets; its build.json entry (for a volume: which sheets and cards it holds)."""
-    game, lang = context.game, volume.text.lang
-    title = CARD_FILE_TITLES.get(lang, CARD_FILE_TITLES["en"]).format(title=game.title.get(lang, game.source_language))
+def write_card_volume(context: BuildContext, volume: Volume, keys: dict[str, str], kind: str = "cards") -> FileEntry:
+    """Write one file of card sheets (`kind` cards or reprint); its build.json entry (for a volume: which sheets
+    and cards it holds)."""
+    game, lang, option = context.game, volume.text.lang, volume.options
+    title = file_title(
+        game,
+        kind,
+        [lang],
+        option.paper,
+        gutterfold=option.layout == "gutterfold",
+        volume=(volume.number, volume.count) if volume.number else None,
+    )
     pages = write_volume(
         volume, context.out_dir / volume.path, title, context.cache, context.jobs, prints_light(context.game)
     )
     context.progress.say(f"{game.id}: wrote {volume.path} ({pages} pages)")
     cards = volume.cards()
     faces_count = volume.copies_by_deck()
-    entry = {
+    entry: FileEntry = {
         "path": volume.path,
         "lang": lang,
         "paper": volume.options.paper,
@@ -225,7 +234,7 @@ def write_card_volume(context: BuildContext, volume: Volume, keys: dict[str, str
 
 def build_reprint(
     context: BuildContext, prepared: dict[str, list[RenderedDeck]], since: str, before: dict[str, dict[str, str]]
-) -> list[dict]:
+) -> list[FileEntry]:
     """--changed-since: a file per language and paper holding only the cards whose faces changed, with their
     backs, as many copies as the deck has of each."""
     files = []
@@ -244,7 +253,7 @@ def build_reprint(
         ]
         render_volumes(context, prepared, volumes)
         for _, volume in volumes:
-            entry = write_card_volume(context, volume, keys)
+            entry = write_card_volume(context, volume, keys, "reprint")
             files.append({**entry, "kind": "reprint", "since": since, "cards": sorted(changed & set(volume.cards()))})
     return files
 
@@ -256,7 +265,7 @@ def deck_name(game: Game, deck_id: str, lang: str) -> str:
 def copy_groups(decks: list[RenderedDeck], option: SheetOptions, only: set[str] | None = None) -> list[CopyGroup]:
     """The copies to impose: one group per deck, or (shared sheets) one per card size and bleed, in the
     order the sizes first appear in the box contents; with `only`, the copies of those `deck/card`s."""
-    groups: dict = {}
+    groups: dict[tuple[tuple[float, float], float] | int, CopyGroup] = {}  # by card size and bleed, or by deck
     for index, rendered in enumerate(decks):
         deck = rendered.faces.deck
         width, height = deck.size_mm
@@ -266,7 +275,7 @@ def copy_groups(decks: list[RenderedDeck], option: SheetOptions, only: set[str] 
     return [group for group in groups.values() if group.copies]
 
 
-def printed_copies(rendered: RenderedDeck, only: set[str] | None = None) -> list:
+def printed_copies(rendered: RenderedDeck, only: set[str] | None = None) -> list[tuple[FaceRef, FaceRef | None]]:
     """(front, back) for every printed copy, in deck order (of the `deck/card`s in `only`), each face named
     by its cache key and the card printing it (see FaceRef); made once for every paper."""
     if only is None:
@@ -276,7 +285,7 @@ def printed_copies(rendered: RenderedDeck, only: set[str] | None = None) -> list
     return _printed_copies(rendered, only)
 
 
-def _printed_copies(rendered: RenderedDeck, only: set[str] | None) -> list:
+def _printed_copies(rendered: RenderedDeck, only: set[str] | None) -> list[tuple[FaceRef, FaceRef | None]]:
     faces, keys = rendered.faces, rendered.keys
     copies = []
     for card, front, back in zip(faces.deck.cards, faces.front_of, faces.back_of):
@@ -286,9 +295,6 @@ def _printed_copies(rendered: RenderedDeck, only: set[str] | None) -> list:
         pair = (FaceRef(keys[front], name), FaceRef(keys[back], name, back=True) if back is not None else None)
         copies.extend([pair] * card.count)
     return copies
-
-
-CARD_FILE_TITLES = {"en": "{title}: card sheets", "ja": "{title} カードシート"}
 
 
 CARD_SHEETS = OutputFile(

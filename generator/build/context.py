@@ -6,6 +6,7 @@ import hashlib
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.build.options import BuildOptions, select_languages
 from generator.build.problems import BuildProblems
@@ -17,7 +18,11 @@ from generator.progress import Progress
 from generator.render.faces import DeckFaces
 from generator.render.fit_report import CardFit
 from generator.render.pipeline import FaceCache
+from generator.model.game import Text
 from generator.render.sheet_plan import SheetOptions
+
+if TYPE_CHECKING:
+    from generator.build.builder import Builder, FileEntry
 
 
 @dataclass
@@ -35,14 +40,16 @@ class BuildContext:
     fits: list[CardFit] = field(default_factory=list)  # measured text boxes and text findings of every face built
     # what the build reports without stopping (see --strict); None given: __post_init__ makes one
     problems: BuildProblems = None  # type: ignore[assignment]
-    said: set = field(default_factory=set)
+    said: set[tuple[object, ...]] = field(default_factory=set)  # the findings said (report_fits)
     untranslated: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> string id -> file:line
     flagged: dict[str, int] = field(default_factory=dict)  # lang -> faces carrying the untranslated flag
-    written: list[dict] = field(default_factory=list)  # the build.json entries of the builders that ran before
-    builders: list = field(default_factory=list)  # the builders of this build (the bundle runs them for a variant)
-    _ids: dict | None = None
+    written: list[FileEntry] = field(default_factory=list)  # the build.json entries of the builders that ran before
+    builders: list[Builder] = field(
+        default_factory=list
+    )  # the builders of this build (the bundle runs them for a variant)
+    _ids: dict[int, str] | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.problems is None:
             self.problems = BuildProblems(self.progress)
 
@@ -77,7 +84,7 @@ class BuildContext:
                 string_id = ids.get(id(value.text), f"deck '{faces.deck.id}', card '{card_id}'")
                 found.setdefault(string_id, location(value.text))
 
-    def note_rules(self, fallbacks: dict[str, dict]) -> None:
+    def note_rules(self, fallbacks: dict[str, dict[str, Text]]) -> None:
         for lang, printed in fallbacks.items():
             found = self.untranslated.setdefault(lang, {})
             for string_id, text in printed.items():
@@ -93,7 +100,7 @@ class BuildContext:
         return [option.paper for option in self.sheets]
 
 
-def location(text) -> str:
+def location(text: Text) -> str:
     return (
         f"{display_path(text.file)}:{text.line}"
         if text.file and text.line

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from generator.heap import long_lived, thaw
 from generator.model import Game
@@ -12,16 +13,21 @@ from generator.render.fit_report import CardFit
 from generator.render.memo import FaceMemo
 from generator.render.pipeline import FaceCache, FaceRequest, face_request, render_faces
 
+if TYPE_CHECKING:
+    import pikepdf
+
+    from generator.render.volumes import FaceRef
+
 
 @dataclass
 class RenderedDeck:
     faces: DeckFaces
     request: FaceRequest  # what render_faces needs to render the faces
-    pages: list = field(default_factory=list)  # pikepdf pages, one per distinct face
-    sources: list = field(default_factory=list)  # the open PDFs those pages belong to
+    pages: list[pikepdf.Page] = field(default_factory=list)  # one per distinct face
+    sources: list[pikepdf.Pdf] = field(default_factory=list)  # the open PDFs those pages belong to
     fits: list[CardFit] = field(default_factory=list)  # its measured text boxes
     keys: list[str] = field(default_factory=list)  # the face cache key of each distinct face
-    copies: list | None = None  # every printed copy's (front, back) FaceRefs (cards.printed_copies)
+    copies: list[tuple[FaceRef, FaceRef | None]] | None = None  # every printed copy's faces (cards.printed_copies)
 
 
 def prepare_game(

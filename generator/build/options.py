@@ -38,7 +38,7 @@ class BuildOptions:
     pnp: bool = True  # the print-and-play files (pnp-<lang>-<paper>.pdf), which combine the others
     ink_saver: bool = False  # also their ink-saving version, from faces printed light
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.volume_sheets < 0:
             raise InputError(
                 Problem(

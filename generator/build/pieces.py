@@ -24,14 +24,16 @@ def save_pdf(writer: SheetWriter, path: Path, title: str, lang: str) -> None:
     write_atomic(path, save_pdf_bytes(writer.pdf, title, lang))
 
 
-def rendered_pages(context: BuildContext, documents: list[Batch]) -> tuple[list[pikepdf.Pdf], list[list]]:
+def rendered_pages(context: BuildContext, documents: list[Batch]) -> tuple[list[pikepdf.Pdf], list[list[pikepdf.Page]]]:
     """Render the batches (from the cache where possible): the open PDFs (keep them while their pages
     are used) and each one's pages."""
     pdfs = [pikepdf.open(io.BytesIO(data)) for data in render_batches(documents, context.cache, context.jobs)]
     return pdfs, [list(pdf.pages) for pdf in pdfs]
 
 
-def faces_copies(renderer: GameRenderer, deck: Deck, context: BuildContext) -> tuple[list, list]:
+def faces_copies(
+    renderer: GameRenderer, deck: Deck, context: BuildContext
+) -> tuple[list[pikepdf.Pdf], list[tuple[pikepdf.Page, pikepdf.Page | None]]]:
     """The open face PDFs (keep them while used) and (front page, back page or None) for every copy
     of every card of a pseudo-deck."""
     faces = renderer.deck_faces(deck)
@@ -72,7 +74,7 @@ def piece_faces(game: Game, lang: str, bleed: float) -> list[tuple[DeckFaces, Ba
 
 def render_pieces(
     game: Game, lang: str, cache: FaceCache, jobs: int, bleed: float
-) -> tuple[list[pikepdf.Pdf], list[tuple[DeckFaces, list]]]:
+) -> tuple[list[pikepdf.Pdf], list[tuple[DeckFaces, list[pikepdf.Page]]]]:
     """The pieces of piece_faces rendered (from the face cache where it has them): the open PDFs (keep them while
     the pages are used) and each piece's faces with its pages."""
     pieces = piece_faces(game, lang, bleed)

@@ -8,8 +8,9 @@ import stat
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
-from generator.build.builder import OutputFile, file_langs
+from generator.build.builder import FileEntry, OutputFile, file_langs
 from generator.build.context import BuildContext
 from generator.errors import Problem
 from generator.fsutil import REPORT_NAME, write_atomic
@@ -29,10 +30,10 @@ REPORT_FILE = OutputFile(
 
 def report_of(
     game: Game,
-    files: list[dict],
+    files: list[FileEntry],
     fits: Sequence[CardFit] = (),
     untranslated: dict[str, dict[str, str]] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """build.json's content: the files written, the text found overflowing or shrunk, the untranslated strings."""
     return {
         "game": game.id,
@@ -47,11 +48,11 @@ def report_of(
     }
 
 
-def write_report(out_dir: Path, report: dict) -> None:
+def write_report(out_dir: Path, report: dict[str, Any]) -> None:
     write_atomic(out_dir / REPORT_FILE.name, json.dumps(report, ensure_ascii=False, indent=2) + "\n")
 
 
-def previous_report(out_dir: Path) -> dict:
+def previous_report(out_dir: Path) -> dict[str, Any]:
     """The build.json the last build wrote here (empty when there is none, or it cannot be read)."""
     try:
         report = json.loads((out_dir / REPORT_FILE.name).read_text(encoding="utf-8"))
@@ -60,7 +61,7 @@ def previous_report(out_dir: Path) -> dict:
     return report if isinstance(report, dict) else {}
 
 
-def previous_entries(out_dir: Path) -> dict[str, dict]:
+def previous_entries(out_dir: Path) -> dict[str, FileEntry]:
     """The files the last build wrote here, by path (nothing when there is no readable build.json)."""
     try:
         return {entry["path"]: entry for entry in previous_report(out_dir).get("files", []) if isinstance(entry, dict)}
@@ -82,7 +83,7 @@ class Scope:
     papers: frozenset[str] | None  # the papers built; None: every paper
     files: tuple[OutputFile, ...] = ()  # what the builders run may write: the only names ever removed
 
-    def covers(self, entry: dict, key: str = "kind") -> bool:
+    def covers(self, entry: dict[str, Any], key: str = "kind") -> bool:
         """Whether a build.json entry (a file: `kind`; a measured text: `piece`) is one this build replaces: of an
         output it built (a file that is a version of another kind's, `of`, needs that builder too), in languages
         and on a paper it built, or holding a language the game no longer has."""
@@ -128,13 +129,13 @@ def build_scope(context: BuildContext) -> Scope:
     )
 
 
-def carry_over(report: dict, previous: dict, scope: Scope) -> dict:
+def carry_over(report: dict[str, Any], previous: dict[str, Any], scope: Scope) -> dict[str, Any]:
     """build.json after this build: this build's files and findings, and the previous build.json's of what lay
     outside the scope (their files are still there). Untranslated strings of a language this build covered for
     every output are this build's; for some outputs only, the union: a string another output printed in the source
     language stays listed until that output is built again."""
 
-    def kept(entries, key: str) -> list:
+    def kept(entries: object, key: str) -> list[dict[str, Any]]:
         entries = entries if isinstance(entries, list) else []
         return [entry for entry in entries if isinstance(entry, dict) and not scope.covers(entry, key)]
 
@@ -160,7 +161,7 @@ def carry_over(report: dict, previous: dict, scope: Scope) -> dict:
     }
 
 
-def stale_files(previous: dict, report: dict, scope: Scope, out_dir: Path) -> list[str]:
+def stale_files(previous: dict[str, Any], report: dict[str, Any], scope: Scope, out_dir: Path) -> list[str]:
     """The files the previous build listed within this build's scope that this one did not write, and that are
     in out_dir as files (not links): an aid renamed, a language dropped, a deck that needs fewer volumes. Only
     names the builders write: pnpgen writes no other."""

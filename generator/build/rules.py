@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 import pikepdf
 
-from generator.build.builder import OutputBuilder, OutputFile, output_lang
+from generator.build.builder import FileEntry, OutputBuilder, OutputFile, output_lang
 from generator.build.context import BuildContext
 from generator.fsutil import write_atomic
-from generator.model.game import Game
+from generator.model.game import Game, Text
 from generator.model.rules import Rulebook, has_rules, load_rules
 from generator.progress import Progress
 from generator.render.fit_report import CardFit, find_text
@@ -27,9 +28,9 @@ def write_rulebooks(
     progress: Progress,
     cache_dir: Path | None = None,
     jobs: int = 1,
-    report=None,
-    untranslated=None,
-) -> list[dict]:
+    report: Callable[[list[CardFit]], None] | None = None,
+    untranslated: Callable[[dict[str, dict[str, Text]]], None] | None = None,
+) -> list[FileEntry]:
     """Every edition on every paper, rendered on `jobs` cores; unchanged ones come from the cache.
     `report` is given the text found overflowing (see rule_findings); untranslated(fallbacks) is told which
     texts were printed in the source language, by language."""
@@ -85,7 +86,7 @@ def rule_findings(game: Game, rulebook: Rulebook, edition: tuple[str, ...], fits
     return found
 
 
-def build_rules(context: BuildContext) -> list[dict]:
+def build_rules(context: BuildContext) -> list[FileEntry]:
     """The build's rule sheets: every language asked for, alone and side by side, on every paper."""
     return write_rulebooks(
         context.game,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.build.builder import OutputBuilder, OutputFile
+from generator.build.builder import FileEntry, OutputBuilder, OutputFile
 from generator.build.context import BuildContext
 from generator.build.pieces import faces_copies, save_pdf
 from generator.render.boards import text_of
@@ -12,10 +12,11 @@ from generator.render.printed import token_deck
 from generator.render.sheet_plan import CopyGroup
 from generator.render.inksaver import prints_light
 from generator.render.sheet_writer import SheetWriter
+from generator.render.titles import file_title
 from generator.render.typeset import plain
 
 
-def build_tokens(context: BuildContext) -> list[dict]:
+def build_tokens(context: BuildContext) -> list[FileEntry]:
     """One PDF of token sheets per token file, language and paper; two-sided tokens get mirrored backs."""
     game = context.game
     sheets = list(game.printables.tokens.values()) if game.printables else []
@@ -41,9 +42,8 @@ def build_tokens(context: BuildContext) -> list[dict]:
                     None if sheet.sides == 2 else "none",
                 )
                 name = f"tokens-{sheet.id}-{lang}-{option.paper}.pdf"
-                save_pdf(
-                    writer, context.out_dir / name, f"{text_of(sheet.name, lang, game.source_language)} ({lang})", lang
-                )
+                title = file_title(game, "tokens", [lang], option.paper, {"name": sheet.name})
+                save_pdf(writer, context.out_dir / name, title, lang)
                 files.append(
                     {
                         "path": name,

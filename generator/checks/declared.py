@@ -11,7 +11,7 @@ from pathlib import Path
 
 from generator.errors import InputError, Problem
 from generator.model.expr import ExpressionError, ExpressionTooLarge, evaluate
-from generator.model.game import Game
+from generator.model.game import Card, Game
 from generator.model.setup import PlayerCount, functions_for, names_for
 
 
@@ -69,7 +69,8 @@ def check_unique(game: Game, spec: dict, file: Path, line: int) -> list[Problem]
     deck = game.decks.get(spec["deck"])
     if deck is None:
         return [Problem(file, line, f"unique: no deck '{spec['deck']}'")]
-    seen, problems = {}, []
+    seen: dict[tuple[object, ...], Card] = {}
+    problems: list[Problem] = []
     for card in deck.cards:
         key = tuple(card.fields.get(f) for f in spec["fields"])
         if key in seen:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from generator.errors import Problem, did_you_mean
-from generator.model.game import Game
+from generator.model.game import Card, Game
 from generator.model.schema import walk_refs
 
 
 def check_ids(game: Game) -> list[Problem]:
-    problems, first = [], {}
+    problems: list[Problem] = []
+    first: dict[str, Card] = {}
     for card in game.cards():
         if card.id in first:
             other = first[card.id]

@@ -9,7 +9,9 @@ placeholder in a card text.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import jinja2
 from jinja2 import meta, nodes
@@ -32,8 +34,9 @@ def check_templates(game: Game, memo=None, progress=None) -> list[Problem]:
     for deck in game.decks.values():
         for name in deck_templates(deck):
             problems += parse_all(game, env, name, parsed)
-            if parsed.get(name):
-                problems += undeclared_card_names(deck, *parsed[name])
+            found = parsed.get(name)
+            if found:
+                problems += undeclared_card_names(deck, *found)
     for found in parsed.values():
         if found:
             problems += literal_assets(game, *found)
@@ -70,7 +73,8 @@ def parse_all(game: Game, env, name: str, parsed: dict) -> list[Problem]:
 def undeclared_card_names(deck: Deck, path: Path, tree: nodes.Template) -> list[Problem]:
     known = set(deck.fields) | {key for key, _ in CARD_MODEL.shown()}  # what card_view adds to the declared fields
     problems = []
-    for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
+    # find_all's type is the nearest common base of the classes asked for (Expr): these are the two
+    for node in cast("Iterator[nodes.Getattr | nodes.Getitem]", tree.find_all((nodes.Getattr, nodes.Getitem))):
         if not (isinstance(node.node, nodes.Name) and node.node.name == "card"):
             continue
         name = node.attr if isinstance(node, nodes.Getattr) else getattr(node.arg, "value", None)

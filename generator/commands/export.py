@@ -69,9 +69,11 @@ def run(args) -> int:
     with OutputSet(args.out):  # every exported file replaced together, or none
         for lang in langs:
             decks = [DeckExport.of(deck) for deck in rendered[lang] if deck.faces.deck.cards]
-            opened, pieces = [], []
-            if target.piece_bleed_mm is not None:  # the token sheets, boards and aids too
-                opened, pieces = render_pieces(game, lang, cache, args.jobs, target.piece_bleed_mm)
+            opened, pieces = (  # the token sheets, boards and aids too
+                render_pieces(game, lang, cache, args.jobs, target.piece_bleed_mm)
+                if target.piece_bleed_mm is not None
+                else ([], [])
+            )
             decks += [DeckExport.of_faces(faces, pages) for faces, pages in pieces]
             out_dir = args.out / game.id / f"{target.name}-{lang}"
             title = game.title.get(lang, game.source_language)

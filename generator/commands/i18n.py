@@ -301,8 +301,9 @@ def print_matched_by_location(plan, exchange: formats.Exchange) -> None:
         f"{len(plan.matched_by_location)} entr{'y' if len(plan.matched_by_location) == 1 else 'ies'} without "
         f"a valid {exchange.id_name} matched by location and source text:"
     )
+    file = display_path(exchange.path) if exchange.path else "?"  # an imported file has its path
     for entry, string_id in plan.matched_by_location[:MATCHES_SHOWN]:
         named = f"{exchange.id_name} '{entry.id}'" if entry.id else f"no {exchange.id_name}"
-        print(f"  {display_path(exchange.path)}:{entry.line}: {named} -> {string_id} (at {entry.location})")
+        print(f"  {file}:{entry.line}: {named} -> {string_id} (at {entry.location})")
     if len(plan.matched_by_location) > MATCHES_SHOWN:
         print(f"  ... and {len(plan.matched_by_location) - MATCHES_SHOWN} more")

@@ -63,6 +63,9 @@ def run_here(argv: list[str]) -> int:
         return 2
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
+    weasy_patches = sys.modules.get("generator.render.weasy.patches")
+    if weasy_patches is not None:  # loaded before this command (a resident server's): warn this command's caller
+        weasy_patches.warn_again()
     try:
         with interrupts.recorded():
             code = args.run(args)
@@ -113,7 +116,7 @@ def warm_up() -> None:
 
     parser()
     memo.code_fingerprint()  # pnpgen's code as the face keys know it: the server's own (see daemon.fingerprint)
-    batches.content_key()  # and WeasyPrint's version, read from its metadata (a few ms), and the fonts
+    batches.renderer_fingerprint()  # and WeasyPrint's version, read from its metadata (a few ms), and the fonts
     templating.compile_builtin()
     render_sample_page()
     gc.collect()

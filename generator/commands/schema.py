@@ -144,17 +144,18 @@ def first_sentence(text: str) -> str:
 
 def syntax_sections() -> list[str]:
     """What every file kind shares: texts in every language, placeholders, furigana, expressions, references."""
+    from generator.model.game import Game, Text
     from generator.model.placeholders import PLACEHOLDER_FUNCTIONS, PLACEHOLDER_NAMES, PLACEHOLDER_SYNTAX
     from generator.model.setup import EXPRESSION_FUNCTIONS, EXPRESSION_NAMES, functions_for
     from generator.model.rules import BLOCK_TYPE_DOCS
     from generator.model.schema import FIELD_TYPE_DOCS, KEYS_BY_TYPE, LOCALIZED_DOC
     from generator.model.schemadoc import LOCALIZED_ANCHOR, cell
     from generator.render.rulebook import GAME_LABEL
+    from generator.render.titles import GAME_LABEL as TITLE_LABEL
     from generator.render.typeset import FURIGANA_SYNTAX
 
-    functions = {
-        name: EXPRESSION_FUNCTIONS[name] for name in functions_for(None, None)
-    }  # a function without a doc fails
+    no_game = Game("", Path(), Text({}), (1, 1), [], "", [], {})  # the functions are listed, never called
+    functions = {name: EXPRESSION_FUNCTIONS[name] for name in functions_for(no_game, None)}  # one without a doc fails
     return [
         f'## <a id="{LOCALIZED_ANCHOR}"></a>Texts in every language',
         "",
@@ -232,5 +233,10 @@ def syntax_sections() -> list[str]:
         "them in any language under these keys: "
         + ", ".join(f"`{key}`" for key in sorted(set(GAME_LABEL.values())))
         + ".",
+        "",
+        "So do the words of the files' titles (what a print queue, a viewer's title bar and a screen reader show: "
+        "`Greed Incorporated: rules (English, A4)`), in the file's first language: "
+        + ", ".join(f"`{key}`" for key in sorted(TITLE_LABEL.values()))
+        + "; `title_lang_<code>` names a language pnpgen has no name for.",
         "",
     ]

@@ -46,12 +46,15 @@ class CmykConverter:
             if max(key) - min(key) <= NEUTRAL_SPREAD:
                 self._colours[key] = [0.0, 0.0, 0.0, round(1 - sum(key) / (3 * 255), 4)]
             else:
-                pixel = ImageCms.applyTransform(Image.new("RGB", (1, 1), key), self.transform).getpixel((0, 0))
+                pixel = self.image(Image.new("RGB", (1, 1), key)).getpixel((0, 0))
+                assert isinstance(pixel, tuple)  # a CMYK pixel: its four inks
                 self._colours[key] = [round(v / 255, 4) for v in pixel]
         return self._colours[key]
 
     def image(self, image: Image.Image) -> Image.Image:
-        return ImageCms.applyTransform(image.convert("RGB"), self.transform)
+        converted = ImageCms.applyTransform(image.convert("RGB"), self.transform)
+        assert converted is not None  # None only for a conversion in place
+        return converted
 
     # --- the document --------------------------------------------------------------------------------
 
@@ -151,7 +154,7 @@ class CmykConverter:
         space = image_obj.get("/ColorSpace")
         if space is None or str(space) in ("/DeviceGray", "/DeviceCMYK") or image_obj.get("/ImageMask"):
             return
-        if isinstance(space, pikepdf.Array) and str(space[0]) == "/ICCBased" and int(space[1].get("/N")) != 3:
+        if isinstance(space, pikepdf.Array) and str(space[0]) == "/ICCBased" and int(space[1]["/N"]) != 3:
             return
         pixels = pikepdf.PdfImage(image_obj).as_pil_image()
         cmyk = self.image(pixels)
@@ -168,9 +171,9 @@ def _is_content(stream: pikepdf.Stream) -> bool:
     return stream.get("/Subtype") == "/Form" or stream.get("/PatternType") == 1
 
 
-def _soft_mask_groups(pdf: pikepdf.Pdf) -> set:
+def _soft_mask_groups(pdf: pikepdf.Pdf) -> set[tuple[int, int]]:
     """The forms that are soft masks (their colours are opacities) and every form drawn inside them."""
-    masks = set()
+    masks: set[tuple[int, int]] = set()
     for obj in pdf.objects:
         if isinstance(obj, pikepdf.Dictionary) and isinstance(obj.get("/SMask"), pikepdf.Dictionary):
             group = obj.SMask.get("/G")
@@ -179,7 +182,7 @@ def _soft_mask_groups(pdf: pikepdf.Pdf) -> set:
     return masks
 
 
-def _collect_forms(form, found: set) -> None:
+def _collect_forms(form, found: set[tuple[int, int]]) -> None:
     if form.objgen in found:
         return
     found.add(form.objgen)

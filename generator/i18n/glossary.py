@@ -105,10 +105,6 @@ class Term:
         """The forms a translation uses."""
         return [form for form in self.forms.get(lang, []) if _pattern(form).search(text)]
 
-    def named_in(self, text: str, lang: str) -> bool:
-        """Whether a source text names the term as a word of its own."""
-        return bool(self.spans_in(text, lang))
-
     def spans_in(self, text: str, lang: str) -> list[tuple[int, int]]:
         """Where a text names the term, as (start, end) of each word of its own."""
         return [span for form in self.forms.get(lang, []) for span in _word_spans(text, form)]
@@ -194,7 +190,8 @@ def read_glossary(game: Game) -> Glossary:
     if checker.problems:
         raise InputError(checker.problems)
     entries = document["terms"]
-    problems, terms = [], []
+    problems: list[Problem] = []
+    terms: list[Term] = []
     for index, entry in enumerate(entries):
         line = item_line(entries, index)
         term = _term(entry, game, path, line, f"terms[{index}]", problems)

@@ -112,8 +112,8 @@ class Lock:
         if ignored:
             lines.append("ignore:  # checks silenced for a translation (`pnpgen i18n confirm --ignore CHECK`)")
             for string_id in sorted(ignored):
-                langs = ignored[string_id]
-                pairs = ", ".join(f"{lang}: {json.dumps(langs[lang])}" for lang in sorted(langs) if langs[lang])
+                checks = ignored[string_id]
+                pairs = ", ".join(f"{lang}: {json.dumps(checks[lang])}" for lang in sorted(checks) if checks[lang])
                 lines.append(f"  {json.dumps(string_id, ensure_ascii=False)}: {{{pairs}}}")
         return "\n".join(lines) + "\n"
 

@@ -60,12 +60,12 @@ class Counted:
 
     def read(self, text: str) -> list[str]:
         """The numerals the text counts with, ordinals of the first and second left out (see the module's doc)."""
-        found = []
+        found: list[str] = []
         for match in self.pattern.finditer(text):
             prefixed = match.groupdict().get("prefixed")
             counter = match["counter"] or ""
             ordinal = prefixed is not None or bool(self.ordinals and re.fullmatch(self.ordinals, counter))
-            numeral = match["numeral"] or prefixed
+            numeral = str(match["numeral"] or prefixed)
             if not (ordinal and self.value(numeral) < FIRST_COUNTED_ORDINAL):
                 found.append(numeral)
         return found

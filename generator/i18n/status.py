@@ -127,7 +127,8 @@ def game_status(
             status.overflowing = 0
         for fit in fits:
             if fit.overflow_mm > 0 and fit.lang in report.languages:
-                report.languages[fit.lang].overflowing += 1
+                status = report.languages[fit.lang]
+                status.overflowing = (status.overflowing or 0) + 1  # counted from 0 just above
                 report.findings.append(overflow_finding(game, all_units, fit))
     return report
 

@@ -20,7 +20,7 @@ BINARY = {
     ast.FloorDiv: operator.floordiv,
     ast.Mod: operator.mod,
 }
-COMPARE = {
+COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
     ast.Eq: operator.eq,
     ast.NotEq: operator.ne,
     ast.Lt: operator.lt,
@@ -46,7 +46,7 @@ class ExpressionTooLarge(ExpressionError):
     """The expression asks for more work or memory than any game needs: bad input, not a failed check."""
 
 
-class Namespace(dict):
+class Namespace(dict[str, Any]):
     """A mapping whose keys can also be read as attributes: deck.assets or deck['status-symbols']."""
 
 
@@ -89,7 +89,9 @@ def parse(source: str) -> ast.Expression:
     return tree
 
 
-def evaluate(source: str, names: dict[str, Any], functions: dict[str, Callable] | None = None):
+# What an expression gives is whatever the game's data and the functions give (a number, a text, a card's
+# mapping...): Any, as the callers check what they need (a whole number of copies, a true invariant).
+def evaluate(source: str, names: dict[str, Any], functions: dict[str, Callable[..., Any]] | None = None) -> Any:
     tree = parse(source)
     try:
         return _eval(tree.body, names, functions or {}, source)
@@ -99,7 +101,7 @@ def evaluate(source: str, names: dict[str, Any], functions: dict[str, Callable] 
         raise ExpressionError(f"cannot compute '{source}': {exc}") from None
 
 
-def bounded_product(left, right, source: str):
+def bounded_product(left: Any, right: Any, source: str) -> Any:
     """left * right, refused when it would make a huge text, list or number (`'a' * 99999999999`)."""
     for sized, times in ((left, right), (right, left)):
         if isinstance(sized, (str, tuple, list)) and isinstance(times, int) and len(sized) * times > MAX_ITEMS:
@@ -109,8 +111,9 @@ def bounded_product(left, right, source: str):
     return left * right
 
 
-def _eval(node, names, functions, source):
-    def ev(child):
+# node None: the key of a `{**mapping}` entry, which nothing below evaluates
+def _eval(node: ast.expr | None, names: dict[str, Any], functions: dict[str, Callable[..., Any]], source: str) -> Any:
+    def ev(child: ast.expr | None) -> Any:
         return _eval(child, names, functions, source)
 
     if isinstance(node, ast.Constant):

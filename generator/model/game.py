@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from generator.errors import Problem
 
 # Card sizes in millimetres (width, height).
 CARD_SIZES = {
@@ -22,11 +26,11 @@ INK_SAVER_BACKS = ("print", "omit")
 class Text:
     """A localized string and where it was written."""
 
-    values: dict
+    values: dict[str, str]
     file: Path | None = None
     line: int | None = None
-    path: tuple = ()
-    lines: dict = field(default_factory=dict, compare=False)  # language -> line of its text
+    path: tuple[str | int, ...] = ()
+    lines: dict[str, int | None] = field(default_factory=dict, compare=False)  # language -> line of its text
 
     def line_of(self, lang: str) -> int | None:
         return self.lines.get(lang, self.line)
@@ -42,7 +46,7 @@ class Text:
             return self.values[fallback]
         return next((value for value in self.values.values() if value.strip()), "")
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((tuple(sorted(self.values.items())), self.path))
 
 
@@ -58,7 +62,7 @@ class Card:
     index: int
     remove_at: list[int] = field(default_factory=list)
     placeholder: bool | list[str] = False
-    back: dict | None = None
+    back: dict[str, Any] | None = None
     lines: dict[str, int | None] = field(default_factory=dict)  # card key -> line
 
     def line_of(self, key: str) -> int | None:
@@ -90,7 +94,7 @@ class Deck:
     bleed_mm: float
     template: str
     back_template: str | None
-    fields: dict  # name -> schema.Field
+    fields: dict[str, Any]  # name -> schema.Field (schema imports this module: it cannot be named here)
     cards: list[Card]
     lines: dict[str, int | None] = field(default_factory=dict)  # deck-level key -> line
     placeholder: bool | list[str] | Text = False  # true, the deck-level keys invented (e.g. size), or in words
@@ -131,7 +135,7 @@ class Board:
     size_mm: tuple[float, float]
     copies: int
     background: str
-    elements: list[dict]  # resolved: every =expression evaluated, for_each expanded
+    elements: list[dict[str, Any]]  # resolved: every =expression evaluated, for_each expanded
     placeholder: bool | list[str] | Text = False
     material: str | None = None
 
@@ -145,7 +149,7 @@ class Aid:
     copies: int
     title: Text
     colour: str
-    sections: list[dict]
+    sections: list[dict[str, Any]]
     placeholder: bool | list[str] | Text = False
     material: str | None = None
 
@@ -159,14 +163,15 @@ class TokenSheet:
     size_mm: float
     sides: int
     bleed_mm: float
-    tokens: list[dict]
+    tokens: list[dict[str, Any]]
     sets: int | None = None  # the box counts sets of the sheet's tokens (else single tokens)
     placeholder: bool | list[str] | Text = False
     material: str | None = None
 
     @property
     def pieces(self) -> int:
-        return (self.sets or 1) * sum(token["count"] for token in self.tokens)
+        each_set: int = sum(token["count"] for token in self.tokens)  # a token's count is checked whole
+        return (self.sets or 1) * each_set
 
     @property
     def counted(self) -> int:
@@ -191,23 +196,25 @@ class Game:
     source_language: str
     components: list[Component]
     decks: dict[str, Deck]
+    play_time: tuple[int, int] | None = None  # minutes, shortest and longest
+    age: int | None = None  # the youngest age the game is for
     style: str | None = None
     files: dict[str, Path] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)  # checked game.yaml, for later stages
     numbers: dict[str, Any] = field(default_factory=dict)
-    setup: list[dict] = field(default_factory=list)  # deals, each with its `_line`
-    checks: list[dict] = field(default_factory=list)  # declared invariants, each with its `_line`
-    template_problems: list = field(default_factory=list)  # missing templates (when not required)
+    setup: list[dict[str, Any]] = field(default_factory=list)  # deals, each with its `_line`
+    checks: list[dict[str, Any]] = field(default_factory=list)  # declared invariants, each with its `_line`
+    template_problems: list[Problem] = field(default_factory=list)  # missing templates (when not required)
     printables: Printables | None = None  # boards, aids and token sheets
     labels: dict[str, Text] = field(default_factory=dict)  # template labels by key (labels.yaml)
     placeholder: bool | list[str] | Text = False  # true, the game-level keys that are invented, or in words
-    play_time: dict[str, int] | None = None  # {min, max} minutes
     version: str | None = None
     date: str | None = None  # ISO 8601: 2025-01-20
     ink_saver: dict[str, str] = field(default_factory=lambda: {"backs": "print"})  # style, backs
     variant: str = ""  # "ink-saver": the game as its ink-saving version prints it (render/inksaver.py)
 
-    def cards(self):
+    def cards(self) -> Iterator[Card]:
+
         for deck in self.decks.values():
             yield from deck.cards
 

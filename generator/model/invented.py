@@ -65,7 +65,7 @@ def inventions(game: Game) -> list[Invention]:
     return [invention for invention in found if invention]
 
 
-def add_marked(invention: Invention, marked, whole: str | None = None) -> None:
+def add_marked(invention: Invention, marked: bool | list[str] | Text, whole: str | None = None) -> None:
     """One `placeholder:` value: true (the whole thing, or the key `whole` names), a list of keys, or a text."""
     if marked is True and whole:
         invention.keys.append(whole)
@@ -100,7 +100,3 @@ def add_source(game: Game, invention: Invention, kind: str, item_id: str) -> Inv
 def invented_keys(card: Card) -> tuple[str, ...] | None:
     """The keys a card holds invented; None when the whole card is."""
     return None if card.placeholder is True else tuple(card.placeholder or ())
-
-
-def has_inventions(game: Game) -> bool:
-    return bool(inventions(game))

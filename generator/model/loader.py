@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from generator.errors import InputError, Problem, unique_problems
 from generator.fsutil import finish_interrupted
@@ -20,7 +21,7 @@ from generator.model.cards import (
 )
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
-from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, INK_SAVER_BACKS, Component, Deck, Game, SheetSource
+from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, INK_SAVER_BACKS, Card, Component, Deck, Game, SheetSource
 from generator.model.schema import (
     Bool,
     FIELD_DECLARATION,
@@ -69,11 +70,11 @@ PLAYERS = Object(
 
 PLAY_TIME = Object(
     {
-        "min": Field(Int(1, 10000), required=True, doc="the shortest game, minutes"),
-        "max": Field(Int(1, 10000), doc="the longest, minutes (leave it out when it is one figure)"),
+        "min": Field(Int(1, 1440), required=True, doc="the shortest game, in minutes"),
+        "max": Field(Int(1, 1440), required=True, doc="the longest game, in minutes"),
     },
     what="play time",
-    doc="How long a game takes: `{min: 30, max: 45}` minutes.",
+    doc="How long a game takes, in minutes: `{min: 15, max: 30}` (the same number twice for one figure).",
 )
 INK_SAVER = Object(
     {
@@ -169,6 +170,14 @@ CHECK = Object(
 GAME_SCHEMA = {
     "title": Field(Localized(), required=True, doc="the game's name"),
     "players": Field(PLAYERS, required=True, doc="how many can play", shown=False),
+    "play_time": Field(
+        PLAY_TIME,
+        doc="how long a game takes; the rule sheet's and the print-and-play file's covers show it",
+        shown=False,
+    ),
+    "age": Field(
+        Int(1, 99), doc="the youngest age the game is for (8 means 8+); the rule sheet's cover shows it", shown=False
+    ),
     "languages": Field(
         ListOf(LanguageCode()), required=True, doc="the languages the game is printed in (BCP 47)", shown=False
     ),
@@ -176,7 +185,6 @@ GAME_SCHEMA = {
         LanguageCode(), required=True, doc="the language translations are made from; one of `languages`", shown=False
     ),
     "style": Field(Str(), doc="stylesheet for every template of the game", shown=False),
-    "play_time": Field(PLAY_TIME, doc="how long a game takes, in minutes (the print-and-play file's cover)"),
     "version": Field(Str(), doc="the kit's version, like `0.3` (the print-and-play file's cover)"),
     "date": Field(IsoDate(), doc="the day of that version, `2025-01-20` (the print-and-play file's cover)"),
     "ink_saver": Field(
@@ -200,7 +208,7 @@ GAME_MODEL = Model(
     GAME_SCHEMA,
     given=(
         *("id", "dir", "files", "raw", "components", "decks", "template_problems", "printables", "labels"),
-        *("players", "languages", "source_language", "numbers", "setup", "checks", "variant"),
+        *("players", "play_time", "languages", "source_language", "numbers", "setup", "checks", "variant"),
     ),
 )
 
@@ -385,6 +393,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         id=game_dir.name,
         dir=game_dir,
         players=(players["min"], players["max"]),
+        play_time=(info["play_time"]["min"], info["play_time"]["max"]) if "play_time" in info else None,
         languages=languages,
         source_language=str(info["source_language"]),
         components=components,
@@ -404,7 +413,7 @@ def is_language_tag(tag: str) -> bool:
     return bool(LANGUAGE_TAG.match(tag))
 
 
-def _with_lines(entries, document, key, file):
+def _with_lines(entries: list[dict[str, Any]], document: dict[Any, Any], key: str, file: Path) -> list[dict[str, Any]]:
     """Each checked entry with the line it was written on (as `_line`)."""
     raw = document.get(key) or []
     where = start(file, document).child(document, key)
@@ -416,7 +425,7 @@ def _with_lines(entries, document, key, file):
     return out
 
 
-def _load(path: Path, problems: list[Problem]):
+def _load(path: Path, problems: list[Problem]) -> dict[Any, Any] | None:
     try:
         document = load_yaml(path)
     except InputError as error:
@@ -428,7 +437,9 @@ def _load(path: Path, problems: list[Problem]):
     return document
 
 
-def _check_game_info(info, document, file, languages, problems):
+def _check_game_info(
+    info: dict[str, Any], document: dict[Any, Any], file: Path, languages: list[str], problems: list[Problem]
+) -> None:
     where = start(file, document)
     if not languages:
         problems.append(
@@ -465,19 +476,20 @@ def _check_game_info(info, document, file, languages, problems):
                 "source_language",
             )
         )
-    players = info.get("players", {})
-    if players.get("min", 0) > players.get("max", 99):
-        problems.append(Problem(file, where.child(document, "players").line, "min is larger than max", "players"))
+    for key in ("players", "play_time"):
+        low_high = info.get(key, {})
+        if low_high.get("min", 0) > low_high.get("max", 99999):
+            problems.append(Problem(file, where.child(document, key).line, "min is larger than max", key))
 
 
-def _recheck_texts(document, file, languages, problems):
+def _recheck_texts(document: dict[Any, Any], file: Path, languages: list[str], problems: list[Problem]) -> None:
     """game.yaml's texts were read before the languages were known: check their language keys now."""
     checker = Checker(languages)
     Localized().check(document.get("title"), start(file, document).child(document, "title"), checker)
     problems += checker.problems
 
 
-def _load_components(path: Path, languages, problems) -> list[Component]:
+def _load_components(path: Path, languages: list[str], problems: list[Problem]) -> list[Component]:
     document = _load(path, problems)
     if document is None:
         return []
@@ -507,7 +519,9 @@ def _load_components(path: Path, languages, problems) -> list[Component]:
     return components
 
 
-def _load_deck(game_dir: Path, path: Path, languages, problems, template_problems) -> Deck | None:
+def _load_deck(
+    game_dir: Path, path: Path, languages: list[str], problems: list[Problem], template_problems: list[Problem]
+) -> Deck | None:
     document = _load(path, problems)
     if document is None:
         return None
@@ -573,12 +587,20 @@ def _load_deck(game_dir: Path, path: Path, languages, problems, template_problem
 
 
 def _card_sources(
-    game_dir, path, document, root, deck, fields, languages, checker
-) -> tuple[list, list, SheetSource | None]:
+    game_dir: Path,
+    path: Path,
+    document: dict[Any, Any],
+    root: Where,
+    deck: dict[str, Any],
+    fields: dict[str, Field],
+    languages: list[str],
+    checker: Checker,
+) -> tuple[list[Any], list[Where], SheetSource | None]:
     """The raw cards of a deck and where each is written: its `cards:` list, or the rows of the
     spreadsheet `cards_from:` names (read, cell by cell, against the same schema), and that sheet."""
     if "cards_from" not in deck:
-        raw_cards = document.get("cards") if isinstance(document.get("cards"), list) else []
+        listed = document.get("cards")
+        raw_cards = listed if isinstance(listed, list) else []
         if "cards" not in deck:
             checker.report(root, "a deck needs `cards:` (a list) or `cards_from:` (a spreadsheet)")
         return raw_cards, [root.child(document, "cards").child(raw_cards, i) for i in range(len(raw_cards))], None
@@ -606,7 +628,9 @@ def _card_sources(
     return [row.card for row in rows], wheres, sheet
 
 
-def _check_templates(game_dir, deck, cards, checker, root, document):
+def _check_templates(
+    game_dir: Path, deck: dict[str, Any], cards: list[Card], checker: Checker, root: Where, document: dict[Any, Any]
+) -> None:
     wanted = []
     if deck.get("template"):
         wanted.append((deck["template"], root.child(document, "template")))

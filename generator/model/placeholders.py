@@ -7,7 +7,9 @@ alone. An unknown placeholder is a located error.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from generator.model.expr import ExpressionError, Namespace, evaluate
 from generator.model.setup import PlayerCount, deal, functions_for, names_for
@@ -57,7 +59,7 @@ class DataNames:
         low, high = game.players
         return cls(game, {n: deal(game, n, problems) for n in range(low, high + 1)})
 
-    def names(self, players: int | None) -> dict:
+    def names(self, players: int | None) -> dict[str, Any]:
         game = self.game
         setup = {
             "setup": Namespace(
@@ -80,7 +82,7 @@ class DataNames:
             raise PlaceholderError(f"{players} players is outside the game's range {low}-{high}")
         return {**setup, **names_for(game, row)}
 
-    def field(self, card_id: str, name: str):
+    def field(self, card_id: str, name: str) -> float:
         """field('coal-mine', 'number') in an expression: a card's field, for sums of several cards."""
         value = self.named("card", card_id, name, self.game.source_language)
         if value is None:
@@ -89,11 +91,11 @@ class DataNames:
             raise ExpressionError(f"field {name} of card '{card_id}' is not a number")
         return value
 
-    def functions(self, players: int | None) -> dict:
+    def functions(self, players: int | None) -> dict[str, Callable[..., Any]]:
         """The functions a placeholder's expression may call: an expression's, and PLACEHOLDER_FUNCTIONS."""
         return {**functions_for(self.game, players), "field": self.field}
 
-    def evaluate(self, expression: str, players: int | None):
+    def evaluate(self, expression: str, players: int | None) -> Any:
         try:
             return evaluate(expression, self.names(players), self.functions(players))
         except ExpressionError as error:
@@ -105,7 +107,7 @@ class DataNames:
                 hint = " (a name with a hyphen is written like component['debt-tokens'])"
             raise PlaceholderError(f"{error}{hint}") from None
 
-    def named(self, kind: str, ident: str, field_name: str | None, lang: str):
+    def named(self, kind: str, ident: str, field_name: str | None, lang: str) -> object:
         game = self.game
         if kind == "deck":
             deck = game.decks.get(ident)
@@ -127,12 +129,12 @@ class DataNames:
         return card.fields[field_name]
 
 
-def _hint(word, choices) -> str:
+def _hint(word: str, choices: Iterable[str]) -> str:
     hint = did_you_mean(word, list(choices))
     return f" ({hint})" if hint else ""
 
 
-def format_value(value, lang: str) -> str:
+def format_value(value: object, lang: str) -> str:
     if value is None:
         raise PlaceholderError("the card leaves this field out")
     if isinstance(value, Text):
@@ -163,7 +165,7 @@ def resolve_one(source: str, data: DataNames, lang: str, players: int | None = N
 def resolve(text: str, data: DataNames, lang: str) -> str:
     """Every placeholder of text replaced; the first unknown one raises PlaceholderError."""
 
-    def replace(match: re.Match) -> str:
+    def replace(match: re.Match[str]) -> str:
         try:
             return resolve_one(match.group(1), data, lang)
         except PlaceholderError as error:
@@ -176,7 +178,8 @@ def data_names(game: Game) -> DataNames:
     """The game's DataNames, made once per loaded game (the deal tables of every player count)."""
     if "_data_names" not in game.__dict__:
         game.__dict__["_data_names"] = DataNames.of(game)
-    return game.__dict__["_data_names"]
+    names: DataNames = game.__dict__["_data_names"]
+    return names
 
 
 def resolve_text(text: Text, lang: str, fallback: str | None, data: DataNames) -> str:
@@ -193,8 +196,9 @@ def resolve_text(text: Text, lang: str, fallback: str | None, data: DataNames) -
         raise InputError(Problem(text.file, text.line_of(lang), f"{error} ({lang})", key)) from None
 
 
-def resolve_all(value, data: DataNames, langs):
-    """value with every Text inside it resolved in each of langs (for boards and aids laid out from data)."""
+def resolve_all(value: Any, data: DataNames, langs: Collection[str]) -> Any:
+    """value with every Text inside it resolved in each of langs (for boards and aids laid out from data): a
+    copy of the same shape (a Text, a board's elements, an aid's sections)."""
     if isinstance(value, Text):
         resolved = {lang: resolve_text(value, lang, None, data) for lang in value.values if lang in langs}
         return Text({**value.values, **resolved}, value.file, value.line, value.path, value.lines)

@@ -8,6 +8,7 @@ checks): `=card.price_min` inside a `for_each: goods` element, `=numbers.storage
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from generator.model.schema import (
     FileKind,
     Id,
     Int,
+    Invalid,
     ListOf,
     Localized,
     Model,
@@ -56,12 +58,12 @@ class Expr:
     where: Where
 
 
-class Value(Spec):
+class Value(Spec[str | float | Expr]):
     """A number, a text, or `=expression`."""
 
     expected = "a number, a text or an =expression"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> str | float | Expr | Invalid:
         if isinstance(value, str) and value.startswith("="):
             return Expr(value[1:].strip(), where)
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
@@ -74,7 +76,7 @@ class ColourValue(Value):
 
     expected = "a colour like #2f5d62 or an =expression"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> str | float | Expr | Invalid:
         if isinstance(value, str) and value.startswith("="):
             return super().check(value, where, checker)
         return Colour().check(value, where, checker)
@@ -84,16 +86,16 @@ COLOUR_KEYS = ("colour", "text_colour", "background")
 
 
 @dataclass
-class Pair(Spec):
+class Pair(Spec[tuple[float, float]]):
     """Two numbers in millimetres, like [x, y] or [width, height]."""
 
     what: str = "[x, y]"
 
     @property
-    def expected(self):
+    def expected(self) -> str:
         return f"two numbers in mm, {self.what}"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> tuple[float, float] | Invalid:
         if (
             not isinstance(value, list)
             or len(value) != 2
@@ -104,7 +106,7 @@ class Pair(Spec):
 
 
 @dataclass
-class Tagged(Spec):
+class Tagged(Spec[dict[str, Any]]):
     """A mapping whose `kind:` chooses its schema."""
 
     options: dict[str, Object]
@@ -112,16 +114,16 @@ class Tagged(Spec):
     common: dict[str, Field] = field(default_factory=dict)  # the Fields every option holds, documented once
     every: Object = field(init=False, repr=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.every = Object(
             self.common, what=f"every {self.what}", doc=f"The keys every {self.what} has, whatever its `kind:`."
         )
 
     @property
-    def expected(self):
+    def expected(self) -> str:
         return f"an {self.what} with `kind:` one of {', '.join(self.options)}"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> dict[str, Any] | Invalid:
         if not isinstance(value, dict):
             return self.wrong(value, where, checker)
         kind = Enum(list(self.options)).check(value.get("kind"), where.child(value, "kind"), checker)
@@ -144,7 +146,7 @@ ELEMENT_KEYS = {
 }
 
 
-def element(kind: str, fields: dict, doc: str) -> Object:
+def element(kind: str, fields: dict[str, Field], doc: str) -> Object:
     own_kind = {"kind": Field(Enum([kind]), required=True, doc="what the element is")}
     return Object({**own_kind, **ELEMENT_KEYS, **fields}, what=f"{kind} ({doc})", doc=f"`kind: {kind}`: {doc}.")
 
@@ -374,12 +376,13 @@ TOKENS_FILE = FileKind(
 class Resolver:
     """Evaluates =expressions against the game's data; a failure becomes a located problem."""
 
-    def __init__(self, decks: dict[str, Deck], numbers: dict, players: tuple[int, int], checker: Checker):
+    def __init__(self, decks: dict[str, Deck], numbers: dict[str, Any], players: tuple[int, int], checker: Checker):
         self.decks = decks
         self.names = {"numbers": Namespace(numbers), "min_players": players[0], "max_players": players[1]}
         self.checker = checker
 
-    def value(self, value, card: dict | None = None):
+    def value(self, value: object, card: dict[str, Any] | None = None) -> Any:
+        """The value with its =expressions evaluated (an expression gives any value: see expr.evaluate)."""
         if isinstance(value, list):
             return [self.value(item, card) for item in value]
         if isinstance(value, dict):
@@ -392,7 +395,7 @@ class Resolver:
         except ExpressionError as exc:
             return self.checker.report(value.where, str(exc))
 
-    def colours(self, resolved: dict, raw: dict, where: Where) -> dict:
+    def colours(self, resolved: dict[str, Any], raw: dict[str, Any], where: Where) -> dict[str, Any]:
         """Report a colour an =expression gave that is not a colour (it would be written into a style)."""
         for key in COLOUR_KEYS:
             value = resolved.get(key)
@@ -402,14 +405,14 @@ class Resolver:
                 )
         return resolved
 
-    def cards(self, deck_id: str, where: Where):
+    def cards(self, deck_id: str, where: Where) -> list[dict[str, Any]]:
         deck = self.decks.get(deck_id)
         if deck is None:
             self.checker.report(where, f"no deck '{deck_id}' to repeat over", "decks: " + ", ".join(self.decks))
             return []
         return [{**card.fields, "id": card.id, "name": card.name} for card in deck.cards]
 
-    def count(self, value, where: Where) -> int:
+    def count(self, value: object, where: Where) -> int:
         number = self.value(value)
         if isinstance(number, bool) or not isinstance(number, (int, float)) or number < 1 or number != int(number):
             if number is not INVALID:
@@ -422,12 +425,12 @@ def load_printables(
     game_dir: Path,
     languages: list[str],
     decks: dict[str, Deck],
-    numbers: dict,
+    numbers: dict[str, Any],
     players: tuple[int, int],
     problems: list[Problem],
 ) -> Printables:
     found = Printables()
-    loaders: dict[str, tuple[Object, Any, dict[str, Any]]] = {
+    loaders: dict[str, tuple[Object, Callable[..., Board | Aid | TokenSheet], dict[str, Any]]] = {
         "boards": (BOARD_SCHEMA, _board, found.boards),
         "aids": (AID_SCHEMA, _aid, found.aids),
         "tokens": (TOKENS_SCHEMA, _tokens, found.tokens),
@@ -451,7 +454,7 @@ def load_printables(
     return found
 
 
-def _board(path, checked, resolver: Resolver, root: Where, document) -> Board:
+def _board(path: Path, checked: dict[str, Any], resolver: Resolver, root: Where, document: dict[str, Any]) -> Board:
     elements = []
     raw = document["elements"]
     for index, entry in enumerate(checked["elements"]):
@@ -466,7 +469,9 @@ def _board(path, checked, resolver: Resolver, root: Where, document) -> Board:
     )
 
 
-def expand_element(entry: dict, resolver: Resolver, where: Where, raw: dict) -> list[dict]:
+def expand_element(
+    entry: dict[str, Any], resolver: Resolver, where: Where, raw: dict[str, Any]
+) -> list[dict[str, Any]]:
     """One element per card of `for_each` (or just the one), every value resolved."""
     cards = resolver.cards(entry["for_each"], where) if "for_each" in entry else [None]
     out = []
@@ -492,8 +497,9 @@ def expand_element(entry: dict, resolver: Resolver, where: Where, raw: dict) -> 
     return out
 
 
-def track_values(resolved: dict, resolver: Resolver, where: Where, raw: dict) -> list:
+def track_values(resolved: dict[str, Any], resolver: Resolver, where: Where, raw: dict[str, Any]) -> list[Any]:
     """The spaces of a track: listed, or counted from `from` to `to` by `step` (or step bands)."""
+    values: list[Any]
     if "values" in resolved:
         values = resolved["values"]
         values = list(values) if isinstance(values, (list, tuple)) else [values]
@@ -511,7 +517,7 @@ def track_values(resolved: dict, resolver: Resolver, where: Where, raw: dict) ->
     return values
 
 
-def _counted(resolved: dict, where: Where, checker: Checker) -> list:
+def _counted(resolved: dict[str, Any], where: Where, checker: Checker) -> list[float]:
     missing = [key for key in ("from", "to") if key not in resolved]
     if missing or ("step" not in resolved and "steps" not in resolved):
         checker.report(where, "a track needs `values:`, or `from:`, `to:` and `step:` (or `steps:`)")
@@ -538,7 +544,7 @@ def _counted(resolved: dict, where: Where, checker: Checker) -> list:
     return values
 
 
-def _aid(path, checked, resolver: Resolver, root: Where, document) -> Aid:
+def _aid(path: Path, checked: dict[str, Any], resolver: Resolver, root: Where, document: dict[str, Any]) -> Aid:
     sections = []
     for section in checked["sections"]:
         numbers = [{**entry, "value": resolver.value(entry["value"])} for entry in section.get("numbers", [])]
@@ -552,7 +558,10 @@ def _aid(path, checked, resolver: Resolver, root: Where, document) -> Aid:
     )
 
 
-def _tokens(path, checked, resolver: Resolver, root: Where, document) -> TokenSheet:
+def _tokens(
+    path: Path, checked: dict[str, Any], resolver: Resolver, root: Where, document: dict[str, Any]
+) -> TokenSheet:
+
     tokens = []
     for index, token in enumerate(checked["tokens"]):
         resolved = resolver.colours(

@@ -8,8 +8,10 @@ prints the source language's text there), so a language can be added first and t
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from generator.errors import InputError, Problem
 from generator.model.game import Game, Text
@@ -72,6 +74,11 @@ BLOCK = Object(
         "callouts": Field(ListOf(POINT), doc="card blocks: [x, y] in mm from the card's top left, numbered ① ② ..."),
         "offset": Field(POINT, default=[0.0, 0.0], doc="card blocks: [x, y] in mm from one card of a pile to the next"),
         "width": Field(Int(10, 200, whole=False), default=40.0, doc="card blocks: printed width of a card in mm"),
+        "per_row": Field(
+            Int(1, 20),
+            doc="card blocks: the cards laid edge to edge, this many to a row, each row below the last (cards "
+            "that join, like map cards; `offset` is not used)",
+        ),
     },
     what="block",
     doc="One block of the rules, holding its text in every language.",
@@ -87,7 +94,8 @@ BLOCK_TYPE_DOCS = {
     "figure": "an image (`src`, `text` its caption)",
     "components": "the box contents, the rows `pnpgen components` prints",
     "players": "a table with one row per player count (`columns`)",
-    "card": "real card faces rendered by the game's templates (`deck`, `cards`, `width`, `offset`, `callouts`)",
+    "card": "real card faces rendered by the game's templates (`deck`, `cards`, `width`, `offset` or `per_row`, "
+    "`callouts`)",
     "prototype": 'where the prototype note goes ("About this prototype": every value marked `placeholder:`, '
     "made from the data in every language); without this block it closes the rules of a game that has any",
 }
@@ -115,18 +123,19 @@ class Block:
     level: int = 1
     text: Text | None = None
     items: list[Text] = field(default_factory=list)
-    head: list = field(default_factory=list)  # Text or plain strings
-    rows: list[list] = field(default_factory=list)
-    columns: list[dict] = field(default_factory=list)
+    head: list[Text | str] = field(default_factory=list)  # Text or plain strings
+    rows: list[list[Text | str]] = field(default_factory=list)
+    columns: list[dict[str, Any]] = field(default_factory=list)  # COLUMN's keys
     src: str | None = None
     deck: str | None = None
     cards: list[str] = field(default_factory=list)
     callouts: list[list[float]] = field(default_factory=list)
     offset: list[float] = field(default_factory=lambda: [0.0, 0.0])
     width: float = 40.0
+    per_row: int | None = None  # cards laid edge to edge in rows of this many
     generated: bool = False  # made by pnpgen from the data (the prototype note): printed as it is
 
-    def texts(self):
+    def texts(self) -> Iterator[tuple[str, Text]]:
         """(label, Text) for every localized text of the block."""
         if self.text is not None:
             yield "text", self.text
@@ -223,7 +232,7 @@ def load_rules(game: Game) -> Rulebook:
     return RULEBOOK_MODEL.make(checked, file=path, blocks=blocks)
 
 
-def _named_by_id(problem: Problem, raw_blocks) -> Problem:
+def _named_by_id(problem: Problem, raw_blocks: object) -> Problem:
     """`blocks[12].text` reads better as `blocks[setup-table].text` when the block has an id."""
     key = problem.key or ""
     match = re.match(r"blocks\[(\d+)\]", key)
@@ -234,11 +243,11 @@ def _named_by_id(problem: Problem, raw_blocks) -> Problem:
     return problem
 
 
-def _block(block_id: str, entry: dict, where: Where) -> Block:
+def _block(block_id: str, entry: dict[str, Any], where: Where) -> Block:
     return BLOCK_MODEL.make(entry, id=block_id, file=where.file, line=where.line)
 
 
-def _block_problems(block: Block, where: Where, seen: dict) -> list[Problem]:
+def _block_problems(block: Block, where: Where, seen: dict[str, int | None]) -> list[Problem]:
     problems = []
     label = f"blocks[{block.id}]"
     if block.id in seen:

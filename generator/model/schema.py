@@ -10,18 +10,27 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import difflib
+import enum
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from generator.errors import Problem, did_you_mean
 from generator.model.game import Text
 from generator.yamlio.positions import Positions, item_line, key_line, node_line
 
-INVALID = object()  # returned by a check that recorded a problem
+
+class Invalid(enum.Enum):
+    """The one value a check returns when it recorded a problem (an enum member, so that `is INVALID` narrows)."""
+
+    INVALID = "invalid"
+
+
+INVALID: Final = Invalid.INVALID
+T = TypeVar("T")
 
 
 @dataclass
@@ -31,9 +40,9 @@ class Where:
     file: Path
     line: int | None
     key: str
-    path: tuple = ()
+    path: tuple[str | int, ...] = ()
 
-    def child(self, container, key) -> Where:
+    def child(self, container: object, key: str | int) -> Where:
         if isinstance(key, int):
             line = item_line(container, key)
             label = f"{self.key}[{key}]"
@@ -55,12 +64,12 @@ class Checker:
         self.problems: list[Problem] = []
         self.languages = languages or []
 
-    def report(self, where: Where, message: str, hint: str | None = None) -> object:
+    def report(self, where: Where, message: str, hint: str | None = None) -> Invalid:
         self.problems.append(Problem(where.file, where.line, message, where.key or None, hint))
         return INVALID
 
 
-def type_name(value) -> str:
+def type_name(value: object) -> str:
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, int):
@@ -78,26 +87,28 @@ def type_name(value) -> str:
     return type(value).__name__
 
 
-class Spec:
+class Spec(Generic[T]):
+    """What a YAML value must be; `check` gives what it makes of one (a T) or INVALID."""
+
     @property
     def expected(self) -> str:  # a subclass overrides it with a text or a property
         return "a value"
 
-    def check(self, value, where: Where, checker: Checker):
+    def check(self, value: object, where: Where, checker: Checker) -> T | Invalid:
         raise NotImplementedError
 
-    def wrong(self, value, where, checker, hint=None):
+    def wrong(self, value: object, where: Where, checker: Checker, hint: str | None = None) -> Invalid:
         return checker.report(where, f"expected {self.expected}, found {type_name(value)}", hint)
 
 
 @dataclass
-class Int(Spec):
+class Int(Spec[float]):
     min: float | None = None
     max: float | None = None
     whole: bool = True
 
     @property
-    def expected(self):
+    def expected(self) -> str:
         kind = "a whole number" if self.whole else "a number"
         if self.min is not None and self.max is not None:
             return f"{kind} from {self.min} to {self.max}"
@@ -107,7 +118,7 @@ class Int(Spec):
             return f"{kind} of at most {self.max}"
         return kind
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> float | Invalid:
         ok_types = (int,) if self.whole else (int, float)
         if isinstance(value, bool) or not isinstance(value, ok_types):
             return self.wrong(value, where, checker)
@@ -116,10 +127,10 @@ class Int(Spec):
         return value
 
 
-class Str(Spec):
+class Str(Spec[str]):
     expected = "a text"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> str | Invalid:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             return self.wrong(value, where, checker)
         return str(value)
@@ -165,7 +176,7 @@ class Name(Str):
     def __init__(self, pattern: str, expected: str, hint: str):
         self.pattern, self.expected, self.hint = re.compile(pattern), expected, hint
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> str | Invalid:
         text = super().check(value, where, checker)
         if text is INVALID or self.pattern.fullmatch(text):
             return text
@@ -192,17 +203,17 @@ COLOUR = re.compile(
 )
 
 
-def is_colour(value) -> bool:
+def is_colour(value: object) -> bool:
     """A CSS colour and nothing more: it is written into style attributes (`red; background: url(...)` is not)."""
     return isinstance(value, str) and COLOUR.fullmatch(value.strip()) is not None
 
 
-class IsoDate(Spec):
+class IsoDate(Spec[str]):
     """A day, written `2025-01-20` (YAML reads it as a date) or quoted: kept as that ISO text."""
 
     expected = "a date like 2025-01-20"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> str | Invalid:
         text = value.isoformat() if isinstance(value, datetime.date) else value
         if isinstance(text, str) and ISO_DATE.fullmatch(text):
             try:
@@ -218,36 +229,36 @@ ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 class Colour(Str):
     expected = "a colour like #2f5d62, rgb(47, 93, 98) or teal"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> str | Invalid:
         text = super().check(value, where, checker)
         if text is INVALID or is_colour(text):
             return text
         return checker.report(where, f"expected {self.expected}, found {text!r}")
 
 
-class AnyValue(Spec):
+class AnyValue(Spec[object]):
     expected = "a value of the field's type"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> object:
         return plain(value)
 
 
-class Bool(Spec):
+class Bool(Spec[bool]):
     expected = "true or false"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> bool | Invalid:
         return value if isinstance(value, bool) else self.wrong(value, where, checker)
 
 
 @dataclass
-class Enum(Spec):
-    values: list
+class Enum(Spec[Any]):
+    values: list[Any]  # texts or numbers, as the YAML gives them
 
     @property
-    def expected(self):
+    def expected(self) -> str:
         return "one of " + ", ".join(str(v) for v in self.values)
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> Any | Invalid:
         if value in self.values and not isinstance(value, bool):
             return value
         hint = did_you_mean(value, self.values) if isinstance(value, str) else None
@@ -255,16 +266,16 @@ class Enum(Spec):
 
 
 @dataclass
-class Ref(Spec):
+class Ref(Spec[str]):
     """A card id in another deck. Whether it exists is checked once the whole game is loaded."""
 
     deck: str
 
     @property
-    def expected(self):
+    def expected(self) -> str:
         return f"the id of a card in deck '{self.deck}'"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> str | Invalid:
         return str(value) if isinstance(value, str) else self.wrong(value, where, checker)
 
 
@@ -302,15 +313,16 @@ BRACES_READ_AS_MAPPING = (
 )
 
 
-class Localized(Spec):
+class Localized(Spec[Text]):
     """Text in several languages: {ja: ..., en: ...}. Missing languages are reported by validate."""
 
     expected = "a mapping of languages to text, like {ja: ..., en: ...}"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> Text | Invalid:
         if not isinstance(value, dict):
             return self.wrong(value, where, checker)
-        values, lines = {}, {}
+        values: dict[str, str] = {}
+        lines: dict[str, int | None] = {}
         for lang, text in value.items():
             at = where.child(value, lang)
             lines[str(lang)] = at.line
@@ -331,14 +343,14 @@ class Localized(Spec):
 
 
 @dataclass
-class ListOf(Spec):
-    of: Spec
+class ListOf(Spec[list[Any]]):
+    of: Spec[Any]
 
     @property
-    def expected(self):
+    def expected(self) -> str:
         return f"a list of {self.of.expected}"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> list[Any] | Invalid:
         if not isinstance(value, list):
             return self.wrong(value, where, checker)
         out = [self.of.check(item, where.child(value, i), checker) for i, item in enumerate(value)]
@@ -346,7 +358,7 @@ class ListOf(Spec):
 
 
 @dataclass
-class Counts(Spec):
+class Counts(Spec[dict[str, float]]):
     """A mapping from card ids of a deck to whole numbers, like {coal: 2}."""
 
     deck: str
@@ -354,10 +366,10 @@ class Counts(Spec):
     max: float | None = None
 
     @property
-    def expected(self):
+    def expected(self) -> str:
         return f"a mapping from ids of deck '{self.deck}' to numbers, like {{id: 1}}"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> dict[str, float] | Invalid:
         if not isinstance(value, dict):
             return self.wrong(value, where, checker)
         number = Int(self.min, self.max)
@@ -370,11 +382,11 @@ class Counts(Spec):
 
 
 @dataclass
-class OneOf(Spec):
-    options: list[Spec]
+class OneOf(Spec[Any]):
+    options: list[Spec[Any]]
     expected: str = "a value"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> Any | Invalid:
         for option in self.options:
             trial = Checker(checker.languages)
             result = option.check(value, where, trial)
@@ -385,7 +397,7 @@ class OneOf(Spec):
 
 @dataclass
 class Field:
-    spec: Spec
+    spec: Spec[Any]
     required: bool = False
     default: Any = None
     doc: str = ""
@@ -399,17 +411,17 @@ class Field:
 
 
 @dataclass
-class Object(Spec):
+class Object(Spec[dict[str, Any]]):
     fields: dict[str, Field]
     what: str = "mapping"
     extra: bool = False  # accept keys not listed (checked elsewhere)
     doc: str = ""  # what the mapping is, for docs/schema.md
 
     @property
-    def expected(self):
+    def expected(self) -> str:
         return f"a {self.what} with keys " + ", ".join(self.fields)
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> dict[str, Any] | Invalid:
         if not isinstance(value, dict):
             return self.wrong(value, where, checker)
         out = {}
@@ -440,7 +452,13 @@ class Object(Spec):
         return out
 
 
-Made = TypeVar("Made")
+class Dataclass(Protocol):
+    """A dataclass, as `dataclasses.fields` takes it: a model class is one."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+Made = TypeVar("Made", bound=Dataclass)
 
 
 class Model(Generic[Made]):
@@ -511,7 +529,7 @@ class Model(Generic[Made]):
     def unmatched(self) -> list[str]:
         """Where the class and the schema disagree: a key whose attribute the class lacks, an attribute that no key
         carries and the loader does not give, one the loader gives that the class lacks."""
-        attributes = {item.name for item in dataclasses.fields(self.cls)}  # type: ignore[arg-type]
+        attributes = {item.name for item in dataclasses.fields(self.cls)}
         carried = self.carried()
         name = self.cls.__name__
         return (
@@ -528,7 +546,7 @@ class Model(Generic[Made]):
         )
 
 
-def holds_text(spec: Spec) -> bool:
+def holds_text(spec: Spec[Any]) -> bool:
     """Whether a value of this spec may hold a Text, which a view localizes."""
     if isinstance(spec, (Int, Str, Bool, Enum, Ref, Counts, AnyValue, Mapping)):
         return False
@@ -546,34 +564,34 @@ def holds_text(spec: Spec) -> bool:
 
 
 @dataclass
-class Mapping(Spec):
+class Mapping(Spec[dict[Any, Any]]):
     """A mapping whose keys other code checks (a deck's cards, by its declared fields): returned as it is, its
     keys not walked (a deck of 20,000 cards is walked once, by the cards' own schema)."""
 
     what: str = "mapping"
 
     @property
-    def expected(self):
+    def expected(self) -> str:
         return f"a {self.what} (keys and values)"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> dict[Any, Any] | Invalid:
         return value if isinstance(value, dict) else self.wrong(value, where, checker)
 
 
 @dataclass
-class MapOf(Spec):
+class MapOf(Spec[dict[Any, Any]]):
     """A mapping whose keys the author chooses (label keys, string ids, languages), each value of one kind."""
 
-    keys: Spec
-    values: Spec
+    keys: Spec[Any]
+    values: Spec[Any]
     what: str = "mapping"
     key: str = "name"  # what a key is, in docs/schema.md's paths: `fields.<name>`, `made_from.<string id>`
 
     @property
-    def expected(self):
+    def expected(self) -> str:
         return f"a {self.what} of {self.keys.expected} to {self.values.expected}"
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> dict[Any, Any] | Invalid:
         if not isinstance(value, dict):
             return self.wrong(value, where, checker)
         out = {}
@@ -587,18 +605,18 @@ class MapOf(Spec):
 
 
 @dataclass
-class Described(Spec):
+class Described(Spec[T]):
     """A value checked by `spec` here and in full by other code (a card by its deck's declared fields), whose
     documented shape is `shape`."""
 
-    spec: Spec
-    shape: Spec
+    spec: Spec[T]
+    shape: Spec[Any]
 
     @property
-    def expected(self):
+    def expected(self) -> str:
         return self.spec.expected
 
-    def check(self, value, where, checker):
+    def check(self, value: object, where: Where, checker: Checker) -> T | Invalid:
         return self.spec.check(value, where, checker)
 
 
@@ -612,7 +630,7 @@ class FileKind:
     required: bool = False
 
 
-def plain(node):
+def plain(node: object) -> object:
     """ruamel's mappings and lists as plain Python values."""
     if isinstance(node, dict):
         return {k: plain(v) for k, v in node.items()}
@@ -621,7 +639,7 @@ def plain(node):
     return node
 
 
-def hint_for_unknown(key, fields) -> str:
+def hint_for_unknown(key: object, fields: Iterable[str]) -> str:
     return did_you_mean(key, fields) or "allowed keys: " + ", ".join(fields)
 
 
@@ -673,10 +691,9 @@ FIELD_DECLARATION.fields["of"] = Field(FIELD_DECLARATION, doc="list: the declara
 FIELD_DECLARATION.fields["fields"] = Field(
     MapOf(Str(), FIELD_DECLARATION, key="field"), doc="object: the declarations of its keys, by name"
 )
-FIELD_SPEC_KEYS = set(FIELD_DECLARATION.fields)
 
 
-def compile_field(node, where: Where, checker: Checker) -> Field | None:
+def compile_field(node: object, where: Where, checker: Checker) -> Field | None:
     """Turn a field declaration like {type: int, min: 0} into a Field; record problems."""
     if not isinstance(node, dict):
         checker.report(where, f"expected a field declaration like {{type: int}}, found {type_name(node)}")
@@ -712,7 +729,7 @@ def compile_field(node, where: Where, checker: Checker) -> Field | None:
     )
 
 
-def _number(node, key, where, checker):
+def _number(node: dict[Any, Any], key: str, where: Where, checker: Checker) -> float | None:
     value = node.get(key)
     if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)):
         return value
@@ -720,7 +737,7 @@ def _number(node, key, where, checker):
     return None
 
 
-def _compile_spec(kind, node, where, checker) -> Spec | None:
+def _compile_spec(kind: str, node: dict[Any, Any], where: Where, checker: Checker) -> Spec[Any] | None:
     if kind in ("int", "number"):
         return Int(_number(node, "min", where, checker), _number(node, "max", where, checker), whole=kind == "int")
     if kind == "str":
@@ -772,7 +789,9 @@ def _compile_spec(kind, node, where, checker) -> Spec | None:
     return None
 
 
-def walk_refs(spec: Spec, value, path=()):
+def walk_refs(
+    spec: Spec[Any], value: object, path: tuple[str | int, ...] = ()
+) -> Iterator[tuple[tuple[str | int, ...], str, str]]:
     """Yield (path, deck, id) for every reference inside a checked value."""
     if isinstance(spec, Ref) and isinstance(value, str):
         yield path, spec.deck, value
@@ -788,13 +807,6 @@ def walk_refs(spec: Spec, value, path=()):
                 yield from walk_refs(f.spec, value[name], path + (name,))
 
 
-def is_mapping(node) -> bool:
-    return isinstance(node, dict)
+def start(file: Path, document: object) -> Where:
 
-
-def is_sequence(node) -> bool:
-    return isinstance(node, list)
-
-
-def start(file: Path, document) -> Where:
     return Where(Path(file), node_line(document) or 1, "")

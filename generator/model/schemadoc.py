@@ -9,7 +9,9 @@ row that holds it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from generator.model.printables import Tagged
 from generator.model.schema import Described, Enum, FileKind, ListOf, Localized, MapOf, Object, OneOf, Spec
@@ -79,7 +81,7 @@ def document(kind: FileKind) -> FileDoc:
     return FileDoc(kind, sections)
 
 
-def objects_in(spec: Spec, path: str):
+def objects_in(spec: Spec[Any], path: str) -> Iterator[tuple[str, Object, Object | None]]:
     """(path, Object, the Object holding the keys it shares) for each mapping with keys of its own that a value of
     this spec may be."""
     if isinstance(spec, Described):
@@ -101,7 +103,7 @@ def objects_in(spec: Spec, path: str):
             yield f"{path} (kind: {kind})", option, spec.every if spec.common else None
 
 
-def describe(spec: Spec, anchors: dict[int, str]) -> str:
+def describe(spec: Spec[Any], anchors: dict[int, str]) -> str:
     """A value's type in a few words, linking to the section of a nested mapping."""
     if isinstance(spec, Described):
         return describe(spec.shape, anchors)
@@ -142,7 +144,7 @@ def plural_noun(words: str) -> str:
     return words + ("es" if words.endswith(("x", "s")) else "s")
 
 
-def format_default(value) -> str:
+def format_default(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -154,7 +156,7 @@ def format_default(value) -> str:
     return f"`{value}`"
 
 
-def format_number(value) -> str:
+def format_number(value: object) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 

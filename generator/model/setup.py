@@ -9,8 +9,9 @@ for later: in play, but not in the deck).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from generator.errors import Problem, did_you_mean
 from generator.model.expr import ExpressionError, Namespace
@@ -41,22 +42,34 @@ class DeckRow:
             self.reserved += undealt
 
 
+class Dealt(TypedDict):
+    """What one deal does at a player count (`validate --json` shows it)."""
+
+    dealt: int
+    pool: int
+    left: int
+    rest: str
+    returned: int
+    reserved: int
+
+
 @dataclass
 class PlayerCount:
     players: int
     decks: dict[str, DeckRow] = field(default_factory=dict)
-    setup: dict[str, dict] = field(default_factory=dict)
+    setup: dict[str, Dealt] = field(default_factory=dict)
 
 
-def matches(card: Card, where: dict) -> bool:
+def matches(card: Card, where: dict[str, Any]) -> bool:
     return all(card.fields.get(key) == value for key, value in where.items())
 
 
-def seat_cards(entry: dict, players: int) -> int:
+def seat_cards(entry: dict[str, Any], players: int) -> int:
     if entry.get("seats"):
-        seats = entry["seats"]
+        seats: list[int] = entry["seats"]
         return sum(seats[min(i, len(seats) - 1)] for i in range(players))
-    return entry.get("per_player", 0) * players
+    per_player: int = entry.get("per_player", 0)
+    return per_player * players
 
 
 def deal(game: Game, players: int, problems: list[Problem]) -> PlayerCount:
@@ -131,19 +144,22 @@ EXPRESSION_FUNCTIONS = {
     "values": "`values(deck, field)`: the field of every card in play, once per copy, those without it left out",
     "per": "`per(deck, field)`: the cards in play by each value of the field, `{red: 9, blue: 9}`",
     "values_of": "`values_of(list, key)`: the key of each mapping in a list",
+    "joined": "`joined(lists)`: the items of several lists as one list, like `joined(values('map', 'hexes'))`: "
+    "the hexes of every map card in play",
+    "tally": "`tally(list)`: how often each value occurs, those without a value left out: `{black: 1, white: 2}`",
     "min_per": "`min_per(deck, field)`: the fewest cards in play sharing one value of the field",
     "max_per": "`max_per(deck, field)`: the most cards in play sharing one value of the field",
 }
 
 
-def functions_for(game: Game, players: int | None) -> dict:
-    def present(deck_id):
+def functions_for(game: Game, players: int | None) -> dict[str, Callable[..., Any]]:
+    def present(deck_id: str) -> list[tuple[Card, int]]:
         deck = game.decks.get(deck_id)
         if deck is None:
             raise ExpressionError(f"no deck '{deck_id}'")
         return [(card, card.copies(players)) for card in deck.cards]
 
-    def per(deck_id, field_name):
+    def per(deck_id: str, field_name: str) -> dict[Any, int]:
         totals: Counter[Any] = Counter()
         for card, copies in present(deck_id):
             if copies:
@@ -167,12 +183,14 @@ def functions_for(game: Game, players: int | None) -> dict:
         ],
         "per": per,
         "values_of": lambda items, key: [item.get(key) for item in items or [] if isinstance(item, dict)],
+        "joined": lambda lists: [item for items in lists if isinstance(items, (list, tuple)) for item in items],
+        "tally": lambda items: dict(Counter(item for item in items if item is not None)),
         "min_per": lambda deck_id, field_name: min(per(deck_id, field_name).values(), default=0),
         "max_per": lambda deck_id, field_name: max(per(deck_id, field_name).values(), default=0),
     }
 
 
-def names_for(game: Game, row: PlayerCount) -> dict:
+def names_for(game: Game, row: PlayerCount) -> dict[str, Any]:
     return {
         "players": row.players,
         "deck": Namespace({d: r.in_play for d, r in row.decks.items()}),

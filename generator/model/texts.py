@@ -6,11 +6,15 @@ names the texts it printed untranslated by them. A stage with texts of its own a
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 from generator.model.game import Game, Text
 from generator.model.rules import has_rules, load_rules
 
+Labelled = Iterator[tuple[str, Text]]  # (label, text): the label says where the text is
 
-def texts(game: Game):
+
+def texts(game: Game) -> Labelled:
     """Every localized text of the game with a label saying where it is.
 
     A label reads `collection[id].field` (or a bare key of game.yaml, like `title`); `pnpgen i18n` uses
@@ -21,7 +25,7 @@ def texts(game: Game):
         yield from source(game)
 
 
-def card_data_texts(game: Game):
+def card_data_texts(game: Game) -> Labelled:
     """The title, box contents, deck and card texts, field names, setup labels and what is invented."""
     yield "title", game.title
     if isinstance(game.placeholder, Text):
@@ -49,7 +53,7 @@ def card_data_texts(game: Game):
             yield f"setup[{index}].label", entry["label"]
 
 
-def nested_texts(value, path):
+def nested_texts(value: object, path: str) -> Labelled:
     if isinstance(value, Text):
         yield path, value
     elif isinstance(value, dict):
@@ -60,7 +64,7 @@ def nested_texts(value, path):
             yield from nested_texts(item, f"{path}[{index}]")
 
 
-def rules_texts(game: Game):
+def rules_texts(game: Game) -> Labelled:
     """Every text of the rule sheet's blocks, labelled `rules[block id].field`."""
     if has_rules(game):
         for block in load_rules(game).blocks:
@@ -68,13 +72,13 @@ def rules_texts(game: Game):
                 yield f"rules[{block.id}].{field_label}", text
 
 
-def label_texts(game: Game):
+def label_texts(game: Game) -> Labelled:
     """The template labels of labels.yaml, labelled `labels[key].text`."""
     for key, text in game.labels.items():
         yield f"labels[{key}].text", text
 
 
-def printable_texts(game: Game):
+def printable_texts(game: Game) -> Labelled:
     """The texts of boards, player aids and token sheets: `boards[main].name`, `aids[phases].sections[0].text`."""
     printables = game.printables
     if printables is None:
@@ -86,10 +90,10 @@ def printable_texts(game: Game):
                     yield f"{collection}[{item_id}].{path}", text
 
 
-TEXT_SOURCES = [card_data_texts, label_texts, printable_texts, rules_texts]
+TEXT_SOURCES: list[Callable[[Game], Labelled]] = [card_data_texts, label_texts, printable_texts, rules_texts]
 
 
-def printed_texts(game: Game):
+def printed_texts(game: Game) -> Labelled:
     """The texts of boards, aids and token sheets, labelled `boards[id]...`, `aids[id]...`, `tokens[id]...`."""
     printables = game.printables
     for folder in ("boards", "aids", "tokens"):

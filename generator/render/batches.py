@@ -2,8 +2,8 @@
 
 A Batch is one WeasyPrint document: a deck's distinct faces (card-size pages), a board, a rule sheet, the
 labels of card sheets. Its key hashes its text (or what the text is made from) with everything else that
-decides the PDF: WeasyPrint's version, the fonts and how they are embedded, the text check's version and the
-layout passes.
+decides the PDF: what the text reads, by name and content (render/reads.py: not where the game's folder is),
+WeasyPrint's version, the fonts and how they are embedded, the text check's version and the layout passes.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import hashlib
 from collections.abc import Callable
 
 from generator.render import fonts
+from generator.render.reads import DocumentReads
 from generator.render.weasy.compactfonts import EMBEDDING
 from generator.render.weasy.fit import CHECK_VERSION
 from generator.render.weasy.patches import weasyprint_version
@@ -21,6 +22,7 @@ from generator.render.worker import RenderedBatch, render_document
 # What render_measured does between layout and PDF besides WeasyPrint (shrinking text, pulling down short
 # last lines): a change to it changes the PDFs from the same HTML, so it is part of every cache key.
 LAYOUT_PASSES = "shrink-2 furigana-1 lastlines-2 lastpage-2 grow-2"
+TAGGED = "tagged-1"  # in the key of a tagged batch: how structure elements are tagged (render/weasy/taglang.py)
 
 
 class Batch:
@@ -28,13 +30,21 @@ class Batch:
 
     A document known by what it is made from (`inputs`: a text that changes whenever its HTML would) is keyed
     by those inputs, and `make` writes its HTML only when it is rendered: finding it in the cache costs no
-    template render (the sheet labels: a render and the typesetting of every label, in every rebuild)."""
+    template render (the sheet labels: a render and the typesetting of every label, in every rebuild).
+
+    A `tagged` batch is written as a tagged PDF (its structure tree: what rule sheets and aids are read by)."""
 
     def __init__(
-        self, html: str | None, base_url: str, inputs: str | None = None, make: Callable[[], str] | None = None
+        self,
+        html: str | None,
+        base_url: str,
+        inputs: str | None = None,
+        make: Callable[[], str] | None = None,
+        tagged: bool = False,
     ):
         assert html is not None or (inputs is not None and make is not None), "a batch needs its HTML or a maker"
         self._html, self.base_url, self.inputs, self._make = html, base_url, inputs, make
+        self.tagged = tagged
 
     @property
     def html(self) -> str:
@@ -45,15 +55,17 @@ class Batch:
 
     @functools.cached_property
     def key(self) -> str:
-        if self.inputs is not None:
-            return content_key(self.base_url, "made from\0", self.inputs)
-        return content_key(self.base_url, self.html)
+        tagging = (TAGGED,) if self.tagged else ()
+        if self.inputs is not None:  # not a document: the inputs name no file to read
+            return _digest_of(_key_start(), (self.base_url, *tagging, "made from", self.inputs)).hexdigest()
+        return content_key(self.base_url, *tagging, self.html)
 
 
-def content_key(*parts: str) -> str:
-    """Hash of everything that determines a rendering: the texts given, WeasyPrint's version, the fonts and how
-    they are embedded."""
-    return _digest_of(_key_start(), parts).hexdigest()
+def content_key(base_url: str, *texts: str) -> str:
+    """Hash of everything that determines the rendering of a document made of texts against base_url: the
+    texts with the folder's URL and path put aside, the name and content of every file they name that the
+    document may read (render/reads.py), WeasyPrint's version, the fonts and how they are embedded."""
+    return content_keyer(base_url, *texts[:-1])(texts[-1])
 
 
 def renderer_fingerprint() -> str:
@@ -62,15 +74,16 @@ def renderer_fingerprint() -> str:
     return _key_start().hexdigest()
 
 
-def content_keyer(*common: str) -> Callable[[str], str]:
-    """content_key(*common, last) as a function of last: the common parts (a deck's document around its faces,
-    tens of kilobytes) are hashed once."""
-    start = _digest_of(_key_start(), common)
-    return lambda last: _digest_of(start.copy(), (last,)).hexdigest()
+def content_keyer(base_url: str, *common: str) -> Callable[[str], str]:
+    """content_key(base_url, *common, last) as a function of last: the common texts (a deck's document around
+    its faces, tens of kilobytes) are hashed once, and each file the texts read is hashed once."""
+    reads = DocumentReads(base_url)
+    start = _digest_of(_key_start(), [reads.key_text(text) for text in common])
+    return lambda last: _digest_of(start.copy(), (reads.key_text(last),)).hexdigest()
 
 
 def content_keys(common: tuple[str, ...], lasts: list[str]) -> list[str]:
-    """content_key(*common, last) for each of lasts."""
+    """content_key(*common, last) for each of lasts (common: the base URL, then the common texts)."""
     key = content_keyer(*common)
     return [key(last) for last in lasts]
 
@@ -91,7 +104,7 @@ def _digest_of(digest, parts):
 def render_fitted(batch: Batch) -> RenderedBatch:
     """Render one batch, with its measured text boxes (see render/worker.py: what a render worker runs)."""
     fonts.require_fonts_for(batch.html)
-    return render_document(batch.html, batch.base_url)
+    return render_document(batch.html, batch.base_url, batch.tagged)
 
 
 def render_batch(batch: Batch) -> bytes:

@@ -13,8 +13,7 @@ import math
 from dataclasses import dataclass
 
 from generator.model.placeholders import data_names, resolve_all
-from generator.model.game import Game, Text
-from generator.model.printables import Board
+from generator.model.game import Board, Game, Text
 from generator.paths import find_template
 from generator.render import fonts, typeset_html
 from generator.render.batches import Batch

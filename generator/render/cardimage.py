@@ -1,10 +1,10 @@
 """Real card faces as images for the rule sheets (a `card` block): rendered from the data by the game's own
 templates, so a figure of a card can never show other colours or numbers than the printed card.
 
-The images are kept in the build's cache (sealed: see fsutil.write_sealed_entry), keyed by the faces' document,
-the resolution and the versions of what draws them: a rule sheet is recognised by its HTML, which holds the
-images, so a build with nothing changed would otherwise render and rasterize every pictured card again to find
-its rule sheets unchanged.
+The images are kept in the build's cache (sealed: see fsutil.write_sealed_entry), keyed by the faces' document
+and the files it reads (by content), the resolution and the versions of what draws them: a rule sheet is
+recognised by its HTML, which holds the images, so a build with nothing changed would otherwise render and
+rasterize every pictured card again to find its rule sheets unchanged.
 """
 
 from __future__ import annotations
@@ -32,10 +32,11 @@ def face_images(game: Game, lang: str, deck_id: str, card_ids: list[str], cache_
     fronts = [renderer.card_faces(deck, by_id[card_id], shared)["front"][0] for card_id in card_ids]
     html = renderer.document(deck, fronts)
     bleed = round(deck.bleed_mm / 25.4 * DPI)
-    entry = _entry(cache_dir, content_key(html, f"png at {DPI} dpi less {bleed} px", *_drawing_versions()))
+    base_url = renderer.base_url()
+    entry = _entry(cache_dir, content_key(base_url, html, f"png at {DPI} dpi less {bleed} px", *_drawing_versions()))
     images = _read(entry)
     if images is None or len(images) != len(card_ids):
-        images = _rasterized(Batch(html, renderer.base_url()), bleed)
+        images = _rasterized(Batch(html, base_url), bleed)
         if entry is not None:
             write_sealed_entry(entry, marshal.dumps(images))
     return ["data:image/png;base64," + base64.b64encode(data).decode("ascii") for data in images]

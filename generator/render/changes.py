@@ -3,7 +3,8 @@
 A card is named by `deck/card`; its faces by the face cache keys of its front and back (a key is a hash of
 everything that determines the rendering). A card whose keys differ from the reference's, or that the
 reference did not have, changed. At a git revision the game is read from `git archive` in a temporary
-folder, and its faces are keyed as if they lay at the game's own path, so that only content counts.
+folder; a face key names what the face reads by content, not by the folder (render/reads.py), so only content
+counts.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ from pathlib import Path
 
 from generator.errors import InputError, Problem
 from generator.model import Game, load_game
-from generator.render.batches import content_keys
-from generator.render.faces import GameRenderer
+from generator.render.faces import DeckFaces, GameRenderer
 
 KEY_CHARS = 16  # of a face key, in build.json: enough to tell faces apart
 
@@ -27,10 +27,16 @@ def card_keys(decks) -> dict[str, str]:
     """`deck/card` -> its front and back face keys, for the prepared decks of one language."""
     found = {}
     for rendered in decks:
-        faces, keys = rendered.faces, rendered.keys
-        for card, front, back in zip(faces.deck.cards, faces.front_of, faces.back_of):
-            found[f"{faces.deck.id}/{card.id}"] = pair(keys[front], keys[back] if back is not None else None)
+        found.update(deck_card_keys(rendered.faces, rendered.keys))
     return found
+
+
+def deck_card_keys(faces: DeckFaces, keys: list[str]) -> dict[str, str]:
+    """`deck/card` -> its front and back face keys, for one deck's distinct faces and their keys."""
+    return {
+        f"{faces.deck.id}/{card.id}": pair(keys[front], keys[back] if back is not None else None)
+        for card, front, back in zip(faces.deck.cards, faces.front_of, faces.back_of)
+    }
 
 
 def pair(front: str, back: str | None) -> str:
@@ -103,24 +109,16 @@ def keys_at_revision(ref: str, game: Game, langs: list[str]) -> dict[str, dict[s
             tar.extractall(temp, filter="data")
         old_dir = Path(temp) / relative
         old = load_game(old_dir)
-        return {lang: _keys_as_if_at(old, lang, old_dir.resolve(), game.dir.resolve()) for lang in langs}
+        return {lang: _face_keys(old, lang) for lang in langs}
 
 
-def _keys_as_if_at(game: Game, lang: str, old_dir: Path, real_dir: Path) -> dict[str, str]:
-    """The game's face keys, with its folder's path in the HTML read as the real game's."""
-
-    def moved(text: str) -> str:
-        return text.replace(old_dir.as_uri(), real_dir.as_uri()).replace(str(old_dir), str(real_dir))
-
+def _face_keys(game: Game, lang: str) -> dict[str, str]:
+    """The game's face keys in lang, as a build keys them (GameRenderer.deck_faces)."""
     renderer = GameRenderer(game, lang)
-    base_url = moved(renderer.base_url())
     found = {}
     for deck in game.decks_in_box_order():
         faces = renderer.deck_faces(deck)
-        frame = moved(renderer.document(deck, []))
-        keys = content_keys((base_url, frame), [moved(faces.page(index)) for index in range(len(faces.pages))])
-        for card, front, back in zip(deck.cards, faces.front_of, faces.back_of):
-            found[f"{deck.id}/{card.id}"] = pair(keys[front], keys[back] if back is not None else None)
+        found.update(deck_card_keys(faces, faces.keys))
     return found
 
 

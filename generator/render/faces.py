@@ -37,6 +37,14 @@ CUTS = {
     "sheet": (SAFE_INSET_MM, "rect", 0.0),
 }
 PIECES = {"card": "card", "round": "token", "square": "token", "sheet": "aid"}  # what a cut makes
+TAGGED_PIECES = ("aid",)  # read as documents: their faces are tagged PDFs (cards and tokens are pieces to cut)
+
+
+def is_tagged(deck: Deck) -> bool:
+    """Whether the deck's faces are rendered as tagged PDFs (their structure tree is carried onto the sheets)."""
+    return PIECES.get(deck.cut, "card") in TAGGED_PIECES
+
+
 CARD_ID = Attribute(
     "data-card",
     "a card id",
@@ -49,7 +57,13 @@ FLAG_LANG = Attribute(
     "On the corner flag of a face that prints text for want of a translation: the language that text is in.",
     for_templates=False,
 )
-ATTRIBUTES = (CARD_ID, FLAG_LANG)
+TAGGED_FACE = Attribute(
+    "data-tagged",
+    "(no value)",
+    "On the html of a face rendered as a tagged PDF (an aid's): its structure tree is carried onto the sheet.",
+    for_templates=False,
+)
+ATTRIBUTES = (CARD_ID, FLAG_LANG, TAGGED_FACE)
 # The classes a face template lays itself out with (card.css and the page geometry of `GameRenderer.document`).
 FACE_CLASSES = {
     "face": "the card at its trim size, which pnpgen puts around what a template writes, with `front` or `back`",
@@ -279,9 +293,10 @@ class GameRenderer:
         )
         safe, cut, corner = CUTS.get(deck.cut, CUTS["card"])
         css = fonts.for_languages(self.stylesheet, self.lang, self.game.languages)
+        tagged = f" {TAGGED_FACE}" if is_tagged(deck) else ""  # which makes the face keys those of tagged faces
         return (
             f'<!doctype html><html lang="{self.lang}" data-safe="{safe:g}" data-cut="{cut}" '
-            f'data-corner="{corner:g}"><head><meta charset="utf-8"><style>\n'
+            f'data-corner="{corner:g}"{tagged}><head><meta charset="utf-8"><style>\n'
             f"{fonts.font_face_css()}{typeset_html.stylesheet()}{css}\n{geometry}</style></head><body>\n"
             + "\n".join(pages)
             + "\n</body></html>"

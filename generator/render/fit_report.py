@@ -1,8 +1,8 @@
 """What a measured text box reports (CardFit): a data-fit box on a printed piece, or text found past its box,
-the safe area, the trim or the cut, or over other text; where on the piece, how far, and the YAML file and line
-that wrote the text. render/weasy/fit.py measures the boxes (FitBox); the builders name them by the pieces
-printing them (faces.card_fits for cards, tokens and aids); build.json, the build's warnings and
-`pnpgen i18n status` report them.
+the safe area, the trim or the cut, under a box painted over it or over other text; where on the piece, how
+far, and the YAML file and line that wrote the text. render/weasy/fit.py measures the boxes (FitBox); the
+builders name them by the pieces printing them (faces.card_fits for cards, tokens and aids); build.json, the
+build's warnings and `pnpgen i18n status` report them.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ FINDINGS = {
     "safe": "text runs past the safe area ({safe:g} mm inside the trim) by {d:g} mm",
     "trim": "text runs past the trim by {d:g} mm",
     "cut": "text runs past the cut ({cut}) by {d:g} mm",
+    "covered": "text is hidden under a box painted over it ({other}) by {d:g} mm",
     "overlap": "text runs onto other text ('{other}') by {d:g} mm",
 }
 

@@ -55,7 +55,7 @@ class GameWords:
     def word(self, key: str, lang: str, **values) -> str:
         """The word in lang, each `{name}` in it filled in from values; an Untranslated one where lang has none."""
         text = self.text_of(key)
-        word: str = text.values[lang] if text.has(lang) else self.untranslated(key, text, lang)
+        word: str = text.values[lang] if self.written(text, lang) else self.untranslated(key, text, lang)
         filled = word
         for name, value in values.items():
             filled = filled.replace("{" + name + "}", str(value))
@@ -69,7 +69,15 @@ class GameWords:
     def printed_in(self, text: Text) -> str:
         """The language a word is printed in where it has no text in the language built."""
         source = self.game.source_language
-        return source if text.has(source) else OWN_FALLBACK
+        return source if self.written(text, source) else OWN_FALLBACK
+
+    def written(self, text: Text, lang: str) -> bool:
+        """Whether the word has a text in lang: a game label's when not empty; pnpgen's own whenever it has the
+        language, a space too (the Japanese facts' separator is an ideographic space)."""
+        if text.has(lang):
+            return True
+        own = all(text is not label for label in self.game.labels.values())
+        return own and lang in text.values
 
     def note_missing(self, text: Text | None, lang: str, string_id: str) -> None:
         """A text of the game printed on the page (its title, a component's name) in the source language."""

@@ -24,7 +24,7 @@ from generator.fsutil import write_cache_entry
 from generator.progress import Progress
 from generator.render import fonts
 from generator.render.batches import Batch, RenderedBatch, render_fitted
-from generator.render.faces import FacePages, face_keys
+from generator.render.faces import FacePages, face_keys, is_tagged
 from generator.render.weasy.fit import FitBox
 from generator.render.worker import render_and_release
 
@@ -238,7 +238,7 @@ BATCHES_PER_WORKER = 40  # then the workers are replaced by fresh forks (after a
 def submit_render(batch: Batch, jobs: int) -> Future:
     global _pool_batches
     fonts.require_fonts_for(batch.html)  # before a worker prints its CJK text as empty boxes
-    future = render_pool(jobs).submit(render_and_release, batch.html, batch.base_url)
+    future = render_pool(jobs).submit(render_and_release, batch.html, batch.base_url, batch.tagged)
     _pool_batches += 1
     return future
 
@@ -296,12 +296,17 @@ class FaceRequest:
     base_url: str  # what the faces may read (the game's folder, see render/fetch.py)
     keys: list[str]  # the content key of each face
     pages: FacePages  # the HTML page of each face (made only if the face is rendered)
+    tagged: bool = False  # rendered as tagged PDFs (render/faces.is_tagged)
 
 
 def face_request(renderer, faces) -> FaceRequest:
     """What render_faces needs to know of a deck's distinct faces in one language."""
     return FaceRequest(
-        renderer.document(faces.deck, []), renderer.base_url(), face_keys(renderer, faces), FacePages(faces)
+        renderer.document(faces.deck, []),
+        renderer.base_url(),
+        face_keys(renderer, faces),
+        FacePages(faces),
+        is_tagged(faces.deck),
     )
 
 
@@ -470,7 +475,7 @@ def _batch_for(requests: list[FaceRequest], faces: list[tuple[int, int]]) -> Bat
     html = "\n".join(request.pages[f] for _, f in faces)
     for _, f in faces:
         request.pages.release(f)
-    return Batch(request.frame.replace("</body>", html + "\n</body>"), request.base_url)
+    return Batch(request.frame.replace("</body>", html + "\n</body>"), request.base_url, tagged=request.tagged)
 
 
 def _batches(requests: list[FaceRequest], members) -> Iterator[Batch]:

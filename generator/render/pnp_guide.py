@@ -237,7 +237,7 @@ class GuideWriter:
         )
         facts = [players]
         if game.play_time:
-            shortest, longest = game.play_time["min"], game.play_time.get("max") or game.play_time["min"]
+            shortest, longest = game.play_time
             facts.append(
                 self.shown("time", lang, low=shortest, high=longest)
                 if shortest != longest

@@ -14,8 +14,8 @@ from dataclasses import replace
 from markupsafe import Markup
 
 from generator.model.placeholders import data_names, resolve_all
-from generator.model.game import CARD_SIZES, Card, Deck, Game
-from generator.model.printables import HALF_PAGE, TOKEN_SIDE, Aid, Board, TokenSheet
+from generator.model.game import CARD_SIZES, Aid, Board, Card, Deck, Game, TokenSheet
+from generator.model.printables import HALF_PAGE, TOKEN_SIDE
 from generator.paths import find_template
 from generator.render import fonts, typeset_html
 from generator.render.boards import BOARD_BLEED_MM, own_or_base, text_of
@@ -169,16 +169,20 @@ def pseudo_deck(
 def aid_deck(game: Game, aid: Aid, langs: list[str], size: tuple[float, float], bleed: float = 0.0) -> Deck:
     """An aid in the given languages (two or more: side by side) as a pseudo-deck of one face, its placeholders
     resolved. At home it prints without bleed on a sheet it shares; a print shop's file gives it one."""
+    card = aid_card(resolved_aid(game, aid, langs), langs, game.source_language)
+    deck = pseudo_deck(f"aid-{aid.id}", aid, size, bleed, own_or_base(game, "aid.html"), None, [card], list(AID_FIELDS))
+    deck.cut = "sheet"
+    return deck
+
+
+def resolved_aid(game: Game, aid: Aid, langs: list[str]) -> Aid:
+    """The aid with the placeholders of its title and sections resolved in the given languages."""
     data = data_names(game)
-    resolved = replace(
+    return replace(
         aid,
         title=resolve_all(aid.title, data, [*langs, game.source_language]),
         sections=resolve_all(aid.sections, data, [*langs, game.source_language]),
     )
-    card = aid_card(resolved, langs, game.source_language)
-    deck = pseudo_deck(f"aid-{aid.id}", aid, size, bleed, own_or_base(game, "aid.html"), None, [card], list(AID_FIELDS))
-    deck.cut = "sheet"
-    return deck
 
 
 def board_deck(board: Board) -> Deck:

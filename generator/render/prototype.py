@@ -30,7 +30,10 @@ WORDS = {
         "prototype_keys": "{keys}が仮",
         "prototype_whole": "全体が仮",
         "prototype_words": "{text}が仮",
-        "prototype_cards": "すべて仮のカード（{n}枚）：{cards}",
+        "prototype_cards": "すべて仮のカード（{count}）：{cards}",
+        "prototype_card_count": "{n}枚",
+        "prototype_card_count_one": "{n}枚",
+        "prototype_kind_count": "{kinds}種類{n}枚",
         "prototype_card_keys": "{keys}が仮のカード：{cards}",
         "prototype_and": "・",
         "key_size": "大きさ",
@@ -58,7 +61,10 @@ WORDS = {
         "prototype_keys": "invented {keys}",
         "prototype_whole": "invented as a whole",
         "prototype_words": "{text} (invented)",
-        "prototype_cards": "cards invented in full ({n}): {cards}",
+        "prototype_cards": "cards invented in full ({count}): {cards}",
+        "prototype_card_count": "{n} cards",
+        "prototype_card_count_one": "{n} card",
+        "prototype_kind_count": "{kinds} kinds, {n} cards",
         "prototype_card_keys": "invented {keys} on {cards}",
         "prototype_and": ", ",
         "key_size": "size",
@@ -138,13 +144,21 @@ def card_pieces(game: Game, item: Invention, lang: str, word: Word) -> list[str]
     pieces = []
     if whole:
         names = separator.join(card.name.get(lang, fallback) for card in whole)
-        pieces.append(word("prototype_cards", lang, n=len(whole), cards=names))
+        pieces.append(word("prototype_cards", lang, count=card_count(whole, lang, word), cards=names))
     deck = game.decks.get(item.deck_id or "")
     for keys, cards in groups.items():
         named = [field_word(deck.fields.get(k) if deck else None, k, lang, word, fallback) for k in keys]
         names = separator.join(card.name.get(lang, fallback) for card in cards)
         pieces.append(word("prototype_card_keys", lang, keys=joined(named, lang, word), cards=names))
     return pieces
+
+
+def card_count(cards: list[Card], lang: str, word: Word) -> str:
+    """How many cards: "6 cards" when each is one card, "6 kinds, 54 cards" when some are printed more than once."""
+    copies = sum(card.count for card in cards)
+    if copies == len(cards):
+        return word("prototype_card_count_one" if copies == 1 else "prototype_card_count", lang, n=copies)
+    return word("prototype_kind_count", lang, kinds=len(cards), n=copies)
 
 
 def field_word(declared, key: str, lang: str, word: Word, fallback: str) -> str:

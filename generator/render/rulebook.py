@@ -27,12 +27,13 @@ from generator.model.rules import COVER_FROM_PAGES, Block, Rulebook, has_rules, 
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
 from generator.render.cardimage import face_images
-from generator.render.batches import Batch, content_key
+from generator.render.batches import Batch, renderer_fingerprint
 from generator.render.memo import FaceMemo, context_key, folder_fingerprint
 from generator.render.pipeline import FaceCache, render_batches
 from generator.render.prototype import WORDS as PROTOTYPE_WORDS, prototype_blocks
 from generator.render.templating import Templates
-from generator.render.typeset import spaced_plain
+from generator.render.titles import file_title
+from generator.render.typeset import plain, spaced_plain
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 LABELS = {
@@ -43,6 +44,10 @@ LABELS = {
         "note": "注意",
         "players": "人数",
         "players_range": "{low}〜{high}人用",
+        "play_time": "{low}〜{high}分",
+        "play_time_one": "{low}分",
+        "age": "{age}歳以上",
+        "facts_separator": "\u3000",
         "page": "ページ",
     },
     "en": {
@@ -52,6 +57,10 @@ LABELS = {
         "note": "Note",
         "players": "Players",
         "players_range": "For {low}–{high} players",
+        "play_time": "{low}–{high} minutes",
+        "play_time_one": "{low} minutes",
+        "age": "Ages {age}+",
+        "facts_separator": " · ",
         "page": "page",
     },
 }
@@ -222,7 +231,9 @@ class RulebookWriter:
         caption = self.caption(block, t)
         # the digest puts the image's content into the HTML, which is what the PDF cache keys on
         digest = hashlib.sha256(src.read_bytes()).hexdigest()[:16] if src.is_file() else ""
-        return {"src": src.resolve().as_uri(), "digest": digest, "caption": caption}
+        # a tagged PDF's figure is read by its alternate text: the caption's words, else the image's name
+        alt = plain(_plain_text(caption)) if caption else Path(block.src).stem
+        return {"src": src.resolve().as_uri(), "digest": digest, "caption": caption, "alt": alt}
 
     def pile_view(self, block: Block, lang: str) -> dict | None:
         """Real card faces (one, or a pile drawn from the first up) with numbered callouts on the first."""
@@ -255,14 +266,25 @@ class RulebookWriter:
             self.card_images[key] = face_images(self.game, lang, deck.id, block.cards, self.image_cache)
         scale = block.width / deck.size_mm[0]
         width, height = block.width, deck.size_mm[1] * scale
-        places = [(i * block.offset[0], i * block.offset[1]) for i in range(len(block.cards))]
+        if block.per_row:  # edge to edge: cards that join
+            places = [((i % block.per_row) * width, (i // block.per_row) * height) for i in range(len(block.cards))]
+        else:
+            places = [(i * block.offset[0], i * block.offset[1]) for i in range(len(block.cards))]
         left, top = min(x for x, _ in places), min(y for _, y in places)
         x0, y0 = places[0][0] - left, places[0][1] - top
-        cards = [{"src": url, "x": x - left, "y": y - top} for url, (x, y) in zip(self.card_images[key], places)]
+        names = {card.id: card.name for card in deck.cards}
+        alts = [names[card_id].get(lang, self.game.source_language) for card_id in block.cards]
+        if block.text:  # the pile is read as its caption says, each card below it by its name
+            alts[0] = _plain_text(self.text(block.text, lang, "text", block))
+        cards = [
+            {"src": url, "x": x - left, "y": y - top, "alt": plain(alt)}
+            for url, (x, y), alt in zip(self.card_images[key], places, alts)
+        ]
         return {
             "width": width + max(x for x, _ in places) - left,
             "height": height + max(y for _, y in places) - top,
             "card_width": width,
+            "joined": bool(block.per_row),
             "cards": cards,
             "callouts": [{"x": x0 + x * scale, "y": y0 + y * scale} for x, y in block.callouts],
         }
@@ -342,6 +364,7 @@ class RulebookWriter:
         )
         context.update(
             title=title,
+            document_title=file_title(self.game, "rules", langs, paper),
             running_title=Markup(_css_string(title)),
             page_size=PAGE_SIZES[paper],
             safe_mm=PRINTER_MARGIN_MM,
@@ -360,7 +383,6 @@ class RulebookWriter:
         return " / ".join(spaced_plain(_plain_text(self.text(block.text, lang, "text", block)), lang) for lang in langs)
 
     def cover_titles(self, langs: tuple[str, ...]) -> list[dict]:
-        low, high = self.game.players
         titles = []
         for lang in langs:
             self.note_missing(self.game.title, lang, "title")
@@ -371,19 +393,30 @@ class RulebookWriter:
                     "title": self.game.title.get(written),
                     "written": written if written != lang else None,
                     "rules": self.word("rules", lang),
-                    "players": self.word("players_range", lang, low=low, high=high),
+                    "players": self.facts(lang),
                 }
             )
         return titles
 
-    def head_titles(self, langs: tuple[str, ...]) -> list[dict]:
+    def facts(self, lang: str) -> str:
+        """The players, and the play time and age when game.yaml gives them: 「1〜4人用・15〜30分・8歳以上」."""
         low, high = self.game.players
+        facts = [self.word("players_range", lang, low=low, high=high)]
+        if self.game.play_time:
+            shortest, longest = self.game.play_time
+            key = "play_time_one" if shortest == longest else "play_time"
+            facts.append(self.word(key, lang, low=shortest, high=longest))
+        if self.game.age:
+            facts.append(self.word("age", lang, age=self.game.age))
+        return self.word("facts_separator", lang).join(facts)
+
+    def head_titles(self, langs: tuple[str, ...]) -> list[dict]:
         return [
             {
                 "lang": lang,
                 "title": self.game.title.get(lang),
                 "rules": labels(lang)["rules"],
-                "players": labels(lang)["players_range"].format(low=low, high=high),
+                "players": self.facts(lang),
             }
             for lang in langs
         ]
@@ -401,9 +434,10 @@ class RulebookWriter:
         return {"heading": " / ".join(self.word("contents", lang) for lang in langs), "entries": entries}
 
     def batch(self, langs: tuple[str, ...], paper: str, cover: bool = True) -> Batch:
-        """The edition as one WeasyPrint document, keyed by its content like a batch of card faces."""
+        """The edition as one WeasyPrint document, keyed by its content like a batch of card faces; a tagged PDF
+        (headings, paragraphs, lists, tables, figures, each element in its language)."""
         self.draw_cards = True
-        return Batch(self.html(langs, paper, cover), self.game.dir.resolve().as_uri() + "/")
+        return Batch(self.html(langs, paper, cover), self.game.dir.resolve().as_uri() + "/", tagged=True)
 
 
 def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
@@ -485,7 +519,7 @@ class EditionMemo:
     def inputs(self, langs: tuple[str, ...], paper: str, cover: bool) -> str:
         if self._start is None:
             game_files = folder_fingerprint(Path(self.game.dir))
-            self._start = context_key(self.game.dir, [content_key("rules"), game_files, str(self.directory)])
+            self._start = context_key(self.game.dir, [renderer_fingerprint(), "rules", game_files, str(self.directory)])
         return hashlib.sha256(f"{self._start}\0{'+'.join(langs)}\0{paper}\0{cover}".encode()).hexdigest()
 
     def get(self, inputs: str) -> tuple[str, dict] | None:

@@ -124,7 +124,7 @@ def sample_html() -> str:
     css = (TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8")
     styles = Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{css}")
     return Templates(None, "ja").render(
-        SAMPLE_TEMPLATE, {"features": features, "styles": styles}, "the typesetting sample"
+        SAMPLE_TEMPLATE, {"features": features, "styles": styles, "title": SAMPLE_TITLE}, "the typesetting sample"
     )
 
 
@@ -140,5 +140,9 @@ def render_sample():
     return document
 
 
+SAMPLE_TITLE = "pnpgen: 組版見本 / Japanese typesetting sample"
+
+
 def write_sample(path: Path) -> None:
-    write_atomic(path, render_sample().write_pdf())
+    """The sample as a tagged PDF (its two columns, the plain setting and pnpgen's, as a table a reader can walk)."""
+    write_atomic(path, render_sample().write_pdf(pdf_tags=True))

@@ -13,16 +13,20 @@ from generator.render.lighten import Lightener
 from generator.render.paper import MM, Rect, pdf_number
 from generator.render.sheet_pages import SheetPage, sheet_pages
 from generator.render.sheet_plan import CopyGroup, SheetOptions
+from generator.render.sheet_tags import SheetStructure
 
 
 class SheetWriter:
     """Builds a sheet PDF: each distinct face becomes one form XObject, placed as often as needed. A writer
-    with `light` prints the faces light (the ink-saving version, render/lighten.py), never the sheet's texts."""
+    with `light` prints the faces light (the ink-saving version, render/lighten.py), never the sheet's texts.
+    Given the tagged face documents (`tagged_sources`, open PDFs), the sheet is tagged too: the structure of
+    each face is read once, everything else on the sheet (copies, marks, texts) is an artifact (sheet_tags.py)."""
 
-    def __init__(self, light: bool = False):
+    def __init__(self, light: bool = False, tagged_sources: list[pikepdf.Pdf] | None = None) -> None:
         self.pdf = pikepdf.new()
         self._forms: dict[int, tuple[pikepdf.Object, list]] = {}
         self.lightener = Lightener() if light else None
+        self.structure = SheetStructure(self.pdf, tagged_sources) if tagged_sources else None
 
     def form(self, page: pikepdf.Page, face: bool = True) -> tuple[pikepdf.Object, list]:
         key = id(page)
@@ -49,13 +53,19 @@ class SheetWriter:
         resources = pikepdf.Dictionary()
         content = []
         names: dict[int, str] = {}
+        read = []  # (face page, form) whose structure this page carries
         whole = Rect(0, 0, *paper)
         for page, at, rotate, *clip in [*placements, *((page, whole, False) for page in furniture)]:
             form, bbox = self.form(page, face=not any(page is texts for texts in furniture))
+            drawn = place
+            if self.structure is not None:
+                form, is_read = self.structure.placement(page, form)
+                read += [(page, form)] if is_read else []
+                drawn = place if is_read else artifact(place)
             name = names.setdefault(id(form), f"/F{len(names)}")
             resources[name] = form
-            content.append(place(name, bbox, at, rotate, clip[0] if clip else None))
-        content.append(overlay)
+            content.append(drawn(name, bbox, at, rotate, clip[0] if clip else None))
+        content.append(overlay if self.structure is None or not overlay.strip() else f"/Artifact BMC\n{overlay}\nEMC\n")
         sheet = pikepdf.Dictionary(
             Type=pikepdf.Name.Page,
             MediaBox=pikepdf.Array([0, 0, paper[0] * MM, paper[1] * MM]),
@@ -65,6 +75,16 @@ class SheetWriter:
         if boxes is not None:
             sheet.TrimBox, sheet.BleedBox = (pdf_box(rect) for rect in boxes)
         self.pdf.pages.append(pikepdf.Page(sheet))
+        if self.structure is not None:
+            sheet = self.pdf.pages[-1].obj
+            sheet.Tabs = pikepdf.Name.S  # annotations, if any, in structure order
+            for page, form in read:
+                self.structure.adopt(page, form, sheet)
+
+
+def artifact(draw):
+    """`draw` wrapped as an artifact: drawn on the sheet, read by nothing (a further copy of a face)."""
+    return lambda *args: f"/Artifact BMC\n{draw(*args)}EMC\n"
 
 
 def place(name: str, bbox, at: Rect, rotate: bool = False, clip: Rect | None = None) -> str:

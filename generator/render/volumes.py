@@ -227,8 +227,6 @@ def write_volume(volume: Volume, path: Path, title: str, cache: FaceCache, jobs:
             batches=volume.take_label_batches(drawn),
         )
         write_pages(writer, drawn, furniture, face=lambda ref: faces.page(ref.key))
-        if volume.number:
-            title = f"{title} ({volume.number}/{volume.count})"
         data = save_pdf_bytes(writer.pdf, title, t.lang)
         pages = len(writer.pdf.pages)
         writer.pdf.close()

@@ -38,7 +38,7 @@ class Previews:
             return path.read_bytes()
         where = self.faces.find_face(key)
         batch = self.faces.get(where[0]) if where else None
-        if batch is None:
+        if batch is None or where is None:
             return None
         data = self.rasterize(batch, where[1])
         write_cache_entry(path, data)

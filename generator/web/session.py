@@ -158,7 +158,7 @@ class GameSession:
             "field": unit.field,
             "file": self.relative(unit.file) if unit.file else None,
             "line": unit.line,
-            "version": versions.get(unit.file),
+            "version": versions.get(unit.file) if unit.file else None,
             "values": {lang: unit.value(lang) for lang in game.languages},
             "previous": lock_previous,
             "problems": [],

@@ -5,6 +5,7 @@ that is removed move to its neighbour instead of disappearing with it."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import (
@@ -25,7 +26,7 @@ SPECIAL = re.compile("[\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f\\u2028\\u2029\\ufeff\\u
 INDICATORS = "-?:,[]{}#&*!|>'\"%@`= \t"  # a plain text starting with one may read as something else
 
 
-def styled(new: str, old):
+def styled(new: str, old: object) -> str:
     """The new text quoted the way the old one was (a block `|` or `>` text stays one) when that way holds
     it exactly; double-quoted otherwise (`? key`, `1:20`, a text holding NEL or U+2028)."""
     if isinstance(old, DoubleQuotedScalarString):
@@ -63,14 +64,14 @@ def block_holds(text: str, folded: bool) -> bool:
     return not folded or not any(line != line.strip(" ") for line in text.split("\n"))
 
 
-def same(old, new) -> bool:
+def same(old: object, new: object) -> bool:
     """Equal as data (texts compared without surrounding blanks, 2 equal to 2.0)."""
     if isinstance(old, str) and isinstance(new, str):
         return old.strip() == new.strip()
     if isinstance(old, str) != isinstance(new, str):  # a text field written 12 in YAML and '12' in a cell
         number = new if isinstance(old, str) else old
         text = old if isinstance(old, str) else new
-        return isinstance(number, (int, float)) and not isinstance(number, bool) and str(number) == text.strip()
+        return isinstance(number, (int, float)) and not isinstance(number, bool) and str(number) == str(text).strip()
     if isinstance(old, bool) or isinstance(new, bool):
         return isinstance(old, bool) and isinstance(new, bool) and old == new
     if isinstance(old, dict) and isinstance(new, dict):
@@ -80,20 +81,20 @@ def same(old, new) -> bool:
     return old == new
 
 
-def fresh(value):
+def fresh(value: object) -> object:
     """A new value for the document: mappings and lists written inline, like the kits' YAML."""
     if isinstance(value, dict):
         node = CommentedMap((key, fresh(item)) for key, item in value.items())
         node.fa.set_flow_style()
         return node
     if isinstance(value, list):
-        node = CommentedSeq(fresh(item) for item in value)
-        node.fa.set_flow_style()
-        return node
+        items = CommentedSeq(fresh(item) for item in value)
+        items.fa.set_flow_style()
+        return items
     return value
 
 
-def assign(container, key, new, after: list | None = None) -> bool:
+def assign(container: CommentedMap | CommentedSeq, key: Any, new: object, after: list[str] | None = None) -> bool:
     """Set container[key] to the plain value `new`, changing as little as possible; True when it changed.
     A new key goes after the last of the keys `after` the mapping has (else at its end)."""
     old = get(container, key)
@@ -120,13 +121,14 @@ def assign(container, key, new, after: list | None = None) -> bool:
     return True
 
 
-def get(container, key):
+def get(container: dict[Any, Any] | list[Any], key: Any) -> Any:
+    """container[key] (a mapping's key or a list's index), MISSING when it has none."""
     if isinstance(container, dict):
         return container.get(key, MISSING)
     return container[key] if 0 <= key < len(container) else MISSING
 
 
-def insert_position(mapping: CommentedMap, after: list) -> int:
+def insert_position(mapping: CommentedMap, after: list[str]) -> int:
     keys = list(mapping)
     indexes = [keys.index(name) for name in after if name in mapping]
     return max(indexes) + 1 if indexes else len(keys)
@@ -135,7 +137,7 @@ def insert_position(mapping: CommentedMap, after: list) -> int:
 # --- removing, with the comments kept -------------------------------------------------------------
 
 
-def delete_key(mapping: CommentedMap, key) -> None:
+def delete_key(mapping: CommentedMap, key: object) -> None:
     """Remove a key; a comment written after its value moves to the key before it."""
     keys = list(mapping)
     comment = take_trailing(mapping, key)
@@ -165,7 +167,7 @@ def delete_item(seq: CommentedSeq, index: int) -> None:
         give_trailing(seq, index - 1, trailing)
 
 
-def take_trailing(container, key) -> str:
+def take_trailing(container: CommentedMap | CommentedSeq, key: Any) -> str:
     """Remove and return the comment text that follows container[key] (for a block mapping or list, the
     comments after its last entry, however deep)."""
     value = container[key]
@@ -180,7 +182,7 @@ def take_trailing(container, key) -> str:
     return text
 
 
-def give_trailing(container, key, text: str) -> None:
+def give_trailing(container: CommentedMap | CommentedSeq, key: Any, text: str) -> None:
     """Add comment text after container[key] (after the deepest last entry of a block value)."""
     from ruamel.yaml.error import CommentMark
     from ruamel.yaml.tokens import CommentToken

@@ -8,19 +8,23 @@ would expand past MAX_VALUES raise with their line (`read.load_yaml_text` makes 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
 
 import yaml as pyyaml
 
 from generator.yamlio.positions import LocatedList, LocatedMap, Positions
 
-_BASE_LOADER = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
+if TYPE_CHECKING:  # one base for the type checker: libyaml's loader has the same methods, written in C
+    _BASE_LOADER = pyyaml.SafeLoader
+else:
+    _BASE_LOADER = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
 BOOL_TAG = "tag:yaml.org,2002:bool"
 
 
 class FAST_LOADER(_BASE_LOADER):  # noqa: N801
     """libyaml with YAML 1.2 booleans, as ruamel reads them: `no`, `yes`, `on`, `off` stay text."""
 
-    def resolve(self, kind, value, implicit):
+    def resolve(self, kind: type[pyyaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
         """The tag of a node; a plain scalar's is remembered by its text (keys repeat on every card)."""
         if kind is not pyyaml.ScalarNode or not implicit[0]:
             return super().resolve(kind, value, implicit)
@@ -44,7 +48,7 @@ FAST_LOADER.add_implicit_resolver(BOOL_TAG, re.compile(r"^(?:true|True|TRUE|fals
 
 
 class DuplicateKey(Exception):
-    def __init__(self, key, line):
+    def __init__(self, key: object, line: int):
         super().__init__(key)
         self.key, self.line = key, line
 
@@ -64,7 +68,8 @@ MAX_VALUES = 200_000  # the largest kit file holds about 2,000
 MAX_TEXT = 100_000  # characters in one text
 
 
-def fast_load(text: str):
+def fast_load(text: str) -> Any:
+    """The document's values (a YAML document is any value, as json.loads gives: Any)."""
     node = pyyaml.compose(text, Loader=FAST_LOADER)
     if node is None:
         return None
@@ -76,7 +81,7 @@ def fast_load(text: str):
         raise BadValue(1, "the values are nested too deeply", "at most a few hundred levels") from None
 
 
-def _check_expanded_size(root) -> None:
+def _check_expanded_size(root: pyyaml.Node) -> None:
     """Refuse a document whose aliases repeat more than MAX_VALUES values, naming the node that crosses it."""
     sizes: dict[int, int] = {}
     stack = [(root, False)]
@@ -108,7 +113,7 @@ def _check_expanded_size(root) -> None:
 STR_TAG = "tag:yaml.org,2002:str"
 
 
-def _scalar(node, constructor):
+def _scalar(node: pyyaml.Node, constructor: pyyaml.SafeLoader) -> Any:
     """A scalar's value; a text too long or a value its tag cannot read is a BadValue at its line."""
     if len(node.value) > MAX_TEXT:
         raise BadValue(node.start_mark.line + 1, f"a text of {len(node.value):,} characters (at most {MAX_TEXT:,})")
@@ -128,7 +133,7 @@ def _scalar(node, constructor):
         ) from None
 
 
-def _build(node, constructor):
+def _build(node: pyyaml.Node, constructor: pyyaml.SafeLoader) -> Any:
     """Plain values for scalars; LocatedMap / LocatedList (with positions) for containers."""
     if isinstance(node, pyyaml.MappingNode):
         out = LocatedMap()
@@ -147,10 +152,10 @@ def _build(node, constructor):
             out.lc.data[key] = (key_node.start_mark.line, key_node.start_mark.column)
         return out
     if isinstance(node, pyyaml.SequenceNode):
-        out = LocatedList()
-        out.lc = Positions(node.start_mark.line, node.start_mark.column)
+        items = LocatedList()
+        items.lc = Positions(node.start_mark.line, node.start_mark.column)
         for index, item in enumerate(node.value):
-            out.append(_build(item, constructor))
-            out.lc.data[index] = (item.start_mark.line, item.start_mark.column)
-        return out
+            items.append(_build(item, constructor))
+            items.lc.data[index] = (item.start_mark.line, item.start_mark.column)
+        return items
     return _scalar(node, constructor)

@@ -111,11 +111,12 @@ def _indent(element: ET.Element, level: int = 0) -> None:
 
 
 def read_xliff(text: str, path: Path) -> Exchange:
-    if re.search(r"<!(DOCTYPE|ENTITY)", text):
+    declaration = re.search(r"<!(DOCTYPE|ENTITY)", text)
+    if declaration:
         raise InputError(
             Problem(
                 path,
-                text.count("\n", 0, re.search(r"<!(DOCTYPE|ENTITY)", text).start()) + 1,
+                text.count("\n", 0, declaration.start()) + 1,
                 "XLIFF files have no DOCTYPE or entity declarations",
                 hint="remove them",
             )

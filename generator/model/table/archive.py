@@ -83,7 +83,7 @@ class Archive:
     def __enter__(self) -> Archive:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.zip.close()
 
     def error(self, message: str, hint: str = RESAVE, part: str | None = None) -> InputError:

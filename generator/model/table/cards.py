@@ -7,15 +7,17 @@ import copy
 from decimal import Decimal, InvalidOperation
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from generator.errors import InputError, Problem, ProblemList, did_you_mean
 from generator.model.game import Card, Deck, Game, SheetSource, Text
 from generator.model.cards import card_schema
-from generator.model.schema import INVALID, Checker, Where, walk_refs
+from generator.model.schema import INVALID, Checker, Field, Where, walk_refs
 from generator.model.table.columns import (
     EMPTY,
     NUMBER,
     CellError,
+    CellValue,
     Column,
     blank,
     deck_columns,
@@ -23,6 +25,8 @@ from generator.model.table.columns import (
     to_cell,
 )
 from generator.model.table.formats import Header, Sheet, read_sheet
+
+Present = list[tuple[int, Column]]  # the deck's columns a sheet has: (index in the row, column)
 
 
 # --- export ---------------------------------------------------------------------------------------
@@ -38,9 +42,9 @@ def is_language_column(column: Column, languages: list[str]) -> bool:
     return len(column.path) > 1 and column.path[-1] in languages and column.label.endswith("." + column.path[-1])
 
 
-def card_values(card: Card) -> dict:
+def card_values(card: Card) -> dict[str, Any]:
     """A card as plain values, the way its YAML writes them (texts as {lang: text})."""
-    values = {"id": card.id, "count": card.count, "name": dict(card.name.values)}
+    values: dict[str, Any] = {"id": card.id, "count": card.count, "name": dict(card.name.values)}
     if card.remove_at:
         values["remove_at"] = list(card.remove_at)
     if card.placeholder:
@@ -51,7 +55,7 @@ def card_values(card: Card) -> dict:
     return values
 
 
-def plain_value(value):
+def plain_value(value: object) -> object:
     if isinstance(value, Text):
         return dict(value.values)
     if isinstance(value, dict):
@@ -61,7 +65,7 @@ def plain_value(value):
     return value
 
 
-def value_at(values: dict, path: tuple):
+def value_at(values: object, path: tuple[str, ...]) -> object:
     for key in path:
         if not isinstance(values, dict) or key not in values:
             return None
@@ -69,7 +73,7 @@ def value_at(values: dict, path: tuple):
     return values
 
 
-def export_table(game: Game, deck: Deck, langs: list[str]) -> tuple[list[Header], list[list]]:
+def export_table(game: Game, deck: Deck, langs: list[str]) -> tuple[list[Header], list[list[CellValue]]]:
     columns = export_columns(game, deck, langs)
     headers = [
         Header(
@@ -99,8 +103,8 @@ class SheetCard:
     """One row of a sheet as a card: its plain values and the cell of each column."""
 
     row: int  # index in sheet.rows (the header is 0)
-    card: dict  # plain nested values, like a card in the YAML
-    cells: dict = field(default_factory=dict)  # column label -> "sheet!C12"
+    card: dict[str, Any]  # plain nested values, like a card in the YAML
+    cells: dict[str, str] = field(default_factory=dict)  # column label -> "sheet!C12"
 
     @property
     def line(self) -> int:
@@ -108,13 +112,14 @@ class SheetCard:
 
     @property
     def id(self) -> str:
-        return self.card.get("id", "")
+        card_id: str = self.card.get("id", "")  # the row's cells are checked: an id is a text
+        return card_id
 
 
-def read_columns(sheet: Sheet, columns: list[Column]) -> tuple[list[tuple[int, Column]], list[Problem]]:
+def read_columns(sheet: Sheet, columns: list[Column]) -> tuple[Present, list[Problem]]:
     """The sheet's header matched to the deck's columns: (index in the row, column) for each."""
     by_label = {column.label: column for column in columns}
-    present: list[tuple[int, Column]] = []
+    present: Present = []
     problems: list[Problem] = []
     seen: dict[str, int] = {}
     for index, label in enumerate(sheet.rows[0]):
@@ -158,10 +163,10 @@ def read_cards(
     sheet: Sheet,
     columns: list[Column],
     languages: list[str],
-    fields: dict,
+    fields: dict[str, Field],
     known_ids: dict[str, set[str]] | None = None,
-    existing: dict[str, dict] | None = None,
-) -> tuple[list[tuple[int, Column]], list[SheetCard]]:
+    existing: dict[str, dict[str, Any]] | None = None,
+) -> tuple[Present, list[SheetCard]]:
     """Every row checked; InputError listing every problem (each with its cell) when anything is wrong.
     With `known_ids` (deck id -> card ids), references to cards that do not exist are problems too. With
     `existing` (card id -> values), a row is checked as the card it updates: its values where the sheet
@@ -217,7 +222,7 @@ def read_cards(
     return present, cards
 
 
-def keep_typed_digits(sheet: Sheet, card: SheetCard, present, base: dict | None) -> None:
+def keep_typed_digits(sheet: Sheet, card: SheetCard, present: Present, base: dict[str, Any] | None) -> None:
     """A number in a text column that is the card's text written another way (7 for 007, 1.5 for 1.50): a
     spreadsheet program read the text as a number. The card's text is kept, and the cell named in a note."""
     if base is None:
@@ -254,7 +259,9 @@ def same_number(old: str, new: str) -> bool:
         return False
 
 
-def read_cell(sheet: Sheet, row: int, col: int, column: Column, languages, problems: list):
+def read_cell(
+    sheet: Sheet, row: int, col: int, column: Column, languages: list[str], problems: list[Problem]
+) -> object:
     raw = sheet.rows[row][col]
     try:
         value = from_cell(column, raw)
@@ -273,7 +280,7 @@ def read_cell(sheet: Sheet, row: int, col: int, column: Column, languages, probl
     return EMPTY if checked is INVALID or checker.problems else value  # plain: the card is checked whole later
 
 
-def merged(base: dict | None, from_sheet: dict, present) -> dict:
+def merged(base: dict[str, Any] | None, from_sheet: dict[str, Any], present: Present) -> dict[str, Any]:
     """A card's values after the sheet's cells replace those of the columns it has."""
     if base is None:
         return from_sheet
@@ -287,7 +294,7 @@ def merged(base: dict | None, from_sheet: dict, present) -> dict:
     return card
 
 
-def remove(card: dict, path: tuple) -> None:
+def remove(card: dict[str, Any], path: tuple[str, ...]) -> None:
     parents = [card]
     for key in path[:-1]:
         if not isinstance(parents[-1].get(key), dict):
@@ -299,14 +306,14 @@ def remove(card: dict, path: tuple) -> None:
             parents[depth - 1].pop(path[depth - 1], None)
 
 
-def put(card: dict, path: tuple, value) -> None:
+def put(card: dict[str, Any], path: tuple[str, ...], value: object) -> None:
     node = card
     for key in path[:-1]:
         node = node.setdefault(key, {})
     node[path[-1]] = value
 
 
-def locate(sheet: Sheet, row: int, present, problem: Problem) -> Problem:
+def locate(sheet: Sheet, row: int, present: Present, problem: Problem) -> Problem:
     """A whole-card problem at the cell of the column it names (else the row's first cell)."""
     key = problem.key or ""
     col = next((i for i, c in present if c.label == key or key.startswith(c.label + ".")), None)
@@ -316,7 +323,9 @@ def locate(sheet: Sheet, row: int, present, problem: Problem) -> Problem:
     return problem
 
 
-def reference_problems(cards: list[SheetCard], present, known_ids: dict[str, set[str]], sheet: Sheet) -> list:
+def reference_problems(
+    cards: list[SheetCard], present: Present, known_ids: dict[str, set[str]], sheet: Sheet
+) -> list[Problem]:
     problems = []
     for card in cards:
         for col_index, column in present:
@@ -336,7 +345,7 @@ def reference_problems(cards: list[SheetCard], present, known_ids: dict[str, set
 
 
 def read_deck_sheet(
-    file: Path, deck_id: str, fields: dict, languages: list[str]
+    file: Path, deck_id: str, fields: dict[str, Field], languages: list[str]
 ) -> tuple[SheetSource, list[SheetCard]]:
     """The sheet a deck names in `cards_from:` and its cards (references are checked by validate)."""
     sheet = read_sheet(file, preferred=deck_id)

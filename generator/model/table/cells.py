@@ -26,7 +26,7 @@ from generator.model.table.patch import Edits, Unwritable, patched
 from generator.model.table.places import SheetPlace, change_place
 from generator.yamlio.writeback import prepare, write_all
 
-Change = tuple[Path, tuple, str, str]  # (file, key path, language, text), as writeback.prepare takes them
+Change = tuple[Path, tuple[Any, ...], str, str]  # (file, key path, language, text), as writeback.prepare takes them
 
 
 @dataclass
@@ -100,7 +100,7 @@ def sheet_bytes(write: SheetWrite) -> bytes:
     for (_file, _path, _lang, text), place in write.texts:
         by_sheet.setdefault(place.source, []).append((text, place))
     edits: dict[str | None, Edits] = {}
-    expected: dict[str | None, list[list]] = {}
+    expected: dict[str | None, list[list[Any]]] = {}
     for source, texts in by_sheet.items():
         rows = current_rows(source, fmt)
         edits[source.name], added = sheet_edits(rows, texts)
@@ -112,7 +112,7 @@ def sheet_bytes(write: SheetWrite) -> bytes:
     return data
 
 
-def current_rows(source: SheetSource, fmt: str) -> list[list]:
+def current_rows(source: SheetSource, fmt: str) -> list[list[Any]]:
     """The sheet's cells as they are now, which must still have the columns the game was read with."""
     try:
         sheet = read_sheet(source.file, fmt=fmt, named=source.name)
@@ -124,7 +124,7 @@ def current_rows(source: SheetSource, fmt: str) -> list[list]:
     return sheet.rows
 
 
-def sheet_edits(rows: list[list], texts: list[tuple[str, SheetPlace]]) -> tuple[Edits, list[str]]:
+def sheet_edits(rows: list[list[Any]], texts: list[tuple[str, SheetPlace]]) -> tuple[Edits, list[str]]:
     """The cells to write in one sheet (a new column's header too), and the columns added, like `name.de (J)`."""
     edits: Edits = {}
     new_columns: dict[str, int] = {}
@@ -138,12 +138,12 @@ def sheet_edits(rows: list[list], texts: list[tuple[str, SheetPlace]]) -> tuple[
     return edits, [f"{label} ({column_letters(col)})" for label, col in new_columns.items()]
 
 
-def cell_value(rows: list[list], cell: tuple[int, int]):
+def cell_value(rows: list[list[Any]], cell: tuple[int, int]) -> Any:
     row, col = cell
     return rows[row][col] if row < len(rows) and col < len(rows[row]) else None
 
 
-def in_yaml_cell(raw, place: SheetPlace, text: str) -> str:
+def in_yaml_cell(raw: Any, place: SheetPlace, text: str) -> str:
     """The cell of YAML (a list of objects) with the text set at the place's keys, in the language."""
     try:
         value = read_yaml(str(raw)) if raw is not None else None
@@ -161,7 +161,7 @@ def in_yaml_cell(raw, place: SheetPlace, text: str) -> str:
     return flow_yaml(value)
 
 
-def with_edits(rows: list[list], edits: Edits) -> list[list]:
+def with_edits(rows: list[list[Any]], edits: Edits) -> list[list[Any]]:
     expected = [list(row) for row in rows]
     for (row, col), value in edits.items():
         expected += [[] for _ in range(row + 1 - len(expected))]
@@ -170,7 +170,7 @@ def with_edits(rows: list[list], edits: Edits) -> list[list]:
     return trimmed(expected)
 
 
-def read_back(data: bytes, fmt: str, sheet: str | None) -> list[list] | None:
+def read_back(data: bytes, fmt: str, sheet: str | None) -> list[list[Any]] | None:
     """The sheet's cells as the game's loader would read them from these bytes (None: not readable)."""
     with tempfile.TemporaryDirectory(prefix="pnpgen-sheet-") as folder:
         probe = Path(folder) / f"written.{fmt}"

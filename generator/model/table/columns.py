@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from datetime import date, time, timedelta
+from typing import Any
 
 import yaml as pyyaml
 
@@ -23,6 +25,7 @@ from generator.model.schema import (
     Bool,
     Counts,
     Enum,
+    Field,
     Int,
     ListOf,
     Localized,
@@ -39,23 +42,22 @@ INTEGER = re.compile(r"^[+-]?\d{1,15}$")
 NUMBER = re.compile(r"^[+-]?(\d{1,15}(\.\d{0,15})?|\.\d{1,15})([eE][+-]?\d{1,3})?$")
 PAIR = re.compile(r"^\s*([^:,\s][^:,]*?)\s*:\s*(\S.*?)\s*$")
 
+CellValue = str | int | float | bool | None  # what pnpgen writes into a cell (None: an empty cell)
+ReadCell = CellValue | date | time | timedelta  # what a cell read holds (python-calamine gives dates and times)
+
 
 @dataclass
 class Column:
     """One spreadsheet column: where its value goes in a card (`path`) and how it is checked (`spec`)."""
 
     label: str  # the header: name.ja, recipe.inputs, count
-    path: tuple  # keys in the card: ("name", "ja"), ("recipe", "inputs"), ("count",)
-    spec: Spec  # the schema of the cell's value (a language's text is a Str)
+    path: tuple[str, ...]  # keys in the card: ("name", "ja"), ("recipe", "inputs"), ("count",)
+    spec: Spec[Any]  # the schema of the cell's value (a language's text is a Str)
     required: bool = False
     default: object = None  # the value a card without the key has (count: 1)
     doc: str = ""
-    choices: list = field(default_factory=list)  # a drop-down's values (enum values, a ref's card ids)
-    ref_ids: list = field(default_factory=list)  # the ids a counts cell may name, for its example
-
-    @property
-    def numeric(self) -> bool:
-        return isinstance(self.spec, Int)
+    choices: list[object] = field(default_factory=list)  # a drop-down's values (enum values, a ref's card ids)
+    ref_ids: list[str] = field(default_factory=list)  # the ids a counts cell may name, for its example
 
     @property
     def text(self) -> bool:
@@ -81,11 +83,11 @@ class Column:
         return ""
 
 
-def is_plain(spec: Spec) -> bool:
+def is_plain(spec: Spec[Any]) -> bool:
     return isinstance(spec, (Int, Str, Bool, Enum, Ref))
 
 
-def is_yaml_cell(spec: Spec) -> bool:
+def is_yaml_cell(spec: Spec[Any]) -> bool:
     return (
         not is_plain(spec)
         and not isinstance(spec, (Counts, OneOf))
@@ -94,7 +96,10 @@ def is_yaml_cell(spec: Spec) -> bool:
 
 
 def deck_columns(
-    fields: dict, languages: list[str], ids_by_deck: dict[str, list[str]] | None = None, with_back: bool = True
+    fields: dict[str, Field],
+    languages: list[str],
+    ids_by_deck: dict[str, list[str]] | None = None,
+    with_back: bool = True,
 ) -> list[Column]:
     """The columns of a deck: built-in card keys, the name per language, then the declared fields."""
     langs, ids_by_deck = list(languages), ids_by_deck or {}
@@ -114,21 +119,23 @@ def deck_columns(
     return columns
 
 
-def field_columns(label: str, path: tuple, declared, langs, ids_by_deck) -> list[Column]:
+def field_columns(
+    label: str, path: tuple[str, ...], declared: Field, langs: list[str], ids_by_deck: dict[str, list[str]]
+) -> list[Column]:
     spec = declared.spec
     if isinstance(spec, Localized):
         return [
             Column(f"{label}.{lang}", path + (lang,), Str(), doc=f"{declared.doc} ({lang})".strip()) for lang in langs
         ]
     if isinstance(spec, Object) and all(not isinstance(sub.spec, Object) for sub in spec.fields.values()):
-        columns = []
+        columns: list[Column] = []
         for sub_name, sub in spec.fields.items():
             for column in field_columns(f"{label}.{sub_name}", path + (sub_name,), sub, langs, ids_by_deck):
                 column.required = column.required and declared.required
                 column.doc = column.doc or declared.doc
                 columns.append(column)
         return columns
-    choices = []
+    choices: list[object] = []
     if isinstance(spec, Enum):
         choices = list(spec.values)
     elif isinstance(spec, Ref):
@@ -151,7 +158,7 @@ def field_columns(label: str, path: tuple, declared, langs, ids_by_deck) -> list
 # --- values -> cells ------------------------------------------------------------------------------
 
 
-def to_cell(column: Column, value):
+def to_cell(column: Column, value: object) -> CellValue:
     """The cell for a card's value (None: an empty cell)."""
     if value is None:
         return None
@@ -169,13 +176,13 @@ def to_cell(column: Column, value):
     return flow_yaml(value)
 
 
-def plain_list(items: list) -> str:
+def plain_list(items: list[object]) -> str:
     if all(safe_word(item) for item in items):
         return ", ".join(str(item) for item in items)
     return flow_yaml(items)
 
 
-def safe_word(item) -> bool:
+def safe_word(item: object) -> bool:
     """An item that reads back as itself from a comma list."""
     if isinstance(item, bool) or not isinstance(item, (str, int, float)):
         return False
@@ -183,7 +190,7 @@ def safe_word(item) -> bool:
     return bool(text) and text == text.strip() and not any(c in text for c in ",:[]{}\n")
 
 
-def flow_yaml(value) -> str:
+def flow_yaml(value: object) -> str:
     return (
         pyyaml.safe_dump(value, default_flow_style=True, width=10**9, allow_unicode=True, sort_keys=False)
         .strip()
@@ -201,12 +208,12 @@ class CellError(Exception):
     """A cell that cannot even be read as a value of its column's form."""
 
 
-def blank(raw) -> bool:
+def blank(raw: object) -> bool:
     """An empty cell, or one holding only spaces and tabs (what a slip of the keyboard leaves)."""
     return raw is None or (isinstance(raw, str) and not raw.strip(" \t"))
 
 
-def from_cell(column: Column, raw):
+def from_cell(column: Column, raw: ReadCell) -> object:
     """The plain value of a cell, to be checked by the column's spec; EMPTY for an empty cell."""
     if blank(raw):
         return EMPTY
@@ -222,14 +229,14 @@ def from_cell(column: Column, raw):
     return parse(column.spec, whole_number(raw))
 
 
-def whole_number(raw):
+def whole_number(raw: ReadCell) -> ReadCell:
     """Spreadsheets store every number as a float: 3.0 is the whole number 3."""
     if isinstance(raw, float) and raw.is_integer() and abs(raw) < 2**53:
         return int(raw)
     return raw
 
 
-def parse(spec: Spec, raw):
+def parse(spec: Spec[Any], raw: ReadCell) -> object:
     if isinstance(spec, Int):
         return number(raw, whole=spec.whole)
     if isinstance(spec, Bool):
@@ -253,7 +260,7 @@ def parse(spec: Spec, raw):
     return read_yaml(str(raw))
 
 
-def number(raw, whole: bool):
+def number(raw: ReadCell, whole: bool) -> ReadCell:
     if isinstance(raw, (int, float)) and not isinstance(raw, bool):
         return raw
     text = str(raw).strip()
@@ -264,7 +271,7 @@ def number(raw, whole: bool):
     return raw  # the schema says what was expected
 
 
-def parse_list(spec: ListOf, raw) -> list:
+def parse_list(spec: ListOf, raw: ReadCell) -> object:
     if not isinstance(raw, str):
         return [parse(spec.of, raw)]
     text = raw.strip()
@@ -274,8 +281,8 @@ def parse_list(spec: ListOf, raw) -> list:
     return [parse(spec.of, item.strip()) for item in text.split(",") if item.strip()]
 
 
-def parse_counts(text: str) -> dict:
-    counts = {}
+def parse_counts(text: str) -> dict[str, ReadCell]:
+    counts: dict[str, ReadCell] = {}
     for item in text.split(","):
         if not item.strip():
             continue
@@ -289,7 +296,7 @@ def parse_counts(text: str) -> dict:
     return counts
 
 
-def read_yaml(text: str):
+def read_yaml(text: str) -> Any:
     """One line of YAML in a cell; no anchors or aliases (they could expand without bound)."""
     try:
         events = list(pyyaml.parse(text, Loader=pyyaml.SafeLoader))

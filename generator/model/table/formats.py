@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TextIO
 
 from generator.errors import InputError, Problem, ProblemList
-from generator.model.table.columns import blank, column_letters
+from generator.model.table.columns import CellValue, ReadCell, blank, column_letters
 from generator.model.table.scan import Book, Refused, SheetScan, cell_name, scan_book
 
 FORMATS = ("csv", "xlsx", "ods")
@@ -25,13 +27,14 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")  # "'" too, so that the g
 TEXT_FORMAT = "@"  # Excel's number format of text
 LIST_INLINE_MAX = 255  # Excel's limit for a drop-down list written into the validation itself
 EXTRA_VALIDATED_ROWS = 500  # drop-downs and text formats reach this far below the last card, for new rows
+OdfClass = Callable[..., Any]  # an odfpy element class (odfpy has no type information: its elements are Any)
 
 
 @dataclass
 class Header:
     label: str
     doc: str = ""
-    choices: list = field(default_factory=list)
+    choices: list[object] = field(default_factory=list)
     width: int = 12
     text: bool = False  # a text column: its cells are formatted as text, so that 007 typed stays 007
 
@@ -42,7 +45,7 @@ class Sheet:
 
     file: Path
     name: str | None
-    rows: list[list]
+    rows: list[list[ReadCell]]
     notes: ProblemList = field(default_factory=ProblemList)  # warnings: what was read differently than written
 
     def cell(self, row: int, col: int) -> str:
@@ -50,7 +53,7 @@ class Sheet:
         ref = f"{column_letters(col)}{row + 1}"
         return f"{self.name}!{ref}" if self.name else ref
 
-    def problem(self, row: int, col: int, message: str, key: str | None = None, hint: str | None = None):
+    def problem(self, row: int, col: int, message: str, key: str | None = None, hint: str | None = None) -> Problem:
         return Problem(self.file, None, message, key, hint, cell=self.cell(row, col))
 
 
@@ -71,7 +74,7 @@ def format_of(path: Path, given: str | None = None) -> str:
 # --- writing --------------------------------------------------------------------------------------
 
 
-def write_sheet(fmt: str, name: str, headers: list[Header], rows: list[list]) -> bytes:
+def write_sheet(fmt: str, name: str, headers: list[Header], rows: list[list[CellValue]]) -> bytes:
     """The file's bytes (the caller writes them atomically)."""
     return {"csv": write_csv, "xlsx": write_xlsx, "ods": write_ods}[fmt](sheet_title(name), headers, rows)
 
@@ -81,7 +84,7 @@ def sheet_title(name: str) -> str:
     return "".join("-" if c in "[]:*?/\\" else c for c in name)[:31] or "cards"
 
 
-def csv_text(value) -> str:
+def csv_text(value: CellValue) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -91,7 +94,7 @@ def csv_text(value) -> str:
     return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
-def write_csv(name: str, headers: list[Header], rows: list[list]) -> bytes:
+def write_csv(name: str, headers: list[Header], rows: list[list[CellValue]]) -> bytes:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow([csv_text(h.label) for h in headers])
@@ -99,7 +102,7 @@ def write_csv(name: str, headers: list[Header], rows: list[list]) -> bytes:
     return buffer.getvalue().encode("utf-8-sig")  # the mark tells Excel the file is UTF-8
 
 
-def write_xlsx(name: str, headers: list[Header], rows: list[list]) -> bytes:
+def write_xlsx(name: str, headers: list[Header], rows: list[list[CellValue]]) -> bytes:
     from openpyxl import Workbook
     from openpyxl.comments import Comment
     from openpyxl.styles import Font
@@ -149,7 +152,7 @@ def write_xlsx(name: str, headers: list[Header], rows: list[list]) -> bytes:
     return buffer.getvalue()
 
 
-def write_ods(name: str, headers: list[Header], rows: list[list]) -> bytes:
+def write_ods(name: str, headers: list[Header], rows: list[list[CellValue]]) -> bytes:
     from odf.number import TextContent, TextStyle
     from odf.opendocument import OpenDocumentSpreadsheet
     from odf.office import Annotation
@@ -213,7 +216,13 @@ def write_ods(name: str, headers: list[Header], rows: list[list]) -> bytes:
     return buffer.getvalue()
 
 
-def ods_row(values, validation_of, TableRow, TableCell, P):  # noqa: N803 (odfpy's element classes)
+def ods_row(
+    values: list[CellValue],
+    validation_of: dict[int, str],
+    TableRow: OdfClass,  # noqa: N803 (odfpy's element classes)
+    TableCell: OdfClass,  # noqa: N803
+    P: OdfClass,  # noqa: N803
+) -> Any:
     row = TableRow()
     for index, value in enumerate(values):
         extra = {"contentvalidationname": validation_of[index]} if index in validation_of else {}
@@ -233,11 +242,11 @@ def ods_row(values, validation_of, TableRow, TableCell, P):  # noqa: N803 (odfpy
     return row
 
 
-def freeze_header(document, table_name: str) -> None:
+def freeze_header(document: Any, table_name: str) -> None:  # an odfpy OpenDocumentSpreadsheet
     """LibreOffice's view settings for a frozen first row."""
     from odf.config import ConfigItem, ConfigItemMapEntry, ConfigItemMapIndexed, ConfigItemMapNamed, ConfigItemSet
 
-    def item(name, kind, value):
+    def item(name: str, kind: str, value: object) -> Any:
         element = ConfigItem(name=name, type=kind)
         element.addText(str(value))
         return element
@@ -306,7 +315,7 @@ def read_csv(path: Path) -> Sheet:
     longer than MAX_CSV_ROW_CHARS is refused before the csv module holds it, empty rows are kept only once a
     value follows them."""
     measure = SheetScan("")
-    rows: list[list] = []
+    rows: list[list[ReadCell]] = []
     blank = 0
     reader = CsvLines(path)
     try:
@@ -342,7 +351,7 @@ class CsvLines:
     def __init__(self, path: Path):
         self.path, self.line, self.row_chars = path, 0, 0
 
-    def lines(self, file):
+    def lines(self, file: TextIO) -> Iterator[str]:
         while True:
             text = file.readline(MAX_CSV_ROW_CHARS + 1)
             if not text:
@@ -393,7 +402,7 @@ def read_book(path: Path, preferred: str | None, named: str | None) -> Sheet:
         raise InputError(
             Problem(path, None, f"cannot read the spreadsheet: {error}", hint="save it again as .xlsx or .ods")
         ) from None
-    rows: list[list] = [[None if value == "" else value for value in row] for row in read]
+    rows: list[list[ReadCell]] = [[None if value == "" else value for value in row] for row in read]
     for row, col, value in scan.boolean_cells():
         while len(rows) <= row:
             rows.append([])
@@ -452,7 +461,7 @@ def formula_problems(path: Path, scan: SheetScan) -> list[Problem]:
     return found.final()
 
 
-def trimmed(rows: list[list]) -> list[list]:
+def trimmed(rows: list[list[ReadCell]]) -> list[list[ReadCell]]:
     rows = [list(row) for row in rows]
     while rows and all(blank(v) for v in rows[-1]):
         rows.pop()

@@ -121,7 +121,7 @@ class Element:
     """One element of a part, by its byte offsets."""
 
     name: str  # as written, with its prefix
-    attrs: dict
+    attrs: dict[str, str]
     start: int  # the offset of its `<`
     head_end: int  # just past its start tag
     empty: bool  # written `<x/>`
@@ -140,7 +140,7 @@ class PartReader:
     local names of its ancestors) and returns the Element it wants (made with `reader.element`), which is given its
     end offset once it ends, or None."""
 
-    def __init__(self, data: bytes, start: Callable[[PartReader, str, dict, list[str]], Element | None]):
+    def __init__(self, data: bytes, start: Callable[[PartReader, str, dict[str, str], list[str]], Element | None]):
         found = XML_DECLARATION.match(data)
         if found and found.group(1).decode("ascii", "replace").lower().replace("_", "-") not in ("utf-8", "utf8"):
             raise Unwritable(f"the sheet's XML is in {found.group(1).decode('ascii', 'replace')}, not UTF-8")
@@ -149,11 +149,11 @@ class PartReader:
         names: list[str] = []
         open_elements: list[Element | None] = []
 
-        def on_start(name, attrs):
+        def on_start(name: str, attrs: dict[str, str]) -> None:
             open_elements.append(start(self, name, attrs, names))
             names.append(local(name))
 
-        def on_end(name):
+        def on_end(name: str) -> None:
             names.pop()
             element = open_elements.pop()
             if element is not None:
@@ -167,7 +167,7 @@ class PartReader:
         except xml.parsers.expat.ExpatError as error:
             raise Unwritable(f"the sheet's XML could not be read ({error})") from None
 
-    def element(self, name: str, attrs: dict) -> Element:
+    def element(self, name: str, attrs: dict[str, str]) -> Element:
         """The element starting where the parser is."""
         at = self.parser.CurrentByteIndex
         tag = START_TAG.match(self.data, at)
@@ -216,7 +216,7 @@ def patched_xlsx_sheet(data: bytes, _sheet: str, edits: Edits) -> bytes:
     dimension: list[Element] = []
     open_row: list[Element] = []  # the wanted row being read
 
-    def start(reader: PartReader, name: str, attrs: dict, parents: list[str]) -> Element | None:
+    def start(reader: PartReader, name: str, attrs: dict[str, str], parents: list[str]) -> Element | None:
         if name.endswith("row") and local(name) == "row" and parents[-1:] == ["sheetData"]:
             number = attrs.get("r")
             if number is None or not number.isdigit():
@@ -323,7 +323,7 @@ def patched_ods_content(data: bytes, sheet: str, edits: Edits) -> bytes:
     rows: list[Element] = []
     in_table, next_row = [False], [0]
 
-    def start(reader: PartReader, name: str, attrs: dict, parents: list[str]) -> Element | None:
+    def start(reader: PartReader, name: str, attrs: dict[str, str], parents: list[str]) -> Element | None:
         if not parents:
             declared = {key.partition(":")[2]: value for key, value in attrs.items() if key.startswith("xmlns:")}
             if any(declared.get(prefix) != uri for prefix, uri in ODS_NAMESPACES.items()):
@@ -424,7 +424,7 @@ def ods_row(data: bytes, row: Element, cells: dict[int, str]) -> bytes:
     return opened(head) + content + b"".join(pieces) + tail
 
 
-def ods_cell(attrs: dict, text: str) -> bytes:
+def ods_cell(attrs: dict[str, str], text: str) -> bytes:
     kept = "".join(f" {name}={quoteattr(attrs[name])}" for name in KEPT_CELL_ATTRIBUTES if name in attrs)
     lines = "".join(f"<text:p>{ods_text(line)}</text:p>" for line in text.split("\n"))
     return f'<table:table-cell{kept} office:value-type="string">{lines}</table:table-cell>'.encode()
@@ -437,7 +437,7 @@ def ods_text(line: str) -> str:
     if "\t" in line:
         raise Unwritable("a text holds a tab, which pnpgen's reader of OpenDocument sheets would not read back")
 
-    def spaces(found: re.Match) -> str:
+    def spaces(found: re.Match[str]) -> str:
         run = found.group(0)
         kept = "" if found.start() == 0 else " "
         rest = len(run) - len(kept)

@@ -3,6 +3,8 @@ language. Messages name the cell to fill (or the column to add), and translation
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +21,7 @@ class SheetPlace:
     label: str  # the column's header (name.de); for a text inside a cell of YAML, that cell's column
     col: int | None  # from 0; None: the sheet has no such column yet
     lang: str
-    inner: tuple = ()  # for a text inside a cell of YAML (a list of objects): its keys in the cell's value
+    inner: tuple[Any, ...] = ()  # for a text inside a cell of YAML (a list of objects): its keys in the cell's value
 
     @property
     def in_yaml(self) -> bool:
@@ -42,13 +44,13 @@ class SheetPlace:
         return f"fill cell {self.cell} (column {self.label})"
 
 
-def sheet_card_path(source: SheetSource, index: int) -> tuple:
+def sheet_card_path(source: SheetSource, index: int) -> tuple[Any, ...]:
     """The key path of a deck's card read from a spreadsheet, as its texts record it: the sheet, then the card's
     index among the deck's cards (two decks may read two sheets of one file)."""
     return (source.name or "", "cards", index)
 
 
-def sheet_deck(game: Game, file: Path | None, path: tuple) -> Deck | None:
+def sheet_deck(game: Game, file: Path | None, path: tuple[Any, ...]) -> Deck | None:
     """The deck reading its cards from the sheet a text's file and key path name."""
     return next(
         (
@@ -60,12 +62,12 @@ def sheet_deck(game: Game, file: Path | None, path: tuple) -> Deck | None:
     )
 
 
-def sheet_place(deck: Deck, path: tuple, row: int, lang: str, languages: list[str]) -> SheetPlace | None:
+def sheet_place(deck: Deck, path: tuple[Any, ...], row: int, lang: str, languages: list[str]) -> SheetPlace | None:
     """Where the text at `path` (see sheet_card_path, then the card's keys) of a card on `row` of the deck's
     spreadsheet is written in `lang` (None: the deck has no spreadsheet, or no column holds the text)."""
     if deck.sheet is None or len(path) < 4:
         return None
-    keys = tuple(path[3:])
+    keys = tuple[Any, ...](path[3:])
     for column in deck_columns(deck.fields, sorted({*languages, lang})):
         if column.path == (*keys, lang):
             return place(deck.sheet, row, column.label, lang)
@@ -74,7 +76,7 @@ def sheet_place(deck: Deck, path: tuple, row: int, lang: str, languages: list[st
     return None
 
 
-def place(source: SheetSource, row: int, label: str, lang: str, inner: tuple = ()) -> SheetPlace:
+def place(source: SheetSource, row: int, label: str, lang: str, inner: tuple[Any, ...] = ()) -> SheetPlace:
     col = source.labels.index(label) if label in source.labels else None
     return SheetPlace(source, row, label, col, lang, inner)
 
@@ -87,7 +89,7 @@ def text_place(game: Game, text: Text, lang: str) -> SheetPlace | None:
     return sheet_place(deck, text.path, text.line, lang, game.languages)
 
 
-def change_place(game: Game, file: Path, path: tuple, lang: str) -> SheetPlace | None:
+def change_place(game: Game, file: Path, path: tuple[Any, ...], lang: str) -> SheetPlace | None:
     """Where the text a writer would set (its file and key path, as a Text records them) is in a spreadsheet."""
     deck = sheet_deck(game, file, path)
     if deck is None or len(path) < 4:

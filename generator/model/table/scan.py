@@ -21,6 +21,7 @@ import posixpath
 import re
 import xml.parsers.expat
 from array import array
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,9 +62,9 @@ class SheetScan:
     columns: int = 0
     cells: int = 0  # cells holding values, each repeat counted
     chars: int = 0
-    shared: array = field(default_factory=lambda: array("L"))  # XLSX: the shared string each cell names
-    booleans: array = field(default_factory=lambda: array("Q"))
-    formulas: list = field(default_factory=list)  # (row, col, text) of the first SHOWN_FORMULAS
+    shared: array[int] = field(default_factory=lambda: array("L"))  # XLSX: the shared string each cell names
+    booleans: array[int] = field(default_factory=lambda: array("Q"))
+    formulas: list[tuple[int, int, str | None]] = field(default_factory=list)  # of the first SHOWN_FORMULAS
     formula_count: int = 0
 
     def value(self, row: int, col: int, rows: int = 1, cols: int = 1, chars: int = 0) -> None:
@@ -114,7 +115,7 @@ class SheetScan:
         if len(self.formulas) < SHOWN_FORMULAS:
             self.formulas.append((row, col, text))
 
-    def boolean_cells(self):
+    def boolean_cells(self) -> Iterator[tuple[int, int, bool]]:
         mask = (1 << (BOOLEAN_BITS - 1)) - 1
         for packed in self.booleans:
             yield packed >> BOOLEAN_BITS, (packed >> 1) & mask, bool(packed & 1)
@@ -158,19 +159,26 @@ class PartParser:
     def __init__(self, archive: Archive, counter: list[int]):
         self.archive, self.counter = archive, counter
 
-    def parse(self, part: str, start, end=None, text=None, where=None) -> None:
+    def parse(
+        self,
+        part: str,
+        start: Callable[[str, dict[str, str]], None],
+        end: Callable[[str], None] | None = None,
+        text: Callable[[str], None] | None = None,
+        where: Callable[[], tuple[int, int] | None] | None = None,
+    ) -> None:
         """Stream the part through the handlers; Refused at `where()` (the cell reached) when the archive's
         budget runs out inside it."""
         parser = xml.parsers.expat.ParserCreate()
         parser.buffer_text = True
 
-        def on_start(name, attributes):
+        def on_start(name: str, attributes: dict[str, str]) -> None:
             self.counter[0] += 1
             if self.counter[0] > MAX_ELEMENTS:
                 raise self.archive.error(f"more than {MAX_ELEMENTS:,} XML elements", part=part)
             start(local(name), attributes)
 
-        def refuse_dtd(*_args):
+        def refuse_dtd(*_args: object) -> None:
             raise self.archive.error("the part declares a DTD, which no spreadsheet program writes", part=part)
 
         parser.StartElementHandler = on_start
@@ -197,7 +205,7 @@ def local(name: str) -> str:
     return name.rpartition(":")[2]
 
 
-def attribute(attributes: dict, name: str, prefix: str | None = None) -> str | None:
+def attribute(attributes: dict[str, str], name: str, prefix: str | None = None) -> str | None:
     """An attribute by its local name (by its full name when `prefix` is given and present)."""
     if prefix is not None and f"{prefix}:{name}" in attributes:
         return attributes[f"{prefix}:{name}"]
@@ -256,7 +264,7 @@ class XlsxScan:
         """The workbook's relationships: id -> (the part it names, its type)."""
         targets: dict[str, tuple[str, str]] = {}
 
-        def start(name, attrs):
+        def start(name: str, attrs: dict[str, str]) -> None:
             if name == "Relationship" and attrs.get("Id") and attrs.get("Target"):
                 target = attrs["Target"]
                 resolved = target.lstrip("/") if target.startswith("/") else posixpath.join("xl", target)
@@ -266,7 +274,7 @@ class XlsxScan:
         return targets
 
     def workbook(self, targets: dict[str, tuple[str, str]]) -> None:
-        def start(name, attrs):
+        def start(name: str, attrs: dict[str, str]) -> None:
             if name == "sheet" and "name" in attrs:
                 rel = next((value for key, value in attrs.items() if key != "id" and local(key) == "id"), None)
                 hidden = attrs.get("state") in ("hidden", "veryHidden")
@@ -304,7 +312,7 @@ class XlsxCells:
         self.row = self.col = 0
         self.cell: tuple[int, int] | None = None
         self.has_value = False
-        self.cell_type = None
+        self.cell_type: str | None = None
         self.shared_formula: tuple[str, str | None, bool] | None = None  # (si, ref, is master)
         self.formula_text: list[str] | None = None
         self.value_text: list[str] | None = None
@@ -314,7 +322,7 @@ class XlsxCells:
         self.shared_kinds: dict[str, str | None] = {}  # a shared formula's index -> its master's text
         self.root: str | None = None
 
-    def start(self, name, attrs):
+    def start(self, name: str, attrs: dict[str, str]) -> None:
         if self.root is None:
             self.root = name
             if name == "sst" and self.book.shared_lengths:
@@ -348,7 +356,7 @@ class XlsxCells:
                 if attrs.get("t") == "shared" and "si" in attrs:
                     self.shared_formula = (attrs["si"], attrs.get("ref"), bool(attrs.get("ref")))
 
-    def end(self, name):
+    def end(self, name: str) -> None:
         if name in ("v", "t", "f"):
             self.counting = None
         if name == "si" and self.string_chars is not None:
@@ -364,7 +372,7 @@ class XlsxCells:
         elif name == "c" and self.cell is not None:
             self.end_cell()
 
-    def text(self, data: str):
+    def text(self, data: str) -> None:
         if not self.counting:
             return
         if self.string_chars is not None:
@@ -406,7 +414,7 @@ class XlsxCells:
                 cols - 1,
             )
 
-    def end_cell(self):
+    def end_cell(self) -> None:
         assert self.cell is not None
         row, col = self.cell
         self.col = col + 1
@@ -491,7 +499,7 @@ class OdsCells:
         self.chars = 0
         self.note_depth = 0  # inside an annotation: its text is not the cell's
 
-    def start(self, name, attrs):
+    def start(self, name: str, attrs: dict[str, str]) -> None:
         if name == "style":
             self.style = attribute(attrs, "name", "style")
         elif name == "table-properties" and self.style and attribute(attrs, "display", "table") == "false":
@@ -515,12 +523,12 @@ class OdsCells:
         elif name in ("tab", "line-break", "p") and self.cell is not None and not self.note_depth:
             self.chars += 1
 
-    def count(self, attrs, name) -> int:
+    def count(self, attrs: dict[str, str], name: str) -> int:
         archive = self.book.archive
         counts = [whole(value, 1, archive, "content.xml") for key, value in attrs.items() if local(key) == name]
         return max(counts, default=1)
 
-    def start_cell(self, attrs):
+    def start_cell(self, attrs: dict[str, str]) -> None:
         repeats = self.count(attrs, "number-columns-repeated")
         formula = attribute(attrs, "formula", "table") or None
         value_type = attribute(attrs, "value-type", "office")
@@ -529,7 +537,7 @@ class OdsCells:
         self.chars = len(string_value) + len(formula or "")
         self.cell = (self.col, repeats, holds, formula)
 
-    def end(self, name):
+    def end(self, name: str) -> None:
         if name == "annotation":
             self.note_depth -= 1
         elif name in ("table-cell", "covered-table-cell") and self.cell is not None and self.sheet is not None:
@@ -548,7 +556,7 @@ class OdsCells:
         elif name == "style":
             self.style = None
 
-    def text(self, data: str):
+    def text(self, data: str) -> None:
         if self.cell is not None and not self.note_depth:
             self.chars += len(data)
 

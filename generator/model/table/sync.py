@@ -9,12 +9,13 @@ the sheet no longer has are listed, and removed only when asked.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
 from generator.errors import InputError, Problem, did_you_mean
 from generator.model.game import Deck, Game
-from generator.model.table.cards import SheetCard, card_values, is_language_column, read_cards, value_at
+from generator.model.table.cards import Present, SheetCard, card_values, is_language_column, read_cards, value_at
 from generator.model.table.columns import Column, deck_columns, whole_number
 from generator.model.table.formats import Sheet
 from generator.yamlio.edit import MISSING, assign, delete_item, delete_key, fresh, get, same
@@ -68,7 +69,7 @@ def plan_table_import(game: Game, deck: Deck, sheet: Sheet, delete: bool = False
     sheet_ids = {row.id for row in rows}
     plan.missing = [card.id for card in deck.cards if card.id not in sheet_ids]
 
-    def apply(document):
+    def apply(document: Any) -> None:  # the deck file as ruamel reads it
         raw_cards = document["cards"]
         index_of = {node.get("id"): i for i, node in enumerate(raw_cards) if isinstance(node, dict)}
         previous = None
@@ -115,7 +116,9 @@ def plan_table_import(game: Game, deck: Deck, sheet: Sheet, delete: bool = False
     return plan
 
 
-def needs_writing(rows: list[SheetCard], present, existing: dict[str, dict], to_delete: list[str]) -> bool:
+def needs_writing(
+    rows: list[SheetCard], present: Present, existing: dict[str, dict[str, Any]], to_delete: list[str]
+) -> bool:
     """Whether any row adds a card or holds a value that differs from the card's (a default written or
     left out counts as the same)."""
     if to_delete:
@@ -141,7 +144,7 @@ def raw_ids(sheet: Sheet) -> set[str]:
     return {str(whole_number(row[col])).strip() for row in sheet.rows[1:] if row[col] is not None}
 
 
-def update_card(node: CommentedMap, row: SheetCard, present: list[tuple[int, Column]]) -> list[str]:
+def update_card(node: CommentedMap, row: SheetCard, present: Present) -> list[str]:
     """Set the card's values that differ from the row's cells; the labels of the columns that changed."""
     changed = []
     order = [column.path[0] for _i, column in present]
@@ -151,7 +154,7 @@ def update_card(node: CommentedMap, row: SheetCard, present: list[tuple[int, Col
     return changed
 
 
-def set_path(node, path: tuple, new, column: Column, order: list) -> bool:
+def set_path(node: CommentedMap, path: tuple[str, ...], new: object, column: Column, order: list[str]) -> bool:
     key = path[0]
     after = order[: order.index(key)] if key in order else []
     if len(path) == 1:
@@ -170,10 +173,10 @@ def set_path(node, path: tuple, new, column: Column, order: list) -> bool:
             return False
         return assign(node, key, new, after)
     child = get(node, key)
-    if child is MISSING or not isinstance(child, dict):
+    if child is MISSING or not isinstance(child, CommentedMap):  # a round-trip document's mappings
         if new is None:
             return False
-        nested: dict = {}
+        nested: dict[str, Any] = {}
         for part in reversed(path[1:]):
             nested = {part: nested} if nested else {part: new}
         return assign(node, key, nested, after)
@@ -183,7 +186,7 @@ def set_path(node, path: tuple, new, column: Column, order: list) -> bool:
     return changed
 
 
-def new_card(row: SheetCard, present: list[tuple[int, Column]]) -> CommentedMap:
+def new_card(row: SheetCard, present: Present) -> CommentedMap:
     """A card for a new row: id and name first, then the columns' values in their order."""
     node = CommentedMap()
     order = ["id", "name"] + [column.path[0] for _i, column in present]
@@ -195,7 +198,7 @@ def new_card(row: SheetCard, present: list[tuple[int, Column]]) -> CommentedMap:
     return node
 
 
-def check_read_back(deck: Deck, text: str, rows: list[SheetCard], present, plan: TablePlan) -> None:
+def check_read_back(deck: Deck, text: str, rows: list[SheetCard], present: Present, plan: TablePlan) -> None:
     """The new YAML must read back as the sheet says, else nothing is written (a bug, not the user's)."""
     document = fast_load(text)
     by_id = {card.get("id"): card for card in document.get("cards") or [] if isinstance(card, dict)}

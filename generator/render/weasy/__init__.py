@@ -1,8 +1,9 @@
 """WeasyPrint as pnpgen uses it: the only package that reaches into WeasyPrint's internals.
 
-- patches.py: WeasyPrint loaded with prebuilt C declarations, lazy font copies and fonts subset in
-  parallel (same bytes; PNPGEN_PLAIN_WEASYPRINT=1 turns them off). `load()` returns the module;
-  `SharedFonts(html)` lays a document out with the process' one font configuration.
+- patches.py: WeasyPrint loaded with its speed patches (SPEED_PATCHES: prebuilt C declarations, lazy font
+  copies, fonts subset in parallel...; same bytes), each checked before it is installed and left off with one
+  warning when its check fails; PNPGEN_PLAIN_WEASYPRINT=1 turns them all off, or names some. `load()` returns
+  the module; `SharedFonts(html)` lays a document out with the process' one font configuration.
 - compactfonts.py: CJK fonts (CID-keyed CFF) embedded as bare CFF with the used glyphs only, not as
   WeasyPrint's OpenType files that keep every glyph id below the highest used (a change to the output).
 - tree.py: the ways into the laid-out boxes of a rendered document.
@@ -10,7 +11,7 @@
   `render()` and `write_pdf()`: text that does not fit, shrink and grow, readable furigana, no short
   last lines, no near-empty last page.
 - internals.py: every private or internal name those touch, and a check of each
-  (tests/test_weasy_internals.py runs one test per name).
+  (tests/test_weasy_internals.py runs one test per name, and fails on a name the layer uses unlisted).
 
 Other modules use WeasyPrint's public API only (`HTML`, `render()`, `write_pdf()`, `URLFetcher`) and import
 what they need from here. Upgrading WeasyPrint: change the pin in pyproject.toml, run

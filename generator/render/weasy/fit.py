@@ -7,7 +7,10 @@ ink reaches
 - past the face's safe area, its trim or its cut shape (a round token's circle, a card's rounded
   corners), which the document declares on its root element: `data-safe` (mm inside the trim),
   `data-cut` (`rect` or `round`) and `data-corner` (the corner radius in mm);
-- onto the text of another box.
+- onto the text of another box;
+- under a box painted over it: a background (a colour at least half opaque, or an image) that CSS paints
+  after the text (a positioned box later in the document, or one with a higher z-index), like a label
+  wrapping onto a second line that a panel below it hides.
 The ink of a run of text is taken as its advance horizontally and, vertically, as far as its script's
 glyphs reach above and below the baseline (see ink_extent): exact glyph outlines would mean shaping every
 line again, which costs as much as the layout.
@@ -94,7 +97,8 @@ CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
 DESCENDERS = re.compile(r"[$gjpqy,;()\[\]{}|/@]")
 CHECK_VERSION = "text-check-8"  # part of the face cache keys: a changed check measures every face again
 # the worst first: a finding names one problem per element
-KINDS = ("cutoff", "cut", "trim", "safe", "box", "overlap")
+KINDS = ("cutoff", "cut", "trim", "safe", "box", "covered", "overlap")
+OPAQUE = 0.5  # a background at least this opaque hides the text under it
 
 
 def check_enabled() -> bool:
@@ -412,8 +416,8 @@ def _carried_findings(page, carried: list, faces: list) -> list[FitBox]:
 def _drop_carried(page, carried: list) -> None:
     html = _html_box(page)
     html.children = [child for child in html.children if child not in carried]
-    if hasattr(page, "_pnpgen_owners"):
-        del page._pnpgen_owners
+    if hasattr(page, "_pnpgen_walk"):
+        del page._pnpgen_walk
 
 
 def _cut_off(page: int, face, laid_out: int, last: Owner) -> list[FitBox]:
@@ -545,6 +549,19 @@ class Run:
     box_past: float  # how far it reaches past its own box(es), px
     text: str = ""
     fit_element: int = 0  # id of the data-fit element holding it, if any
+    layer: tuple[int, int] = (0, 0)  # when it is painted: see Cover
+
+
+@dataclass
+class Cover:
+    """A box whose background hides what is painted before it, where it stands in the painting order: CSS paints
+    the flow of a stacking context first, then its positioned (or transformed) boxes in document order, each
+    with the flow inside it, those with a higher z-index later (CSS 2.1 Appendix E). A layer is (z-index,
+    the positioned box's place in the document); text is hidden by a cover of a later layer."""
+
+    rect: tuple[float, float, float, float]  # its padding box on the page, px
+    layer: tuple[int, int]
+    name: str  # tag, classes and template line, for the message
 
 
 class Owner:
@@ -587,16 +604,66 @@ def _apply(matrix, rect):
 
 def page_owners(page) -> dict[int, Owner]:
     """The text of a page by the box holding it; measured once per page (kept on the page object)."""
-    owners = getattr(page, "_pnpgen_owners", None)
-    if owners is None:
-        owners = {}
+    return _page_walk(page)[0]
+
+
+def page_covers(page) -> list[Cover]:
+    """The boxes of a page that hide what is painted before them (see Cover)."""
+    return _page_walk(page)[1]
+
+
+def _page_walk(page) -> tuple[dict[int, Owner], list[Cover]]:
+    walked = getattr(page, "_pnpgen_walk", None)
+    if walked is None:
+        owners: dict[int, Owner] = {}
+        covers: list[Cover] = []
         root = page_box(page)
-        _collect(root, [root], None, owners)
-        page._pnpgen_owners = owners
-    return owners
+        _collect(root, [root], None, owners, None, _Painting(covers))
+        walked = page._pnpgen_walk = (owners, covers)
+    return walked
 
 
-def _collect(box, chain, matrix, owners, line=None):
+class _Painting:
+    """The painting order met so far in a walk of a page, and the covers found."""
+
+    def __init__(self, covers: list[Cover]):
+        self.covers = covers
+        self.layer = (0, 0)
+        self.positioned = 0
+
+    def enter(self, box, matrix) -> tuple[int, int]:
+        """The layer box and its flow are painted in; box noted as a cover if it hides what is under it."""
+        layer = self.layer
+        if _paints_later(box):
+            self.positioned += 1
+            z_index = box.style["z_index"]
+            layer = (z_index if isinstance(z_index, int) else layer[0], self.positioned)
+        if _hides(box):
+            self.covers.append(Cover(_apply(matrix, _padding_rect(box)), layer, _box_name(box)))
+        return layer
+
+
+def _paints_later(box) -> bool:
+    return box.style["position"] in ("relative", "absolute", "fixed") or bool(
+        getattr(box, "transformation_matrix", None)
+    )
+
+
+def _hides(box) -> bool:
+    style = box.style
+    image = any(kind != "none" for kind, _ in style["background_image"])
+    alpha = getattr(style["background_color"], "alpha", 0.0) * style["opacity"]
+    return (image or alpha >= OPAQUE) and box.padding_width() > 0 and box.padding_height() > 0
+
+
+def _box_name(box) -> str:
+    element = box.element
+    classes = "".join(f".{name}" for name in (element.get("class") or "").split()) if element is not None else ""
+    source = element.get(SOURCE_ATTRIBUTE) if element is not None else None
+    return f"{box.element_tag or 'box'}{classes}" + (f", {source}" if source else "")
+
+
+def _collect(box, chain, matrix, owners, line, painting: _Painting):
     """Walk the boxes below box; chain holds the block boxes around it (innermost last)."""
     for item in getattr(box, "children", ()):
         child = unwrap(item)
@@ -606,14 +673,19 @@ def _collect(box, chain, matrix, owners, line=None):
         box_kind = kind(child)
         if box_kind == "TextBox":
             if child.text.strip():
-                _add_run(child, chain, matrix, owners, line)
+                _add_run(child, chain, matrix, owners, line, painting.layer)
             continue
         inner = matrix
         transform = getattr(child, "transformation_matrix", None)
         if transform:
             inner = transform if matrix is None else transform @ matrix
         is_block = box_kind not in ("LineBox", "InlineBox") and hasattr(child, "padding_box_x")
-        _collect(child, chain + [child] if is_block else chain, inner, owners, child if box_kind == "LineBox" else line)
+        outer_layer = painting.layer
+        if is_block and box_kind != "MarginBox":
+            painting.layer = painting.enter(child, inner)
+        inner_chain = chain + [child] if is_block else chain
+        _collect(child, inner_chain, inner, owners, child if box_kind == "LineBox" else line, painting)
+        painting.layer = outer_layer
 
 
 def ink_extent(text: str) -> tuple[float, float]:
@@ -626,7 +698,7 @@ def ink_extent(text: str) -> tuple[float, float]:
     return above, below
 
 
-def _add_run(text, chain, matrix, owners, line):
+def _add_run(text, chain, matrix, owners, line, layer):
     above, below = ink_extent(text.text)
     size = text.style["font_size"]
     baseline = text.position_y + text.baseline
@@ -651,7 +723,7 @@ def _add_run(text, chain, matrix, owners, line):
     owner = owners.get(id(owner_box))
     if owner is None:
         owner = owners[id(owner_box)] = Owner(owner_box, chain)
-    owner.runs.append(Run(_apply(matrix, local), owner_box, box_past, text.text, fit_element))
+    owner.runs.append(Run(_apply(matrix, local), owner_box, box_past, text.text, fit_element, layer))
 
 
 def text_findings(document, skip_fit: Container = frozenset()) -> list[FitBox]:
@@ -673,6 +745,7 @@ def text_findings(document, skip_fit: Container = frozenset()) -> list[FitBox]:
                     owner.note("safe", geometry.past_shape(run.rect, geometry.safe))
                 runs.append((run, owner))
         _note_overlaps([pair for pair in runs if not _is_reading(pair[1].box)])
+        _note_covered(runs, page_covers(page))
         for owner in owners.values():
             if owner.found:
                 findings.append(_finding(index, owner))
@@ -703,6 +776,18 @@ def _note_overlaps(runs) -> None:
                 owner.note("overlap", past, _element_text(other_owner.box)[:30])
                 other_owner.note("overlap", past, _element_text(owner.box)[:30])
         active.append((run, owner))
+
+
+def _note_covered(runs, covers: list[Cover]) -> None:
+    """Text under a box painted after it: how far the box reaches over it, in the narrower direction."""
+    for cover in covers:
+        for run, owner in runs:
+            if run.layer >= cover.layer:
+                continue
+            width = min(run.rect[2], cover.rect[2]) - max(run.rect[0], cover.rect[0])
+            height = min(run.rect[3], cover.rect[3]) - max(run.rect[1], cover.rect[1])
+            if width > 0 and height > 0:
+                owner.note("covered", min(width, height), cover.name)
 
 
 def _finding(page: int, owner: Owner, found: tuple | None = None) -> FitBox:

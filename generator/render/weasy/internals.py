@@ -15,6 +15,13 @@ Kinds of entry (`expected` says what is checked):
 - option: a key of `weasyprint.DEFAULT_OPTIONS`;
 - source: the module's or function's source still has the shape the code relies on;
 - behaviour: a property of WeasyPrint checked by running it.
+
+An entry a speed patch of patches.py relies on names it (`patch`): before installing, the patch checks its
+entries (runtime_problems: those that need no layout) and is left off, with a warning, when one fails.
+`keys` are the keys of WeasyPrint's dictionaries the code reads or writes through the entry. Every private
+name the layer's modules read or write is listed here (tests/test_weasy_internals.py scans their source);
+the few other names that scan meets are declared below INTERNALS: WeasyPrint's public API (PUBLIC), what
+pnpgen marks WeasyPrint's objects with (PNPGEN_MARKS) and the keys of pnpgen's own dictionaries (OWN_KEYS).
 """
 
 from __future__ import annotations
@@ -25,7 +32,9 @@ import importlib
 import importlib.util
 import inspect
 import re
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -35,51 +44,20 @@ class Internal:
     kind: str  # see the module docstring
     expected: tuple = ()  # parameter names, a class name to look the attribute up on, a source pattern
     used_by: str = ""  # the pnpgen code that relies on it
+    patch: str = ""  # the speed patch (patches.SPEED_PATCHES) that is left off when this is not as expected
+    keys: tuple = ()  # keys of the entry's dictionaries the code reads or writes (a PDF dictionary's)
 
     @property
     def id(self) -> str:
         return f"{self.module}.{self.name}" + (":source" if self.kind == "source" else "")
 
 
-def patched_names(source: str) -> set[tuple[str, str]]:
-    """(module, dotted name) of every WeasyPrint name a module of patches assigns: `fonts.Font.clean = ...` after
-    `from weasyprint.pdf import fonts`. Each must be listed in INTERNALS (tests/test_weasy_internals.py)."""
-    found = set()
-    for function in ast.walk(ast.parse(source)):
-        if not isinstance(function, (ast.FunctionDef, ast.Module)):
-            continue
-        aliases = {}
-        for node in ast.walk(function):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("weasyprint"):
-                aliases.update({alias.asname or alias.name: f"{node.module}.{alias.name}" for alias in node.names})
-            elif isinstance(node, ast.Import):
-                aliases.update(
-                    {
-                        alias.asname: alias.name
-                        for alias in node.names
-                        if alias.name.startswith("weasyprint") and alias.asname
-                    }
-                )
-        for node in ast.walk(function):
-            targets = (
-                node.targets
-                if isinstance(node, ast.Assign)
-                else [node.target]
-                if isinstance(node, (ast.AugAssign, ast.AnnAssign))
-                else []
-            )
-            for target in targets:
-                chain: list[str] = []
-                while isinstance(target, ast.Attribute):
-                    chain.insert(0, target.attr)
-                    target = target.value
-                if chain and isinstance(target, ast.Name) and target.id in aliases:
-                    found.add((aliases[target.id], ".".join(chain)))
-    return found
-
-
 BOXES = "weasyprint.formatting_structure.boxes"
 FONTS = "weasyprint.pdf.fonts"
+
+PREBUILT_FFI, LATE_IMPORTS, LAZY_FONT_FILES = "prebuilt-ffi", "deferred-imports", "lazy-font-files"
+PARALLEL_SUBSETTING, SHARED_INLINE_STYLES = "parallel-subsetting", "shared-inline-styles"
+NO_EMPTY_MARGIN_BOXES, HYPHENATION_CACHE, SHARED_FONTS = "no-empty-margin-boxes", "hyphenation-cache", "shared-fonts"
 
 INTERNALS: list[Internal] = [
     # patches.py: prebuilt C declarations
@@ -89,25 +67,44 @@ INTERNALS: list[Internal] = [
         "source",
         ("one `ffi = cffi.FFI()` and one `ffi.cdef(TEXT)`",),
         "patches._install_finder / split_declarations",
+        PREBUILT_FFI,
     ),
     # patches.py: whole font files read lazily
-    Internal(FONTS, "Font", "class", (), "patches.defer_font_copies"),
-    Internal(FONTS, "Font.file_content", "set in class", (), "patches._FileContent"),
-    Internal(FONTS, "get_hb_object_data", "function", ("hb_object", "ot_color", "glyph"), "patches.defer_font_copies"),
-    Internal(FONTS, "get_pango_font_hb_face", "function", ("pango_font",), "patches.defer_font_copies"),
-    Internal(FONTS, "ffi", "attribute", ("cast",), "patches.defer_font_copies"),
+    Internal(FONTS, "Font", "class", (), "patches.defer_font_copies", LAZY_FONT_FILES),
+    Internal(FONTS, "Font.file_content", "set in class", (), "patches._FileContent", LAZY_FONT_FILES),
+    Internal(
+        FONTS,
+        "get_hb_object_data",
+        "function",
+        ("hb_object", "ot_color", "glyph"),
+        "patches.defer_font_copies",
+        LAZY_FONT_FILES,
+    ),
+    Internal(
+        FONTS, "get_pango_font_hb_face", "function", ("pango_font",), "patches.defer_font_copies", LAZY_FONT_FILES
+    ),
+    Internal(FONTS, "ffi", "attribute", ("cast",), "patches.defer_font_copies", LAZY_FONT_FILES),
     # patches.py: fonts subset in parallel
-    Internal(FONTS, "Font.clean", "method", ("self", "to_unicode", "hinting"), "patches.subset_fonts_in_parallel"),
-    Internal(FONTS, "Font.bitmap", "set in class", (), "patches.subset_fonts_in_parallel"),
-    Internal(FONTS, "Font.used_in_forms", "set in class", (), "patches.subset_fonts_in_parallel"),
-    Internal(FONTS, "Font.to_unicode", "set in class", (), "patches.subset_fonts_in_parallel"),
-    Internal(FONTS, "Font.hash", "set in class", (), "patches._fonts_by_file"),
+    Internal(
+        FONTS,
+        "Font.clean",
+        "method",
+        ("self", "to_unicode", "hinting"),
+        "patches.subset_fonts_in_parallel",
+        PARALLEL_SUBSETTING,
+    ),
+    *[
+        Internal(FONTS, f"Font.{name}", "set in class", (), "patches.subset_fonts_in_parallel", PARALLEL_SUBSETTING)
+        for name in ("bitmap", "used_in_forms", "to_unicode")
+    ],
+    Internal(FONTS, "Font.hash", "set in class", (), "patches._fonts_by_file", PARALLEL_SUBSETTING),
     Internal(
         FONTS,
         "build_fonts_dictionary",
         "function",
         ("pdf", "fonts", "compress", "subset", "options"),
         "patches.subset_fonts_in_parallel",
+        PARALLEL_SUBSETTING,
     ),
     Internal(
         FONTS,
@@ -124,6 +121,7 @@ INTERNALS: list[Internal] = [
         ),
         "patches.subset_fonts_in_parallel (repeats what the loop passes to clean()); compactfonts."
         "_label_bare_cff_streams (relabels the stream of a bare CFF /CIDFontType0C)",
+        PARALLEL_SUBSETTING,
     ),
     Internal(
         "weasyprint.pdf",
@@ -131,6 +129,7 @@ INTERNALS: list[Internal] = [
         "function",
         ("pdf", "fonts", "compress", "subset", "options"),
         "patches.subset_fonts_in_parallel (the name weasyprint.pdf calls, replaced)",
+        PARALLEL_SUBSETTING,
     ),
     Internal(
         "weasyprint.pdf",
@@ -138,8 +137,17 @@ INTERNALS: list[Internal] = [
         "source",
         (r"= build_fonts_dictionary\(",),
         "patches.subset_fonts_in_parallel (replaces weasyprint.pdf.build_fonts_dictionary, which this calls)",
+        PARALLEL_SUBSETTING,
     ),
-    Internal("weasyprint", "DEFAULT_OPTIONS.hinting", "option", (), "patches.subset_fonts_in_parallel"),
+    Internal(
+        "weasyprint",
+        "DEFAULT_OPTIONS.hinting",
+        "option",
+        (),
+        "patches.subset_fonts_in_parallel",
+        PARALLEL_SUBSETTING,
+        ("hinting",),
+    ),
     # patches.py: one font configuration for the process
     Internal(
         "weasyprint.text.fonts",
@@ -147,6 +155,7 @@ INTERNALS: list[Internal] = [
         "set in class",
         (),
         "patches.SharedFonts (a font added by @font-face)",
+        SHARED_FONTS,
     ),
     # compactfonts.py: CJK fonts embedded with their used glyphs only
     Internal(
@@ -165,17 +174,53 @@ INTERNALS: list[Internal] = [
     ),
     Internal(
         "weasyprint.text.ffi",
+        "ffi",
+        "attribute",
+        ("gc", "new", "buffer", "NULL"),
+        "compactfonts.compact_cff, compactfonts._read_cff (WeasyPrint's cffi object)",
+    ),
+    Internal(
+        "weasyprint.text.ffi",
         "harfbuzz",
         "attribute",
-        ("hb_face_reference_table", "hb_blob_get_data", "hb_blob_destroy", "hb_face_destroy", "hb_tag_from_string"),
-        "compactfonts._read_cff",
+        (
+            "hb_face_reference_table",
+            "hb_blob_get_data",
+            "hb_blob_destroy",
+            "hb_face_destroy",
+            "hb_tag_from_string",
+            "hb_set_add_sorted_array",
+        ),
+        "compactfonts._read_cff, compactfonts._add_sorted",
     ),
     Internal(
         "weasyprint.text.ffi",
         "harfbuzz_subset",
         "attribute",
-        ("HB_SUBSET_FLAGS_NO_LAYOUT_CLOSURE", "HB_SUBSET_SETS_DROP_TABLE_TAG", "hb_subset_or_fail"),
+        (
+            "HB_SUBSET_FLAGS_DESUBROUTINIZE",
+            "HB_SUBSET_FLAGS_NO_HINTING",
+            "HB_SUBSET_FLAGS_NOTDEF_OUTLINE",
+            "HB_SUBSET_FLAGS_NO_LAYOUT_CLOSURE",
+            "HB_SUBSET_SETS_DROP_TABLE_TAG",
+            "hb_subset_input_create_or_fail",
+            "hb_subset_input_destroy",
+            "hb_subset_input_glyph_set",
+            "hb_subset_input_set",
+            "hb_subset_input_set_flags",
+            "hb_subset_or_fail",
+        ),
         "compactfonts.compact_cff",
+    ),
+    Internal("pydyf", "PDF.objects", "set in class", (), "compactfonts._label_bare_cff_streams (the objects written)"),
+    Internal("pydyf", "Stream.stream", "set in class", (), "compactfonts._label_bare_cff_streams (a font file)"),
+    Internal(
+        "pydyf",
+        "Stream.extra",
+        "set in class",
+        (),
+        "compactfonts._label_bare_cff_streams (a font file's /Subtype)",
+        keys=("Subtype",),
     ),
     Internal(
         "weasyprint.css",
@@ -183,6 +228,7 @@ INTERNALS: list[Internal] = [
         "function",
         ("tree", "presentational_hints", "base_url"),
         "patches.share_inline_styles",
+        SHARED_INLINE_STYLES,
     ),
     Internal(
         "weasyprint.css",
@@ -190,6 +236,7 @@ INTERNALS: list[Internal] = [
         "source",
         (r"specificity = \(1, 0, 0\)",),
         "patches.share_inline_styles (a style attribute's specificity, STYLE_ATTRIBUTE_SPECIFICITY)",
+        SHARED_INLINE_STYLES,
     ),
     Internal(
         "weasyprint.layout",
@@ -197,6 +244,19 @@ INTERNALS: list[Internal] = [
         "function",
         ("context", "page", "state"),
         "patches.skip_empty_margin_boxes (the name weasyprint.layout calls, replaced)",
+        NO_EMPTY_MARGIN_BOXES,
+    ),
+    Internal(
+        "weasyprint.layout.page",
+        "make_margin_boxes",
+        "source",
+        (
+            r"context\.style_for\(page\.page_type, at_keyword\)",
+            r"if style is None:\s+# [^\n]*\n\s+style = page\.style\.anonymous_style",
+            r"style\['content'\] not in \(\s*'normal', 'inhibit', 'none'\)",
+        ),
+        "patches.skip_empty_margin_boxes (repeats how a margin box's style and its content are found)",
+        NO_EMPTY_MARGIN_BOXES,
     ),
     Internal(
         "weasyprint.css",
@@ -204,6 +264,31 @@ INTERNALS: list[Internal] = [
         "attribute",
         ("__iter__",),
         "patches.skip_empty_margin_boxes (the margin box names)",
+        NO_EMPTY_MARGIN_BOXES,
+    ),
+    Internal(
+        "weasyprint.layout",
+        "LayoutContext.style_for",
+        "set in class",
+        (),
+        "patches.skip_empty_margin_boxes (a page's margin box style)",
+        NO_EMPTY_MARGIN_BOXES,
+    ),
+    Internal(
+        "weasyprint.css",
+        "StyleFor.__call__",
+        "method",
+        ("self", "element", "pseudo_type"),
+        "patches.skip_empty_margin_boxes (what context.style_for is)",
+        NO_EMPTY_MARGIN_BOXES,
+    ),
+    Internal(
+        BOXES,
+        "PageBox.page_type",
+        "set in class",
+        (),
+        "patches.skip_empty_margin_boxes (the page's type, for its margin boxes' style)",
+        NO_EMPTY_MARGIN_BOXES,
     ),
     # patches.py: fontTools' subsetter and instancer imported when first used
     Internal(
@@ -212,11 +297,19 @@ INTERNALS: list[Internal] = [
         "source",
         (r"\nfrom fontTools import subset\n", r"\nfrom fontTools\.varLib\.instancer import instantiateVariableFont\n"),
         "patches.defer_imports (DEFERRED_IMPORTS: what the module imports from them, and how)",
+        LATE_IMPORTS,
     ),
     # patches.py: hyphenation patterns parsed once (pyphen, which WeasyPrint hyphenates with)
-    Internal("pyphen", "HyphDict", "class", (), "patches.cache_hyphenation (subclassed)"),
+    Internal("pyphen", "HyphDict", "class", (), "patches.cache_hyphenation (subclassed)", HYPHENATION_CACHE),
     *[
-        Internal("pyphen", f"HyphDict.{name}", "set in class", (), "patches.cache_hyphenation (stored, set)")
+        Internal(
+            "pyphen",
+            f"HyphDict.{name}",
+            "set in class",
+            (),
+            "patches.cache_hyphenation (stored, set)",
+            HYPHENATION_CACHE,
+        )
         for name in ("patterns", "maxlen", "cache")
     ],
     Internal(
@@ -225,6 +318,23 @@ INTERNALS: list[Internal] = [
         "source",
         (r"hdcache\[path\] = HyphDict\(path\)",),
         "patches.cache_hyphenation (replaces pyphen.HyphDict, which this calls)",
+        HYPHENATION_CACHE,
+    ),
+    # taglang.py: each structure element of a tagged PDF in its own language
+    Internal(
+        "weasyprint.pdf.tags",
+        "_build_box_tree",
+        "function",
+        ("box", "parent", "pdf", "page_number", "nums", "annotations", "tags"),
+        "taglang.mark_languages (a structure element's parent /P and type /S read, its /Lang written)",
+        keys=("P", "S", "Lang"),
+    ),
+    Internal(
+        "weasyprint.pdf.tags",
+        "_build_box_tree",
+        "source",
+        (r"yield from _build_box_tree\(", r"_build_box_tree\(\s*child, child_parent", r"yield element"),
+        "taglang.mark_languages (wraps it: the recursion must go through the module's name)",
     ),
     # tree.py: the ways into the layout tree
     Internal("weasyprint.document", "Page._page_box", "set in class", (), "tree.page_box"),
@@ -269,6 +379,13 @@ INTERNALS: list[Internal] = [
         Internal(BOXES, f"Box.style[{key}]", "style key", (key,), "fit.py, furigana.py, lastlines.py, lastpage.py")
         for key in ("font_size", "position", "lang")
     ],
+    *[
+        Internal(BOXES, f"Box.style[{key}]", "style key", (key,), "fit.page_covers (what a box's background hides)")
+        for key in ("background_color", "background_image", "opacity", "z_index")
+    ],
+    Internal(
+        BOXES, "Box.style[content]", "style key", ("content",), "patches.skip_empty_margin_boxes", NO_EMPTY_MARGIN_BOXES
+    ),
     Internal(
         "weasyprint",
         "HTML.render",
@@ -286,6 +403,41 @@ INTERNALS: list[Internal] = [
 ]
 
 
+# The public API of WeasyPrint (and of cffi and tinycss2) as the layer uses it: documented, not checked here.
+PUBLIC = {
+    "cffi.FFI": "compiles WeasyPrint's C declarations once (patches.prebuilt_ffi)",
+    "weasyprint.HTML": "a document to lay out",
+    "weasyprint.HTML.render": "lays it out (font_config=: the process' FontConfiguration)",
+    "weasyprint.Document.pages": "the laid-out pages",
+    "weasyprint.Document.write_pdf": "the PDF's bytes",
+    "weasyprint.text.fonts.FontConfiguration": "the fonts of @font-face rules (patches.font_configuration)",
+    "pydyf.String": "a PDF string (taglang: a structure element's /Lang)",
+    "pydyf.PDF.catalog": "the document's catalog (taglang: the document's /Lang)",
+    "pydyf.Object.reference": "an object's reference (taglang: a structure element by its reference)",
+    "tinycss2.color4.Color.alpha": "a computed colour's opacity (fit.page_covers: a background that hides text)",
+}
+# What pnpgen sets on WeasyPrint's objects and functions (named so that no WeasyPrint name is taken).
+PNPGEN_MARKS = {
+    "compact": "compactfonts: Font._harfbuzz_subset replaced",
+    "compact_cff": "compactfonts: a Font embedded as bare CFF",
+    "_cleaned_for": "patches.subset_fonts_in_parallel: a Font subset already",
+    "_file_content": "patches._FileContent: where a Font's file_content is kept",
+    "subsets_in_parallel": "patches.subset_fonts_in_parallel: build_fonts_dictionary replaced",
+    "shares_inline_styles": "patches.share_inline_styles: find_style_attributes replaced",
+    "skips_empty_margin_boxes": "patches.skip_empty_margin_boxes: make_margin_boxes replaced",
+    "_pnpgen_walk": "fit._page_walk: a page's text and the boxes covering it, measured once",
+    "cached": "patches.cache_hyphenation: pyphen.HyphDict replaced",
+}
+# Keys of pnpgen's own dictionaries that the scan of the layer meets (the others are WeasyPrint's: `keys` and
+# the style keys above).
+OWN_KEYS = {
+    "done": "lastpage: the state kept across layouts",
+    "pages": "lastpage: the state kept across layouts",
+    "style": "lastpage: the state kept across layouts",
+    "trim": "fit: an Owner's findings by kind",
+}
+
+
 def _resolve(module_name: str, dotted: str):
     value = importlib.import_module(module_name)
     for part in dotted.split("."):
@@ -295,6 +447,14 @@ def _resolve(module_name: str, dotted: str):
 
 def _parameters(function) -> tuple[str, ...]:
     return tuple(inspect.signature(function).parameters)
+
+
+def _weasyprint():
+    """WeasyPrint as imported (by patches.load() in pnpgen's processes and tests/test_weasy_internals.py): the
+    names checked are WeasyPrint's, patched or not. (This module imports nothing of pnpgen's that imports it.)"""
+    import weasyprint
+
+    return weasyprint
 
 
 SAMPLE = """<html lang="ja"><head><style>
@@ -308,9 +468,7 @@ body { margin: 0; font-size: 8pt } .fixed { position: absolute; left: 2mm; top: 
 @functools.cache
 def sample_boxes() -> dict[str, list]:
     """The boxes of a small laid-out document (absolute, transformed, margin box, Japanese), by class name."""
-    from generator.render.weasy import load
-
-    document = load().HTML(string=SAMPLE).render()
+    document = _weasyprint().HTML(string=SAMPLE).render()
     found: dict[str, list] = {}
     stack = [document.pages[0]._page_box]
     while stack:
@@ -328,8 +486,105 @@ def problem(internal: Internal) -> str | None:
     """What is wrong with an internal name in the installed WeasyPrint; None when it is as expected."""
     try:
         return _CHECKS[internal.kind](internal)
-    except (ImportError, AttributeError, KeyError, OSError, TypeError) as error:
+    except (ImportError, AttributeError, KeyError, OSError, TypeError, ValueError) as error:
         return f"{internal.id}: {type(error).__name__}: {error}"
+
+
+LAYOUT_KINDS = ("layout attribute", "style key", "behaviour")  # checked by laying a document out: tests only
+
+
+def runtime_problems(patch: str) -> list[str]:
+    """What is wrong with the entries a speed patch relies on, of those checked without a layout (a few ms, in
+    each process that loads WeasyPrint): a source file or a function is read, nothing is imported that the
+    patch's own installation would not import. The others are tests/test_weasy_internals.py's."""
+    found = (problem(entry) for entry in INTERNALS if entry.patch == patch and entry.kind not in LAYOUT_KINDS)
+    return [found_problem for found_problem in found if found_problem is not None]
+
+
+def source_file(module: str) -> Path:
+    """The source file of a module, found without importing it (nor its package: importing weasyprint.text.ffi
+    would import WeasyPrint, which the prebuilt declarations and deferred imports must come before)."""
+    loaded = getattr(sys.modules.get(module), "__file__", None)
+    if loaded:
+        return Path(loaded)
+    top, *rest = module.split(".")
+    spec = importlib.util.find_spec(top)  # a top-level name is found without running it
+    if spec is None or spec.origin is None:
+        raise ImportError(f"{top} is not installed")
+    if not rest:
+        return Path(spec.origin)
+    base = Path(spec.origin).parent.joinpath(*rest)
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    raise ImportError(f"{module} is not found in {spec.origin}")
+
+
+@functools.cache
+def _file_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def definition_source(definition) -> str:
+    """The text of a function or class (a patched function's original), cut from its module's file by
+    indentation: inspect.getsource looks the module up among all those loaded and parses a class's whole
+    module, 10-60 ms each, in every process that loads WeasyPrint."""
+    definition = inspect.unwrap(definition)
+    code = getattr(definition, "__code__", None)
+    path = Path(code.co_filename if code is not None else inspect.getfile(definition))
+    lines = _file_text(path).splitlines(keepends=True)
+    if code is not None:
+        start = code.co_firstlineno - 1
+    else:
+        heading = re.compile(rf"\s*class {re.escape(definition.__name__)}\b")
+        start = next((number for number, line in enumerate(lines) if heading.match(line)), None)
+        if start is None:
+            return inspect.getsource(definition)
+    while lines[start].lstrip().startswith("@"):  # a decorator: the definition is below it
+        start += 1
+    indent = _indent(lines[start])
+    end = start + 1
+    while end < len(lines) and (
+        not lines[end].strip() or _indent(lines[end]) > indent or lines[end].lstrip().startswith(")")
+    ):
+        end += 1
+    return "".join(lines[start:end])
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def split_declarations(tree: ast.Module) -> tuple[str, ast.Module] | None:
+    """WeasyPrint's declarations (the text of its single `ffi.cdef(...)`), and the module without
+    `ffi = cffi.FFI()` and that call; None when the module is not shaped like that."""
+    declarations, kept = None, []
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and getattr(node.targets[0], "id", "") == "ffi"
+            and isinstance(node.value, ast.Call)
+            and getattr(node.value.func, "attr", "") == "FFI"
+        ):
+            continue
+        if (
+            isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Call)
+            and getattr(node.value.func, "attr", "") == "cdef"
+            and getattr(getattr(node.value.func, "value", None), "id", "") == "ffi"
+        ):
+            if declarations is not None or len(node.value.args) != 1 or node.value.keywords:
+                return None
+            argument = node.value.args[0]
+            if not (isinstance(argument, ast.Constant) and isinstance(argument.value, str)):
+                return None
+            declarations = argument.value
+            continue
+        kept.append(node)
+    if declarations is None or len(kept) != len(tree.body) - 2:
+        return None
+    return declarations, ast.Module(body=kept, type_ignores=[])
 
 
 def _check_callable(internal: Internal) -> str | None:
@@ -350,7 +605,7 @@ def _check_set_in_class(internal: Internal) -> str | None:
     class_name, attribute = internal.name.rsplit(".", 1)
     cls = _resolve(internal.module, class_name)
     package = internal.module.split(".")[0]
-    sources = "".join(inspect.getsource(base) for base in cls.__mro__ if base.__module__.startswith(package))
+    sources = "".join(definition_source(base) for base in cls.__mro__ if base.__module__.startswith(package))
     if re.search(rf"self\.{re.escape(attribute)}\s*=(?!=)", sources):
         return None
     return f"{class_name}'s code no longer assigns self.{attribute}"
@@ -391,22 +646,12 @@ def _check_option(internal: Internal) -> str | None:
 
 def _check_source(internal: Internal) -> str | None:
     if internal.module == "weasyprint.text.ffi":
-        from generator.render.weasy.patches import split_declarations
-
-        spec = importlib.util.find_spec(internal.module)
-        if spec is None or spec.origin is None:
-            return f"{internal.module} is not found"
-        with open(spec.origin, encoding="utf-8") as file:
-            tree = ast.parse(file.read())
+        tree = ast.parse(_file_text(source_file(internal.module)))
         return None if split_declarations(tree) is not None else f"{internal.module} is no longer shaped as expected"
-    if internal.name == "<module>":  # the module's own text (its imports)
-        spec = importlib.util.find_spec(internal.module)
-        if spec is None or spec.origin is None:
-            return f"{internal.module} is not found"
-        with open(spec.origin, encoding="utf-8") as file:
-            source = file.read()
+    if internal.name == "<module>":  # the module's own text (its imports), read before WeasyPrint is imported
+        source = _file_text(source_file(internal.module))
     else:
-        source = inspect.getsource(_resolve(internal.module, internal.name))
+        source = definition_source(_resolve(internal.module, internal.name))
     missing = [pattern for pattern in internal.expected if not re.search(pattern, source)]
     return f"{internal.id}: source no longer matches {missing}" if missing else None
 
@@ -418,9 +663,7 @@ def _check_behaviour(internal: Internal) -> str | None:
 def _check_spliced_pages() -> str | None:
     import pypdfium2
 
-    from generator.render.weasy import load
-
-    html = load().HTML(string='<p style="page-break-after: always">first</p><p>second</p>')
+    html = _weasyprint().HTML(string='<p style="page-break-after: always">first</p><p>second</p>')
     document, other = html.render(), html.render()
     document.pages[1] = other.pages[1]
     pdf = pypdfium2.PdfDocument(document.write_pdf())
@@ -429,10 +672,9 @@ def _check_spliced_pages() -> str | None:
 
 
 def _check_render_again() -> str | None:
-    from generator.render.weasy import load
     from generator.render.weasy.tree import descendants, page_box
 
-    html = load().HTML(string='<p id="p" style="width: 30mm">Draw one card</p>')
+    html = _weasyprint().HTML(string='<p id="p" style="width: 30mm">Draw one card</p>')
 
     def width():
         document = html.render()

@@ -1,6 +1,12 @@
 """WeasyPrint, loaded faster and lighter, with the same output (the tests compare the bytes).
 
-Changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEASYPRINT=1 turns them off.
+Changes to how WeasyPrint runs, none to what it produces: the speed patches, each named in SPEED_PATCHES.
+PNPGEN_PLAIN_WEASYPRINT turns them off: `1` (or `all`) every one, or a list of their names (`prebuilt-ffi,
+hyphenation-cache`). Each checks the WeasyPrint names it relies on before it is installed (internals.py:
+the entries naming it, those checked without a layout, a few ms in all); a patch whose check fails, or whose
+installation fails, is left off and the command prints one warning naming it and what to do: the PDFs are the
+same, made slower. (compactfonts.py is no speed patch: it changes what the PDF embeds, so it is always on,
+and tests/test_weasy_internals.py guards its names.)
 
 - C declarations prebuilt: WeasyPrint declares the Pango, HarfBuzz and fontconfig functions it calls as one
   C text that cffi parses with pycparser at every import, about 0.2 s of every process that renders. cffi can
@@ -8,7 +14,7 @@ Changes to how WeasyPrint runs, none to what it produces; PNPGEN_PLAIN_WEASYPRIN
   `load()` builds that module on first use, keeps its code in the user's cache keyed by the exact declarations
   and the cffi version (sealed: only code this user's pnpgen wrote is run, see fsutil.write_sealed_entry),
   and runs WeasyPrint's own `text/ffi.py` with only its `cdef` call replaced by the prebuilt object. Anything
-  unexpected (another WeasyPrint layout, an unwritable cache) falls back to the plain import.
+  unexpected (another WeasyPrint layout, an unwritable cache) falls back to the plain import, with a warning.
 - Whole font files copied only when read (see _FileContent).
 - Fonts subset side by side: a document's fonts are subset one after the other (5-10 ms each for Noto CJK
   embedded compact, see compactfonts.py; 35 ms as WeasyPrint embeds it) although HarfBuzz runs without
@@ -47,12 +53,25 @@ import io
 import os
 import pickle
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 from generator.fsutil import read_sealed_entry, write_sealed_entry
 from generator.paths import user_cache_dir
-from generator.render.weasy import compactfonts
+from generator.render.weasy import compactfonts, internals, taglang
+from generator.render.weasy.internals import (
+    HYPHENATION_CACHE,
+    LATE_IMPORTS,
+    LAZY_FONT_FILES,
+    NO_EMPTY_MARGIN_BOXES,
+    PARALLEL_SUBSETTING,
+    PREBUILT_FFI,
+    SHARED_FONTS,
+    SHARED_INLINE_STYLES,
+    split_declarations,
+)
 
 FFI_MODULE = "weasyprint.text.ffi"
 
@@ -62,31 +81,119 @@ def weasyprint_version() -> str:
     return importlib.metadata.version("weasyprint")  # without importing WeasyPrint (slow) on a cached build
 
 
+SWITCH = "PNPGEN_PLAIN_WEASYPRINT"  # the speed patches it names are left off: `1` or `all` for every one
+ACTIVE: set[str] = set()  # the speed patches installed in this process
+OFF: dict[str, tuple[str, bool]] = {}  # speed patches left off: name -> (what failed, whether it was the check)
+_warned = False  # this process said what OFF holds (a fork inherits it: a render worker says nothing)
+
+
 def load() -> ModuleType:
-    """The weasyprint module, imported with the changes above unless PNPGEN_PLAIN_WEASYPRINT=1."""
-    plain = os.environ.get("PNPGEN_PLAIN_WEASYPRINT") == "1"
-    deferred: list[str] = []
-    if "weasyprint" not in sys.modules and not plain:
-        try:
-            _install_finder()
-        except Exception:  # noqa: BLE001 - never worse than the plain import
-            pass
-        deferred = defer_imports()
+    """The weasyprint module, with the speed patches its switch leaves on and their checks pass (see the
+    module's doc); a patch left off by a failed check is named in one warning."""
+    switched_off = switched_off_patches()
+    if "weasyprint" not in sys.modules:
+        for patch in SPEED_PATCHES:
+            if patch.before_import:
+                _apply(patch, switched_off)
     try:
         import weasyprint
     finally:
-        for name in deferred:  # WeasyPrint holds them; a later import gets the real module
+        for name in DEFERRED_IMPORTS:  # WeasyPrint holds them; a later import gets the real module
             if isinstance(sys.modules.get(name), _Deferred):
                 del sys.modules[name]
+    finder = next((finder for finder in sys.meta_path if isinstance(finder, _PrebuiltFinder)), None)
+    if finder is not None and finder.failed:
+        ACTIVE.discard(PREBUILT_FFI)
+        OFF.setdefault(PREBUILT_FFI, (finder.failed, False))
 
     compactfonts.embed_compact_fonts()  # what pnpgen embeds, plain or not
-    if not plain:
-        defer_font_copies()
-        subset_fonts_in_parallel()
-        share_inline_styles()
-        skip_empty_margin_boxes()
-        cache_hyphenation()
+    taglang.mark_languages()  # and how it tags
+    for patch in SPEED_PATCHES:
+        if not patch.before_import:
+            _apply(patch, switched_off)
+    _warn_once(switched_off)
     return weasyprint
+
+
+@dataclass(frozen=True)
+class SpeedPatch:
+    """A change to how WeasyPrint runs, never to what it writes (tests/test_weasy_patches.py compares the bytes)."""
+
+    name: str  # how PNPGEN_PLAIN_WEASYPRINT and internals.INTERNALS (`patch`) name it
+    saves: str  # what it saves, for the warning and the docs
+    install: Callable[[], object]
+    before_import: bool = False  # installed before WeasyPrint is imported (only then)
+
+
+def switched_off_patches() -> set[str]:
+    """The speed patches PNPGEN_PLAIN_WEASYPRINT names (every one for `1` or `all`), and any unknown name."""
+    value = os.environ.get(SWITCH, "").strip()
+    if value.lower() in ("1", "all", "yes", "true"):
+        return {patch.name for patch in SPEED_PATCHES}
+    return {name for name in value.replace(",", " ").split() if name != "0"}
+
+
+def _apply(patch: SpeedPatch, switched_off: set[str]) -> None:
+    """Install a speed patch once its check passes; left off (in OFF, warned about) when the check or the
+    installation fails. Once installed it stays for the process."""
+    if patch.name in ACTIVE or patch.name in OFF or patch.name in switched_off:
+        return
+    problems = internals.runtime_problems(patch.name)
+    if problems:
+        OFF[patch.name] = ("; ".join(problems), True)
+        return
+    try:
+        patch.install()
+    except Exception as error:  # noqa: BLE001 - any failure: WeasyPrint as it is, and a warning says so
+        OFF[patch.name] = (f"{type(error).__name__}: {error}", False)
+        return
+    ACTIVE.add(patch.name)
+
+
+def warn_again() -> None:
+    """A new command in this process (a resident server's fork, a test): its load() says again what is off."""
+    global _warned
+    _warned = False
+
+
+def _warn_once(switched_off: set[str]) -> None:
+    """One warning for each speed patch left off by a failed check, once per command: not in the render
+    workers (forked from the process that warned), nor in a command whose fork server warns for it."""
+    global _warned
+    from generator import processes
+
+    if _warned or processes.fork_server_pid() is not None:
+        return
+    _warned = True
+    known = {patch.name for patch in SPEED_PATCHES}
+    lines = [
+        f"{SWITCH} names no speed patch {name!r} (they are: {', '.join(sorted(known))})"
+        for name in sorted(switched_off - known)
+    ]
+    saves = {patch.name: patch.saves for patch in SPEED_PATCHES}
+    for name, (problem, by_check) in sorted(OFF.items()):
+        advice = (
+            f"WeasyPrint {weasyprint_version()} is not as pnpgen expects it: install the version pnpgen is tested "
+            f"with ({_tested_weasyprint()}), or a pnpgen made for this one"
+            if by_check
+            else "correct what failed (often a cache folder that cannot be written: XDG_CACHE_HOME or ~/.cache)"
+        )
+        lines.append(
+            f"the speed patch {name!r} ({saves[name]}) is off: {problem}. The PDFs are the same, made slower. "
+            f"To have it back: {advice}; {SWITCH}={name} leaves it off without this warning."
+        )
+    for line in lines:
+        print(f"warning: {line}", file=sys.stderr, flush=True)
+
+
+def _tested_weasyprint() -> str:
+    """pnpgen's requirement on WeasyPrint, as installed (pyproject.toml's pin)."""
+    try:
+        requirements = importlib.metadata.requires("pnpgen") or []
+    except importlib.metadata.PackageNotFoundError:
+        requirements = []
+    pinned = [requirement for requirement in requirements if requirement.lower().startswith("weasyprint")]
+    return pinned[0] if pinned else "the one pyproject.toml pins"
 
 
 class SharedFonts:
@@ -97,7 +204,7 @@ class SharedFonts:
         self.html = html
 
     def render(self):
-        if os.environ.get("PNPGEN_PLAIN_WEASYPRINT") == "1":
+        if SHARED_FONTS not in ACTIVE:
             return self.html.render()
         shared = font_configuration()
         try:
@@ -142,14 +249,13 @@ def _call_deferred(module: str, function: str, *args, **kwargs):
     return getattr(importlib.import_module(module), function)(*args, **kwargs)
 
 
-def defer_imports() -> list[str]:
+def defer_imports() -> None:
     """Put a _Deferred in place of each of DEFERRED_IMPORTS not imported yet, for WeasyPrint's import (load()
     takes them out again): fontTools' subsetter and variable-font instancer cost 0.06 s of every process that
     renders, and pnpgen subsets with HarfBuzz and prints with static fonts. The same PDFs."""
-    placed = [name for name in DEFERRED_IMPORTS if name not in sys.modules]
-    for name in placed:
-        sys.modules[name] = _Deferred(name)
-    return placed
+    for name in DEFERRED_IMPORTS:
+        if name not in sys.modules:
+            sys.modules[name] = _Deferred(name)
 
 
 class _WholeFont:
@@ -210,49 +316,15 @@ def cache_dir(kind: str = "ffi") -> Path:
 
 
 def _install_finder() -> None:
-    spec = importlib.util.find_spec("weasyprint")  # finds the package without importing it
-    if spec is None or spec.origin is None:
-        return
-    source_path = Path(spec.origin).parent / "text" / "ffi.py"
-    source = source_path.read_text(encoding="utf-8")
-    split = split_declarations(ast.parse(source))
+    """Have WeasyPrint's text/ffi.py imported with the prebuilt declarations (see _PrebuiltFinder); raises when
+    the module is not shaped as split_declarations expects (its entry in internals.py says so first)."""
+    source_path = internals.source_file(FFI_MODULE)
+    split = split_declarations(ast.parse(source_path.read_text(encoding="utf-8")))
     if split is None:
-        return
+        raise ValueError(f"{source_path} is not one `ffi.cdef(TEXT)` any more")
     declarations, tree = split
     if not any(isinstance(f, _PrebuiltFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, _PrebuiltFinder(source_path, declarations, tree))
-
-
-def split_declarations(tree: ast.Module) -> tuple[str, ast.Module] | None:
-    """WeasyPrint's declarations (the text of its single `ffi.cdef(...)`), and the module without
-    `ffi = cffi.FFI()` and that call; None when the module is not shaped like that."""
-    declarations, kept = None, []
-    for node in tree.body:
-        if (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and getattr(node.targets[0], "id", "") == "ffi"
-            and isinstance(node.value, ast.Call)
-            and getattr(node.value.func, "attr", "") == "FFI"
-        ):
-            continue
-        if (
-            isinstance(node, ast.Expr)
-            and isinstance(node.value, ast.Call)
-            and getattr(node.value.func, "attr", "") == "cdef"
-            and getattr(getattr(node.value.func, "value", None), "id", "") == "ffi"
-        ):
-            if declarations is not None or len(node.value.args) != 1 or node.value.keywords:
-                return None
-            argument = node.value.args[0]
-            if not (isinstance(argument, ast.Constant) and isinstance(argument.value, str)):
-                return None
-            declarations = argument.value
-            continue
-        kept.append(node)
-    if declarations is None or len(kept) != len(tree.body) - 2:
-        return None
-    return declarations, ast.Module(body=kept, type_ignores=[])
 
 
 def prebuilt_ffi(declarations: str):
@@ -292,6 +364,7 @@ class _PrebuiltFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self.source_path, self.declarations, self.tree = source_path, declarations, tree
         self.used = False
         self.ffi = None
+        self.failed = ""  # what went wrong building or loading the prebuilt module: load() warns
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname != FFI_MODULE or self.used:
@@ -299,7 +372,8 @@ class _PrebuiltFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self.used = True  # one module, once: a failed attempt is not retried
         try:
             self.ffi = prebuilt_ffi(self.declarations)
-        except Exception:  # noqa: BLE001 - any failure: the plain import takes over
+        except Exception as error:  # noqa: BLE001 - any failure: the plain import, and load() warns
+            self.failed = f"{type(error).__name__}: {error}"
             return None  # the normal finder takes over: the plain import
         return importlib.util.spec_from_file_location(fullname, self.source_path, loader=self)
 
@@ -450,3 +524,25 @@ def _fonts_by_file(fonts: dict) -> dict:
     for font in fonts.values():
         grouped.setdefault(font.hash, []).append(font)
     return grouped
+
+
+SPEED_PATCHES = (
+    SpeedPatch(
+        PREBUILT_FFI,
+        "WeasyPrint's C declarations compiled once and cached, 0.2 s of each process that renders",
+        _install_finder,
+        before_import=True,
+    ),
+    SpeedPatch(
+        LATE_IMPORTS,
+        "fontTools' subsetter and instancer imported when first used, 0.06 s of each process that renders",
+        defer_imports,
+        before_import=True,
+    ),
+    SpeedPatch(LAZY_FONT_FILES, "whole font files read only when asked, 93 MB with the CJK fonts", defer_font_copies),
+    SpeedPatch(PARALLEL_SUBSETTING, "a document's fonts subset side by side", subset_fonts_in_parallel),
+    SpeedPatch(SHARED_INLINE_STYLES, "a style attribute repeated on every face computed once", share_inline_styles),
+    SpeedPatch(NO_EMPTY_MARGIN_BOXES, "no margin boxes made for pages without margin content", skip_empty_margin_boxes),
+    SpeedPatch(HYPHENATION_CACHE, "hyphenation patterns parsed once and cached, 0.09 s a language", cache_hyphenation),
+    SpeedPatch(SHARED_FONTS, "one font configuration for the process' documents, 6 ms a face", lambda: None),
+)
