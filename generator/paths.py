@@ -6,9 +6,10 @@ templates (base/) are package data in a wheel (generator/templates/base, mapped 
 templates/base by pyproject.toml) and the top-level templates/ of a checkout: the package data is looked
 for first.
 
-A project is a folder of games (cards/<game>), their own templates (templates/<game>) and builds (output/).
-Run from a checkout, the project is the checkout, wherever the command runs. Installed, it is the current
-directory: these paths are relative, so a command run in a server's fork uses its caller's directory.
+A project is a folder of games (cards/<game>) and their own templates (templates/<game>). Run from a checkout,
+the project is the checkout, wherever the command runs. Installed, it is the current directory. Builds go to
+output/ of the current directory either way (--out chooses another). These paths are relative, so a command
+run in a server's fork uses its caller's directory.
 """
 
 from __future__ import annotations
@@ -27,7 +28,18 @@ TEMPLATES_DIR = PACKAGE_DIR / "templates" if INSTALLED else PROJECT_DIR / "templ
 GAME_TEMPLATES_DIR = PROJECT_DIR / "templates"  # templates/<game> of the project's games
 PAGE_DIR = PACKAGE_DIR / "web"  # the page of `pnpgen serve`: index.html, app.js, style.css
 CARDS_DIR = PROJECT_DIR / "cards"
-OUTPUT_DIR = PROJECT_DIR / "output"
+OUTPUT_DIR = Path("output")  # builds go to ./output of the folder a command runs in, unless --out
+BASE_PREFIX = "base/"  # the names of pnpgen's own templates start with it: base/board.html
+# pnpgen's templates a game replaces with its own of the same name (the stylesheets among them add to pnpgen's)
+GAME_MAY_REPLACE = (
+    "board.html",
+    "board.css",
+    "tile-captions.html",
+    "tile-captions.css",
+    "token.html",
+    "token-back.html",
+    "aid.html",
+)
 
 
 def debian() -> bool:
@@ -105,6 +117,11 @@ def resolve_game(arg: str) -> Path:
             else f"give a path to a game directory ({why_no_games()})"
         )
     raise InputError(Problem(path, None, message, hint=hint))
+
+
+def is_pnpgens(template: str) -> bool:
+    """Whether a template name is one of pnpgen's own (templates/base/), not a game's."""
+    return template.startswith(BASE_PREFIX)
 
 
 def template_dirs(game_dir: Path) -> list[Path]:

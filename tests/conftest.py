@@ -56,10 +56,23 @@ def run_subprocess(*args, cwd=ROOT):
 
 @pytest.fixture
 def small_game(tmp_path, cli):
-    """The game `pnpgen new` scaffolds, in a temporary directory."""
+    """The game `pnpgen new` scaffolds, in a temporary directory, less its board and its picture: a deck of cards
+    alone, its lines and columns where many tests expect them (tests/test_new_game.py builds the starter whole)."""
     path = tmp_path / "small"
     assert cli("new", path).code == 0
+    cards_alone(path)
     return path
+
+
+def cards_alone(game: Path) -> None:
+    shutil.rmtree(game / "boards")
+    shutil.rmtree(game / "templates" / "pictures")
+    components = (game / "components.yaml").read_text(encoding="utf-8")
+    board = components[components.index("  - id: board") : components.index("  - id: rules")]
+    (game / "components.yaml").write_text(components.replace(board, ""), encoding="utf-8")
+    for name, starts in (("decks/cards.yaml", "  picture:"), ("templates/card.html", '  <img class="picture"')):
+        lines = (game / name).read_text(encoding="utf-8").splitlines(keepends=True)
+        (game / name).write_text("".join(line for line in lines if not line.startswith(starts)), encoding="utf-8")
 
 
 def copy_game(name: str, tmp_path: Path) -> Path:

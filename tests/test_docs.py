@@ -76,7 +76,7 @@ def test_an_options_table_gives_the_value_the_default_and_the_meaning():
     build = section(cli_markdown(), "build")
     assert "| `--paper` | `a4`, `letter`, `all` | `all` | paper size |" in build
     assert "| `--jobs`, `-j` | `JOBS` | one per core | processes for rendering |" in build
-    assert "| `--out` | `OUT` | `output/` | output directory |" in build
+    assert "| `--out` | `OUT` | ./output of the current folder | output directory |" in build
     assert "| `--layout` | `duplex`, `gutterfold` | `duplex` |" in build  # a default the help does not state
     volume = next(line for line in build.splitlines() if line.startswith("| `--volume-sheets`"))
     assert "| `50` |" in volume and "(0: one file however large)" in volume and "default" not in volume

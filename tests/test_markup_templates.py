@@ -65,9 +65,12 @@ def test_tile_captions_come_from_the_template_and_a_game_may_have_its_own(tmp_pa
     layout = tile_layout(board.size_mm, "a4", bleed=BOARD_BLEED_MM)
     assert layout.count > 1
     html = furniture_batch(game, board, layout, "ja", "a4").html
-    captions = marked(html, 'div class="tile"', "tile-captions.html", '<div class="tile"')
+    captions = marked(html, 'div class="pnp-tile"', "tile-captions.html", '<div class="pnp-tile"')
     assert len(captions) == layout.count
-    assert len(marked(html, 'div class="map-label"', "tile-captions.html", '<div class="map-label"')) == layout.count
+    assert (
+        len(marked(html, 'div class="pnp-map-label"', "tile-captions.html", '<div class="pnp-map-label"'))
+        == layout.count
+    )
     assert 'タイル<span class="jl"> </span>A1' in html  # typeset: the gap between Japanese and Latin
 
     (game_dir / "templates").mkdir(exist_ok=True)
@@ -83,11 +86,17 @@ def test_tile_captions_come_from_the_template_and_a_game_may_have_its_own(tmp_pa
 def test_sheet_labels_and_the_typesetting_sample_come_from_their_templates():
     pages = [SheetPage(PAPERS["a4"], [], "", "front", 1, ["goods"])]  # the labelled pages (see label_batches)
     html = label_batch(pages, ["グリード・インク・1枚目 <sheet>"], 5.0, "ja").html
-    [_label] = marked(html, 'div class="label"', "sheet-labels.html", '<div class="label"')
-    [_note] = marked(html, 'div class="note"', "sheet-labels.html", '<div class="note"')  # once per paper size
+    [_label] = marked(html, 'div class="pnp-label"', "sheet-labels.html", '<div class="pnp-label"')
+    [_note] = marked(html, 'div class="pnp-note"', "sheet-labels.html", '<div class="pnp-note"')  # once per paper size
     assert "&lt;sheet&gt;" in html and "<sheet>" not in html  # escaped
-    assert len(marked(html, 'div class="page', "sheet-labels.html", '<div class="page {{ page.paper')) == 1
-    assert len(marked(html, 'div class="page', "sheet-labels.html", '<div class="page {{ paper.name')) == 1
+    assert (
+        len(marked(html, 'div class="pnp-page', "sheet-labels.html", '<div class="pnp-page pnp-paper-{{ page.paper'))
+        == 1
+    )
+    assert (
+        len(marked(html, 'div class="pnp-page', "sheet-labels.html", '<div class="pnp-page pnp-paper-{{ paper.name'))
+        == 1
+    )
     sample = sample_html()
     assert len(marked(sample, 'div class="box set"', "typesetting-sample.html", '<div class="box set"')) == 8
     assert "<ruby " in sample and '<span class="ruby">' in sample  # as written, and as pnpgen sets it

@@ -348,7 +348,7 @@ elements:
     at: [10, 40]
     columns: 6
     rows: 4
-    cells: [{at: [1, 1], label: "3", colour: "#c0504d"}]
+    cells: [{at: [1, 1], label: "3", fill: "#c0504d"}]
   - kind: grid
     at: [200, 40]
     columns: 4

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from generator.build.builder import FileEntry, OutputBuilder, OutputFile
+from generator.errors import InputError, Problem
+from generator.paths import find_template
 from generator.build.context import BuildContext
 from generator.build.pieces import rendered_pages, save_pdf
-from generator.model.game import Board
+from generator.model.game import Board, Text
 from generator.render.boards import BOARD_BLEED_MM, board_batch
 from generator.render.fit_report import CardFit, find_text
 from generator.render.weasy.fit import FitBox
-from generator.render.printed import fits_on, furniture_batch, single_sided
+from generator.render.printed import board_tiles, fits_on, furniture_batch, single_sided, why_tiled
 from generator.render.paper import MARGIN_MM
 from generator.render.inksaver import prints_light
 from generator.render.sheet_writer import SheetWriter, impose_deck
-from generator.render.tiles import TileLayout, tile_layout, write_tiles
+from generator.render.tiles import TileLayout, write_tiles
 from generator.render.titles import file_title
 
 if TYPE_CHECKING:
@@ -37,7 +40,9 @@ def board_findings(
     for fit in fits:
         if not fit.overflows:
             continue
-        key, text = find_text(board.elements, lang, fit.text, "elements")
+        element = next((e for e in board.elements if fit.field.startswith(f"{e['written_at'][0]}.")), None)
+        key, text = find_text(element or board.elements, lang, fit.text, "elements")
+        file, line = finding_place(board, element, text, lang)
         found.append(
             CardFit.of(
                 fit,
@@ -45,14 +50,49 @@ def board_findings(
                 f"board-{board.id}",
                 "front",
                 [board.id],
-                key,
+                fit.field or key,
                 source=source or fit.source,
-                file=str(text.file if text is not None and text.file else board.file),
-                line=text.line_of(lang) if text is not None else None,
+                file=str(file),
+                line=line,
                 piece="board",
             )
         )
     return found
+
+
+def finding_place(
+    board: Board, element: dict[str, Any] | None, text: Text | None, lang: str
+) -> tuple[Path, int | None]:
+    """The file and line a finding points at: the text's own line in the board's file, else the element's (a
+    text read from a deck, `=card.name`), else wherever the text is written."""
+    if text is not None and text.file in (None, board.file) and text.line_of(lang):
+        return board.file, text.line_of(lang)
+    if element is not None:
+        return board.file, element["written_at"][1]
+    if text is not None:
+        return text.file or board.file, text.line_of(lang)
+    return board.file, None
+
+
+def pages_drawn(
+    context: BuildContext, pages: list[Any], wanted: int, what: str, templates: tuple[str, str]
+) -> list[Any]:
+    """The pages of a board's document (or of its tile captions) when there are as many as pnpgen lays out; else
+    a located error naming the game's own templates that drew them."""
+    if len(pages) == wanted:
+        return pages
+    own = [path for path in (find_template(context.game.dir, name) for name in templates) if path is not None]
+    html, css = templates
+    raise InputError(
+        Problem(
+            own[0] if own else None,
+            None,
+            f"{what} came out as {len(pages)} pages, not {wanted}",
+            hint=f"pnpgen lays out {wanted} fixed-size page(s) here: keep every box of your {html} absolutely "
+            f"positioned inside them with no page breaks, and no rule of your {css} (read after pnpgen's) moving them "
+            f"out (position, size, break-*); or remove the file to use pnpgen's templates/base/{html}",
+        )
+    )
 
 
 def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tiles: TileLayout | None) -> FileEntry:
@@ -83,7 +123,8 @@ def build_boards(context: BuildContext) -> list[FileEntry]:
         _open, faces = rendered_pages(context, batches)
         for board, batch in zip(boards, batches):
             context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key)))
-        for board, (page,) in zip(boards, faces):
+        for board, pages in zip(boards, faces):
+            (page,) = pages_drawn(context, pages, 1, f"board '{board.id}' ({lang})", ("board.html", "board.css"))
             for paper in board_papers(context, board):
                 files.append(write_board(context, board, page, lang, paper))
     return files
@@ -92,22 +133,27 @@ def build_boards(context: BuildContext) -> list[FileEntry]:
 def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: str, paper: str) -> FileEntry:
     writer = SheetWriter(prints_light(context.game))
     name = f"board-{board.id}-{lang}-{paper}.pdf"
-    layout = None
     options = next((option for option in context.sheets if option.paper == paper), None)
-    if options is not None and fits_on(board, paper, options.margin):
+    margin = options.margin if options else MARGIN_MM
+    layout = board_tiles(board, paper, margin)
+    if layout is None:
+        assert options is not None, "only a home paper's board is imposed"
         impose_deck(writer, board.size_mm, BOARD_BLEED_MM, [(page, None)] * board.copies, single_sided(options))
     else:
-        layout = tile_layout(
-            board.size_mm, paper, margin=options.margin if options else MARGIN_MM, bleed=BOARD_BLEED_MM
-        )
         batch = furniture_batch(context.game, board, layout, lang, paper)
         _open, (furniture,) = rendered_pages(context, [batch])
+        pages = layout.count + (1 if layout.count > 1 else 0)  # a page map before the tiles of more than one
+        what = f"the tile captions of board '{board.id}' ({lang}, {paper})"
+        furniture = pages_drawn(context, furniture, pages, what, ("tile-captions.html", "tile-captions.css"))
         context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key), "tile captions"))
         for _ in range(board.copies):
             write_tiles(writer, layout, page, furniture)
     title = file_title(context.game, "board", [lang], paper, {"name": board.name})
     save_pdf(writer, context.out_dir / name, title, lang)
-    context.progress.say(f"{context.game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+    why = why_tiled(board, paper, margin)
+    context.progress.say(
+        f"{context.game.id}: wrote {name} ({len(writer.pdf.pages)} pages)" + (f": {why}" if why else "")
+    )
     return board_entry(board, name, lang, paper, len(writer.pdf.pages), layout)
 
 

@@ -32,7 +32,7 @@ def check_templates(game: Game, memo=None, progress=None) -> list[Problem]:
     parsed: dict[str, tuple[Path, nodes.Template] | None] = {}
     env = jinja2.Environment(extensions=[])
     for deck in game.decks.values():
-        for name in deck_templates(deck):
+        for name in deck.templates():
             problems += parse_all(game, env, name, parsed)
             found = parsed.get(name)
             if found:
@@ -43,11 +43,6 @@ def check_templates(game: Game, memo=None, progress=None) -> list[Problem]:
     if not problems:
         problems += dry_run(game, memo, progress)
     return problems
-
-
-def deck_templates(deck: Deck) -> list[str]:
-    names = [deck.template, deck.back_template] + [(card.back or {}).get("template") for card in deck.cards]
-    return list(dict.fromkeys(name for name in names if name))
 
 
 def parse_all(game: Game, env, name: str, parsed: dict) -> list[Problem]:

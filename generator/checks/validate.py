@@ -8,9 +8,10 @@ check knows a game by name.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.checks.boards import board_notes
 from generator.checks.box_contents import check_box_contents
 from generator.checks.declared import run_declared_checks
 from generator.checks.invented import check_invented
@@ -29,6 +30,7 @@ class Report:
     game: Game
     counts: dict[int, PlayerCount]
     problems: list[Problem]
+    notes: list[Problem] = field(default_factory=list)  # what is not wrong but worth knowing: how boards print
 
     def as_json(self) -> dict:
         return {
@@ -45,6 +47,7 @@ class Report:
                 for n, pc in self.counts.items()
             },
             "problems": [problem_json(p, self.game.dir) for p in self.problems],
+            "notes": [problem_json(p, self.game.dir) for p in self.notes],
         }
 
 
@@ -72,6 +75,7 @@ def validate(
     low, high = game.players
     counts = [only_players] if only_players else list(range(low, high + 1))
     problems += game.template_problems
+    problems += game.printables.warnings if game.printables else []
     problems += check_templates(game, memo, progress) if templates else []
     problems += check_box_contents(game)
     problems += check_ids(game)
@@ -85,7 +89,7 @@ def validate(
     for players in counts:
         table[players] = deal(game, players, problems)
     problems += run_declared_checks(game, table)
-    return Report(game, table, unique_problems(problems))
+    return Report(game, table, unique_problems(problems), board_notes(game))
 
 
 def data_problems(game: Game, langs: list[str] | None = None) -> list[Problem]:

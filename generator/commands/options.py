@@ -35,7 +35,9 @@ def chosen_papers(paper: str) -> tuple[str, ...]:
     return tuple(PAPERS) if paper == "all" else (paper,)
 
 
-def add_out(parser: argparse.ArgumentParser, help: str = "output directory (default: output/)") -> None:
+def add_out(
+    parser: argparse.ArgumentParser, help: str = "output directory (default: ./output of the current folder)"
+) -> None:
     parser.add_argument("--out", type=Path, default=OUTPUT_DIR, help=help)
 
 

@@ -25,7 +25,7 @@ def register(subparsers) -> None:
     add_game(parser)
     parser.add_argument("--port", type=int, default=8470, help="port on 127.0.0.1 (default: 8470; 0: any free one)")
     parser.add_argument("--open", action="store_true", help="open the page in the web browser")
-    add_out(parser, "output directory whose .cache/ holds rendered faces (default: output/)")
+    add_out(parser, "output directory whose .cache/ holds rendered faces (default: ./output of the current folder)")
     add_jobs(parser, "processes for the first rendering")
     parser.set_defaults(run=run)
 

@@ -106,6 +106,9 @@ def render_text(report: Report) -> str:
             for deck, r in row.decks.items()
             if r.returned
         ]
+    if report.notes:
+        out.append("\nhow boards print:")
+        out += [f"  {note}" for note in report.notes]
     if report.problems:
         out.append(f"\n{len(report.problems)} problem(s):")
         out += [f"  {problem}" for problem in report.problems]

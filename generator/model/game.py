@@ -109,6 +109,11 @@ class Deck:
     def copies_at(self, players: int) -> int:
         return sum(card.copies(players) for card in self.cards)
 
+    def templates(self) -> list[str]:
+        """The names of the templates drawing its faces: the front's, the back's and any card's own back's."""
+        names = [self.template, self.back_template] + [(card.back or {}).get("template") for card in self.cards]
+        return list(dict.fromkeys(name for name in names if name))
+
 
 @dataclass
 class Component:
@@ -184,6 +189,7 @@ class Printables:
     boards: dict[str, Board] = field(default_factory=dict)
     aids: dict[str, Aid] = field(default_factory=dict)
     tokens: dict[str, TokenSheet] = field(default_factory=dict)
+    warnings: list[Problem] = field(default_factory=list)  # read as meant, better written otherwise (old key names)
 
 
 @dataclass

@@ -22,6 +22,7 @@ from generator.model.cards import (
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, INK_SAVER_BACKS, Card, Component, Deck, Game, SheetSource
+from generator.model.template_files import template_file_problems
 from generator.model.schema import (
     Bool,
     FIELD_DECLARATION,
@@ -184,7 +185,7 @@ GAME_SCHEMA = {
     "source_language": Field(
         LanguageCode(), required=True, doc="the language translations are made from; one of `languages`", shown=False
     ),
-    "style": Field(Str(), doc="stylesheet for every template of the game", shown=False),
+    "style": Field(Str(), doc="the stylesheet of every face the game's own templates draw", shown=False),
     "version": Field(Str(), doc="the kit's version, like `0.3` (the print-and-play file's cover)"),
     "date": Field(IsoDate(), doc="the day of that version, `2025-01-20` (the print-and-play file's cover)"),
     "ink_saver": Field(
@@ -384,6 +385,8 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         game_dir, languages, decks, dict(info.get("numbers", {})), (players["min"], players["max"]), problems
     )
     labels = load_labels(game_dir, languages, problems)
+    named = {name for deck in decks.values() for name in deck.templates()} | {str(info.get("style", "style.css"))}
+    template_problems += template_file_problems(game_dir, named)
     if require_templates:
         problems += template_problems
     if problems:

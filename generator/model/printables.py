@@ -82,7 +82,7 @@ class ColourValue(Value):
         return Colour().check(value, where, checker)
 
 
-COLOUR_KEYS = ("colour", "text_colour", "background")
+COLOUR_KEYS = ("colour", "text_colour", "background", "line", "fill")
 
 
 @dataclass
@@ -140,15 +140,34 @@ ELEMENT_KEYS = {
     "at": Field(Pair(), required=True, doc="top-left corner, mm from the board's top-left"),
     "for_each": Field(Str(), doc="repeat once per card of this deck (`card` in expressions)"),
     "spacing": Field(Pair("[dx, dy]"), default=(0.0, 14.0), doc="offset between repeats"),
-    "label": Field(TEXT, doc="a caption printed beside the element"),
-    "colour": Field(ColourValue(), doc="the element's colour"),
+    "label": Field(TEXT, doc="a caption printed beside (a track) or above the element (slots, a grid, a hex grid)"),
+    "text_colour": Field(
+        ColourValue(), doc="the colour of its texts; left out, dark or light, whichever reads on what is behind them"
+    ),
     "placeholder": Field(INVENTED, doc=INVENTED_DOC),
+}
+
+
+def old_name(new: str) -> Field:
+    """`colour:`, the old name of a colour key: still read, with a warning saying what to write."""
+    return Field(ColourValue(), doc=f"the old name of `{new}:` (read, with a warning)", old_name_of=new)
+
+
+DRAWN_COLOURS = {  # the colour keys of an element drawn in spaces, slots, cells or hexes
+    "line": Field(ColourValue(), doc="the colour of its lines (a track's also fills its label and starting space)"),
+    "fill": Field(ColourValue(), doc="the colour inside its spaces, slots, cells or hexes (a tint of `line` left out)"),
+    "colour": old_name("line"),
 }
 
 
 def element(kind: str, fields: dict[str, Field], doc: str) -> Object:
     own_kind = {"kind": Field(Enum([kind]), required=True, doc="what the element is")}
     return Object({**own_kind, **ELEMENT_KEYS, **fields}, what=f"{kind} ({doc})", doc=f"`kind: {kind}`: {doc}.")
+
+
+def drawn(kind: str, fields: dict[str, Field], doc: str) -> Object:
+    """An element drawn in spaces, slots, cells or hexes: with their line and fill colours."""
+    return element(kind, {**fields, **DRAWN_COLOURS}, doc)
 
 
 STEP = Object(
@@ -161,7 +180,7 @@ STEP = Object(
 )
 ELEMENT = Tagged(
     {
-        "track": element(
+        "track": drawn(
             "track",
             {
                 "values": Field(
@@ -179,7 +198,7 @@ ELEMENT = Tagged(
             },
             "a row of spaces",
         ),
-        "slots": element(
+        "slots": drawn(
             "slots",
             {
                 "slots": Field(
@@ -194,7 +213,7 @@ ELEMENT = Tagged(
             },
             "an area of labelled places",
         ),
-        "grid": element(
+        "grid": drawn(
             "grid",
             {
                 "columns": Field(Int(1, 100), required=True, doc="cells across"),
@@ -203,7 +222,7 @@ ELEMENT = Tagged(
             },
             "a square grid",
         ),
-        "hexgrid": element(
+        "hexgrid": drawn(
             "hexgrid",
             {
                 "columns": Field(Int(1, 100), required=True, doc="hexes across"),
@@ -215,7 +234,8 @@ ELEMENT = Tagged(
                             {
                                 "at": Field(Pair("[column, row]"), required=True, doc="which hex, from 0"),
                                 "label": Field(TEXT, doc="text printed in the hex"),
-                                "colour": Field(ColourValue(), doc="the hex's fill"),
+                                "fill": Field(ColourValue(), doc="the hex's fill"),
+                                "colour": old_name("fill"),
                             },
                             what="hex",
                             doc="One hex of a hex grid given a label or a colour.",
@@ -232,6 +252,7 @@ ELEMENT = Tagged(
                 "width": Field(Int(1, 2000, whole=False), default=100, doc="mm; the text wraps inside it"),
                 "size": Field(Int(4, 200, whole=False), default=12, doc="points"),
                 "align": Field(Enum(["left", "center", "right"]), default="left", doc="alignment inside the width"),
+                "colour": old_name("text_colour"),
             },
             "a text",
         ),
@@ -451,6 +472,7 @@ def load_printables(
                 if not checker.problems:
                     into[item.id] = item
             problems += checker.problems
+            found.warnings += checker.warnings
     return found
 
 
@@ -460,6 +482,17 @@ def _board(path: Path, checked: dict[str, Any], resolver: Resolver, root: Where,
     for index, entry in enumerate(checked["elements"]):
         where = root.child(document, "elements").child(raw, index)
         elements += expand_element(entry, resolver, where, raw[index])
+    width, height = checked.get("size", (0.0, 0.0))
+    for element in elements:
+        x, y = element["at"]
+        if not (0 <= x < width and 0 <= y < height) and width and height:
+            key, line = element["written_at"]
+            card = f" for card '{element['card']}'" if "card" in element else ""
+            resolver.checker.report(
+                Where(path, line, f"{key}.at"),
+                f"[{x:g}, {y:g}] is off the {width:g} x {height:g} mm board{card}: the element would not be printed",
+                "positions are mm from the board's top-left corner",
+            )
     return BOARD_MODEL.make(
         checked,
         id=path.stem,
@@ -473,6 +506,7 @@ def expand_element(
     entry: dict[str, Any], resolver: Resolver, where: Where, raw: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """One element per card of `for_each` (or just the one), every value resolved."""
+    unprinted_keys(entry, where, raw, resolver.checker)
     cards = resolver.cards(entry["for_each"], where) if "for_each" in entry else [None]
     out = []
     for index, card in enumerate(cards):
@@ -482,6 +516,7 @@ def expand_element(
             continue
         dx, dy = entry["spacing"]
         resolved["at"] = (entry["at"][0] + index * dx, entry["at"][1] + index * dy)
+        resolved["written_at"] = (where.key, where.line)  # what a finding on its texts names
         if card is not None:
             resolved["card"] = card["id"]
         if entry["kind"] == "track":
@@ -495,6 +530,31 @@ def expand_element(
             ]
         out.append(resolved)
     return out
+
+
+def unprinted_keys(entry: dict[str, Any], where: Where, raw: dict[str, Any], checker: Checker) -> None:
+    """Refuse what the element accepts but could not print: a track's label with no room, a hex off its grid,
+    a spacing with nothing repeated."""
+    if "spacing" in raw and "for_each" not in entry:
+        checker.report(
+            where.child(raw, "spacing"),
+            "`spacing:` is the offset between repeats, and the element is not repeated",
+            "add `for_each: <deck>` to draw it once per card, or remove `spacing:`",
+        )
+    if entry["kind"] == "track" and entry.get("label") is not None and not entry["label_width"]:
+        checker.report(
+            where.child(raw, "label_width"),
+            "a track with `label_width: 0` has no room for its `label:`",
+            "give the label room (`label_width: 30`), or put it in a `kind: text` element",
+        )
+    for index, cell in enumerate(entry.get("cells", [])):
+        col, row = cell["at"]
+        if not (0 <= col < entry["columns"] and 0 <= row < entry["rows"] and col == int(col) and row == int(row)):
+            checker.report(
+                where.child(raw, "cells").child(raw["cells"], index).child(raw["cells"][index], "at"),
+                f"hex [{col:g}, {row:g}] is not on the {entry['columns']:g} x {entry['rows']:g} grid",
+                f"columns count 0 to {entry['columns'] - 1:g}, rows 0 to {entry['rows'] - 1:g}",
+            )
 
 
 def track_values(resolved: dict[str, Any], resolver: Resolver, where: Where, raw: dict[str, Any]) -> list[Any]:

@@ -11,6 +11,7 @@ import dataclasses
 import datetime
 import difflib
 import enum
+import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
@@ -62,11 +63,16 @@ class Checker:
 
     def __init__(self, languages: list[str] | None = None):
         self.problems: list[Problem] = []
+        self.warnings: list[Problem] = []
         self.languages = languages or []
 
     def report(self, where: Where, message: str, hint: str | None = None) -> Invalid:
         self.problems.append(Problem(where.file, where.line, message, where.key or None, hint))
         return INVALID
+
+    def warn(self, where: Where, message: str, hint: str | None = None) -> None:
+        """Something read as meant but better written otherwise (an old key's name): the file still loads."""
+        self.warnings.append(Problem(where.file, where.line, message, where.key or None, hint))
 
 
 def type_name(value: object) -> str:
@@ -408,6 +414,9 @@ class Field:
     shown: bool = True
     view_doc: str = ""
     label: Text | None = None  # a card field's name in every language (a deck's `fields:` declaration)
+    # The key this one is the old name of: its value is read as that key's, with a located warning saying what to
+    # write instead (Checker.warnings: the loader of the file passes them on, as load_printables does).
+    old_name_of: str = ""
 
 
 @dataclass
@@ -439,7 +448,9 @@ class Object(Spec[dict[str, Any]]):
             if item is None and not spec.required:
                 continue
             checked = spec.spec.check(item, at, checker)
-            if checked is not INVALID:
+            if spec.old_name_of and checked is not INVALID:
+                key = renamed_key(key, spec.old_name_of, value, at, checker)
+            if checked is not INVALID and key:
                 out[key] = checked
         for key, spec in self.fields.items():
             if key in value or key in misspelt:
@@ -447,9 +458,19 @@ class Object(Spec[dict[str, Any]]):
             if spec.required:
                 missing = where.relabel(f"{where.key}.{key}" if where.key else key)
                 checker.report(missing, f"missing required key in {self.what}: expected {spec.spec.expected}")
-            elif spec.default is not None:
+            elif spec.default is not None and key not in out:  # (an old name may have given it)
                 out[key] = spec.default
         return out
+
+
+def renamed_key(old: str, new: str, value: dict[Any, Any], at: Where, checker: Checker) -> str:
+    """The key an old name's value goes to: the new one, with a warning; none when both are written (a problem)."""
+    if new in value:
+        checker.report(at, f"`{old}` is the old name of `{new}`, which is also written", f"remove `{old}`")
+        return ""
+    written = json.dumps(plain(value[old]), ensure_ascii=False)
+    checker.warn(at, f"`{old}` is the old name of `{new}`", f"write `{new}: {written}` instead")
+    return new
 
 
 class Dataclass(Protocol):

@@ -12,9 +12,11 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
+from tinycss2.color3 import parse_color
+
 from generator.model.placeholders import data_names, resolve_all
 from generator.model.game import Board, Game, Text
-from generator.paths import find_template
+from generator.paths import BASE_PREFIX, GAME_MAY_REPLACE, TEMPLATES_DIR, find_template
 from generator.render import fonts, typeset_html
 from generator.render.batches import Batch
 from generator.render.inksaver import variant_css
@@ -39,11 +41,14 @@ class Box:
     size: float = 9.0  # text size, points
     kind: str = "space"  # space, start, label, slot, cell, text
     align: str = "center"
+    field: str = ""  # where its text is written (`elements[2].label`): what a finding on it names
+    border: float = 0.3  # mm, drawn inside the box: a line of text is centred in what is left
 
 
 BOARD_TEMPLATE = TemplateKind(
     "Boards",
-    "`board.html` and `board.css` in the game's template folder replace pnpgen's: a board of boards/ at its full "
+    "`board.html` in the game's template folder replaces pnpgen's, and its `board.css` adds to pnpgen's (pnpgen's "
+    "classes: `pnp-board`, `pnp-hexes`, each box `pnp-box` and `pnp-<kind>`): a board of boards/ at its full "
     "size, its elements already laid out in mm",
     {
         "board": "the board as its file describes it: `board.id`, `board.background`, `board.copies`, "
@@ -63,10 +68,13 @@ BOARD_TEMPLATE = TemplateKind(
             "text": "the text in it, in the language being built",
             "fill": "background colour",
             "stroke": "border colour",
-            "ink": "text colour (black or white, whichever reads on the fill)",
+            "ink": "text colour: the element's `text_colour`, else dark or light, whichever has the higher contrast "
+            "(WCAG) on what is behind it",
             "size": "text size, pt",
             "kind": "`space`, `start`, `label`, `slot`, `cell` or `text`",
             "align": "`center`, `left` or `right`",
+            "field": "where its text is written in the board's file (`elements[2].label`), for `data-fit`",
+            "border": "border width, mm, inside the box (`h - 2 * border` is the line height that centres a line)",
         },
         "hexes[]": {
             "points": "the corners, as an SVG polygon's `points` in mm",
@@ -82,28 +90,105 @@ def text_of(value, lang: str, fallback: str) -> str:
     return localize(value, lang, fallback) if isinstance(value, Text) else ("" if value is None else str(value))
 
 
+DARK_INK, LIGHT_INK = "#1d1d1f", "#ffffff"
+LINE_COLOUR = "#555555"  # an element's lines when it names no colour (slots: SLOTS_LINE)
+SLOTS_LINE = "#44546a"
+
+
+def rgb(colour: str) -> tuple[float, float, float] | None:
+    """A CSS colour's red, green and blue (0 to 1), or None for one without them (transparent)."""
+    parsed = parse_color(colour or "")
+    if parsed is None or not hasattr(parsed, "alpha") or parsed.alpha == 0:
+        return None
+    return (parsed.red, parsed.green, parsed.blue)
+
+
+def luminance(colour: tuple[float, float, float]) -> float:
+    """The relative luminance of WCAG 2."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in colour]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: float, b: float) -> float:
+    """The WCAG contrast ratio of two luminances (1 to 21)."""
+    return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+
+
 def ink_for(colour: str) -> str:
-    """Black or white text, whichever reads better on the colour."""
-    try:
-        r, g, b = (int(colour.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4))
-    except (ValueError, AttributeError):
-        return "#1d1d1f"
-    return "#1d1d1f" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+    """Dark or light text, whichever has the higher WCAG contrast on the colour."""
+    behind = rgb(colour)
+    if behind is None:
+        return DARK_INK
+    ground = luminance(behind)
+    dark, light = (luminance(rgb(ink) or (0, 0, 0)) for ink in (DARK_INK, LIGHT_INK))
+    return DARK_INK if contrast(ground, dark) >= contrast(ground, light) else LIGHT_INK
 
 
 def tint(colour: str, amount: float = 0.8) -> str:
     """The colour mixed with white (amount 1 is white)."""
-    try:
-        rgb = [int(colour.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4)]
-    except (ValueError, AttributeError):
+    mixed = rgb(colour)
+    if mixed is None:
         return "#ffffff"
-    return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in rgb)
+    return "#" + "".join(f"{round((c + (1 - c) * amount) * 255):02x}" for c in mixed)
 
 
-def track_boxes(element: dict, lang: str, fallback: str) -> list[Box]:
+@dataclass(frozen=True)
+class Colours:
+    """An element's colours: its lines, the inside of its spaces, its texts (None: chosen for each box)."""
+
+    line: str
+    fill: str
+    text: str | None
+
+    def ink(self, behind: str) -> str:
+        return self.text or ink_for(behind)
+
+
+def colours_of(element: dict, line: str = LINE_COLOUR, tinted: float = 0.9) -> Colours:
+    """The element's `line`, `fill` (a tint of the line when left out) and `text_colour`."""
+    line = element.get("line") or line
+    return Colours(line, element.get("fill") or tint(line, tinted), element.get("text_colour"))
+
+
+def field_of(element: dict, key: str) -> str:
+    """Where a text of the element is written, as a finding names it: `elements[2].label` (of a card)."""
+    written = element.get("written_at", ("elements", None))[0]
+    return f"{written}.{key}" + (f" (card '{element['card']}')" if "card" in element else "")
+
+
+def area_label(element: dict, lang: str, fallback: str, width: float, background: str) -> list[Box]:
+    """The label of an area (slots, a grid, a hex grid) above it, in AREA_LABEL_MM; none without a label."""
+    if not element.get("label"):
+        return []
+    x, y = element["at"]
+    return [
+        Box(
+            x,
+            y,
+            width,
+            AREA_LABEL_MM - 1,
+            text_of(element["label"], lang, fallback),
+            stroke="transparent",
+            ink=element.get("text_colour") or ink_for(background),
+            kind="text",
+            border=0,
+            align="left",
+            size=9,
+            field=field_of(element, "label"),
+        )
+    ]
+
+
+def below_label(element: dict) -> tuple[float, float]:
+    """Where an area starts: below its label, if it has one."""
+    x, y = element["at"]
+    return (x, y + AREA_LABEL_MM) if element.get("label") else (x, y)
+
+
+def track_boxes(element: dict, lang: str, fallback: str, background: str = "#ffffff") -> list[Box]:
     x, y = element["at"]
     w, h = element["cell"]
-    colour = element.get("colour") or "#555555"
+    colours = colours_of(element, tinted=0.82)
     boxes = []
     if element.get("label_width"):
         boxes.append(
@@ -113,11 +198,12 @@ def track_boxes(element: dict, lang: str, fallback: str) -> list[Box]:
                 element["label_width"],
                 h,
                 text_of(element.get("label"), lang, fallback),
-                fill=colour,
-                stroke=colour,
-                ink=ink_for(colour),
+                fill=colours.line,
+                stroke=colours.line,
+                ink=colours.ink(colours.line),
                 kind="label",
                 size=h * 0.75,
+                field=field_of(element, "label"),
             )
         )
         x += element["label_width"] + TRACK_GAP_MM
@@ -125,6 +211,7 @@ def track_boxes(element: dict, lang: str, fallback: str) -> list[Box]:
     for index, value in enumerate(element["values"]):
         shown = f"{value:+g}" if element.get("sign") and isinstance(value, (int, float)) else str(value)
         is_start = str(value) == start
+        fill = colours.line if is_start else colours.fill
         boxes.append(
             Box(
                 x + index * w,
@@ -132,11 +219,13 @@ def track_boxes(element: dict, lang: str, fallback: str) -> list[Box]:
                 w,
                 h,
                 shown,
-                fill=colour if is_start else tint(colour, 0.82),
-                stroke=colour,
-                ink=ink_for(colour) if is_start else "#1d1d1f",
+                fill=fill,
+                stroke=colours.line,
+                ink=colours.ink(fill),
                 kind="start" if is_start else "space",
                 size=h * 0.9,
+                border=0.6 if is_start else 0.3,
+                field=field_of(element, f"values[{index}]"),
             )
         )
     return boxes
@@ -148,29 +237,14 @@ def slot_labels(element: dict, lang: str, fallback: str) -> list[str]:
     return [template.format(value=text_of(v, lang, fallback), n=i + 1) for i, v in enumerate(slots)]
 
 
-def slots_boxes(element: dict, lang: str, fallback: str) -> list[Box]:
-    x, y = element["at"]
+def slots_boxes(element: dict, lang: str, fallback: str, background: str = "#ffffff") -> list[Box]:
     w, h = element["slot"]
     gap = element["gap"]
     labels = slot_labels(element, lang, fallback)
     columns = element.get("columns") or len(labels)
-    colour = element.get("colour") or "#44546a"
-    boxes = []
-    if element.get("label"):
-        boxes.append(
-            Box(
-                x,
-                y,
-                columns * (w + gap) - gap,
-                AREA_LABEL_MM - 1,
-                text_of(element["label"], lang, fallback),
-                stroke="transparent",
-                kind="text",
-                align="left",
-                size=9,
-            )
-        )
-        y += AREA_LABEL_MM
+    colours = colours_of(element, SLOTS_LINE)
+    boxes = area_label(element, lang, fallback, columns * (w + gap) - gap, background)
+    x, y = below_label(element)
     for index, label in enumerate(labels):
         row, col = divmod(index, columns)
         boxes.append(
@@ -180,32 +254,35 @@ def slots_boxes(element: dict, lang: str, fallback: str) -> list[Box]:
                 w,
                 h,
                 label,
-                fill=tint(colour, 0.9),
-                stroke=colour,
+                fill=colours.fill,
+                stroke=colours.line,
+                ink=colours.ink(colours.fill),
                 kind="slot",
                 align="left",
                 size=min(9.0, h * 0.8),
+                field=field_of(element, f"slots[{index}]"),
             )
         )
     return boxes
 
 
-def grid_boxes(element: dict, lang: str, fallback: str) -> list[Box]:
-    x, y = element["at"]
+def grid_boxes(element: dict, lang: str, fallback: str, background: str = "#ffffff") -> list[Box]:
     w, h = element["cell"]
-    colour = element.get("colour") or "#555555"
-    return [
-        Box(x + c * w, y + r * h, w, h, fill=tint(colour, 0.9), stroke=colour, kind="cell")
+    colours = colours_of(element)
+    x, y = below_label(element)
+    cells = [
+        Box(x + c * w, y + r * h, w, h, fill=colours.fill, stroke=colours.line, kind="cell")
         for r in range(element["rows"])
         for c in range(element["columns"])
     ]
+    return area_label(element, lang, fallback, element["columns"] * w, background) + cells
 
 
 def hex_centre(element: dict, col: int, row: int) -> tuple[float, float]:
-    """Centre of a pointy-top hex; odd rows are shifted half a hex to the right."""
+    """Centre of a pointy-top hex; odd rows are shifted half a hex to the right (below the grid's label)."""
     w = element["size"]
     h = w * 2 / math.sqrt(3)
-    x0, y0 = element["at"]
+    x0, y0 = below_label(element)
     return (x0 + w / 2 + col * w + (w / 2 if row % 2 else 0), y0 + h / 2 + row * h * 0.75)
 
 
@@ -218,17 +295,18 @@ def hex_points(cx: float, cy: float, width: float) -> str:
     return " ".join(f"{px:.3f},{py:.3f}" for px, py in corners)
 
 
-def hexes(element: dict, lang: str, fallback: str) -> tuple[list[dict], list[Box]]:
-    colour = element.get("colour") or "#555555"
-    marked = {(int(c["at"][0]), int(c["at"][1])): c for c in element.get("cells", [])}
-    shapes, labels = [], []
+def hexes(element: dict, lang: str, fallback: str, background: str = "#ffffff") -> tuple[list[dict], list[Box]]:
+    colours = colours_of(element, tinted=0.88)
+    marked = {(int(c["at"][0]), int(c["at"][1])): (i, c) for i, c in enumerate(element.get("cells", []))}
     w = element["size"]
+    width = (element["columns"] + (0.5 if element["rows"] > 1 else 0)) * w
+    shapes, labels = [], area_label(element, lang, fallback, width, background)
     for row in range(element["rows"]):
         for col in range(element["columns"]):
             cx, cy = hex_centre(element, col, row)
-            cell = marked.get((col, row), {})
-            fill = cell.get("colour") or tint(colour, 0.88)
-            shapes.append({"points": hex_points(cx, cy, w), "fill": fill, "stroke": colour})
+            index, cell = marked.get((col, row), (0, {}))
+            fill = cell.get("fill") or colours.fill
+            shapes.append({"points": hex_points(cx, cy, w), "fill": fill, "stroke": colours.line})
             if cell.get("label") is not None:
                 labels.append(
                     Box(
@@ -238,15 +316,17 @@ def hexes(element: dict, lang: str, fallback: str) -> tuple[list[dict], list[Box
                         w / 2,
                         text_of(cell["label"], lang, fallback),
                         stroke="transparent",
-                        ink=ink_for(fill),
+                        ink=colours.ink(fill),
                         kind="text",
+                        border=0,
                         size=w * 0.6,
+                        field=field_of(element, f"cells[{index}].label"),
                     )
                 )
     return shapes, labels
 
 
-def text_box(element: dict, lang: str, fallback: str) -> Box:
+def text_box(element: dict, lang: str, fallback: str, background: str = "#ffffff") -> Box:
     x, y = element["at"]
     size = element["size"]
     return Box(
@@ -256,10 +336,12 @@ def text_box(element: dict, lang: str, fallback: str) -> Box:
         size * 0.3528 * 1.5,
         text_of(element.get("label"), lang, fallback),
         stroke="transparent",
-        ink=element.get("colour") or "#1d1d1f",
+        ink=element.get("text_colour") or ink_for(background),
         kind="text",
+        border=0,
         align=element["align"],
         size=size,
+        field=field_of(element, "label"),
     )
 
 
@@ -267,25 +349,33 @@ def layout(board: Board, lang: str, fallback: str) -> tuple[list[Box], list[dict
     """Every box and hex of the board, in drawing order."""
     boxes, shapes = [], []
     for element in board.elements:
-        kind = element["kind"]
+        kind, background = element["kind"], board.background
         if kind == "track":
-            boxes += track_boxes(element, lang, fallback)
+            boxes += track_boxes(element, lang, fallback, background)
         elif kind == "slots":
-            boxes += slots_boxes(element, lang, fallback)
+            boxes += slots_boxes(element, lang, fallback, background)
         elif kind == "grid":
-            boxes += grid_boxes(element, lang, fallback)
+            boxes += grid_boxes(element, lang, fallback, background)
         elif kind == "hexgrid":
-            more_shapes, labels = hexes(element, lang, fallback)
+            more_shapes, labels = hexes(element, lang, fallback, background)
             shapes += more_shapes
             boxes += labels
         else:
-            boxes.append(text_box(element, lang, fallback))
+            boxes.append(text_box(element, lang, fallback, background))
     return boxes, shapes
 
 
 def own_or_base(game: Game, name: str) -> str:
     """The game's own template of this name if it has one, else the project's in templates/base/."""
-    return name if find_template(game.dir, name) else f"base/{name}"
+    assert name in GAME_MAY_REPLACE, f"{name} is not one of pnpgen's templates a game may replace"
+    return name if find_template(game.dir, name) else f"{BASE_PREFIX}{name}"
+
+
+def stylesheet(game: Game, name: str) -> str:
+    """pnpgen's stylesheet `name` (board.css, tile-captions.css), then the game's of that name, which adds to it."""
+    css = (TEMPLATES_DIR / BASE_PREFIX / name).read_text(encoding="utf-8")
+    own = find_template(game.dir, name) if name in GAME_MAY_REPLACE else None
+    return css if own is None else f"{css}\n{own.read_text(encoding='utf-8')}"
 
 
 def board_batch(game: Game, board: Board, lang: str) -> Batch:
@@ -307,9 +397,7 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
         ),
         f"board '{board.id}' ({lang})",
     )
-    css_file = find_template(game.dir, own_or_base(game, "board.css"))
-    assert css_file is not None, "templates/base/board.css is part of pnpgen"
-    css = fonts.for_language(css_file.read_text(encoding="utf-8") + variant_css(game), lang)
+    css = fonts.for_language(stylesheet(game, "board.css") + variant_css(game), lang)
     html = (
         f'<!doctype html><html lang="{lang}" data-safe="{BOARD_SAFE_MM:g}"><head><meta charset="utf-8">'
         f"<style>\n{fonts.font_face_css()}{typeset_html.stylesheet()}"

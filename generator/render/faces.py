@@ -16,7 +16,7 @@ from pathlib import Path
 from generator.errors import InputError, Problem
 from generator.model.game import Deck, Game
 from generator.model.placeholders import data_names
-from generator.paths import TEMPLATES_DIR, find_template, template_dirs
+from generator.paths import TEMPLATES_DIR, find_template, is_pnpgens, template_dirs
 from generator.render import fonts, typeset_html
 from generator.render.attributes import Attribute
 from generator.render.batches import content_keyer, renderer_fingerprint
@@ -66,7 +66,8 @@ TAGGED_FACE = Attribute(
 ATTRIBUTES = (CARD_ID, FLAG_LANG, TAGGED_FACE)
 # The classes a face template lays itself out with (card.css and the page geometry of `GameRenderer.document`).
 FACE_CLASSES = {
-    "face": "the card at its trim size, which pnpgen puts around what a template writes, with `front` or `back`",
+    "face": "the card at its trim size, which pnpgen puts around what a template writes, with `front` or `back` "
+    "(`pnp-front` or `pnp-back` around a face drawn by pnpgen's own token or aid template)",
     "bleed": "a box reaching the bleed (3 mm by default) past the trim on every side: backgrounds and pictures "
     "that must run off the cut; position it `absolute`",
     "safe": f"a box {SAFE_INSET_MM:g} mm inside the trim, for text (print shops ask for 3 mm); position it `absolute`",
@@ -165,19 +166,25 @@ class GameRenderer:
         self.lang = lang
         self.data = _WatchedData(data_names(game))
         self.templates = Templates(game.dir, lang, game.source_language, self.data, labels=game.labels)
-        self.stylesheet = self._stylesheet()
+        self.base_css = (TEMPLATES_DIR / "base" / "card.css").read_text(encoding="utf-8")
+        self.game_css = self._game_stylesheet()
+        self.variant_css = variant_css(game)  # the ink-saving version's, after the game's own, on every face
         self.memo = memo
 
-    def _stylesheet(self) -> str:
-        css = [(TEMPLATES_DIR / "base" / "card.css").read_text(encoding="utf-8")]
+    def _game_stylesheet(self) -> str:
+        """The game's style.css (or game.yaml's `style:`), empty when it has none."""
         style_name = self.game.style or "style.css"
         style = find_template(self.game.dir, style_name)
         if style is None and self.game.style:
             raise InputError(Problem(self.game.files["game"], None, f"stylesheet '{style_name}' not found", "style"))
-        if style is not None:
-            css.append(style.read_text(encoding="utf-8"))
-        css.append(variant_css(self.game))  # the ink-saving version's, after the game's own
-        return "\n".join(css)
+        return style.read_text(encoding="utf-8") if style is not None else ""
+
+    def stylesheet(self, deck: Deck) -> str:
+        """card.css, then the game's stylesheet for a deck any of whose faces the game's own templates draw: a
+        token sheet or aid drawn by pnpgen's templates alone looks the same whatever the game's style.css says."""
+        if all(is_pnpgens(name) for name in deck.templates()):
+            return f"{self.base_css}{self.variant_css}"
+        return f"{self.base_css}\n{self.game_css}{self.variant_css}"
 
     def deck_context(self, deck: Deck) -> dict:
         """What the templates of every card of the deck see besides the card: `game`, `decks` and `deck`."""
@@ -272,12 +279,12 @@ class GameRenderer:
         self.templates.env.resolved.clear()
         front = self.templates.render(deck.template, ctx, subject)
         missing = list(self.templates.untranslated.values())
-        faces = {"front": (_wrap(front, "front", card.id, missing), missing)}
+        faces = {"front": (_wrap(front, side_class("front", deck.template), card.id, missing), missing)}
         back_name = (card.back or {}).get("template") or deck.back_template
         if back_name:
             back = self.templates.render(back_name, ctx, f"the back of {subject}")
             on_back = list(self.templates.untranslated.values())
-            faces["back"] = (_wrap(back, "back", "", on_back), on_back)
+            faces["back"] = (_wrap(back, side_class("back", back_name), "", on_back), on_back)
         return faces
 
     def document(self, deck: Deck, pages: list[str]) -> str:
@@ -292,7 +299,7 @@ class GameRenderer:
             f".safe {{ left: {s}mm; top: {s}mm; width: {w - 2 * s}mm; height: {h - 2 * s}mm; }}\n"
         )
         safe, cut, corner = CUTS.get(deck.cut, CUTS["card"])
-        css = fonts.for_languages(self.stylesheet, self.lang, self.game.languages)
+        css = fonts.for_languages(self.stylesheet(deck), self.lang, self.game.languages)
         tagged = f" {TAGGED_FACE}" if is_tagged(deck) else ""  # which makes the face keys those of tagged faces
         return (
             f'<!doctype html><html lang="{self.lang}" data-safe="{safe:g}" data-cut="{cut}" '
@@ -373,6 +380,12 @@ class _MemoRun:
             self.memo.save(self.game_dir, self.deck_id, self.lang, self.kept)
 
 
+def side_class(side: str, template: str) -> str:
+    """The class naming a face's side on the box around it: `front` or `back` (which a game's templates may
+    style) around what a game's template drew, `pnp-front` or `pnp-back` around what pnpgen's drew."""
+    return f"pnp-{side}" if is_pnpgens(template) else side
+
+
 def _wrap(html: str, kind: str, card_id: str, untranslated: Sequence[Untranslated] = ()) -> str:
     data = f' {CARD_ID}="{card_id}"' if card_id else ""
     flag = untranslated_flag(untranslated[0].lang if untranslated else None)
@@ -385,7 +398,7 @@ def untranslated_flag(lang: str | None) -> str:
     if lang is None:
         return ""
     return (
-        f'<div class="untranslated-flag" {FLAG_LANG}="{lang}">'
+        f'<div class="pnp-untranslated-flag" {FLAG_LANG}="{lang}">'
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="4mm" height="4mm">'
         '<path d="M0 0 H10 V10 Z" fill="#d9467c"/></svg></div>'
     )

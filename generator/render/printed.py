@@ -9,6 +9,7 @@ files are in generator/build/ (boards.py, aids.py, tokens.py).
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from markupsafe import Markup
@@ -16,15 +17,15 @@ from markupsafe import Markup
 from generator.model.placeholders import data_names, resolve_all
 from generator.model.game import CARD_SIZES, Aid, Board, Card, Deck, Game, TokenSheet
 from generator.model.printables import HALF_PAGE, TOKEN_SIDE
-from generator.paths import find_template
 from generator.render import fonts, typeset_html
-from generator.render.boards import BOARD_BLEED_MM, own_or_base, text_of
+from generator.render.boards import BOARD_BLEED_MM, own_or_base, stylesheet, text_of
 from generator.render.batches import Batch
 from generator.render.paper import MARGIN_MM, PAPERS
 from generator.render.sheet_marks import MARK_ROOM_MM
-from generator.render.sheet_plan import SheetOptions, first_sheet
+from generator.render.sheet_plan import SheetOptions, first_sheet, largest_alone
 from generator.render.templating import TemplateKind, Templates
-from generator.render.tiles import TileLayout, map_label_positions, scale_bar_at
+from generator.render.titles import paper_name
+from generator.render.tiles import ALL_PAPERS, TileLayout, map_label_positions, scale_bar_at, tile_layout, tile_window
 
 
 PRINTER_MARGIN_MM = 4.0  # a home printer prints nothing in the outer 4-5 mm of the paper
@@ -53,10 +54,11 @@ TILE_TEXTS = {
 
 TILE_CAPTIONS = TemplateKind(
     "Tile captions",
-    "`tile-captions.html` and `tile-captions.css` in the game's template folder replace pnpgen's: the texts "
-    "around the tiles of a board larger than the paper, one paper-size page per tile (the page map first), laid "
-    "over the tiles; pnpgen draws the marks, the small map and the 50 mm bar. Positions are mm from the paper's "
-    "top left",
+    "`tile-captions.html` in the game's template folder replaces pnpgen's, and its `tile-captions.css` adds to "
+    "pnpgen's (pnpgen's classes: `pnp-page`, `pnp-head`, `pnp-note`, `pnp-map-label`, `pnp-tile`, `pnp-ruler`): "
+    "the texts around the tiles of a board larger than the paper, one paper-size page per tile (the page map "
+    "first), laid over the tiles; pnpgen draws the marks, the small map and the 50 mm bar. Positions are mm "
+    "from the paper's top left",
     {
         "paper": "the paper's `width` and `height`",
         "window": "the tile's window on the paper: `x`, `y`, `w`, `h`",
@@ -67,7 +69,8 @@ TILE_CAPTIONS = TemplateKind(
         "captions": "each tile's caption, in tile order",
         "ruler": "the words beside the 50 mm bar",
         "safe_mm": "how far text stays from the paper's edge",
-        "styles": "the fonts, the typesetting styles and tile-captions.css, for a `<style>` element",
+        "styles": "the fonts, the typesetting styles, pnpgen's tile-captions.css and the game's, for a `<style>` "
+        "element",
     },
 )
 TOKEN_FIELDS = {  # what a token's `card` holds in token.html and token-back.html
@@ -101,6 +104,56 @@ def fits_on(board: Board, paper: str, margin: float = MARGIN_MM) -> bool:
     return True
 
 
+def board_tiles(board: Board, paper: str, margin: float = MARGIN_MM) -> TileLayout | None:
+    """How the board is printed on the paper: None when it is imposed whole with crop marks (it fits a home
+    paper), else its tiles (a single one on a sheet whose tile window holds it)."""
+    if paper in PAPERS and fits_on(board, paper, margin):
+        return None
+    return tile_layout(board.size_mm, paper, margin=margin, bleed=BOARD_BLEED_MM)
+
+
+def board_sheets(board: Board, paper: str, margin: float = MARGIN_MM) -> int:
+    """How many sheets of the paper one copy of the board takes."""
+    layout = board_tiles(board, paper, margin)
+    return 1 if layout is None else layout.count
+
+
+def one_sheet_sizes(paper: str, margin: float = MARGIN_MM) -> list[tuple[float, float]]:
+    """The largest boards one sheet of the paper holds, as board_tiles prints them (imposed on a home paper, or
+    as a single tile), portrait and landscape; none of them smaller than another on both sides."""
+    sizes = largest_alone(paper, BOARD_BLEED_MM, margin) if paper in PAPERS else []
+    w, h = ALL_PAPERS[paper]
+    sizes += [tile_window(turned, margin, BOARD_BLEED_MM) for turned in ((w, h), (h, w))]
+    return [s for s in sizes if not any(o != s and o[0] >= s[0] and o[1] >= s[1] for o in sizes)]
+
+
+def mm_down(value: float) -> str:
+    """A size in mm rounded down to 0.1 mm (a size said to fit must fit)."""
+    return f"{math.floor(value * 10 + 1e-6) / 10:g}"
+
+
+def size_text(size: tuple[float, float]) -> str:
+    return f"{mm_down(size[0])} x {mm_down(size[1])}"
+
+
+def why_tiled(board: Board, paper: str, margin: float = MARGIN_MM) -> str | None:
+    """Why the board is printed in tiles on the paper, with the largest board of its shape one sheet holds and
+    the size at which it would fit; None when it takes one sheet."""
+    sheets = board_sheets(board, paper, margin)
+    if sheets == 1:
+        return None
+    w, h = board.size_mm
+    sizes = [s for s in one_sheet_sizes(paper, margin) if (s[0] >= s[1]) == (w >= h) or w == h]
+    cut = max(((min(w, s[0]), min(h, s[1])) for s in sizes), key=lambda s: s[0] * s[1])
+    name = paper_name(paper)
+    return (
+        f"board '{board.id}' ({size_text(board.size_mm)} mm) is printed in {sheets} tiles on {name}: one {name} "
+        "sheet holds a board of "
+        f"at most {' or '.join(size_text(s) for s in sizes)} mm, its {BOARD_BLEED_MM:g} mm bleed inside the "
+        f"printer's {margin:g} mm margin; at {size_text(cut)} mm it would fit one sheet"
+    )
+
+
 def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, paper: str) -> Batch:
     """Paper-size pages holding the texts around the tiles (and the page map's), in embedded fonts: drawn by
     tile-captions.html (the game's own, else templates/base/)."""
@@ -118,9 +171,7 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
         for index, (col, row) in enumerate(layout.tiles(), 1)
     ]
     bar_x, bar_y = scale_bar_at(layout)
-    css_file = find_template(game.dir, own_or_base(game, "tile-captions.css"))
-    assert css_file is not None, "templates/base/tile-captions.css is part of pnpgen"
-    css = css_file.read_text(encoding="utf-8")
+    css = stylesheet(game, "tile-captions.css")
     context = TILE_CAPTIONS.context(
         paper={"width": layout.paper[0], "height": layout.paper[1]},
         window=layout.paper_window(),

@@ -138,17 +138,36 @@ class Block:
         return Block(self.card, self.bleed, self.cols, self.count, self.gang, x, top)
 
 
+def block_room(width: float, height: float) -> tuple[float, float]:
+    """What a block of cards may take of width x height: room for its marks is left on every side."""
+    return (width - 2 * MARK_ROOM_MM, height - 2 * MARK_ROOM_MM)
+
+
+def largest_alone(
+    paper_name: str, bleed: float, margin: float = MARGIN_MM, label_bands: bool = False
+) -> list[tuple[float, float]]:
+    """The largest card (trim size) a sheet of the paper holds alone, portrait then landscape: what fit_block
+    leaves room for, its bleed and marks inside the margin."""
+    sizes = []
+    for paper in orientations(paper_name):
+        area = card_area(paper, margin, label_bands)
+        room_w, room_h = block_room(area.w, area.h)
+        sizes.append((room_w - 2 * bleed, room_h - 2 * bleed))
+    return sizes
+
+
 def fit_block(
     card: tuple[float, float], bleed: float, copies: int, width: float, height: float, gang: bool
 ) -> Block | None:
     """The block holding most of `copies` in width x height (room for the marks included), or None."""
     extra = 2 * bleed
+    room_w, room_h = block_room(width, height)
     if gang:
-        cols = int((width - 2 * MARK_ROOM_MM - extra + 1e-6) // card[0])
-        rows = int((height - 2 * MARK_ROOM_MM - extra + 1e-6) // card[1])
+        cols = int((room_w - extra + 1e-6) // card[0])
+        rows = int((room_h - extra + 1e-6) // card[1])
     else:
-        cols = int((width - 2 * MARK_ROOM_MM + 1e-6) // (card[0] + extra))
-        rows = int((height - 2 * MARK_ROOM_MM + 1e-6) // (card[1] + extra))
+        cols = int((room_w + 1e-6) // (card[0] + extra))
+        rows = int((room_h + 1e-6) // (card[1] + extra))
     if cols <= 0 or rows <= 0 or copies <= 0:
         return None
     return Block(card, bleed, cols, min(copies, cols * rows), gang)

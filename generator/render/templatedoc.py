@@ -9,6 +9,7 @@ import inspect
 from collections.abc import Mapping
 
 from generator.model.schemadoc import cell
+from generator.paths import GAME_MAY_REPLACE
 from generator.render import boards, face_views, faces, printed, templating, typeset_html, vertical
 from generator.render.attributes import Attribute
 from generator.render.weasy import fit, lastpage
@@ -127,8 +128,15 @@ def templates_markdown() -> str:
             "A card's faces, a token, a player aid, a board and the captions around a board's tiles are drawn by "
             "Jinja2 HTML templates. pnpgen looks for a template in the game's `templates/` folder, then in "
             "`templates/<game>/` beside `cards/`, then among its own, whose names start with `base/` (`{% include "
-            "\"base/token-style.html\" %}`). The game's `style.css` (or the stylesheet game.yaml's `style:` names) "
-            "applies to every face. Templates run in Jinja's sandbox, and the pages they make may read only the "
+            '"base/token-style.html" %}`). A game may replace these of pnpgen\'s by a file of the same name in '
+            f"its template folder: {', '.join(f'`{name}`' for name in GAME_MAY_REPLACE)}; its `board.css` and "
+            "`tile-captions.css` are read after pnpgen's, so they need hold only what they change. Any other of "
+            "pnpgen's names there (`card.css`, `rules.css` ...) is an error unless the game's own templates use it, "
+            "and so is a `base/` folder. The game's `style.css` (or the stylesheet game.yaml's `style:` names) "
+            "applies to every face its own templates draw: cards, and tokens or aids whose `token.html`, "
+            "`token-back.html` or `aid.html` it replaces; not to pnpgen's tokens and aids, boards, rule sheets or "
+            "sheets. pnpgen's own templates name their classes `pnp-...`, so a game's class names never meet them. "
+            "Templates run in Jinja's sandbox, and the pages they make may read only the "
             "game's template files and pnpgen's (and `data:` URIs): any other file or URL stops the build. Place "
             "boxes with `position: absolute` and sizes in mm: CSS grid and flexbox are about six times slower in "
             "WeasyPrint. Every page is then typeset (Japanese spacing, punctuation, furigana, line breaks) whatever "

@@ -107,6 +107,13 @@ def _count(length: float, window: float, overlap: float) -> int:
     return math.ceil((length - overlap) / (window - overlap) - 1e-9)
 
 
+def tile_window(paper: tuple[float, float], margin: float = MARGIN_MM, bleed: float = 0.0) -> tuple[float, float]:
+    """The most of a board one tile of the paper (as oriented) shows: the window with its bleed BAND_MM inside
+    the printer's margin above and below, SIDE_ROOM_MM at the sides."""
+    side, edge = margin + bleed + SIDE_ROOM_MM, margin + BAND_MM + bleed
+    return (paper[0] - 2 * side, paper[1] - 2 * edge)
+
+
 def tile_layout(
     board: tuple[float, float],
     paper_name: str,
@@ -118,9 +125,8 @@ def tile_layout(
     window (with its bleed) BAND_MM inside the printer's margin above and below, SIDE_ROOM_MM at the sides."""
     w, h = ALL_PAPERS[paper_name]
     layouts = []
-    side, edge = margin + bleed + SIDE_ROOM_MM, margin + BAND_MM + bleed
     for paper in ((w, h), (h, w)):
-        window = (paper[0] - 2 * side, paper[1] - 2 * edge)
+        window = tile_window(paper, margin, bleed)
         cols, rows = _count(board[0], window[0], overlap), _count(board[1], window[1], overlap)
         layouts.append(TileLayout(paper, board, cols, rows, overlap, margin, bleed))
     return min(layouts, key=lambda layout: layout.count)  # the first, portrait, on a tie

@@ -411,6 +411,7 @@ PUBLIC = {
     "weasyprint.Document.pages": "the laid-out pages",
     "weasyprint.Document.write_pdf": "the PDF's bytes",
     "weasyprint.text.fonts.FontConfiguration": "the fonts of @font-face rules (patches.font_configuration)",
+    "tinycss2.color3.RGBA.alpha": "a computed colour's opacity (fit: a box that hides what is under it)",
     "pydyf.String": "a PDF string (taglang: a structure element's /Lang)",
     "pydyf.PDF.catalog": "the document's catalog (taglang: the document's /Lang)",
     "pydyf.Object.reference": "an object's reference (taglang: a structure element by its reference)",
@@ -425,7 +426,7 @@ PNPGEN_MARKS = {
     "subsets_in_parallel": "patches.subset_fonts_in_parallel: build_fonts_dictionary replaced",
     "shares_inline_styles": "patches.share_inline_styles: find_style_attributes replaced",
     "skips_empty_margin_boxes": "patches.skip_empty_margin_boxes: make_margin_boxes replaced",
-    "_pnpgen_walk": "fit._page_walk: a page's text and the boxes covering it, measured once",
+    "_pnpgen_walk": "fit._page_walk: a page's text and the boxes painted over it, measured once",
     "cached": "patches.cache_hyphenation: pyphen.HyphDict replaced",
 }
 # Keys of pnpgen's own dictionaries that the scan of the layer meets (the others are WeasyPrint's: `keys` and
