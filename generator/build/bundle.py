@@ -73,7 +73,7 @@ class Part:
     group: str
     name: str
     sides: str
-    detail: str = ""
+    detail: tuple[str, ...] = ()  # the decks a card sheet file holds
     first: int = 0  # its first page in the bundle, once paginated
 
     @property
@@ -155,7 +155,7 @@ def printed_item(entry: FileEntry) -> tuple[str, str]:
     return kind, str(entry.get(PRINTABLE_KEY[kind], "")) if kind in PRINTABLE_KEY else ""
 
 
-def part_name(game: Game, entry: FileEntry, group: str, lang: str, writer: GuideWriter) -> tuple[str, str]:
+def part_name(game: Game, entry: FileEntry, group: str, lang: str, writer: GuideWriter) -> tuple[str, tuple[str, ...]]:
     """What the guide calls a file, and what it holds besides: the box contents' name of what it prints (else
     the printable's own), the decks of a card sheet file."""
     fallback = game.source_language
@@ -165,11 +165,11 @@ def part_name(game: Game, entry: FileEntry, group: str, lang: str, writer: Guide
         volume = entry.get("volume")
         name = writer.page_label("cards", lang) + (f" ({volume['number']}/{volume['of']})" if volume else "")
         decks = [names.get(("deck", d)) or game.decks[d].name for d in entry.get("decks", []) if d in game.decks]
-        detail = writer.word("and", lang).join(text_in(text, lang, fallback) for text in decks)
-        return name, "" if detail == name else detail
+        detail = tuple(text_in(text, lang, fallback) for text in decks)
+        return name, () if detail == (name,) else detail
     if group == "rules":
         named = next((text for (source, _), text in names.items() if source == "rules"), None)
-        return (text_in(named, lang, fallback) if named else writer.page_label("rules", lang)), ""
+        return (text_in(named, lang, fallback) if named else writer.page_label("rules", lang)), ()
     named = names.get(printed_item(entry))
     if named is None and game.printables is not None:
         items: dict[str, Mapping[str, Aid | Board | TokenSheet]] = {
@@ -179,7 +179,7 @@ def part_name(game: Game, entry: FileEntry, group: str, lang: str, writer: Guide
         }
         item = items.get(kind, {}).get(printed_item(entry)[1])
         named = item.name if item is not None else None
-    return (text_in(named, lang, fallback) if named else writer.page_label(group, lang)), ""
+    return (text_in(named, lang, fallback) if named else writer.page_label(group, lang)), ()
 
 
 def component_names(game: Game) -> dict[tuple[str, str], Text]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from generator.model.game import Game
 from generator.paths import TEMPLATES_DIR
@@ -179,7 +179,7 @@ class GuidePart:
     last: int
     sides: str  # one of SIDES
     paper: str  # one of PAPER_WEIGHTS
-    detail: str = ""  # what it holds besides (a card sheet file's decks)
+    detail: tuple[str, ...] = ()  # what it holds besides (a card sheet file's decks)
     tiled: bool = False  # a board printed in tiles
 
 
@@ -266,6 +266,11 @@ class GuideWriter:
         names = MONTH_NAMES.get(lang)
         return self.word("date", lang, year=year, month=names[month - 1] if names else month, day=day)
 
+    def names(self, names: tuple[str, ...], lang: str) -> Markup:
+        """Names listed in a line ("Companies, Assets"), each kept whole on one line: a break falls between them."""
+        kept = [Markup('<span class="deck">{}</span>').format(flagged(name)) for name in names]
+        return Markup(escape(self.word("and", lang))).join(kept)
+
     def guide_view(self, guide: Guide) -> dict:
         lang = guide.lang
         rows = [
@@ -275,7 +280,7 @@ class GuideWriter:
                 else str(part.first),
                 "group": part.group,
                 "name": flagged(part.name),
-                "detail": part.detail,
+                "detail": self.names(part.detail, lang),
                 "sides": self.shown(f"sides_{part.sides}", lang),
                 "two_sided": part.sides in ("long", "short"),
                 "paper": self.shown(f"paper_{part.paper}", lang),
