@@ -66,11 +66,14 @@ def small_game(tmp_path, cli):
 
 def cards_alone(game: Path) -> None:
     shutil.rmtree(game / "boards")
-    shutil.rmtree(game / "templates" / "pictures")
+    shutil.rmtree(game / "art")
     components = (game / "components.yaml").read_text(encoding="utf-8")
     board = components[components.index("  - id: board") : components.index("  - id: rules")]
     (game / "components.yaml").write_text(components.replace(board, ""), encoding="utf-8")
-    for name, starts in (("decks/cards.yaml", "  picture:"), ("templates/card.html", '  <img class="picture"')):
+    for name, starts in (
+        ("decks/cards.yaml", ("  picture:", "    picture:")),
+        ("templates/card.html", '  <div class="picture"'),
+    ):
         lines = (game / name).read_text(encoding="utf-8").splitlines(keepends=True)
         (game / name).write_text("".join(line for line in lines if not line.startswith(starts)), encoding="utf-8")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import functools
 import re
 import unicodedata
@@ -81,15 +82,16 @@ def chars_of(path: Path) -> list[tuple[int, Char]]:
     return [(number, char) for number in range(len(pdf)) for char in page_chars(pdf[number])]
 
 
-def lines_of(path: Path) -> list[Line]:
+def lines_of(path: Path, gap: float = 2.0) -> list[Line]:
     """Every horizontal line of every page: upright characters sharing a middle height, split where a gap
-    wider than two of them opens (columns, table cells)."""
+    wider than `gap` times their height opens (columns, table cells; 0.8, about an em: panels and the two
+    languages side by side too)."""
     path = Path(path)
-    return _lines_of(str(path), path.stat().st_mtime_ns)
+    return _lines_of(str(path), path.stat().st_mtime_ns, gap)
 
 
 @functools.lru_cache(maxsize=256)
-def _lines_of(path: str, _version: int) -> list[Line]:
+def _lines_of(path: str, _version: int, gap: float) -> list[Line]:
     pdf = pdfium.PdfDocument(path)
     lines = []
     for number in range(len(pdf)):
@@ -104,7 +106,7 @@ def _lines_of(path: str, _version: int) -> list[Line]:
             row.sort(key=lambda c: c.left)
             line = Line(number, [row[0]])
             for char in row[1:]:
-                if char.left - line.chars[-1].right > 2 * max(char.height, line.chars[-1].height):
+                if char.left - line.chars[-1].right > gap * max(char.height, line.chars[-1].height):
                     lines.append(line)
                     line = Line(number)
                 line.chars.append(char)
@@ -138,11 +140,11 @@ def following_lines(lines: list[Line]):
                 yield line, below
 
 
-def short_last_lines(path: Path, shortest: int = 2) -> list[str]:
+def short_last_lines(path: Path, shortest: int = 1) -> list[str]:
     """Japanese lines of at most `shortest` characters (punctuation aside) ending a sentence, right
     under a longer line of the same paragraph (same left edge)."""
     found = []
-    for above, line in following_lines(lines_of(path)):
+    for above, line in following_lines(lines_of(path, PANELS)):
         if (
             japanese(line.text)
             and content_length(line.text) <= shortest
@@ -154,23 +156,74 @@ def short_last_lines(path: Path, shortest: int = 2) -> list[str]:
     return found
 
 
-def split_words(path: Path, words: set[str]) -> list[str]:
+PANELS = 0.8  # a gap of about an em splits a line: two columns, two languages side by side, two aid panels
+MARKER = re.compile(r"[0-9]+\.|[•・]")  # a list item's number or bullet
+
+
+def em(line: Line) -> float:
+    """The line's em: the advance of its Japanese characters (their loose boxes are an em wide)."""
+    widths = sorted(c.right - c.left for c in line.chars if japanese(c.text))
+    return widths[len(widths) // 2] if widths else line.size
+
+
+def paragraph_lines(path: Path) -> list[tuple[Line, Line]]:
+    """(line, the next line of its paragraph) for the Japanese running text of a PDF: lines of the body size
+    (the most common one), one line pitch apart (the most common one: a paragraph's end adds its margin),
+    the lower one starting at the same left edge, or right of a list item's marker, and no new item."""
+    lines = [line for line in lines_of(path, PANELS) if japanese(line.text)]
+    if not lines:
+        return []
+    body = collections.Counter(round(line.size, 1) for line in lines for _ in line.chars).most_common(1)[0][0]
+    body_lines = [line for line in lines if abs(line.size - body) < 0.05 * body and "..." not in line.text]
+    pairs = list(following_lines(body_lines))
+    pitches = collections.Counter(round(above.middle - below.middle, 1) for above, below in pairs)
+    pitch = pitches.most_common(1)[0][0] if pitches else 0.0
+    found = []
+    for above, below in pairs:
+        step, indent = above.middle - below.middle, below.left - above.left
+        if abs(step - pitch) > 0.12 * pitch or MARKER.match(below.text):
+            continue
+        if abs(indent) < 0.3 * em(above) or (MARKER.match(above.text) and 0 < indent < 3.5 * em(above)):
+            found.append((above, below))
+    return found
+
+
+def short_justified_lines(path: Path, tolerance: float = 0.5, keep=None) -> list[tuple[str, float]]:
+    """(where, how short in pt) for each line of Japanese running text, a paragraph's last aside, that ends
+    more than `tolerance` pt short of its column: the right edge most of the lines sharing its
+    paragraph's left edge end at (a column, a note's box, a list's items). `keep(line)` picks the lines
+    to look at (all by default)."""
+    pairs = [pair for pair in paragraph_lines(path) if keep is None or keep(pair[0])]
+    edges: dict[int, collections.Counter] = collections.defaultdict(collections.Counter)
+    for above, below in pairs:
+        edges[round(below.left)][round(above.right * 2) / 2] += 1
+    found = []
+    for above, below in pairs:
+        counts = edges[round(below.left)]
+        edge = max(right for right, count in counts.items() if count == max(counts.values()))
+        short = edge - above.right
+        if short > tolerance:
+            found.append((f"{Path(path).name} p{above.page + 1}: ...{above.text[-12:]} | {below.text[:8]}", short))
+    return found
+
+
+def split_words(path: Path, words: set[str], keep=None, gap: float = 2.0) -> list[str]:
     """Places where one of the words is cut at a line end: the line ends with its start and the line
-    under it begins with the rest."""
+    under it begins with the rest. `keep(line)` picks the lines to look at (all by default)."""
     rests: dict[str, list[str]] = {}
     for word in words:
         for cut in range(1, len(word)):
             rests.setdefault(word[:cut], []).append(word[cut:])
     longest = max((len(word) for word in words), default=0)
     found = []
-    for above, below in following_lines(lines_of(path)):
+    for above, below in following_lines([line for line in lines_of(path, gap) if keep is None or keep(line)]):
         for cut in range(1, min(longest, len(above.text)) + 1):
             if any(below.text.startswith(rest) for rest in rests.get(above.text[-cut:], ())):
                 found.append(f"{path.name} p{above.page + 1}: {above.text[-10:]} | {below.text[:10]}")
     return found
 
 
-CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u9fff]")
+CJK_CHAR = re.compile("[\u3040-\u30fa\u30fc-\u30ff\u3400-\u9fff]")  # no middle dot: it has no gap
 LATIN_CHAR = re.compile("[A-Za-z0-9]")
 
 
@@ -188,3 +241,19 @@ def japanese_latin_gaps(path: Path) -> list[tuple[str, float]]:
                 size = max(first.height, second.height)
                 gaps.append((pair, (second.left - first.right) / size))
     return gaps
+
+
+def body_size(path: Path) -> float:
+    """The most common height of a Japanese character's box: the running text's."""
+    lines = [line for line in lines_of(path, PANELS) if japanese(line.text)]
+    return collections.Counter(round(c.height, 1) for line in lines for c in line.chars).most_common(1)[0][0]
+
+
+def word_gaps(line: Line) -> list[str]:
+    """The line's words: its characters split where a space's gap opens (a fifth of their height)."""
+    words = [line.chars[0].text]
+    for before, after in zip(line.chars, line.chars[1:]):
+        if after.left - before.right > 0.2 * max(before.height, after.height):
+            words.append("")
+        words[-1] += after.text
+    return words

@@ -38,11 +38,11 @@ def test_validate_says_what_fits_one_a4_and_one_letter_sheet_and_why_a_board_is_
     notes = result.out.split("how boards print:")[1]
     assert (
         "boards/main.yaml: size: board 'main' (270 x 190 mm) is printed in 2 tiles on A4: one A4 sheet holds a board "
-        "of at most 276 x 189 or 279 x 184 mm, its 3 mm bleed inside the printer's 5 mm margin; at 270 x 189 mm it "
+        "of at most 276 x 189 or 278 x 184 mm, its 3 mm bleed inside the printer's 5 mm margin; at 270 x 189 mm it "
         "would fit one sheet; one sheet of A3, A2 or Tabloid holds it whole (`--board-paper a3`)"
     ) in notes
     assert (
-        "is printed in 2 tiles on Letter: one Letter sheet holds a board of at most 258.4 x 194.9 or 261.4 x " in notes
+        "is printed in 2 tiles on Letter: one Letter sheet holds a board of at most 258.4 x 194.9 or 260.4 x " in notes
     )
     assert "on A3" not in notes  # it fits one A3 sheet: nothing to explain there
     report = json.loads(cli("validate", game, "--json").out)
@@ -75,7 +75,7 @@ def test_board_paper_says_why_a_board_is_still_tiled_on_it(small_game, cli, tmp_
     assert result.code == 0, result
     said = [line for line in result.err.splitlines() if "board-main-en-a3.pdf" in line]
     assert said and (
-        "board 'main' (290 x 330 mm) is printed in 2 tiles on A3: one A3 sheet holds a board of at most 279 x 394 mm"
+        "board 'main' (290 x 330 mm) is printed in 2 tiles on A3: one A3 sheet holds a board of at most 278 x 394 mm"
         in said[0]
     ), result.err
     entry = next(

@@ -242,3 +242,24 @@ def test_a_cards_data_key_changes_with_its_data_and_not_with_where_it_is_written
     mixed = card_data(card({"en": "Draw."}, table={1: "a", "b": 2}))
     assert mixed == card_data(card({"en": "Draw."}, table={"b": 2, 1: "a"}))
     assert mixed != card_data(card({"en": "Draw."}, table={1: "a", "b": 3}))
+
+
+def test_a_word_added_to_the_glossary_remakes_the_faces_that_print_it(small_game, tmp_path):
+    """The typesetting keeps the game's own words whole (render/vocabulary.py): a term added to the glossary
+    changes the faces whose text holds it, and those only, and the memo gives no face made before it."""
+    memo = FaceMemo(tmp_path / "cache")
+    game, before = faces_of(small_game, memo)
+    edit(small_game / "glossary.yaml", "  - {ja: 点, en: point}", "  - {ja: 点, en: point}\n  - {ja: 手札, en: hand}")
+    _, found = faces_of(small_game, memo)
+    _, fresh = faces_of(small_game)
+    assert_same(found, fresh)
+    cards = [card.id for card in game.decks["cards"].cards]
+
+    def fronts(faces):
+        return {card: faces["ja"].keys[faces["ja"].front_of[index]] for index, card in enumerate(cards)}
+
+    changed = {card for card in cards if fronts(before)[card] != fronts(found)[card]}
+    assert changed == {"apple", "pear"}, "手札を1枚… is on these two, not on the grapes"
+    apple = fresh["ja"].pages[fresh["ja"].front_of[cards.index("apple")]]
+    assert '<span class="term">手札</span>' in apple
+    assert fronts(before)["apple"] not in set(fronts(found).values())

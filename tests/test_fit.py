@@ -157,6 +157,22 @@ def test_a_pass_lays_out_again_only_the_faces_it_changed_and_prints_what_a_whole
     assert min(len(line.replace("\u2060", "").strip()) for line in lines) > 2, lines
 
 
+@pytest.mark.parametrize("lines, pages", [(20, 2), (15, 2)])
+def test_a_nearly_empty_last_page_is_pulled_back(lines, pages):
+    """20 lines of 9 a page leave 2 on a third page (22% of a page): set a little tighter, the text takes two;
+    15 lines leave a last page two thirds full, which is kept as it is."""
+    from generator.render import weasy
+
+    body = "".join(f"<p>Line {index} of the text.</p>" for index in range(lines))
+    html = (
+        '<html lang="en" data-last-page-min="0.3"><head><style>@page { size: 100mm 60mm; margin: 5mm } '
+        "html { font: 10pt/1.5 'DejaVu Serif' } p { margin: 0 }</style></head>"
+        f"<body>{body}</body></html>"
+    )
+    document, _ = render_measured(weasy.load().HTML(string=html))
+    assert len(document.pages) == pages
+
+
 def test_a_face_whose_text_runs_over_several_pages_keeps_the_other_faces_whole_and_alone():
     """An absolutely positioned text of the first face runs far past its page (an over-long label anchored at
     its bottom): WeasyPrint carries it over to the top of the next pages. Every face keeps its own page, no text

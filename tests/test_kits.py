@@ -1,5 +1,6 @@
 """End to end: the three seed kits built as a user builds them, checked by opening the PDFs."""
 
+import itertools
 import json
 import re
 
@@ -231,11 +232,77 @@ def japanese_outputs(kits, kind=None):
     return found
 
 
-def test_no_japanese_paragraph_ends_on_a_short_line(kits):
+def test_no_japanese_paragraph_ends_on_one_character(kits):
     from pdflines import short_last_lines
 
     found = [line for path in japanese_outputs(kits) for line in short_last_lines(path)]
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("kind", ["rules", "aid"])
+def test_justified_japanese_lines_end_at_their_column(kits, kind):
+    """Every line of Japanese running text but a paragraph's last ends within 0.5 pt of its column's right
+    edge (JLReq: the slack spread between characters), read back from the PDFs' character boxes."""
+    from pdflines import paragraph_lines, short_justified_lines
+
+    paths = japanese_outputs(kits, kind)
+    assert sum(len(paragraph_lines(path)) for path in paths) > (600 if kind == "rules" else 40)
+    found = [f"{where} ({short:.1f} pt)" for path in paths for where, short in short_justified_lines(path)]
+    assert not found, "\n".join(found)
+
+
+def test_the_components_tables_cut_no_word(kits):
+    """Table cells are display text: a line of a cell (the components table, its notes) ends between words,
+    the morphological analyser's short units (ステータス|シンボル|カード), never inside one."""
+    from generator.render.components import component_rows
+    from generator.render.typeset import word_boundaries
+    from pdflines import body_size, split_words
+
+    found = []
+    for game_id in GAMES:
+        game = load_game(CARDS_DIR / game_id)
+        cells = [plain(row[key]) for row in component_rows(game, "ja") for key in ("name", "note") if row[key]]
+        words = set()
+        for cell in cells:
+            cuts = [0, *sorted(word_boundaries(cell))]
+            words |= {cell[a:b] for a, b in itertools.pairwise(cuts) if b - a >= 2}
+        for path in japanese_outputs(kits, "rules"):
+            if path.parent.name == game_id:
+                body = body_size(path)
+                in_tables = lambda line, body=body: 0.8 * body < line.size < 0.97 * body  # noqa: E731
+                found += split_words(path, words, keep=in_tables, gap=0.8)
+    assert not found, "\n".join(sorted(set(found)))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_each_rule_sheet_is_one_edition_on_either_paper(kits, game_id):
+    """A cover and a contents page on both papers or on neither; the same text on each page's first line."""
+    report = json.loads((kits / game_id / "build.json").read_text())
+    editions = {(f["lang"], f["paper"]): kits / game_id / f["path"] for f in report["files"] if f["kind"] == "rules"}
+    for lang in {lang for lang, _ in editions}:
+        firsts = []
+        for paper in PAPERS:
+            text = squeeze(all_text(editions[lang, paper]))
+            firsts.append(("目次" in text[:400] or "Contents" in text[:400], text[:12]))
+        assert firsts[0] == firsts[1], (lang, firsts)
+
+
+def test_english_flavour_texts_end_on_more_than_one_word(kits):
+    from pdflines import following_lines, lines_of, word_gaps
+
+    game = load_game(CARDS_DIR / "greed-inc")
+    flavours = [
+        card.fields["flavour"].get("en") for card in game.decks["companies"].cards if card.fields.get("flavour")
+    ]
+    assert len(flavours) >= 5
+    lines = lines_of(kits / "greed-inc" / "cards-en-a4.pdf")
+    found = []
+    for above, below in following_lines(lines):
+        for text in flavours:
+            words = text.split()
+            if len(words) > 3 and word_gaps(below) == [words[-1]] and squeeze(text).endswith(above.text + below.text):
+                found.append(f"{above.text} | {below.text}")
+    assert not found, found
 
 
 def display_words(game_id):

@@ -7,7 +7,7 @@ import re
 from conftest import ROOT, copy_game
 from generator.model import load_game
 from generator.model.rules import load_rules
-from generator.render.boards import BOARD_BLEED_MM
+from generator.model.game import DEFAULT_BLEED_MM as BOARD_BLEED_MM
 from generator.render.sheet_labels import label_batch
 from generator.render.printed import furniture_batch
 from generator.render.rulebook import RulebookWriter

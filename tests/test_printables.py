@@ -22,9 +22,10 @@ from generator.model import load_game
 from generator.progress import Progress
 from generator.render.boards import board_batch, hex_centre
 from generator.render.batches import render_batch
-from generator.render.boards import BOARD_BLEED_MM
+from generator.model.game import DEFAULT_BLEED_MM as BOARD_BLEED_MM
 from generator.render.pipeline import FaceCache
-from generator.render.paper import MM, PAPERS
+from generator.render.paper import MM, PAPERS, Rect
+from generator.render.sheet_pages import back_slot
 from generator.render.sheet_plan import SheetOptions
 from generator.render.tiles import OVERLAP_MM, TILE_MARGIN_MM, target_points, tile_layout
 from test_input_errors import edit, errors, line_of
@@ -137,10 +138,13 @@ def test_tiled_board_pdf_has_a_page_map_then_tiles_with_exact_overlaps(greed, pa
     assert entry["kind"] == "board" and entry["pages"] == len(pdf.pages) == entry["tiles"] + 1
     assert "tiles" in page_text(out / entry["path"], 0)  # the page map says what it is
     windows = []
+    b = BOARD_BLEED_MM  # each tile shows its window's bleed on every side, the seams too
     for page in list(pdf.pages)[1:]:
         assert sorted(page_size_mm(page)) == pytest.approx(sorted(PAPERS[paper]), abs=0.01)
         (cx, cy, cw, ch), (ox, oy) = clip_and_origin(page)
-        windows.append((cx - ox, cy - oy, cw, ch))
+        windows.append((cx - ox + b, cy - oy + b, cw - 2 * b, ch - 2 * b))
+        trim, bleed = ([float(v) / MM for v in page.obj[key]] for key in ("/TrimBox", "/BleedBox"))
+        assert bleed == pytest.approx([trim[0] - b, trim[1] - b, trim[2] + b, trim[3] + b], abs=0.01)
     layout = tile_layout(MAIN_BOARD, paper)
     assert entry["grid"] == f"{layout.cols}x{layout.rows}"
     for index, (x, y, w, h) in enumerate(windows):
@@ -316,10 +320,11 @@ def test_two_sided_token_backs_print_behind_their_fronts(greed):
     assert entry["sides"] == 2 and entry["pieces"] == 100
     pdf = pikepdf.open(out / entry["path"])
     front, back = placements(pdf.pages[0]), placements(pdf.pages[1])
-    width = page_size_mm(pdf.pages[1])[0]
+    paper = page_size_mm(pdf.pages[1])
     assert len(front) == len(back) > 0
-    for (_, fx, fy, w, _, _), (_, bx, by, _, _, _) in zip(front, back):
-        assert (bx, by) == pytest.approx((width - fx - w, fy), abs=0.01)
+    for (_, fx, fy, w, h, _), (_, bx, by, _, _, _) in zip(front, back):
+        behind = back_slot(paper, Rect(fx, fy, w, h), "long")  # the sheet turned on its long edge
+        assert (bx, by) == pytest.approx((behind.x, behind.y), abs=0.01)
 
 
 def test_every_printed_pdf_embeds_its_fonts(greed):

@@ -31,15 +31,15 @@ def build_aids(context: BuildContext) -> list[FileEntry]:
             resolved = resolved_aid(game, aid, langs)
             for option in context.sheets:
                 size = aid_size(aid, option.paper, option.margin)
-                deck = aid_deck(game, aid, langs, size)
+                deck = aid_deck(game, aid, langs, size, aid.bleed_mm)
                 faces, copies = faces_copies(renderer, deck, context)
                 # the aid's faces are tagged: so is the sheet
                 writer = SheetWriter(prints_light(game), tagged_sources=faces)
-                impose_deck(writer, size, 0.0, copies, single_sided(option))
+                impose_deck(writer, size, aid.bleed_mm, copies, single_sided(option))
                 name = f"aid-{aid.id}-{variant}-{option.paper}.pdf"
                 names = {"name": aid.name, "title": resolved.title}
                 title = file_title(game, "aid", langs, option.paper, names)
-                save_pdf(writer, context.out_dir / name, title, variant)
+                save_pdf(context, writer, context.out_dir / name, title, variant)
                 files.append(
                     {
                         "path": name,

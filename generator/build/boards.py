@@ -11,7 +11,7 @@ from generator.paths import find_template
 from generator.build.context import BuildContext
 from generator.build.pieces import rendered_pages, save_pdf
 from generator.model.game import Board, Text
-from generator.render.boards import BOARD_BLEED_MM, board_batch
+from generator.render.boards import board_batch
 from generator.render.fit_report import CardFit, find_text
 from generator.render.weasy.fit import FitBox
 from generator.render.printed import board_tiles, fits_on, furniture_batch, single_sided, why_tiled
@@ -138,7 +138,7 @@ def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: s
     layout = board_tiles(board, paper, margin)
     if layout is None:
         assert options is not None, "only a home paper's board is imposed"
-        impose_deck(writer, board.size_mm, BOARD_BLEED_MM, [(page, None)] * board.copies, single_sided(options))
+        impose_deck(writer, board.size_mm, board.bleed_mm, [(page, None)] * board.copies, single_sided(options))
     else:
         batch = furniture_batch(context.game, board, layout, lang, paper)
         _open, (furniture,) = rendered_pages(context, [batch])
@@ -149,7 +149,7 @@ def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: s
         for _ in range(board.copies):
             write_tiles(writer, layout, page, furniture)
     title = file_title(context.game, "board", [lang], paper, {"name": board.name})
-    save_pdf(writer, context.out_dir / name, title, lang)
+    save_pdf(context, writer, context.out_dir / name, title, lang)
     why = why_tiled(board, paper, margin)
     context.progress.say(
         f"{context.game.id}: wrote {name} ({len(writer.pdf.pages)} pages)" + (f": {why}" if why else "")

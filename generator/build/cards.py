@@ -10,6 +10,7 @@ from pathlib import Path
 from generator.build.builder import FileEntry, OutputBuilder, OutputFile
 from generator.build.context import BuildContext, report_fits
 from generator.build.decks import RenderedDeck, prepare_game
+from generator.build.pieces import check_bleed
 from generator.build.report import previous_entries
 from generator.heap import frozen_heap, long_lived
 from generator.model import Game
@@ -203,8 +204,15 @@ def write_card_volume(context: BuildContext, volume: Volume, keys: dict[str, str
         gutterfold=option.layout == "gutterfold",
         volume=(volume.number, volume.count) if volume.number else None,
     )
+    path = context.out_dir / volume.path
     pages = write_volume(
-        volume, context.out_dir / volume.path, title, context.cache, context.jobs, prints_light(context.game)
+        volume,
+        path,
+        title,
+        context.cache,
+        context.jobs,
+        prints_light(context.game),
+        check=lambda data: check_bleed(context, path, data),
     )
     context.progress.say(f"{game.id}: wrote {volume.path} ({pages} pages)")
     cards = volume.cards()

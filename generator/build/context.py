@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from urllib.parse import unquote, urlsplit
 
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,20 +123,42 @@ def fit_location(game: Game, fit: CardFit) -> tuple[Path, int | None]:
 
 
 def report_fits(context: BuildContext, fits: list[CardFit]) -> None:
-    """Keep the measured text boxes for build.json; report what overflowed, say what shrank. A finding
+    """Keep the measured text boxes for build.json; report what overflowed, say what shrank, and every raster
+    picture printed below the game's resolution (a warning; under half of it, an error with --strict). A finding
     made again (the same aid on another paper measures the same) is said once."""
     fresh = []
+    min_dpi = context.game.min_dpi
     for fit in fits:
-        said = (fit.kind, str(fit_location(context.game, fit)), fit.describe(), fit.overflow_text(), fit.scale)
+        if fit.kind == "image" and fit.dpi >= min_dpi:
+            continue  # sharp enough: measured, nothing to say
+        text = fit.resolution_text(picture_name(context.game, fit.image), min_dpi) if fit.kind == "image" else ""
+        said = (fit.kind, str(fit_location(context.game, fit)), fit.describe(), text or fit.overflow_text(), fit.scale)
         if said not in context.said:
             context.said.add(said)
             fresh.append(fit)
+            if text:
+                file, line = fit_location(context.game, fit)
+                severity = "warning" if fit.dpi < min_dpi / 2 else "advice"
+                context.problems.add(Problem(file, line, f"{fit.describe()}: {text}"), "resolution", severity)
     context.fits += fresh
     for fit in fresh:
+        if fit.kind == "image":
+            continue
         if fit.overflow_mm > 0:
             context.problems.add(overflow_problem(context.game, fit), "overflow")
         elif fit.scale < 1:
             context.progress.say(f"{context.game.id}: {fit.describe()}: font shrunk to {fit.scale:.0%} to fit")
+
+
+def picture_name(game: Game, url: str) -> str:
+    """A picture's file as messages name it: its path in the game's folder (else as the page named it)."""
+    if url.startswith("data:"):
+        return "a picture pnpgen made (a pictured card)"
+    parts = urlsplit(url)
+    path = Path(unquote(parts.path)) if parts.scheme in ("file", "") else None
+    if path is not None and path.is_relative_to(game.dir.resolve()):
+        return path.relative_to(game.dir.resolve()).as_posix()
+    return display_path(path) if path is not None else url
 
 
 def cache_index_name(game: Game) -> str:

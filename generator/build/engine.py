@@ -16,6 +16,7 @@ from generator.build.report import (
     stale_files,
     write_report,
 )
+from generator.checks.art import placeholder_art
 from generator.checks.validate import data_problems
 from generator.fsutil import OutputSet, remove_output
 from generator.heap import thaw
@@ -52,6 +53,7 @@ def build(games: Game | list[Game], options: BuildOptions, progress: Progress | 
             problems.extend(
                 data_problems(game, select_languages(game, options.languages)), "data"
             )  # before rendering: they are fast and say what is wrong
+            problems.extend(placeholder_art(game), "art")
             task.advance()
     try:
         with OutputSet(options.out):  # every file of the build replaced together, or none (build.json last)

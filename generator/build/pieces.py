@@ -12,7 +12,9 @@ import pikepdf
 from generator.build.context import BuildContext
 from generator.fsutil import write_atomic
 from generator.model.game import Deck, Game
+from generator.errors import Problem
 from generator.render.batches import Batch
+from generator.render.bleed_check import bleed_gaps
 from generator.render.boards import board_batch
 from generator.render.faces import DeckFaces, GameRenderer, card_fits
 from generator.render.pipeline import FaceCache, face_request, render_batches, render_faces
@@ -20,8 +22,20 @@ from generator.render.printed import PRINT_SHOP_PAPER, aid_deck, aid_size, board
 from generator.render.sheet_writer import SheetWriter, save_pdf_bytes
 
 
-def save_pdf(writer: SheetWriter, path: Path, title: str, lang: str) -> None:
-    write_atomic(path, save_pdf_bytes(writer.pdf, title, lang))
+def save_pdf(context: BuildContext, writer: SheetWriter, path: Path, title: str, lang: str) -> None:
+    """Write the file, its bleed checked first (check_bleed)."""
+    data = save_pdf_bytes(writer.pdf, title, lang)
+    check_bleed(context, path, data)
+    write_atomic(path, data)
+
+
+def check_bleed(context: BuildContext, path: Path, data: bytes) -> None:
+    """A located warning for each page edge of the file whose BleedBox claims bleed the art does not reach."""
+    for gap in bleed_gaps(data):
+        hint = (
+            "carry the background or picture on into the bleed (a `.bleed` box in a template, `bleed: 0` to claim none)"
+        )
+        context.problems.add(Problem(path, None, gap.describe(), hint=hint), "bleed")
 
 
 def rendered_pages(context: BuildContext, documents: list[Batch]) -> tuple[list[pikepdf.Pdf], list[list[pikepdf.Page]]]:

@@ -2,7 +2,8 @@
 
 Every check that runs while building (validate's data checks before rendering, text overflow after the
 layout, ...) adds its problems to one BuildProblems. Each is printed as a located warning when found;
-the build ends with one summary line, and `--strict` makes any problem exit status 1. A new check only
+the build ends with one summary line, and `--strict` makes any problem exit status 1 (but advice: a picture
+somewhat under the print resolution). A new check only
 adds problems of its own kind (and a phrase for the summary in KIND_PHRASES).
 """
 
@@ -18,6 +19,9 @@ KIND_PHRASES = {
     "data": "data problem(s) (`pnpgen validate` lists them)",
     "overflow": "text box(es) overflow",
     "untranslated": "edition(s) with text printed in the source language for want of a translation",
+    "art": "picture(s) still to come, printed as marked placeholder boxes",
+    "resolution": "picture(s) printed below the game's print resolution (game.yaml print: min_dpi)",
+    "bleed": "page edge(s) whose bleed is white where the art meets the trim",
 }
 
 
@@ -25,7 +29,8 @@ KIND_PHRASES = {
 class BuildProblem:
     problem: Problem
     kind: str  # what found it: a key of KIND_PHRASES
-    severity: str = "warning"  # warning: the output is written anyway
+    # warning: the output is written anyway, --strict makes the build fail; advice: said, never failing it
+    severity: str = "warning"
 
     def __str__(self) -> str:
         return str(self.problem)
@@ -55,11 +60,13 @@ class BuildProblems:
         return "; ".join(f"{count} {KIND_PHRASES.get(kind, kind + ' problem(s)')}" for kind, count in counts.items())
 
     def finish(self, strict: bool) -> int:
-        """Print the summary line; the exit status: 1 with --strict when anything was found."""
+        """Print the summary line; the exit status: 1 with --strict when anything but advice was found."""
         if not self.found:
             return 0
-        if strict:
+        failing = any(problem.severity != "advice" for problem in self.found)
+        if strict and failing:
             print(f"error: --strict: {self.summary()}", file=self.progress.stream, flush=True)
             return 1
-        self.progress.warn(f"{self.summary()} (the files were written; --strict makes this an error)")
+        said = "the files were written; --strict makes this an error" if failing else "the files were written"
+        self.progress.warn(f"{self.summary()} ({said})")
         return 0

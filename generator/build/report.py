@@ -23,7 +23,8 @@ REPORT_FILE = OutputFile(
     REPORT_NAME,
     "what the build wrote and found: every file (`files`) with its kind, language, paper and page count, for card "
     "sheets the decks it holds (`decks`), those on each sheet (`sheets`), its `volume` and the keys of its card "
-    "faces (`face_keys`); the text found out of place (`overflows`), the text shrunk to fit (`shrunk`) and the "
+    "faces (`face_keys`); the text found out of place (`overflows`), the text shrunk to fit (`shrunk`), the raster "
+    "pictures printed below the game's `print: min_dpi` (`low_resolution`: file, pixels, box in mm, dpi) and the "
     "strings printed in the source language for want of a translation (`untranslated`)",
 )
 
@@ -40,6 +41,7 @@ def report_of(
         "files": files,
         "overflows": [asdict(fit) for fit in fits if fit.overflow_mm > 0],
         "shrunk": [asdict(fit) for fit in fits if fit.scale < 1],
+        "low_resolution": [asdict(fit) for fit in fits if fit.kind == "image" and fit.dpi < game.min_dpi],
         "untranslated": {
             lang: [{"id": string_id, "where": where} for string_id, where in strings.items()]
             for lang, strings in (untranslated or {}).items()
@@ -157,6 +159,7 @@ def carry_over(report: dict[str, Any], previous: dict[str, Any], scope: Scope) -
         + report["files"],
         "overflows": kept(previous.get("overflows"), "piece") + report["overflows"],
         "shrunk": kept(previous.get("shrunk"), "piece") + report["shrunk"],
+        "low_resolution": kept(previous.get("low_resolution"), "piece") + report.get("low_resolution", []),
         "untranslated": merged,
     }
 

@@ -57,11 +57,12 @@ def write_rulebooks(
 
 
 def rule_findings(game: Game, rulebook: Rulebook, edition: tuple[str, ...], fits: list[FitBox]) -> list[CardFit]:
-    """The text found overflowing in one edition, each named by its block and located in rules.yaml."""
+    """The text found overflowing and the raster pictures (a figure) of one edition, each named by its block and
+    located in rules.yaml."""
     blocks = {block.id: block for block in rulebook.blocks}
     found = []
     for fit in fits:
-        if not fit.overflows:
+        if not (fit.overflows or fit.kind == "image"):
             continue
         lang, _, block_id = fit.anchor.partition("-")
         if lang == "b" or lang not in edition:  # single editions name their blocks b-ID, pairs LANG-ID

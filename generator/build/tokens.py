@@ -26,7 +26,10 @@ def build_tokens(context: BuildContext) -> list[FileEntry]:
         for sheet in sheets:
             _open, copies = faces_copies(renderer, token_deck(game, sheet), context)
             group = CopyGroup(
-                (sheet.size_mm, sheet.size_mm), sheet.bleed_mm, [(front, back, sheet.id) for front, back in copies]
+                (sheet.size_mm, sheet.size_mm),
+                sheet.bleed_mm,
+                [(front, back, sheet.id) for front, back in copies],
+                round=sheet.shape == "round",
             )
             for option in context.sheets:
                 writer = SheetWriter(prints_light(game))
@@ -43,7 +46,7 @@ def build_tokens(context: BuildContext) -> list[FileEntry]:
                 )
                 name = f"tokens-{sheet.id}-{lang}-{option.paper}.pdf"
                 title = file_title(game, "tokens", [lang], option.paper, {"name": sheet.name})
-                save_pdf(writer, context.out_dir / name, title, lang)
+                save_pdf(context, writer, context.out_dir / name, title, lang)
                 files.append(
                     {
                         "path": name,

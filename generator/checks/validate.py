@@ -1,6 +1,6 @@
 """`pnpgen validate`: every check of a game, each problem with file and line, in one Report.
 
-The checks live in modules of their own (box_contents, references, translations, placeholders, invented,
+The checks live in modules of their own (box_contents, references, translations, placeholders, invented, art,
 declared, templates); the game declares what must hold (setup deals, invariants, unique fields) in game.yaml, and no
 check knows a game by name.
 """
@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.checks.art import check_art
 from generator.checks.boards import board_notes
 from generator.checks.box_contents import check_box_contents
 from generator.checks.declared import run_declared_checks
@@ -84,6 +85,7 @@ def validate(
     problems += check_translations(game, langs)
     problems += check_placeholders(game)
     problems += check_invented(game)
+    problems += check_art(game)
     problems += rules_problems(game)
     table = {}
     for players in counts:

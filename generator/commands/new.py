@@ -50,24 +50,27 @@ template: card.html  # in this game's templates/ folder
 back: {template: card-back.html}
 fields:              # every card field besides {built_in}
   value: {type: int, min: 1, max: 9, required: true, doc: the number in the corner}
-  picture: {type: str, default: placeholder.svg, doc: "the card's picture, a file in templates/pictures/"}
+  picture: {type: image, doc: "the card's picture: a file in art/ (PNG, JPEG, SVG), or placeholder"}
   text: {type: text, doc: what the card does}
 cards:
   - id: apple
     name: <<apple>>
     count: 2
     value: 1
+    picture: art/fruit.svg
     text: <<draw>>
   - id: pear
     name: <<pear>>
     count: 2
     value: 2
+    picture: placeholder   # a marked box prints until the art exists; the build lists such cards
     text: <<discard>>
   - id: grapes
     name: <<grapes>>
     count: 2
     value: 3
     remove_at: [2]   # left in the box in a 2-player game
+    picture: art/fruit.svg
     text: <<score>>
 """
 BOARD_YAML = """\
@@ -102,12 +105,12 @@ CARD_HTML = """\
 {# One card face. `card` has the card's fields in the language being built; see the deck file.
    `pnpgen build` reports any text past its box, the safe area or the trim, or over other text
    (`build --strict` fails). data-fit="FIELD" with data-shrink="80" on a fixed-size box lets its font shrink
-   to 80% first; data-overflow="allow" lets its text run anywhere. asset('pictures/x.svg'): templates/pictures/ #}
+   to 80% first; data-overflow="allow" lets its text run anywhere. image(card.picture, 40, 30): a 40 x 30 mm box #}
 <div class="bleed frame"></div>
 <div class="safe">
   <div class="value">{{ card.value }}</div>
   <h1 class="title" data-fit="name">{{ card.name | tx(phrases=True) }}</h1>
-  <img class="picture" src="{{ asset('pictures/' ~ card.picture) }}" alt="">
+  <div class="picture">{{ image(card.picture, 40, 30) }}</div>
   <p class="text" data-fit="text">{{ card.text | tx }}</p>
 </div>
 """
@@ -115,9 +118,9 @@ BACK_HTML = """\
 <div class="bleed back"></div>
 <div class="safe"><div class="back-title">{{ game.title | tx }}</div></div>
 """
-PLACEHOLDER_SVG = """\
+PICTURE_SVG = """\
 <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 30" width="40mm" height="30mm">
-  <!-- A stand-in picture: put yours in templates/pictures/ and name it in a card's `picture:`. -->
+  <!-- A stand-in picture: put yours in art/ and name it in a card's `picture:`. -->
   <rect x="0.5" y="0.5" width="39" height="29" rx="2" fill="#e4ddcb" stroke="#2f5d62" stroke-width="0.6"/>
   <path d="M4 25 L15 12 L22 20 L27 15 L36 25 Z" fill="#2f5d62" opacity="0.6"/>
   <circle cx="30" cy="8" r="3.5" fill="#2f5d62" opacity="0.6"/>
@@ -131,7 +134,7 @@ STYLE_CSS = """\
 .frame { box-sizing: border-box; background: #f3efe4; border: 5.5mm solid #2f5d62; }
 .value { position: absolute; left: 0; top: 0; font-size: 16pt; font-weight: bold; color: #2f5d62; }
 .title { position: absolute; left: 9mm; right: 0; top: 1mm; height: 11mm; margin: 0; font-size: 11pt; }
-.picture { position: absolute; left: 6.5mm; top: 14mm; width: 40mm; height: 30mm; }
+.picture { position: absolute; left: 6.5mm; top: 14mm; }
 .text { position: absolute; left: 0; right: 0; top: 47mm; height: 28mm; margin: 0; font-size: 9pt; }
 .back { background: #2f5d62; }
 .back-title { position: absolute; left: 0; right: 0; top: 35mm; text-align: center; color: white;
@@ -159,9 +162,9 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "new",
         help="make a small game to start from",
-        description="Create a game directory PATH with a deck of cards (a picture field, its stand-in picture), a "
-        "board, a glossary and their templates, which validates and builds as it stands: then `pnpgen build PATH`, "
-        "which writes ./output/NAME/ in the folder you run it in.",
+        description="Create a game directory PATH with a deck of cards (a picture field: a picture in art/, "
+        "one card still waiting for its art), a board, a glossary and their templates, which validates and builds "
+        "as it stands: then `pnpgen build PATH`, which writes ./output/NAME/ in the folder you run it in.",
     )
     parser.add_argument("name", metavar="PATH", help="the new game's directory, e.g. my-game or ~/games/my-game")
     parser.add_argument(
@@ -265,7 +268,7 @@ def starter_files(name: str, title: str, languages: list[str], source: str) -> d
         "templates/card.html": CARD_HTML,
         "templates/card-back.html": BACK_HTML,
         "templates/style.css": STYLE_CSS,
-        "templates/pictures/placeholder.svg": PLACEHOLDER_SVG,
+        "art/fruit.svg": PICTURE_SVG,
         "glossary.yaml": GLOSSARY_YAML.format(terms="".join(f"  - {text(term)}\n" for term in terms) or "  []\n")
         if terms
         else "# Terms translated the same way everywhere; `pnpgen i18n status` reports a string that does "

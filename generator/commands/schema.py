@@ -79,7 +79,7 @@ def write_docs(folder: Path) -> int:
 
 def file_kinds() -> list:
     """Every YAML file kind of a game folder, in the order docs/schema.md presents them."""
-    from generator.i18n.glossary import GLOSSARY_FILE_KIND
+    from generator.model.glossary import GLOSSARY_FILE_KIND
     from generator.i18n.lock import LOCK_FILE_KIND
     from generator.model.labels import LABELS_FILE_KIND
     from generator.model.loader import COMPONENTS_FILE, DECK_FILE, GAME_FILE

@@ -6,7 +6,7 @@ makes the Card of a checked card (its declared fields go to `card.fields`) and i
 
 from __future__ import annotations
 
-from generator.model.game import Card
+from generator.model.game import DEFAULT_BLEED_MM, Card
 from generator.model.schema import Bool, Field, Id, Int, ListOf, Localized, Model, Object, OneOf, Str
 
 PLACEHOLDER = OneOf([Bool(), ListOf(Str())], expected="true, or a list of the invented fields")
@@ -24,6 +24,10 @@ MATERIAL = Str()
 MATERIAL_DOC = (
     "what it is made of, for a manufacturer's quote: `310 g/m² black-core card, linen finish` "
     "(`pnpgen components --spec` lists it)"
+)
+# Decks, boards, aids and token sheets print this much past their cut, each configurable with `bleed:`.
+BLEED = Field(
+    Int(0, 10, whole=False), default=DEFAULT_BLEED_MM, doc="mm printed past the trim on each side", attr="bleed_mm"
 )
 BACK = Object(
     {"template": Field(Str(), required=True, doc="the template of the back, in templates/")},

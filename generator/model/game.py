@@ -20,6 +20,7 @@ CARD_SIZES = {
 }
 DEFAULT_BLEED_MM = 3.0
 INK_SAVER_BACKS = ("print", "omit")
+DEFAULT_MIN_DPI = 300  # what print shops ask of a picture at its printed size (Japanese shops: 350)
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,7 @@ class Board:
     copies: int
     background: str
     elements: list[dict[str, Any]]  # resolved: every =expression evaluated, for_each expanded
+    bleed_mm: float = DEFAULT_BLEED_MM
     placeholder: bool | list[str] | Text = False
     material: str | None = None
 
@@ -155,6 +157,7 @@ class Aid:
     title: Text
     colour: str
     sections: list[dict[str, Any]]
+    bleed_mm: float = DEFAULT_BLEED_MM
     placeholder: bool | list[str] | Text = False
     material: str | None = None
 
@@ -193,6 +196,20 @@ class Printables:
 
 
 @dataclass
+class GlossaryTerm:
+    """A term of the game's glossary (glossary.yaml, model/glossary.py): its forms in each language."""
+
+    forms: dict[str, list[str]]  # lang -> accepted forms, the first one preferred
+    line: int | None
+    avoid: dict[str, list[str]] = field(default_factory=dict)  # lang -> words that must not name it
+
+    def kept(self) -> bool:
+        """The same word in every language (a name): a copy of the source is not 'untranslated'."""
+        firsts = {forms[0] for forms in self.forms.values() if forms}
+        return len(firsts) == 1
+
+
+@dataclass
 class Game:
     id: str
     dir: Path
@@ -213,11 +230,18 @@ class Game:
     template_problems: list[Problem] = field(default_factory=list)  # missing templates (when not required)
     printables: Printables | None = None  # boards, aids and token sheets
     labels: dict[str, Text] = field(default_factory=dict)  # template labels by key (labels.yaml)
+    glossary: list[GlossaryTerm] = field(default_factory=list)  # glossary.yaml's terms
     placeholder: bool | list[str] | Text = False  # true, the game-level keys that are invented, or in words
     version: str | None = None
     date: str | None = None  # ISO 8601: 2025-01-20
     ink_saver: dict[str, str] = field(default_factory=lambda: {"backs": "print"})  # style, backs
     variant: str = ""  # "ink-saver": the game as its ink-saving version prints it (render/inksaver.py)
+    print_settings: dict[str, Any] | None = None  # game.yaml `print:` (min_dpi)
+
+    @property
+    def min_dpi(self) -> int:
+        """The least resolution a raster picture may print at (game.yaml `print: {min_dpi}`)."""
+        return int((self.print_settings or {}).get("min_dpi") or DEFAULT_MIN_DPI)
 
     def cards(self) -> Iterator[Card]:
 

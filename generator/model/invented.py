@@ -4,11 +4,13 @@ A card says which of its fields are invented (`placeholder: [trend]`) or that al
 component, a board, an aid, a token sheet, a board's element and the game itself say it the same way, or in
 words (`placeholder: {ja: ..., en: ...}`). `inventions` gathers them in the order of the box contents, each under
 the component that holds it; the rule sheet names them in each language (render/prototype.py), validate checks
-that every invented key can be named (checks/invented.py).
+that every invented key can be named (checks/invented.py). A card still without its picture (an image field
+with no file yet) is listed too, from what the renderer finds (render/images.unpictured).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from generator.model.game import Card, Game, Text
@@ -30,14 +32,16 @@ class Invention:
     cards: list[Card] = field(default_factory=list)  # its cards with invented data, in deck order
     parts: list[Text] = field(default_factory=list)  # a board's invented elements, by their label
     deck_id: str | None = None  # the deck whose cards these are (their fields' labels name the keys)
+    unpictured: list[Card] = field(default_factory=list)  # its cards printing a placeholder box for a picture
 
     def __bool__(self) -> bool:
-        return bool(self.whole or self.keys or self.words or self.cards or self.parts)
+        return bool(self.whole or self.keys or self.words or self.cards or self.parts or self.unpictured)
 
 
-def inventions(game: Game) -> list[Invention]:
+def inventions(game: Game, unpictured: Collection[tuple[str, str]] = ()) -> list[Invention]:
     """Every thing of the game holding invented data: the game itself, then the box contents in order, then
-    the decks and printables no component names."""
+    the decks and printables no component names. `unpictured`: the (deck, card) ids still without their
+    picture (whether a file decodes is the renderer's to say: render/images.unpictured)."""
     found = []
     own = Invention(game.title)
     add_marked(own, game.placeholder)
@@ -48,11 +52,11 @@ def inventions(game: Game) -> list[Invention]:
         add_marked(invention, component.placeholder, whole="count")  # a component's `true`: how many
         if component.source:
             named.add(component.source)
-            add_source(game, invention, *component.source)
+            add_source(game, invention, *component.source, unpictured=unpictured)
         found.append(invention)
     for deck_id, deck in game.decks.items():
         if ("deck", deck_id) not in named:
-            found.append(add_source(game, Invention(deck.name), "deck", deck_id))
+            found.append(add_source(game, Invention(deck.name), "deck", deck_id, unpictured=unpictured))
     printables = game.printables
     for kind, items in (
         ("board", printables.boards if printables else {}),
@@ -77,12 +81,15 @@ def add_marked(invention: Invention, marked: bool | list[str] | Text, whole: str
         invention.keys += [key for key in marked if key not in invention.keys]
 
 
-def add_source(game: Game, invention: Invention, kind: str, item_id: str) -> Invention:
+def add_source(
+    game: Game, invention: Invention, kind: str, item_id: str, unpictured: Collection[tuple[str, str]] = ()
+) -> Invention:
     """The invented data of the deck (and its cards) or printable a component is printed from."""
     if kind == "deck" and item_id in game.decks:
         deck = game.decks[item_id]
         add_marked(invention, deck.placeholder)
         invention.cards = [card for card in deck.cards if card.placeholder]
+        invention.unpictured = [card for card in deck.cards if (deck.id, card.id) in unpictured]
         invention.deck_id = deck.id
         return invention
     printables = game.printables

@@ -10,6 +10,7 @@ from generator.errors import InputError, Problem, unique_problems
 from generator.fsutil import finish_interrupted
 from generator.model.cards import (
     BACK,
+    BLEED,
     CARD,
     CARD_KEYS,
     CARD_MODEL,
@@ -19,9 +20,20 @@ from generator.model.cards import (
     MATERIAL_DOC,
     card_schema,
 )
+from generator.model.glossary import load_glossary
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
-from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, INK_SAVER_BACKS, Card, Component, Deck, Game, SheetSource
+from generator.model.game import (
+    CARD_SIZES,
+    DEFAULT_BLEED_MM,
+    DEFAULT_MIN_DPI,
+    INK_SAVER_BACKS,
+    Card,
+    Component,
+    Deck,
+    Game,
+    SheetSource,
+)
 from generator.model.template_files import template_file_problems
 from generator.model.schema import (
     Bool,
@@ -192,6 +204,24 @@ GAME_SCHEMA = {
         INK_SAVER, doc="how the ink-saving print-and-play file (`pnpgen build --ink-saver`) prints", shown=False
     ),
     "placeholder": Field(INVENTED, doc=INVENTED_DOC),
+    "print": Field(
+        Object(
+            {
+                "min_dpi": Field(
+                    Int(50, 2400),
+                    default=DEFAULT_MIN_DPI,
+                    doc="the least resolution a raster picture may print at, in dots per inch at its laid-out size: "
+                    "less is a build warning, less than half of it an error with `--strict` (Japanese print shops "
+                    "ask 350)",
+                ),
+            },
+            what="print settings",
+            doc="How the game's pictures must print.",
+        ),
+        doc="print settings: `min_dpi`",
+        attr="print_settings",
+        shown=False,
+    ),
     "numbers": Field(
         Object({}, what="numbers", extra=True),
         doc="named numbers (a number, a list or a mapping each) for checks, rules and `=` values",
@@ -209,7 +239,7 @@ GAME_MODEL = Model(
     GAME_SCHEMA,
     given=(
         *("id", "dir", "files", "raw", "components", "decks", "template_problems", "printables", "labels"),
-        *("players", "play_time", "languages", "source_language", "numbers", "setup", "checks", "variant"),
+        *("glossary", "players", "play_time", "languages", "source_language", "numbers", "setup", "checks", "variant"),
     ),
 )
 
@@ -269,12 +299,7 @@ DECK_SCHEMA = Object(
             attr="size_name",  # and size_mm, which the loader makes of it
             view_doc="its size's name (`poker`, `mini` ...), none for a size in mm",
         ),
-        "bleed": Field(
-            Int(0, 10, whole=False),
-            default=DEFAULT_BLEED_MM,
-            doc="mm printed past the trim on each side",
-            attr="bleed_mm",
-        ),
+        "bleed": BLEED,
         "template": Field(
             Str(), required=True, doc="the front's Jinja2 HTML template, in the game's templates/", shown=False
         ),
@@ -385,6 +410,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         game_dir, languages, decks, dict(info.get("numbers", {})), (players["min"], players["max"]), problems
     )
     labels = load_labels(game_dir, languages, problems)
+    glossary = load_glossary(game_dir, languages, str(info.get("source_language", "")), problems)
     named = {name for deck in decks.values() for name in deck.templates()} | {str(info.get("style", "style.css"))}
     template_problems += template_file_problems(game_dir, named)
     if require_templates:
@@ -409,6 +435,7 @@ def load_game(game_dir: Path, require_templates: bool = True) -> Game:
         template_problems=template_problems,
         printables=printables,
         labels=labels,
+        glossary=glossary,
     )
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.model.cards import INVENTED, INVENTED_DOC, MATERIAL, MATERIAL_DOC
+from generator.model.cards import BLEED, INVENTED, INVENTED_DOC, MATERIAL, MATERIAL_DOC
 from generator.model.expr import ExpressionError, Namespace, evaluate
 from generator.errors import InputError, Problem
 from generator.model.game import CARD_SIZES, Aid, Board, Deck, Printables, Text, TokenSheet
@@ -268,6 +268,7 @@ BOARD_SCHEMA = Object(
         ),
         "copies": Field(NUMBER, default=1, doc="how many are printed (a number or =expression)"),
         "background": Field(Colour(), default="#ffffff", doc="the board's background colour"),
+        "bleed": BLEED,
         "elements": Field(ListOf(ELEMENT), required=True, doc="what is drawn, each with its `kind:` (see below)"),
         "placeholder": Field(INVENTED, doc=INVENTED_DOC),
         "material": Field(MATERIAL, doc=MATERIAL_DOC, shown=False),
@@ -314,6 +315,7 @@ AID_SCHEMA = Object(
         "copies": Field(NUMBER, required=True, doc="how many are printed, e.g. =max_players"),
         "title": Field(Localized(), required=True, doc="printed at the top of the aid"),
         "colour": Field(Colour(), default="#2f5d62", doc="the colour of the title band and headings"),
+        "bleed": BLEED,
         "sections": Field(ListOf(AID_SECTION), required=True, doc="the aid's sections, top to bottom"),
         "placeholder": Field(INVENTED, doc=INVENTED_DOC),
         "material": Field(MATERIAL, doc=MATERIAL_DOC, shown=False),
@@ -346,7 +348,7 @@ TOKENS_SCHEMA = Object(
         "shape": Field(Enum(["round", "square"]), required=True, doc="how the tokens are cut"),
         "size": Field(Int(8, 150, whole=False), required=True, doc="diameter or side, mm", attr="size_mm"),
         "sides": Field(Int(1, 2), default=1, doc="2: a back printed behind each token"),
-        "bleed": Field(Int(0, 5, whole=False), default=1.5, doc="mm printed past the cut", attr="bleed_mm"),
+        "bleed": BLEED,
         "sets": Field(Int(1, 100), doc="the box counts sets (like 1 set of money), each set all the tokens"),
         "tokens": Field(ListOf(TOKEN), required=True, doc="the tokens of the sheet"),
         "placeholder": Field(INVENTED, doc=INVENTED_DOC),

@@ -142,6 +142,37 @@ class Str(Spec[str]):
         return str(value)
 
 
+PLACEHOLDER_IMAGE = "placeholder"  # an image field's value for art still to come: a marked box prints
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".tif", ".tiff", ".svg")
+
+
+class ImagePath(Str):
+    """A picture file given by its path inside the game's folder (`art/apple.png`), or `placeholder`. Whether
+    the file is there and decodes is validate's check (checks/art.py): a game is loaded before its files are read."""
+
+    expected = "a picture's path inside the game's folder, like art/apple.png, or placeholder"
+
+    def check(self, value: object, where: Where, checker: Checker) -> str | Invalid:
+        text = super().check(value, where, checker)
+        if text is INVALID or text == PLACEHOLDER_IMAGE:
+            return text
+        if why := image_path_problem(text):
+            return checker.report(where, f"expected {self.expected}, found {text!r}: {why}")
+        return text
+
+
+def image_path_problem(path: str) -> str | None:
+    """Why a written picture path cannot name a file inside the game's folder, or None."""
+    parts = path.replace("\\", "/").split("/")
+    if path.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", path) or "://" in path:
+        return "a path relative to the game's folder is expected"
+    if ".." in parts or "" in parts or len(path) > 500:
+        return "it must lead down from the game's folder (no '..', no empty part)"
+    if not path.lower().endswith(IMAGE_SUFFIXES):
+        return "a PNG, JPEG, WebP, GIF, TIFF or SVG file is expected"
+    return None
+
+
 # Characters no text is imported with: C0 and C1 controls (but tab, line feed and NEL, U+0085, which YAML
 # holds as text), DEL and the two noncharacters. A text holding one prints as nothing or as a box.
 UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff\ud800-\udfff]")
@@ -677,6 +708,9 @@ FIELD_TYPE_DOCS = {
     "counts": "a mapping from ids of cards in the deck `ref` names to whole numbers, like `{coal: 2}`",
     "list": "a list, each item declared by `of`",
     "object": "a mapping with its own declared `fields`",
+    "image": "a picture: its path inside the game's folder (`art/apple.png`; an `art/` folder by convention), or "
+    "`placeholder`; validate checks that the file is there and decodes, templates place it with `image()`, and a "
+    "card without one (no value, `placeholder`, a file missing) prints a marked placeholder box and is warned about",
 }
 FIELD_TYPES = list(FIELD_TYPE_DOCS)
 KEYS_BY_TYPE = {
@@ -763,6 +797,8 @@ def _compile_spec(kind: str, node: dict[Any, Any], where: Where, checker: Checke
         return Int(_number(node, "min", where, checker), _number(node, "max", where, checker), whole=kind == "int")
     if kind == "str":
         return Str()
+    if kind == "image":
+        return ImagePath()
     if kind == "bool":
         return Bool()
     if kind == "text":
@@ -814,18 +850,36 @@ def walk_refs(
     spec: Spec[Any], value: object, path: tuple[str | int, ...] = ()
 ) -> Iterator[tuple[tuple[str | int, ...], str, str]]:
     """Yield (path, deck, id) for every reference inside a checked value."""
-    if isinstance(spec, Ref) and isinstance(value, str):
-        yield path, spec.deck, value
-    elif isinstance(spec, Counts) and isinstance(value, dict):
-        for key in value:
-            yield path + (key,), spec.deck, key
+    for where, found, item in walk_values(spec, value, (Ref, Counts), path):
+        if isinstance(found, Ref) and isinstance(item, str):
+            yield where, found.deck, item
+        elif isinstance(found, Counts) and isinstance(item, dict):
+            for key in item:
+                yield where + (key,), found.deck, key
+
+
+def walk_images(
+    spec: Spec[Any], value: object, path: tuple[str | int, ...] = ()
+) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """Yield (path, picture path or `placeholder`) for every image value inside a checked value."""
+    for where, _, item in walk_values(spec, value, (ImagePath,), path):
+        if isinstance(item, str):
+            yield where, item
+
+
+def walk_values(
+    spec: Spec[Any], value: object, kinds: tuple[type, ...], path: tuple[str | int, ...] = ()
+) -> Iterator[tuple[tuple[str | int, ...], Spec[Any], object]]:
+    """Yield (path, spec, value) for every value inside a checked value whose spec is one of kinds."""
+    if isinstance(spec, kinds):
+        yield path, spec, value
     elif isinstance(spec, ListOf) and isinstance(value, list):
         for i, item in enumerate(value):
-            yield from walk_refs(spec.of, item, path + (i,))
+            yield from walk_values(spec.of, item, kinds, path + (i,))
     elif isinstance(spec, Object) and isinstance(value, dict):
         for name, f in spec.fields.items():
             if name in value:
-                yield from walk_refs(f.spec, value[name], path + (name,))
+                yield from walk_values(f.spec, value[name], kinds, path + (name,))
 
 
 def start(file: Path, document: object) -> Where:

@@ -1,8 +1,8 @@
 """Boards as HTML: each element of a board file becomes boxes, hexes and texts at fixed millimetres.
 
 The geometry is computed here (testable without rendering); templates/base/board.html only draws it.
-A board is one WeasyPrint page at its full size with 3 mm of bleed (its background colour), later imposed
-or tiled onto paper by render/tiles.py.
+A board is one WeasyPrint page at its full size with its bleed (`bleed:`, 3 mm by default: its background
+colour, the page's, continues past the trim), later imposed or tiled onto paper by render/tiles.py.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from generator.render.templating import TemplateKind, Templates, localize
 TRACK_GAP_MM = 2.0  # between a track's label and its first space
 AREA_LABEL_MM = 6.0  # room above slots for the area's label
 BOARD_SAFE_MM = 3.0  # text stays this far inside the board's edge, as on a card
-BOARD_BLEED_MM = 3.0  # the board's background continues past its trim, as a card's does
 
 
 @dataclass
@@ -382,7 +381,7 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
     """One WeasyPrint document: the board as a single page at its full size."""
     fallback = game.source_language
     data = data_names(game)
-    templates = Templates(game.dir, lang, fallback, data, labels=game.labels)
+    templates = Templates.of_game(game, lang, data)
     board = dataclasses.replace(
         board,
         name=resolve_all(board.name, data, [lang, fallback]),
@@ -401,7 +400,7 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
     html = (
         f'<!doctype html><html lang="{lang}" data-safe="{BOARD_SAFE_MM:g}"><head><meta charset="utf-8">'
         f"<style>\n{fonts.font_face_css()}{typeset_html.stylesheet()}"
-        f"@page {{ size: {w}mm {h}mm; margin: 0; bleed: {BOARD_BLEED_MM}mm; }}\n"
+        f"@page {{ size: {w}mm {h}mm; margin: 0; bleed: {board.bleed_mm:g}mm; background: {board.background}; }}\n"
         f"html {{ background: {board.background}; }}\n{css}</style></head><body>\n{body}\n</body></html>"
     )
     return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)

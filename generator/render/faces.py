@@ -165,7 +165,7 @@ class GameRenderer:
         self.game = game
         self.lang = lang
         self.data = _WatchedData(data_names(game))
-        self.templates = Templates(game.dir, lang, game.source_language, self.data, labels=game.labels)
+        self.templates = Templates.of_game(game, lang, self.data)
         self.base_css = (TEMPLATES_DIR / "base" / "card.css").read_text(encoding="utf-8")
         self.game_css = self._game_stylesheet()
         self.variant_css = variant_css(game)  # the ink-saving version's, after the game's own, on every face
@@ -246,6 +246,7 @@ class GameRenderer:
                 base_url,
                 frame,
                 self.game.labels,
+                {lang: sorted(words.words) for lang, words in self.templates.words.items()},  # kept whole
             ],
             self.templates.used,
         )
@@ -256,6 +257,7 @@ class GameRenderer:
         """Run a card's templates: its faces join the deck's and the memo; return the texts it prints untranslated."""
         card = result.deck.cards[index]
         self.data.read, used_before = False, set(self.templates.used)
+        self.templates.read_game_files = False
         faces = self.card_faces(result.deck, card, shared)
         keys = {side: face_key(html) for side, (html, _) in faces.items()}
         result.front_of.append(result.add(keys["front"], faces["front"][0], index, "front"))
@@ -268,7 +270,7 @@ class GameRenderer:
             keys,
             missing,
             {path: self.templates.used[path] for path in self.templates.used if path not in used_before},
-            read_game=self.data.read or "decks" in self.templates.env.resolved,
+            read_game=self.data.read or self.templates.read_game_files or "decks" in self.templates.env.resolved,
         )
         return missing
 

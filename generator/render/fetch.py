@@ -1,4 +1,5 @@
-"""What WeasyPrint may read while it renders: files in pnpgen's and the game's template folders, nothing else.
+"""What WeasyPrint may read while it renders: files in pnpgen's and the game's template folders, and the game's
+own folder (its pictures, `art/`), nothing else.
 
 A template or a value written into a style could name any URL (`url(http://...)`, `file:///etc/...`); the
 fetcher given to WeasyPrint serves files below the allowed folders (and `data:` URIs) and refuses every other
@@ -13,7 +14,7 @@ import re
 from urllib.parse import unquote, urlsplit
 
 from generator.errors import InputError, Problem
-from generator.paths import TEMPLATES_DIR
+from generator.paths import CARDS_DIR, GAME_TEMPLATES_DIR, TEMPLATES_DIR
 
 
 class Confinement:
@@ -22,6 +23,9 @@ class Confinement:
     def __init__(self, base_url: str, extra_files: tuple[str, ...] = ()):
         base = _local_path(base_url)
         self.folders = [os.path.realpath(TEMPLATES_DIR)] + ([os.path.realpath(base)] if base else [])
+        game = _game_of(base) if base else None
+        if game is not None:  # a game's template folder: its pictures (art/) too
+            self.folders.append(game)
         self.files = {os.path.realpath(file) for file in extra_files}
         self.refused: list[str] = []
 
@@ -66,6 +70,16 @@ class Confinement:
                 )
             )
         raise InputError(problems)
+
+
+def _game_of(template_folder: str) -> str | None:
+    """The game folder a template folder belongs to: the one holding game.yaml around a game's own templates/,
+    or the project's cards/<game> for its templates/<game> (the seed kits)."""
+    real = os.path.realpath(template_folder)
+    candidates = [os.path.dirname(real)]
+    if os.path.dirname(real) == os.path.realpath(GAME_TEMPLATES_DIR):
+        candidates.append(os.path.join(os.path.realpath(CARDS_DIR), os.path.basename(real)))
+    return next((folder for folder in candidates if os.path.isfile(os.path.join(folder, "game.yaml"))), None)
 
 
 def _local_path(url: str) -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
 
 from generator.model.game import Text
 from generator.render.weasy.fit import FitBox
@@ -50,13 +51,19 @@ class CardFit:
     file: str = ""  # the YAML file and line that wrote the text (or the piece)
     line: int | None = None
     piece: str = "card"  # card, token, aid, board, rules
+    image: str = ""  # a raster picture (kind `image`): its file
+    pixels: tuple = ()  # its width and height in pixels
+    dpi: float = 0.0  # its resolution as printed in its box (width_mm x height_mm)
 
     @classmethod
     def of(cls, fit: FitBox, lang: str, deck: str, side: str, cards: list[str], field: str, **where) -> CardFit:
         """The finding of a measured box (its size, overflow, scale, kind, area, other text), named by the
         piece printing it and located by `where` (source, file, line, piece)."""
         measured = (fit.width_mm, fit.height_mm, fit.overflow_mm, fit.scale, fit.kind)
-        return cls(lang, deck, side, cards, field, *measured, area=tuple(fit.area), other=fit.other, **where)
+        found = cls(lang, deck, side, cards, field, *measured, area=tuple(fit.area), other=fit.other, **where)
+        if fit.kind == "image":
+            found.image, found.pixels, found.dpi = fit.text, tuple(fit.pixels), fit.dpi
+        return found
 
     @property
     def safe_mm(self) -> float:
@@ -81,6 +88,14 @@ class CardFit:
         shown = ", ".join(part for part in (self.field, self.source) if part)
         return f"{self.lang}: {where}" + (f", {shown}" if shown else "")
 
+    def resolution_text(self, shown: str, min_dpi: int) -> str:
+        """`picture 'art/x.png' (200 x 150 px) prints at 72 dpi in its 40 x 30 mm box: ...`."""
+        size = f" ({self.pixels[0]} x {self.pixels[1]} px)" if len(self.pixels) == 2 else ""
+        return (
+            f"picture '{shown}'{size} prints at {self.dpi:.0f} dpi in its {self.width_mm:g} x {self.height_mm:g} mm "
+            f"box, under the {min_dpi} dpi asked for print (game.yaml print: min_dpi)"
+        )
+
     def overflow_text(self) -> str:
         if self.kind != "fit":
             cut = "its circle" if self.piece == "token" else "its rounded corner"
@@ -94,6 +109,8 @@ class CardFit:
 def located(card, lang: str, fit: FitBox) -> tuple[str, Text | None]:
     """The card key whose text a box shows, and that Text: data-fit names it; otherwise the box's text is
     compared with every text of the card."""
+    if fit.kind == "image":
+        return picture_key(card.fields, fit.text), None
     if fit.field:
         value = card.name if fit.field == "name" else card.fields.get(fit.field)
         return fit.field, value if isinstance(value, Text) else None
@@ -118,6 +135,15 @@ def find_text(values, lang: str, shown: str, path: str = "") -> tuple[str, Text 
     return best[0], best[1]
 
 
+def picture_key(values, url: str) -> str:
+    """The key path of the card value naming the picture at url (`art`, `parts[1].art`), or ""."""
+    path = unquote(urlsplit(url).path)
+    for key, written in _leaves(values, "", str):
+        if written and path.endswith("/" + written.lstrip("./")):
+            return key
+    return ""
+
+
 RUBY_MARKUP = re.compile(r"\{([^{}|]+)\|([^{}]+)\}")
 
 
@@ -126,11 +152,16 @@ def _comparable(text: str) -> str:
 
 
 def _texts(value, path: str):
-    if isinstance(value, Text):
+    return _leaves(value, path, Text)
+
+
+def _leaves(value, path: str, kind: type):
+    """(key path, value) of every value of that kind inside value."""
+    if isinstance(value, kind):
         yield path, value
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _texts(item, f"{path}.{key}" if path else str(key))
+            yield from _leaves(item, f"{path}.{key}" if path else str(key), kind)
     elif isinstance(value, (list, tuple)):
         for index, item in enumerate(value):
-            yield from _texts(item, f"{path}[{index}]")
+            yield from _leaves(item, f"{path}[{index}]", kind)

@@ -10,8 +10,13 @@ from __future__ import annotations
 import hashlib
 import logging
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+from generator.model.schema import PLACEHOLDER_IMAGE
+
+NO_PICTURE = "has no picture yet"  # why a card without a picture value prints a placeholder box
 RASTERS = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff"}
 _checked: dict[tuple[Path, int, int], str | None] = {}  # (path, mtime, size) -> why it cannot be used
 _rendered_dir: Path | None = None  # where SVGs that rendered are remembered by content (the face cache)
@@ -116,3 +121,51 @@ def check_used_images(used: dict) -> None:
             )
     if problems:
         raise InputError(problems)
+
+
+def art_file(game_dir: Path, written: str) -> Path:
+    """The file a card's image value names (a path inside the game's folder, checked by the schema)."""
+    return game_dir / written
+
+
+def art_problem(game_dir: Path, written: str | None) -> str | None:
+    """Why the picture an image field names cannot print (a placeholder box prints in its place), or None:
+    no value, `placeholder`, a file that is not there, is not inside the game's folder, or does not decode."""
+    if not written or written == PLACEHOLDER_IMAGE:
+        return NO_PICTURE
+    path = art_file(game_dir, written)
+    root = game_dir.resolve()
+    if not path.resolve().is_relative_to(root):
+        return f"'{written}' leads outside the game's folder"
+    if not path.is_file():
+        return f"'{written}' not found"
+    why = image_problem(path)
+    return f"'{written}' {why}" if why else None
+
+
+def card_pictures(deck) -> Iterator[tuple[Any, str, str | None]]:
+    """(card, key path, picture path or `placeholder` or None) for every image value of a deck's cards; a
+    top-level image field a card leaves out gives None (`picture` or `parts[0].art` for nested ones)."""
+    from generator.model.schema import ImagePath, walk_images
+
+    for card in deck.cards:
+        for name, declared in deck.fields.items():
+            if isinstance(declared.spec, ImagePath) and card.fields.get(name) is None:
+                yield card, name, None
+            elif name in card.fields:
+                for path, written in walk_images(declared.spec, card.fields[name], (name,)):
+                    yield card, key_path(path), written
+
+
+def key_path(path: tuple) -> str:
+    """`parts[0].art` for the path ('parts', 0, 'art')."""
+    return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in path).lstrip(".")
+
+
+def unpictured(game) -> Iterator[tuple[Any, Any, str, str]]:
+    """(deck, card, key, why) for every picture a card prints a placeholder box for."""
+    for deck in game.decks.values():
+        for card, key, written in card_pictures(deck):
+            why = art_problem(game.dir, written)
+            if why is not None:
+                yield deck, card, key, why

@@ -15,10 +15,10 @@ from dataclasses import replace
 from markupsafe import Markup
 
 from generator.model.placeholders import data_names, resolve_all
-from generator.model.game import CARD_SIZES, Aid, Board, Card, Deck, Game, TokenSheet
+from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Aid, Board, Card, Deck, Game, TokenSheet
 from generator.model.printables import HALF_PAGE, TOKEN_SIDE
 from generator.render import fonts, typeset_html
-from generator.render.boards import BOARD_BLEED_MM, own_or_base, stylesheet, text_of
+from generator.render.boards import own_or_base, stylesheet, text_of
 from generator.render.batches import Batch
 from generator.render.paper import MARGIN_MM, PAPERS
 from generator.render.sheet_marks import MARK_ROOM_MM
@@ -98,7 +98,7 @@ def single_sided(option: SheetOptions) -> SheetOptions:
 
 def fits_on(board: Board, paper: str, margin: float = MARGIN_MM) -> bool:
     try:
-        first_sheet(paper, board.size_mm, BOARD_BLEED_MM, 1, margin, label_bands=False)
+        first_sheet(paper, board.size_mm, board.bleed_mm, 1, margin, label_bands=False)
     except ValueError:
         return False
     return True
@@ -109,7 +109,7 @@ def board_tiles(board: Board, paper: str, margin: float = MARGIN_MM) -> TileLayo
     paper), else its tiles (a single one on a sheet whose tile window holds it)."""
     if paper in PAPERS and fits_on(board, paper, margin):
         return None
-    return tile_layout(board.size_mm, paper, margin=margin, bleed=BOARD_BLEED_MM)
+    return tile_layout(board.size_mm, paper, margin=margin, bleed=board.bleed_mm)
 
 
 def board_sheets(board: Board, paper: str, margin: float = MARGIN_MM) -> int:
@@ -118,12 +118,14 @@ def board_sheets(board: Board, paper: str, margin: float = MARGIN_MM) -> int:
     return 1 if layout is None else layout.count
 
 
-def one_sheet_sizes(paper: str, margin: float = MARGIN_MM) -> list[tuple[float, float]]:
-    """The largest boards one sheet of the paper holds, as board_tiles prints them (imposed on a home paper, or
-    as a single tile), portrait and landscape; none of them smaller than another on both sides."""
-    sizes = largest_alone(paper, BOARD_BLEED_MM, margin) if paper in PAPERS else []
+def one_sheet_sizes(
+    paper: str, margin: float = MARGIN_MM, bleed: float = DEFAULT_BLEED_MM
+) -> list[tuple[float, float]]:
+    """The largest boards of that bleed one sheet of the paper holds, as board_tiles prints them (imposed on a
+    home paper, or as a single tile), portrait and landscape; none of them smaller than another on both sides."""
+    sizes = largest_alone(paper, bleed, margin) if paper in PAPERS else []
     w, h = ALL_PAPERS[paper]
-    sizes += [tile_window(turned, margin, BOARD_BLEED_MM) for turned in ((w, h), (h, w))]
+    sizes += [tile_window(turned, margin, bleed) for turned in ((w, h), (h, w))]
     return [s for s in sizes if not any(o != s and o[0] >= s[0] and o[1] >= s[1] for o in sizes)]
 
 
@@ -143,13 +145,13 @@ def why_tiled(board: Board, paper: str, margin: float = MARGIN_MM) -> str | None
     if sheets == 1:
         return None
     w, h = board.size_mm
-    sizes = [s for s in one_sheet_sizes(paper, margin) if (s[0] >= s[1]) == (w >= h) or w == h]
+    sizes = [s for s in one_sheet_sizes(paper, margin, board.bleed_mm) if (s[0] >= s[1]) == (w >= h) or w == h]
     cut = max(((min(w, s[0]), min(h, s[1])) for s in sizes), key=lambda s: s[0] * s[1])
     name = paper_name(paper)
     return (
         f"board '{board.id}' ({size_text(board.size_mm)} mm) is printed in {sheets} tiles on {name}: one {name} "
         "sheet holds a board of "
-        f"at most {' or '.join(size_text(s) for s in sizes)} mm, its {BOARD_BLEED_MM:g} mm bleed inside the "
+        f"at most {' or '.join(size_text(s) for s in sizes)} mm, its {board.bleed_mm:g} mm bleed inside the "
         f"printer's {margin:g} mm margin; at {size_text(cut)} mm it would fit one sheet"
     )
 
@@ -183,7 +185,7 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
         safe_mm=PRINTER_MARGIN_MM,
         styles=Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{fonts.for_language(css, lang)}"),
     )
-    templates = Templates(game.dir, lang, game.source_language, data_names(game), labels=game.labels)
+    templates = Templates.of_game(game, lang, data_names(game))
     html = templates.render(
         own_or_base(game, "tile-captions.html"), context, f"the tile captions of board '{board.id}'"
     )
@@ -249,7 +251,7 @@ def board_deck(board: Board) -> Deck:
         line=None,
         index=0,
     )
-    deck = pseudo_deck(f"board-{board.id}", board, board.size_mm, BOARD_BLEED_MM, "board.html", None, [card], [])
+    deck = pseudo_deck(f"board-{board.id}", board, board.size_mm, board.bleed_mm, "board.html", None, [card], [])
     deck.cut = "sheet"
     return deck
 
@@ -291,11 +293,12 @@ def token_deck(game: Game, sheet: TokenSheet) -> Deck:
 
 
 def aid_size(aid: Aid, paper: str, margin: float = MARGIN_MM) -> tuple[float, float]:
-    """A half-page aid: two side by side on landscape paper, inside the printable margin with room for the marks."""
+    """A half-page aid: two side by side on landscape paper, each with its bleed, inside the printable margin with
+    room for the marks."""
     if aid.size == HALF_PAGE:
         short, long = sorted(PAPERS[paper])
-        edge = margin + MARK_ROOM_MM
-        return ((long - 2 * edge) / 2 - HALF_PAGE_GAP_MM, short - 2 * edge - HALF_PAGE_GAP_MM)
+        edge, bleed = margin + MARK_ROOM_MM, 2 * aid.bleed_mm
+        return ((long - 2 * edge) / 2 - HALF_PAGE_GAP_MM - bleed, short - 2 * edge - HALF_PAGE_GAP_MM - bleed)
     return CARD_SIZES[aid.size] if isinstance(aid.size, str) else aid.size
 
 

@@ -16,6 +16,7 @@ from generator.model.game import Card, Game, Text
 from generator.model.invented import Invention, inventions, invented_keys
 from generator.model.placeholders import LIST_SEPARATOR
 from generator.model.rules import Block
+from generator.render.images import unpictured
 
 # pnpgen's own words (rulebook.LABELS holds them; a game's labels.yaml may word each as `rules_<key>`).
 WORDS = {
@@ -35,6 +36,7 @@ WORDS = {
         "prototype_card_count_one": "{n}枚",
         "prototype_kind_count": "{kinds}種類{n}枚",
         "prototype_card_keys": "{keys}が仮のカード：{cards}",
+        "prototype_art": "絵がまだなく仮画像を印刷したカード（{count}）：{cards}",
         "prototype_and": "・",
         "key_size": "大きさ",
         "key_count": "数",
@@ -66,6 +68,7 @@ WORDS = {
         "prototype_card_count_one": "{n} card",
         "prototype_kind_count": "{kinds} kinds, {n} cards",
         "prototype_card_keys": "invented {keys} on {cards}",
+        "prototype_art": "cards printed with placeholder art, their pictures still to come ({count}): {cards}",
         "prototype_and": ", ",
         "key_size": "size",
         "key_count": "count",
@@ -88,7 +91,7 @@ Word = Callable[..., str]  # word(key, lang, **values): RulebookWriter.word
 
 def prototype_blocks(game: Game, file: Path, word: Word) -> list[Block]:
     """The prototype note as rule blocks (a heading, a paragraph, a list), or none when nothing is invented."""
-    found = inventions(game)
+    found = inventions(game, {(deck.id, card.id) for deck, card, _, _ in unpictured(game)})
     if not found:
         return []
     langs = game.languages
@@ -150,6 +153,9 @@ def card_pieces(game: Game, item: Invention, lang: str, word: Word) -> list[str]
         named = [field_word(deck.fields.get(k) if deck else None, k, lang, word, fallback) for k in keys]
         names = separator.join(card.name.get(lang, fallback) for card in cards)
         pieces.append(word("prototype_card_keys", lang, keys=joined(named, lang, word), cards=names))
+    if item.unpictured:
+        names = separator.join(card.name.get(lang, fallback) for card in item.unpictured)
+        pieces.append(word("prototype_art", lang, count=card_count(item.unpictured, lang, word), cards=names))
     return pieces
 
 

@@ -33,7 +33,7 @@ from generator.render.pipeline import FaceCache, render_batches
 from generator.render.prototype import WORDS as PROTOTYPE_WORDS, prototype_blocks
 from generator.render.templating import Templates
 from generator.render.titles import file_title
-from generator.render.typeset import plain, spaced_plain
+from generator.render.typeset import metadata_text, plain, spaced_plain
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 LABELS = {
@@ -166,9 +166,7 @@ class RulebookWriter:
 
     def templates(self, lang: str) -> Templates:
         if lang not in self._templates:
-            self._templates[lang] = Templates(
-                self.game.dir, lang, self.game.source_language, self.data, labels=self.game.labels
-            )
+            self._templates[lang] = Templates.of_game(self.game, lang, self.data)
         return self._templates[lang]
 
     def block_html(self, block: Block, lang: str) -> str:
@@ -354,9 +352,9 @@ class RulebookWriter:
         if self.problems:
             problems, self.problems = self.problems, []
             raise InputError(unique_problems(problems))
-        title = " / ".join(
-            dict.fromkeys(spaced_plain(self.game.title.get(lang, self.game.source_language), lang) for lang in langs)
-        )
+        titles = [self.game.title.get(lang, self.game.source_language) for lang in langs]
+        title = " / ".join(dict.fromkeys(metadata_text(text, lang) for text, lang in zip(titles, langs)))
+        running_title = " / ".join(dict.fromkeys(spaced_plain(text, lang) for text, lang in zip(titles, langs)))
         css = fonts.for_languages(
             (TEMPLATES_DIR / "base" / "rules.css").read_text(encoding="utf-8"),
             langs[0],
@@ -365,7 +363,7 @@ class RulebookWriter:
         context.update(
             title=title,
             document_title=file_title(self.game, "rules", langs, paper),
-            running_title=Markup(_css_string(title)),
+            running_title=Markup(_css_string(running_title)),
             page_size=PAGE_SIZES[paper],
             safe_mm=PRINTER_MARGIN_MM,
             last_page_min=LAST_PAGE_MIN,
@@ -459,20 +457,35 @@ def render_editions(
     writer: RulebookWriter, wanted: list[tuple[tuple[str, ...], str]], cache: FaceCache, jobs: int
 ) -> tuple[list[str], list[bytes]]:
     """Each edition's cache key and PDF. `cover: auto` lays the text out without a cover first; an edition
-    longer than COVER_FROM_PAGES is laid out again with a cover and a contents page (both layouts are cached).
-    An edition whose inputs are those of the last build and whose PDF is cached is not made again (EditionMemo)."""
+    longer than COVER_FROM_PAGES on any paper is laid out again with a cover and a contents page on every
+    paper, so that the A4 and the Letter edition are one edition (both layouts are cached; a paper not asked
+    for is laid out too, to decide). An edition whose inputs are those of the last build and whose PDF is
+    cached is not made again (EditionMemo)."""
     writer.image_cache = cache.directory
     memo = EditionMemo(cache.directory, writer.game)
     choice = writer.rulebook.cover
     first = choice == "always"
     keys, pdfs = _render_remembered(writer, [(*request, first) for request in wanted], cache, jobs, memo)
     if choice == "auto":
-        long = [i for i, data in enumerate(pdfs) if len(pikepdf.open(io.BytesIO(data)).pages) > COVER_FROM_PAGES]
-        covering = _render_remembered(writer, [(*wanted[i], True) for i in long], cache, jobs, memo)
-        for index, key, data in zip(long, *covering):
+        long = _long_editions(writer, wanted, pdfs, cache, jobs, memo)
+        covering = [i for i, (langs, _paper) in enumerate(wanted) if langs in long]
+        made = _render_remembered(writer, [(*wanted[i], True) for i in covering], cache, jobs, memo)
+        for index, key, data in zip(covering, *made):
             keys[index], pdfs[index] = key, data
     memo.save()
     return keys, pdfs
+
+
+def _long_editions(writer: RulebookWriter, wanted, pdfs: list[bytes], cache: FaceCache, jobs: int, memo) -> set:
+    """The editions (languages) whose text takes more than COVER_FROM_PAGES pages on some paper."""
+    laid_out = dict(zip(wanted, pdfs))
+    others = [(langs, paper) for langs in dict.fromkeys(langs for langs, _ in wanted) for paper in PAGE_SIZES]
+    others = [request for request in others if request not in laid_out]
+    _, more = _render_remembered(writer, [(*request, False) for request in others], cache, jobs, memo)
+    laid_out.update(zip(others, more))
+    return {
+        langs for (langs, _), data in laid_out.items() if len(pikepdf.open(io.BytesIO(data)).pages) > COVER_FROM_PAGES
+    }
 
 
 def _render_remembered(writer: RulebookWriter, requests: list, cache: FaceCache, jobs: int, memo: EditionMemo):

@@ -73,7 +73,7 @@ FEATURES = [
     (
         "lastline",
         "行末の追い込み / No short last line",
-        ("a paragraph never ends on a line of one or two characters: characters come down from the line before"),
+        "no last line of one character: the marks above squeezed, or a word (加え|ます) comes down",
         "手番のプレイヤーは山札から1枚引いて手札に加えます。",
         47.5,
         "no-phrases",

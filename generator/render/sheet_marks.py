@@ -13,6 +13,7 @@ MARK_OFFSET_MM = 0.5  # gap between the bleed edge and a crop mark
 MARK_LENGTH_MM = 5.0
 MIN_MARK_MM = 2.0  # a block leaves at least this much room for its marks on every side
 MARK_ROOM_MM = MARK_OFFSET_MM + MIN_MARK_MM
+BETWEEN_CLEAR_MM = 0.5  # between two blocks: the blocks' marks stop this far from the cut between them
 
 
 def pdf_line(x0, y0, x1, y1) -> str:
@@ -46,6 +47,42 @@ def block_marks(slots: list[Rect], trims: list[Rect], area: Rect) -> str:
             out += [pdf_line(start, y, end, y) for y in ys]
     out.append("Q\n")
     return "".join(out)
+
+
+def circle(x: float, y: float, r: float) -> str:
+    """A stroked circle of radius r centred on (x, y), in mm, as content stream operators (four Bezier arcs)."""
+    k = 0.5523 * r
+
+    def p(dx, dy):
+        return f"{pdf_number((x + dx) * MM)} {pdf_number((y + dy) * MM)}"
+
+    return (
+        f"{p(r, 0)} m {p(r, k)} {p(k, r)} {p(0, r)} c {p(-k, r)} {p(-r, k)} {p(-r, 0)} c "
+        f"{p(-r, -k)} {p(-k, -r)} {p(0, -r)} c {p(k, -r)} {p(r, -k)} {p(r, 0)} c S\n"
+    )
+
+
+ROUND_GUIDE_MM = 0.25  # the line width of a round piece's cut line
+
+
+def round_guides(trims: list[Rect]) -> str:
+    """A thin circle just outside each round piece's trim, all of it in the bleed: the line to cut along (on
+    fronts only; nothing of it is inside the piece)."""
+    if not trims:
+        return ""
+    out = [f"q 0.35 G {pdf_number(ROUND_GUIDE_MM * MM)} w\n"]
+    for trim in trims:
+        out.append(circle(trim.x + trim.w / 2, trim.y + trim.h / 2, min(trim.w, trim.h) / 2 + ROUND_GUIDE_MM / 2))
+    out.append("Q\n")
+    return "".join(out)
+
+
+def between_blocks(upper: Rect, lower: Rect, area: Rect) -> str:
+    """The cut between two blocks stacked on a sheet: a line across the area in the middle of the gap between
+    their bleeds, each block's marks ending short of it on its own side. Cut here first; each part then holds
+    one block and its own marks."""
+    middle = (upper.y + lower.top) / 2
+    return "q 0 G 0.25 w\n" + pdf_line(area.x, middle, area.right, middle) + "Q\n"
 
 
 def cut_lines(slots: list[Rect], trims: list[Rect]) -> str:

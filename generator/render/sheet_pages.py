@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.render.paper import Rect
-from generator.render.sheet_marks import block_marks, cut_lines, fold_line
+from generator.render.sheet_marks import between_blocks, block_marks, cut_lines, fold_line, round_guides
 from generator.render.sheet_plan import (
     CopyGroup,
     FoldSheet,
@@ -78,6 +78,10 @@ def _duplex_pages(sheet: Sheet, options: SheetOptions, number: int) -> list[Shee
         trims = [block.trim(i) for i in range(block.count)]
         overlay += cut_lines(slots, trims) if options.cuts else ""
         overlay += block_marks([block.outline()], trims, area) if options.marks else ""
+        overlay += round_guides(trims) if block.round and options.marks else ""
+    if options.marks:
+        for upper, lower, area in zip(sheet.blocks, sheet.blocks[1:], sheet.mark_areas):
+            overlay += between_blocks(upper.outline(), lower.outline(), area)
     single = sheet.copies[0] if len(sheet.copies) == 1 else None
     boxes = (single.trim, single.slot) if single else None
     pages = [SheetPage(sheet.paper, fronts, overlay, "front", number, sheet.decks, boxes)]

@@ -8,11 +8,11 @@ A slot is the card's bleed box; around each block is room for its marks (sheet_m
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from generator.render.paper import MARGIN_MM, Rect, orientations, printable
-from generator.render.sheet_marks import MARK_ROOM_MM
+from generator.render.sheet_marks import BETWEEN_CLEAR_MM, MARK_ROOM_MM
 
 LABEL_BAND_MM = 4.5  # above and below the cards: the sheet label, the 100% note and the scale bar
 FOLD_GAP_MM = 2.0  # gutter-fold: space between a card's bleed and the fold line
@@ -87,6 +87,7 @@ class Block:
     gang: bool
     x: float = 0.0  # left edge of the block's bleed
     top: float = 0.0  # top edge of the block's bleed
+    round: bool = False  # round pieces (tokens): cut along a circle inside each trim, never ganged
 
     @property
     def rows(self) -> int:
@@ -135,7 +136,7 @@ class Block:
         return Rect(trim.x - left, trim.y - below, trim.w + left + right, trim.h + above + below)
 
     def moved(self, x: float, top: float) -> Block:
-        return Block(self.card, self.bleed, self.cols, self.count, self.gang, x, top)
+        return replace(self, x=x, top=top)
 
 
 def block_room(width: float, height: float) -> tuple[float, float]:
@@ -173,13 +174,15 @@ def fit_block(
     return Block(card, bleed, cols, min(copies, cols * rows), gang)
 
 
-def best_block(card: tuple[float, float], bleed: float, copies: int, width: float, height: float) -> Block | None:
-    """Full bleed unless sharing cut lines holds more of the copies (the usual print-and-play gang layout)."""
+def best_block(
+    card: tuple[float, float], bleed: float, copies: int, width: float, height: float, round_: bool = False
+) -> Block | None:
+    """Full bleed unless sharing cut lines holds more of the copies (the usual print-and-play gang layout); round
+    pieces share no cut line, so each keeps its own bleed."""
     full = fit_block(card, bleed, copies, width, height, gang=False)
-    gang = fit_block(card, bleed, copies, width, height, gang=True) if bleed > 0 else None
-    if gang is not None and (full is None or gang.count > full.count):
-        return gang
-    return full
+    gang = fit_block(card, bleed, copies, width, height, gang=True) if bleed > 0 and not round_ else None
+    best = gang if gang is not None and (full is None or gang.count > full.count) else full
+    return replace(best, round=True) if best is not None and round_ else best
 
 
 @dataclass
@@ -217,6 +220,7 @@ class CopyGroup:
     card: tuple[float, float]
     bleed: float
     copies: list[tuple]  # (front page, back page or None, deck id)
+    round: bool = False  # round pieces: see Block.round
 
 
 def plan_sheets(
@@ -242,7 +246,7 @@ def plan_sheets(
             block = None
             if current is not None:
                 area = card_area(current.paper, margin, label_bands)
-                block = best_block(group.card, group.bleed, left, area.w, free)
+                block = best_block(group.card, group.bleed, left, area.w, free, group.round)
             if block is None or current is None:
                 current, block = _new_sheet(group, left, paper_name, margin, label_bands)
                 sheets.append(current)
@@ -269,7 +273,7 @@ def _new_sheet(group: CopyGroup, copies: int, paper_name: str, margin: float, la
     best: tuple[Sheet, Block] | None = None
     for paper in orientations(paper_name):
         area = card_area(paper, margin, label_bands)
-        block = best_block(group.card, group.bleed, copies, area.w, area.h)
+        block = best_block(group.card, group.bleed, copies, area.w, area.h, group.round)
         if block is not None and (best is None or block.count > best[1].count):
             best = (Sheet(paper), block)
     if best is None:
@@ -281,13 +285,14 @@ def _new_sheet(group: CopyGroup, copies: int, paper_name: str, margin: float, la
 
 
 def _settle(sheet: Sheet, area: Rect) -> None:
-    """Centre the stack of blocks in the area and give each block its mark area."""
+    """Centre the stack of blocks in the area and give each block its mark area: between two blocks, its own half
+    of the gap, short of the cut between them (sheet_marks.between_blocks)."""
     used = sum(block.size[1] + 2 * MARK_ROOM_MM for block in sheet.blocks)
     shift = (area.h - used) / 2
     sheet.blocks = [block.moved(block.x, block.top - shift) for block in sheet.blocks]
     for number, block in enumerate(sheet.blocks):
-        above = area.top if number == 0 else block.top + MARK_ROOM_MM
-        below = area.y if number == len(sheet.blocks) - 1 else block.outline().y - MARK_ROOM_MM
+        above = area.top if number == 0 else block.top + MARK_ROOM_MM - BETWEEN_CLEAR_MM
+        below = area.y if number == len(sheet.blocks) - 1 else block.outline().y - MARK_ROOM_MM + BETWEEN_CLEAR_MM
         sheet.mark_areas.append(Rect(area.x, below, area.w, above - below))
 
 

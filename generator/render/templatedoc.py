@@ -52,6 +52,8 @@ def signature(name: str, method) -> str:
     """`icon(name, size='4mm', title='')`: a helper's call as a template writes it."""
     shown = []
     for parameter in list(inspect.signature(method).parameters.values())[1:]:  # without self
+        if parameter.name == "context":
+            continue  # given by Jinja (jinja2.pass_context), not written
         if parameter.kind is parameter.VAR_KEYWORD:
             shown.append(f"**{parameter.name}")
         elif parameter.default is parameter.empty:

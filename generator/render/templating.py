@@ -20,17 +20,24 @@ from markupsafe import Markup
 
 from generator.model.placeholders import resolve_text
 from generator.errors import InputError, Problem, did_you_mean
-from generator.model.game import Text
+from generator.model.game import Game, Text
 from generator.model.labels import LABELS_FILE
 from generator.fsutil import read_sealed_entry, write_cache_entry, write_sealed_entry
 from generator.paths import TEMPLATES_DIR, template_dirs, user_cache_dir
-from generator.render.weasy.fit import SOURCE_ATTRIBUTE
+from generator.render.images import art_file, art_problem
+from generator.render.weasy.fit import OVERFLOW_ATTRIBUTE, SOURCE_ATTRIBUTE
 from generator.render.fonts import is_cjk
+from generator.render.typeset import Words
 from generator.render.typeset_html import typeset_page
+from generator.render.vocabulary import game_words
 
 
 class MissingAsset(Exception):
     """A template asked for an image or file that is not there (located by the template frame)."""
+
+
+class HelperMisuse(Exception):
+    """A helper called with a value it cannot take (located by the template frame)."""
 
 
 class UnknownLabel(Exception):
@@ -232,7 +239,12 @@ class TemplateKind:
 # What every template sees besides its context: filters and helpers, each documented by its method's docstring,
 # and values (docs/templates.md).
 FILTERS = {"tx": "typeset", "t": "localized"}
-HELPERS = {"label": "label", "icon": "icon", "asset": "asset"}
+HELPERS = {"label": "label", "icon": "icon", "asset": "asset", "image": "image"}
+IMAGE_FITS = ("cover", "contain", "fill")  # CSS object-fit: fill the box (cropping), fit inside it, stretch
+FOCUS = re.compile(r"(?:(?:\d{1,3}(?:\.\d+)?%|left|center|right|top|bottom)\s*){1,2}")
+LENGTH = re.compile(r"(\d+(?:\.\d+)?)\s*(mm|cm|in|pt|px|q)?", re.IGNORECASE)
+MM_PER_UNIT = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72, "px": 25.4 / 96, "q": 0.25}
+ART_WORD = {"ja": "仮画像"}  # what a placeholder box says it stands for, by language (else "art")
 VALUES = {
     "lang": "the language being built: `ja`, `en`, `pt-BR` ...",
     "cjk": "true when that language is Japanese, Chinese or Korean (`{% if cjk %}` for a layout of its own)",
@@ -249,6 +261,7 @@ class Templates:
         fallback: str | None = None,
         data=None,
         labels: dict[str, Text] | None = None,
+        words: Mapping[str, Words] | None = None,
     ):
         self.game_dir = game_dir  # None: pnpgen's own templates only (pages no game styles: the typesetting sample)
         self.dirs = template_dirs(game_dir) if game_dir is not None else [TEMPLATES_DIR]
@@ -256,6 +269,7 @@ class Templates:
         self.fallback = fallback
         self.data = data  # the game's DataNames: placeholders in texts are resolved
         self.labels = labels or {}
+        self.words = words or {}  # by language, the words the typesetting keeps whole (render/vocabulary.py)
         self.untranslated: dict[int, Untranslated] = {}  # what the last render printed in the fallback language
         self.env = TemplateSandbox(
             loader=SourceMarkingLoader([str(d) for d in self.dirs if d.is_dir()]),
@@ -273,6 +287,13 @@ class Templates:
         self.env.globals.update(lang=lang, cjk=is_cjk(lang))
         self._assets: dict[str, str | None] = {}
         self.used: dict[Path, tuple] = {}  # every file a template asked for -> (template, line, how) of the first use
+        self.read_game_files = False  # image() looked in the game's folder: what it printed follows its files
+
+    @classmethod
+    def of_game(cls, game: Game, lang: str, data=None) -> Templates:
+        """A game's templates for one language: the source language its fallback, its labels, and its own words
+        kept whole by the typesetting (render/vocabulary.py)."""
+        return cls(game.dir, lang, game.source_language, data, labels=game.labels, words=game_words(game))
 
     def localized(self, value):
         """A value with every text in it in the language being built, a mapping or a list of texts too, for a test
@@ -327,6 +348,42 @@ class Templates:
             raise MissingAsset(name)
         return url
 
+    @jinja2.pass_context
+    def image(self, context, path, width, height, fit: str = "cover", focus: str = "center") -> Markup:
+        """A picture of the game's folder (an `image` field's value, like `card.art`) in a box `width` x `height`
+        (numbers in mm, or lengths like `'1.5in'`): `fit='cover'` fills the box and crops what runs over,
+        `'contain'` shows all of it inside the box, `'fill'` stretches it (CSS `object-fit`); `focus` is the point
+        kept in view, as CSS `object-position` (`'50% 30%'`, `'left top'`): `{{ image(card.art, 40, 30,
+        focus='50% 20%') }}`. A card without a picture (none given, `placeholder`, a file missing or broken)
+        gets a marked box in its place: the card's name, "art" (「仮画像」 in Japanese) and the box's size."""
+        if fit not in IMAGE_FITS:
+            raise HelperMisuse(f"image(): fit must be one of {', '.join(IMAGE_FITS)}, not {fit!r}")
+        if not isinstance(focus, str) or not FOCUS.fullmatch(focus.strip()):
+            raise HelperMisuse(f"image(): focus must be a CSS position like '50% 30%' or 'left top', not {focus!r}")
+        size = (box_mm(width, "width"), box_mm(height, "height"))
+        written = path if isinstance(path, str) else None
+        self.read_game_files = True
+        box = f"display:block;width:{size[0]:g}mm;height:{size[1]:g}mm"
+        if self.game_dir is None or art_problem(self.game_dir, written) is not None:
+            return self.art_placeholder(context, size, box)
+        url = art_file(self.game_dir, str(written)).resolve().as_uri()
+        return Markup(
+            f'<img class="pnp-image" src="{url}" alt="" style="{box};object-fit:{fit};object-position:{focus.strip()}">'
+        )
+
+    def art_placeholder(self, context, size: tuple[float, float], box: str) -> Markup:
+        """The marked box printed where a picture is still to come: the card's name, "art", the box in mm."""
+        card = context.get("card")
+        name = localize(card.get("name"), self.lang, self.fallback) if isinstance(card, dict) else None
+        lines = [str(name)] if name else []
+        lines += [ART_WORD.get(self.lang, "art"), f"{size[0]:g} × {size[1]:g} mm"]
+        text = "".join(f'<span style="display:block">{jinja2.utils.markupsafe.escape(line)}</span>' for line in lines)
+        return Markup(
+            f'<div class="pnp-image-placeholder" {OVERFLOW_ATTRIBUTE}="allow" style="{box};box-sizing:border-box;'
+            "overflow:hidden;border:0.4mm dashed #b03a2e;color:#b03a2e;background:#fbeeec;text-align:center;"
+            f'padding-top:{max(0.5, size[1] / 2 - 5):g}mm;font:bold 2.6mm/1.3 sans-serif">{text}</div>'
+        )
+
     def icon(self, name: str, size: str = "4mm", title: str = "") -> Markup:
         """The picture `icons/NAME.svg` of the template folder as an `<img class="icon icon-NAME">`, `size` wide and
         high, `title` (else NAME) its alternative text: `{{ icon('coal', '5mm') }}`."""
@@ -339,7 +396,7 @@ class Templates:
         Japanese between phrases); any template mistake becomes a located InputError naming the subject."""
         self.untranslated = {}
         try:
-            return typeset_page(self.env.get_template(name).render(**context), self.lang, phrases)
+            return typeset_page(self.env.get_template(name).render(**context), self.lang, phrases, self.words)
         except jinja2.TemplateSyntaxError as exc:
             raise InputError(
                 Problem(
@@ -363,6 +420,9 @@ class Templates:
                     file, line, f"image or file '{exc}' not found while rendering {subject}", hint=f"looked in {looked}"
                 )
             ) from None
+        except HelperMisuse as exc:
+            file, line = _template_frame(exc)
+            raise InputError(Problem(file, line, f"{exc} (while rendering {subject})")) from None
         except SecurityError as exc:
             file, line = _template_frame(exc)
             raise InputError(
@@ -394,6 +454,16 @@ class Templates:
                     hint="check the field name against the deck's `fields:`",
                 )
             ) from None
+
+
+def box_mm(value, what: str) -> float:
+    """A box side given to a helper, in mm: a number of mm, or a length with its unit (`'1.5in'`, `'30mm'`)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 2000:
+        return float(value)
+    found = LENGTH.fullmatch(value.strip()) if isinstance(value, str) else None
+    if found is None or not 0 < float(found[1]) <= 100000:
+        raise HelperMisuse(f"image(): {what} must be a length like 40 (mm) or '1.5in', not {value!r}")
+    return round(float(found[1]) * MM_PER_UNIT[(found[2] or "mm").lower()], 3)
 
 
 def _template_path(dirs: list[Path], filename: str) -> Path:

@@ -5,7 +5,8 @@ Every tile shows an equal window of the board; neighbouring windows share an ove
 OVERLAP_MM. Each later tile (right or below) is trimmed at its window's left and top edges and laid over
 the earlier ones, its edges on the red ticks in their margins. Registration targets are drawn at fixed
 board positions inside the overlap strips, only on the tiles that a later tile covers there: a target
-left showing means the tile on top is short of its place, and none shows on the assembled board. Geometry is
+left showing means the tile on top is short of its place, and none shows on the assembled board. Each tile shows
+its window's bleed on every side (the art goes on past a seam as past the board's edge). Geometry is
 in mm; board coordinates start at the board's bottom-left corner (PDF convention) like the paper's.
 """
 
@@ -15,13 +16,13 @@ import math
 from dataclasses import dataclass
 
 from generator.render.paper import MARGIN_MM, MM, PAPERS, Rect, pdf_number, printable
-from generator.render.sheet_marks import block_marks, pdf_line, scale_bar
+from generator.render.sheet_marks import block_marks, circle, pdf_line, scale_bar
 from generator.render.sheet_plan import Grid
 from generator.render.sheet_writer import SheetWriter
 
 OVERLAP_MM = 10.0
 BAND_MM = 5.0  # between the printer's margin and the window: marks, caption, scale bar
-SIDE_ROOM_MM = 1.0  # left and right of the window (and its bleed): at least the marks' offset
+SIDE_ROOM_MM = 1.5  # left and right of the window's bleed: 1 mm crop marks and overlap ticks (a 400 mm board fits A3)
 TILE_MARGIN_MM = MARGIN_MM + SIDE_ROOM_MM
 TARGET_RADIUS_MM = 2.5
 BOARD_PAPERS = {"a3": (297.0, 420.0), "a2": (420.0, 594.0), "tabloid": (279.4, 431.8)}
@@ -81,11 +82,9 @@ class TileLayout:
         return Rect(on_paper.x - window.x, on_paper.y - window.y, *self.board)
 
     def shown(self, col: int, row: int) -> Rect:
-        """The window on the paper, with the bleed on the sides where it is the board's own edge."""
-        window, b = self.paper_window(), self.bleed
-        left, right = (b if col == 0 else 0.0), (b if col == self.cols - 1 else 0.0)
-        top, bottom = (b if row == 0 else 0.0), (b if row == self.rows - 1 else 0.0)
-        return Rect(window.x - left, window.y - bottom, window.w + left + right, window.h + top + bottom)
+        """The window on the paper with the bleed on every side: the board's own bleed at its edges, the
+        neighbouring tile's art at a seam, so that a cut a little outside the crop marks leaves no white."""
+        return self.paper_window().inset(-self.bleed)
 
     def to_paper(self, col: int, row: int, x: float, y: float) -> tuple[float, float]:
         origin = self.board_origin(col, row)
@@ -166,16 +165,7 @@ def covered_targets(layout: TileLayout, col: int, row: int) -> list[tuple[float,
 def target(x: float, y: float) -> str:
     """A thin circle with a cross through it, centred on (x, y) mm."""
     r = TARGET_RADIUS_MM
-    k = 0.5523 * r  # Bezier circle
-
-    def p(dx, dy):
-        return f"{pdf_number((x + dx) * MM)} {pdf_number((y + dy) * MM)}"
-
-    circle = (
-        f"{p(r, 0)} m {p(r, k)} {p(k, r)} {p(0, r)} c {p(-k, r)} {p(-r, k)} {p(-r, 0)} c "
-        f"{p(-r, -k)} {p(-k, -r)} {p(0, -r)} c {p(k, -r)} {p(r, -k)} {p(r, 0)} c S\n"
-    )
-    return circle + pdf_line(x - 1.6 * r, y, x + 1.6 * r, y) + pdf_line(x, y - 1.6 * r, x, y + 1.6 * r)
+    return circle(x, y, r) + pdf_line(x - 1.6 * r, y, x + 1.6 * r, y) + pdf_line(x, y - 1.6 * r, x, y + 1.6 * r)
 
 
 def tile_marks(layout: TileLayout, col: int, row: int) -> str:
@@ -195,14 +185,15 @@ def overlap_ticks(layout: TileLayout, col: int, row: int) -> str:
     sx, sy = layout.step
     bottom, top = on_paper.y, on_paper.y + on_paper.h
     left, right = on_paper.x, on_paper.x + on_paper.w
-    reach = 1 + min(5.0, left - layout.margin - 1)  # from 1 mm off the window to the printer's margin
+    start = layout.bleed + 0.5  # outside the window's bleed, where the crop marks start
+    reach = start + min(5.0, left - layout.margin - start)  # up to the printer's margin
     lines = []
     if col + 1 < layout.cols:
         x = left + sx
-        lines += [pdf_line(x, top + 1, x, top + reach), pdf_line(x, bottom - 1, x, bottom - reach)]
+        lines += [pdf_line(x, top + start, x, top + reach), pdf_line(x, bottom - start, x, bottom - reach)]
     if row + 1 < layout.rows:
         y = top - sy
-        lines += [pdf_line(left - 1, y, left - reach, y), pdf_line(right + 1, y, right + reach, y)]
+        lines += [pdf_line(left - start, y, left - reach, y), pdf_line(right + start, y, right + reach, y)]
     return "q 0.8 0 0 RG 0.5 w\n" + "".join(lines) + "Q\n" if lines else ""
 
 

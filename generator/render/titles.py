@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from generator.model.game import Game, Text
 from generator.render.inksaver import INK_SAVER
-from generator.render.typeset import plain
+from generator.render.typeset import metadata_text
 
 WORDS = {
     "en": {
@@ -81,7 +81,7 @@ def file_title(
     the ink-saving version (`ink_saver`, or any file of the game's ink-saving variant) says so."""
     assert part in PART_NAMES, part
     lang = langs[0]
-    filled = {key: plain(_in(value, lang, game.source_language)) for key, value in (names or {}).items()}
+    filled = {key: metadata_text(_in(value, lang, game.source_language), lang) for key, value in (names or {}).items()}
     name = word(game, part, lang).format(**filled)
     if gutterfold:
         name = word(game, "gutterfold", lang).format(part=name)
@@ -91,7 +91,10 @@ def file_title(
         name = word(game, "ink_saver", lang).format(part=name)
     languages = word(game, "languages_joined", lang).join(language_name(game, code, lang) for code in langs)
     return word(game, "file", lang).format(
-        game=plain(game.title.get(lang, game.source_language)), part=name, languages=languages, paper=paper_name(paper)
+        game=metadata_text(game.title.get(lang, game.source_language), lang),
+        part=name,
+        languages=languages,
+        paper=paper_name(paper),
     )
 
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from generator.paths import TEMPLATES_DIR
 from generator.render.attributes import Attribute
-from generator.render.typeset import CJK, GAP, LATIN, RUBY, typeset
+from generator.render.typeset import GAP, LATIN, NO_WORDS, RUBY, SPACED, TERM_CLASS, Words, typeset
 from generator.render.vertical import vertical_html
 
 TOKEN = re.compile(
@@ -32,7 +33,7 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 UNTOUCHED = {"style", "script", "title", "svg", "code", "pre", "textarea", "math"}
 # Text on either side of these stays one run for Japanese/Latin spacing: `<b>4</b>個` gets its gap.
 INLINE = {"a", "b", "strong", "em", "i", "span", "small", "sup", "sub", "u", "s", "mark", "abbr", "q", "cite"}
-OWN_MARKUP = {"jl", "halt", "phrase", "brk", "nb", "rt"}  # spans this pass writes: never set twice
+OWN_MARKUP = {"jl", "halt", "phrase", "brk", "nb", "rt", "lt", TERM_CLASS}  # spans this pass writes: never set twice
 
 
 @dataclass(frozen=True)
@@ -104,8 +105,9 @@ def attributes(text: str) -> dict[str, str]:
     return {name.lower(): html_lib.unescape(value.strip("\"'")) for name, value in ATTRIBUTE.findall(text)}
 
 
-def typeset_page(page: str, lang: str, phrases: bool = True) -> str:
-    """The page's HTML with every text set; `phrases` is the default for text no element decides for."""
+def typeset_page(page: str, lang: str, phrases: bool = True, words: Mapping[str, Words] | None = None) -> str:
+    """The page's HTML with every text set; `phrases` is the default for text no element decides for; `words`:
+    by language, the words each text keeps whole (the game's own: render/vocabulary.py)."""
     out: list[str] = []
     stack: list[tuple[str, Rules]] = [("", Rules(lang=lang, phrases=phrases))]
     last = ""  # the last character of the inline run so far, for spacing across elements
@@ -126,7 +128,7 @@ def typeset_page(page: str, lang: str, phrases: bool = True) -> str:
                 out.append(token)
                 last = last if not token.strip() else token[-1:]
                 continue
-            text, last = set_text(token, rules, last)
+            text, last = set_text(token, rules, last, (words or {}).get(rules.lang, NO_WORDS))
             out.append(text)
             continue
         out.append(token)
@@ -173,11 +175,12 @@ def _collect_vertical(state: list, token: str, tag: str, closing: str, out: list
 
 
 LATIN_CHAR = re.compile(f"[{LATIN}]")
-CJK_CHAR = re.compile(f"[{CJK}]")
+CJK_CHAR = re.compile(f"[{SPACED}]")
 
 
-def set_text(escaped: str, rules: Rules, last: str) -> tuple[str, str]:
-    """One text node set by the rules; also the last character, which the next node's spacing needs."""
+def set_text(escaped: str, rules: Rules, last: str, words: Words = NO_WORDS) -> tuple[str, str]:
+    """One text node set by the rules, `words` kept whole; also the last character, which the next node's spacing
+    needs."""
     text = html_lib.unescape(escaped)
     if rules.lang != "ja":
         return str(typeset(text, rules.lang or "en")), text.rstrip()[-1:] or last
@@ -192,6 +195,7 @@ def set_text(escaped: str, rules: Rules, last: str) -> tuple[str, str]:
             spacing=rules.spacing,
             punctuation=rules.punctuation,
             counters=rules.counters,
+            words=words,
         )
     )
     first = RUBY.sub(r"\1", body)[:1]

@@ -12,6 +12,7 @@ faces of the volume it writes, never the game's.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 import json
 import re
 from dataclasses import asdict, dataclass
@@ -204,10 +205,18 @@ def whole_file_inputs(
     return digest.hexdigest()
 
 
-def write_volume(volume: Volume, path: Path, title: str, cache: FaceCache, jobs: int, light: bool = False) -> int:
+def write_volume(
+    volume: Volume,
+    path: Path,
+    title: str,
+    cache: FaceCache,
+    jobs: int,
+    light: bool = False,
+    check: Callable[[bytes], None] | None = None,
+) -> int:
     """Impose the volume's sheets with their labels, faces read back from the cache (`light`: drawn light, see
-    SheetWriter); write the file (staged in the command's OutputSet) and return its page count. Only this
-    volume's faces are open meanwhile."""
+    SheetWriter); write the file (staged in the command's OutputSet), `check` reading it first, and return its page
+    count. Only this volume's faces are open meanwhile."""
     faces = CachedFaces(cache)
     t = volume.text
     texts: list = []
@@ -235,5 +244,7 @@ def write_volume(volume: Volume, path: Path, title: str, cache: FaceCache, jobs:
         for pdf in texts:
             pdf.close()
     heap.release_free_memory()  # what pikepdf freed: a volume's faces and sheets, tens of megabytes
+    if check is not None:
+        check(data)
     write_atomic(path, data)
     return pages

@@ -7,9 +7,11 @@
 - compactfonts.py: CJK fonts (CID-keyed CFF) embedded as bare CFF with the used glyphs only, not as
   WeasyPrint's OpenType files that keep every glyph id below the highest used (a change to the output).
 - tree.py: the ways into the laid-out boxes of a rendered document.
-- fit.py (with furigana.py, lastlines.py, lastpage.py): the passes that read the layout tree between
-  `render()` and `write_pdf()`: text that does not fit, shrink and grow, readable furigana, no short
-  last lines, no near-empty last page.
+- fit.py (with furigana.py, phrases.py, lastlines.py, lastpage.py, justify.py): the passes that read the
+  layout tree between `render()` and `write_pdf()`: text that does not fit, shrink and grow, readable
+  furigana kept inside the column, display text's long phrases opened at their words, last lines set as
+  JLReq sets them, no near-empty last page, and justified Japanese lines filled by spacing their
+  characters (paragraphs.py: the paragraphs of a layout, their lines and text, for those passes).
 - internals.py: every private or internal name those touch, and a check of each
   (tests/test_weasy_internals.py runs one test per name, and fails on a name the layer uses unlisted).
 

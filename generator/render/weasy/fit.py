@@ -35,9 +35,11 @@ from typing import Any
 from xml.etree import ElementTree
 
 from generator.render.attributes import Attribute
-from generator.render.weasy.furigana import enlarge_small_readings
-from generator.render.weasy.lastlines import pull_down_short_lines
+from generator.render.weasy.furigana import align_edge_readings, enlarge_small_readings
+from generator.render.weasy.justify import justify_lines
+from generator.render.weasy.lastlines import set_last_lines
 from generator.render.weasy.lastpage import tighten_for_last_page
+from generator.render.weasy.phrases import open_long_phrases
 from generator.render.weasy.tree import descendants, kind, page_box, unwrap
 
 SHRINK_STEP = 0.05
@@ -95,7 +97,7 @@ TOLERANCE_PX = 0.2  # rounding in the line heights, about 0.05 mm
 CHECK_TOLERANCE_MM = 0.1  # what the text check lets pass: anti-aliasing, kerning, a hairline
 CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
 DESCENDERS = re.compile(r"[$gjpqy,;()\[\]{}|/@]")
-CHECK_VERSION = "text-check-8"  # part of the face cache keys: a changed check measures every face again
+CHECK_VERSION = "text-check-10"  # part of the face cache keys: a changed check measures every face again
 # the worst first: a finding names one problem per element
 KINDS = ("cutoff", "cut", "trim", "safe", "box", "covered", "overlap")
 OPAQUE = 0.5  # a background at least this opaque hides the text under it
@@ -124,6 +126,8 @@ class FitBox:
     area: tuple = ()  # where the text is: x, y, width, height in mm from the page's top-left (the trim)
     anchor: str = ""  # the id of the nearest element around it that has one (a rule block)
     other: str = ""  # for an overlap: the start of the other box's text
+    pixels: tuple = ()  # a raster picture (kind `image`, its file in `text`): its width and height in pixels
+    dpi: float = 0.0  # ... and its resolution as printed (the fewer dots per inch of its two sides)
 
     @property
     def overflows(self) -> bool:
@@ -227,11 +231,15 @@ def grow_to_fill(html, document):
 
 def render_measured(html) -> tuple[Any, list[FitBox]]:
     """Lay out a weasyprint.HTML, shrinking what may shrink, growing what may grow, giving furigana a
-    readable size (furigana.py) and pulling characters down to Japanese paragraphs' short last lines
-    (lastlines.py); a near-empty last page is pulled back where the document asks for it (lastpage.py).
-    The final document, its data-fit boxes and the text found where it should not be."""
+    readable size (furigana.py), opening phrases too long for their line at their words (phrases.py) and
+    setting paragraphs' last lines (lastlines.py); a near-empty last page is
+    pulled back where the document asks for it (lastpage.py). Justified Japanese lines are then filled to
+    their column (justify.py). The final document, its data-fit boxes and the text found where it should
+    not be."""
     document, spilled = _one_page_per_face(grow_to_fill(html, html.render()))
-    joined: dict[int, int] = {}
+    last_lines: dict[int, str] = {}
+    opened: dict[int, str] = {}
+    aligned: set[int] = set()
     last_page: dict = {}
     scales: dict[int, float] = {}
     original: dict[int, tuple] = {}  # element id -> (element, its own style attribute, its font size in px)
@@ -248,13 +256,21 @@ def render_measured(html) -> tuple[Any, list[FitBox]]:
             scales[id(element)] = round(scale - SHRINK_STEP, 4)
             changed = True
         changed = enlarge_small_readings(document) or changed
+        changed = changed or align_edge_readings(document, aligned)
         # tightening reflows every line: decide it before joining the ends of short last lines
         tightened = not changed and tighten_for_last_page(document, last_page)
-        changed = changed or tightened or pull_down_short_lines(document, joined)
+        if not (changed or tightened):  # display text's phrases and running text's last lines are apart: at once
+            opened_phrases = open_long_phrases(document, opened)
+            changed = set_last_lines(document, last_lines) or opened_phrases
+        changed = changed or tightened
         if not changed:
+            if justify_lines(document):
+                for page in document.pages:
+                    page.__dict__.pop("_pnpgen_walk", None)  # measured before the lines were filled
             fits = [measure_box(page, element, box, scales.get(id(element), 1.0)) for page, element, box in found]
             overflowing = {id(element) for (_, element, _), fit in zip(found, fits) if fit.overflows}
-            return document, fits + spilled + (text_findings(document, overflowing) if check_enabled() else [])
+            found = fits + spilled + (text_findings(document, overflowing) if check_enabled() else [])
+            return document, found + picture_findings(document)
         for key, (element, style, size) in original.items():
             element.set("style", f"{style};font-size:{size * scales[key]:.3f}px".lstrip(";"))
         if faces is not None and not tightened:
@@ -416,8 +432,7 @@ def _carried_findings(page, carried: list, faces: list) -> list[FitBox]:
 def _drop_carried(page, carried: list) -> None:
     html = _html_box(page)
     html.children = [child for child in html.children if child not in carried]
-    if hasattr(page, "_pnpgen_walk"):
-        del page._pnpgen_walk
+    page.__dict__.pop("_pnpgen_walk", None)  # measured with the carried boxes
 
 
 def _cut_off(page: int, face, laid_out: int, last: Owner) -> list[FitBox]:
@@ -457,7 +472,10 @@ def _printed_length(text: str) -> int:
 
 
 def _visible_text(element):
-    """The text of an element and its descendants, without style and script elements."""
+    """The text of an element and its descendants the check measures: without style and script elements, nor
+    what `data-overflow="allow"` leaves unchecked (the walk of the laid-out text skips it too)."""
+    if element.get(OVERFLOW_ATTRIBUTE) == "allow":
+        return
     if element.text and element.tag not in ("style", "script"):
         yield element.text
     for child in element:
@@ -612,22 +630,28 @@ def page_covers(page) -> list[Cover]:
     return _page_walk(page)[1]
 
 
-def _page_walk(page) -> tuple[dict[int, Owner], list[Cover]]:
+def page_pictures(page) -> list[FitBox]:
+    """The raster pictures of a page (kind `image`), each with its resolution as laid out."""
+    return _page_walk(page)[2]
+
+
+def _page_walk(page) -> tuple[dict[int, Owner], list[Cover], list[FitBox]]:
     walked = getattr(page, "_pnpgen_walk", None)
     if walked is None:
         owners: dict[int, Owner] = {}
-        covers: list[Cover] = []
+        painting = _Painting([])
         root = page_box(page)
-        _collect(root, [root], None, owners, None, _Painting(covers))
-        walked = page._pnpgen_walk = (owners, covers)
+        _collect(root, [root], None, owners, None, painting)
+        walked = page._pnpgen_walk = (owners, painting.covers, painting.pictures)
     return walked
 
 
 class _Painting:
-    """The painting order met so far in a walk of a page, and the covers found."""
+    """The painting order met so far in a walk of a page, the covers and the raster pictures found."""
 
     def __init__(self, covers: list[Cover]):
         self.covers = covers
+        self.pictures: list[FitBox] = []
         self.layer = (0, 0)
         self.positioned = 0
 
@@ -680,12 +704,100 @@ def _collect(box, chain, matrix, owners, line, painting: _Painting):
         if transform:
             inner = transform if matrix is None else transform @ matrix
         is_block = box_kind not in ("LineBox", "InlineBox") and hasattr(child, "padding_box_x")
+        if hasattr(child, "padding_box_x"):
+            painting.pictures += box_pictures(child, inner, chain)
         outer_layer = painting.layer
         if is_block and box_kind != "MarginBox":
             painting.layer = painting.enter(child, inner)
         inner_chain = chain + [child] if is_block else chain
         _collect(child, inner_chain, inner, owners, child if box_kind == "LineBox" else line, painting)
         painting.layer = outer_layer
+
+
+def box_pictures(box, matrix, chain) -> list[FitBox]:
+    """The raster pictures a box paints: its own (an `<img>`, as `object-fit` draws it) and its backgrounds'
+    (each tile's size); each measured at its laid-out size, times the scale of the transforms around it."""
+    drawn = []
+    replacement = getattr(box, "replacement", None)
+    if _is_raster(replacement) and box.element is not None:
+        pixels = _pixels(replacement)
+        size = drawn_size((box.width, box.height), pixels, box.style["object_fit"])
+        drawn.append((box.element.get("src") or "", _content_rect(box), pixels, size))
+    background = getattr(box, "background", None)
+    urls = [value for name, value in box.style["background_image"] if name == "url"]
+    for layer, url in zip(background.layers if background else (), urls):
+        if _is_raster(layer.image) and layer.size:
+            drawn.append((url, layer.painting_area, _pixels(layer.image), layer.size))
+    found = []
+    scale = _scales(matrix)
+    around = [outer.element for outer in [*chain, box] if outer.element is not None][::-1]
+    source = next((element.get(SOURCE_ATTRIBUTE) for element in around if element.get(SOURCE_ATTRIBUTE)), "")
+    anchor = next((element.get("id") for element in around if element.get("id")), "")
+    for url, rect, pixels, size in drawn:
+        x, y, width, height = rect
+        printed = (size[0] * scale[0] * PX_MM, size[1] * scale[1] * PX_MM)
+        found.append(
+            FitBox(
+                0,
+                "",
+                round(width * scale[0] * PX_MM, 2),
+                round(height * scale[1] * PX_MM, 2),
+                0.0,
+                kind="image",
+                source=source,
+                text=url,
+                area=_mm(_apply(matrix, (x, y, x + width, y + height))),
+                anchor=anchor,
+                pixels=pixels,
+                dpi=round(printed_dpi(pixels, printed), 1),
+            )
+        )
+    return found
+
+
+def drawn_size(box: tuple[float, float], pixels: tuple[int, int], fit: str) -> tuple[float, float]:
+    """How large a picture of `pixels` is drawn in a box (both in CSS px) by CSS `object-fit`: `fill` stretches
+    it to the box, `contain` fits it inside, `cover` fills the box (cropping what runs over), `none` keeps one
+    image pixel per CSS px, `scale-down` the smaller of `none` and `contain`."""
+    width, height = box
+    ratio = pixels[0] / pixels[1] if pixels[1] else 1.0
+    natural = (float(pixels[0]), float(pixels[1]))
+    if fit == "fill":
+        return width, height
+    contain = (width, width / ratio) if width / ratio <= height else (height * ratio, height)
+    if fit == "contain":
+        return contain
+    if fit == "cover":
+        return (width, width / ratio) if width / ratio >= height else (height * ratio, height)
+    if fit == "scale-down":
+        return contain if contain[0] <= natural[0] else natural
+    return natural
+
+
+def printed_dpi(pixels: tuple[int, int], printed_mm: tuple[float, float]) -> float:
+    """Dots per inch of a picture of `pixels` printed `printed_mm` large: the lower of its two sides (a picture
+    stretched one way is as sharp as its coarser side)."""
+    return min(count / (size / 25.4) if size > 0 else float("inf") for count, size in zip(pixels, printed_mm))
+
+
+def _is_raster(image) -> bool:
+    return type(image).__name__ == "RasterImage"
+
+
+def _pixels(image) -> tuple[int, int]:
+    return int(image.width), int(image.height)
+
+
+def _content_rect(box) -> tuple[float, float, float, float]:
+    return box.content_box_x(), box.content_box_y(), box.width, box.height
+
+
+def _scales(matrix) -> tuple[float, float]:
+    """How much a transform (a, b, c, d, e, f) stretches each axis."""
+    if matrix is None:
+        return 1.0, 1.0
+    a, b, c, d = matrix[0][0], matrix[0][1], matrix[1][0], matrix[1][1]
+    return (a * a + b * b) ** 0.5, (c * c + d * d) ** 0.5
 
 
 def ink_extent(text: str) -> tuple[float, float]:
@@ -750,6 +862,17 @@ def text_findings(document, skip_fit: Container = frozenset()) -> list[FitBox]:
             if owner.found:
                 findings.append(_finding(index, owner))
     return findings
+
+
+def picture_findings(document) -> list[FitBox]:
+    """Every raster picture of the document, with its resolution as printed (kind `image`): measured in the
+    same walk of each page as its text."""
+    found = []
+    for index, page in enumerate(document.pages):
+        for picture in page_pictures(page):
+            picture.page = index
+            found.append(picture)
+    return found
 
 
 def _is_reading(box) -> bool:

@@ -3,8 +3,9 @@ what it is expected to be, and a check of each.
 
 WeasyPrint's public API is `HTML`, `CSS`, `Document.pages`, `render()`, `write_pdf()` and `URLFetcher`:
 everything else pnpgen uses (the patches in patches.py, the layout tree read by tree.py, fit.py, furigana.py,
-lastlines.py and lastpage.py) is listed in INTERNALS. tests/test_weasy_internals.py checks each entry, one
-test per entry, so that after an upgrade the failing test's id names the name that moved or changed.
+paragraphs.py, phrases.py, lastlines.py, lastpage.py and justify.py) is listed in INTERNALS.
+tests/test_weasy_internals.py checks each entry, one test per entry, so that after an upgrade the failing
+test's id names the name that moved or changed.
 
 Kinds of entry (`expected` says what is checked):
 - function / method: a function with exactly these parameter names;
@@ -31,6 +32,7 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import itertools
 import re
 import sys
 from dataclasses import dataclass
@@ -373,16 +375,70 @@ INTERNALS: list[Internal] = [
             "transformation_matrix",
         )
     ],
-    Internal(BOXES, "TextBox.text", "layout attribute", ("TextBox",), "fit.py, lastlines.py"),
+    Internal(BOXES, "TextBox.text", "layout attribute", ("TextBox",), "fit.py, lastlines.py, paragraphs.py"),
+    # justify.py: a laid-out line filled by letter spacing, its boxes moved
+    Internal(
+        BOXES, "Box.translate", "method", ("self", "dx", "dy", "ignore_floats"), "justify._shift (an inline block)"
+    ),
+    Internal(BOXES, "Box.is_in_normal_flow", "method", ("self",), "justify._in_flow"),
+    Internal(BOXES, "TextBox.justification_spacing", "layout attribute", ("TextBox",), "justify._stretched"),
+    Internal(BOXES, "TextBox.pango_layout", "layout attribute", ("TextBox",), "justify._shift"),
+    Internal(
+        "weasyprint.text.line_break",
+        "Layout.justification_spacing",
+        "set in class",
+        (),
+        "justify._shift (WeasyPrint's stretching of a line's spaces taken back)",
+    ),
+    *[
+        Internal("weasyprint.css", f"{name}.copy", "method", ("self",), "justify._shift (a text box's own style)")
+        for name in ("ComputedStyle", "AnonymousStyle")
+    ],
+    Internal(
+        "weasyprint.draw.text",
+        "draw_text",
+        "source",
+        (r"textbox\.pango_layout\.reactivate\(textbox\.style\)",),
+        "justify._shift (a text box is drawn from its style, the letter spacing given after layout included)",
+    ),
+    Internal(
+        "weasyprint",
+        "Document.write_pdf",
+        "behaviour",
+        ("letter spacing given to a laid-out text box's style is drawn in the PDF",),
+        "justify.fill_line",
+    ),
     Internal(BOXES, "TextBox.baseline", "layout attribute", ("TextBox",), "fit._add_run"),
     *[
         Internal(BOXES, f"Box.style[{key}]", "style key", (key,), "fit.py, furigana.py, lastlines.py, lastpage.py")
-        for key in ("font_size", "position", "lang")
+        for key in ("font_size", "position", "lang", "letter_spacing", "text_align_all")
     ],
     *[
         Internal(BOXES, f"Box.style[{key}]", "style key", (key,), "fit.page_covers (what a box's background hides)")
         for key in ("background_color", "background_image", "opacity", "z_index")
     ],
+    Internal("tinycss2.color4", "Color.alpha", "set in class", (), "fit._hides (a background colour's opacity)"),
+    # fit.box_pictures: the raster pictures a page paints, and the size each is drawn at
+    Internal(BOXES, "Box.style[object_fit]", "style key", ("object_fit",), "fit.box_pictures (an <img>'s drawn size)"),
+    Internal(BOXES, "ReplacedBox.replacement", "layout attribute", ("InlineReplacedBox",), "fit.box_pictures"),
+    Internal(BOXES, "Box.background", "layout attribute", ("Box",), "fit.box_pictures (its layers)"),
+    Internal("weasyprint.images", "RasterImage", "class", (), "fit._is_raster (compared by name)"),
+    Internal("weasyprint.images", "RasterImage.width", "set in class", (), "fit._pixels"),
+    Internal("weasyprint.images", "RasterImage.height", "set in class", (), "fit._pixels"),
+    Internal(
+        "weasyprint.layout.background",
+        "Background",
+        "attribute",
+        ("layers",),
+        "fit.box_pictures (a box's background layers)",
+    ),
+    Internal(
+        "weasyprint.layout.background",
+        "BackgroundLayer",
+        "attribute",
+        ("image", "size", "painting_area"),
+        "fit.box_pictures (a background picture's tile size and where it paints)",
+    ),
     Internal(
         BOXES, "Box.style[content]", "style key", ("content",), "patches.skip_empty_margin_boxes", NO_EMPTY_MARGIN_BOXES
     ),
@@ -411,7 +467,6 @@ PUBLIC = {
     "weasyprint.Document.pages": "the laid-out pages",
     "weasyprint.Document.write_pdf": "the PDF's bytes",
     "weasyprint.text.fonts.FontConfiguration": "the fonts of @font-face rules (patches.font_configuration)",
-    "tinycss2.color3.RGBA.alpha": "a computed colour's opacity (fit: a box that hides what is under it)",
     "pydyf.String": "a PDF string (taglang: a structure element's /Lang)",
     "pydyf.PDF.catalog": "the document's catalog (taglang: the document's /Lang)",
     "pydyf.Object.reference": "an object's reference (taglang: a structure element by its reference)",
@@ -426,7 +481,7 @@ PNPGEN_MARKS = {
     "subsets_in_parallel": "patches.subset_fonts_in_parallel: build_fonts_dictionary replaced",
     "shares_inline_styles": "patches.share_inline_styles: find_style_attributes replaced",
     "skips_empty_margin_boxes": "patches.skip_empty_margin_boxes: make_margin_boxes replaced",
-    "_pnpgen_walk": "fit._page_walk: a page's text and the boxes painted over it, measured once",
+    "_pnpgen_walk": "fit._page_walk: a page's text, the boxes painted over it and its pictures, measured once",
     "cached": "patches.cache_hyphenation: pyphen.HyphDict replaced",
 }
 # Keys of pnpgen's own dictionaries that the scan of the layer meets (the others are WeasyPrint's: `keys` and
@@ -435,6 +490,9 @@ OWN_KEYS = {
     "done": "lastpage: the state kept across layouts",
     "pages": "lastpage: the state kept across layouts",
     "style": "lastpage: the state kept across layouts",
+    "scale": "lastpage: the state kept across layouts",
+    "attempts": "lastpage: the state kept across layouts",
+    "size": "lastpage: the state kept across layouts",
     "trim": "fit: an Owner's findings by kind",
 }
 
@@ -463,7 +521,9 @@ SAMPLE = """<html lang="ja"><head><style>
 body { margin: 0; font-size: 8pt } .fixed { position: absolute; left: 2mm; top: 2mm; width: 20mm }
 .turned { transform: rotate(5deg) }
 </style></head><body><p id="p">カードを1枚引く。Draw one card.</p>
-<div class="fixed"><span>位置</span></div><div class="turned">turned</div></body></html>"""
+<div class="fixed"><span>位置</span></div><div class="turned">turned</div>
+<img style="width:2mm;height:2mm;object-fit:cover" src="data:image/png;base64,
+iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg=="></body></html>"""
 
 
 @functools.cache
@@ -658,7 +718,30 @@ def _check_source(internal: Internal) -> str | None:
 
 
 def _check_behaviour(internal: Internal) -> str | None:
+    if internal.name == "Document.write_pdf":
+        return _check_spacing_drawn()
     return _check_spliced_pages() if internal.name == "Document.pages" else _check_render_again()
+
+
+def _check_spacing_drawn() -> str | None:
+    import pypdfium2
+
+    from generator.render.weasy import load
+    from generator.render.weasy.tree import descendants, kind, page_box
+
+    document = load().HTML(string='<p lang="ja" style="font-size: 20px">あいう</p>').render()
+    box = next(box for box in descendants(page_box(document.pages[0])) if kind(box) == "TextBox")
+    style = box.style.copy()
+    style["letter_spacing"] = 10
+    box.style = style
+    text = pypdfium2.PdfDocument(document.write_pdf())[0].get_textpage()
+    lefts = [
+        text.get_charbox(index, loose=True)[0]
+        for index in range(text.count_chars())
+        if text.get_text_range(index, 1).strip()
+    ]
+    steps = [round((after - before) * 4 / 3) for before, after in itertools.pairwise(lefts)]
+    return None if steps == [30, 30] else f"characters 20 px wide with 10 px of letter spacing are {steps} px apart"
 
 
 def _check_spliced_pages() -> str | None:

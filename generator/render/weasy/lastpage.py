@@ -3,8 +3,9 @@
 A document opts in on its root element with `data-last-page-min="0.3"`: when the last page holds fewer
 lines than that share of an average page, the root font size is made smaller (everything sized in em
 follows) by what should save the page: the text takes about scale² of its room, so n pages and a last
-page share s need scale² <= (n - 1) / (n - 1 + s). At most 10% smaller; if the page does not go away,
-the original size is kept: tightening is only worth it when it saves the page.
+page share s need scale² <= (n - 1) / (n - 1 + s). At most 10% smaller; when a line or two is still left
+over, the estimate is made again from what is left (once); if the page does not go away, the original size
+is kept: tightening is only worth it when it saves the page.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ ATTRIBUTES = (LAST_PAGE_MIN,)
 MIN_ATTRIBUTE = LAST_PAGE_MIN.name
 SMALLEST = 0.9
 MARGIN = 0.97  # a little more than the estimate: the last lines of columns do not fill exactly
+ATTEMPTS = 2
 
 
 def _lines(page) -> int:
@@ -38,8 +40,8 @@ def last_page_share(document) -> float:
 
 
 def tighten_for_last_page(document, state: dict) -> bool:
-    """Tighten once, or undo a tightening that did not save the page (state is kept across layouts);
-    True when the document must be laid out again."""
+    """Tighten, tighten again from what is left, or undo a tightening that did not save the page (state is
+    kept across layouts); True when the document must be laid out again."""
     if state.get("done") or len(document.pages) < 2:
         return False
     root_box = page_box(document.pages[0]).children[0]
@@ -48,18 +50,32 @@ def tighten_for_last_page(document, state: dict) -> bool:
         minimum = float(root.get(MIN_ATTRIBUTE) or "")
     except ValueError:
         return False
-    state["done"] = True
-    if "pages" in state:  # the tightened layout
-        if len(document.pages) < state["pages"]:
-            return False
-        root.set("style", state["style"])
-        return True
     share = last_page_share(document)
     pages = len(document.pages)
-    scale = MARGIN * ((pages - 1) / (pages - 1 + share)) ** 0.5
+    if "pages" in state:  # a tightened layout
+        if pages < state["pages"]:
+            state["done"] = True
+            return False
+        scale = state["scale"] * _estimate(pages, share)
+        if state["attempts"] >= ATTEMPTS or state["scale"] <= SMALLEST:
+            state["done"] = True
+            root.set("style", state["style"])
+            return True
+        return _set_scale(root, state, max(SMALLEST, scale))
+    scale = _estimate(pages, share)
     if share >= minimum or scale < SMALLEST:
+        state["done"] = True
         return False
-    state.update(pages=pages, style=root.get("style") or "")
-    root.set("style", f"{state['style']};font-size:{root_box.style['font_size'] * scale:.3f}px".lstrip(";"))
-    state["done"] = False
+    state.update(pages=pages, style=root.get("style") or "", size=root_box.style["font_size"], attempts=0)
+    return _set_scale(root, state, scale)
+
+
+def _estimate(pages: int, share: float) -> float:
+    return MARGIN * ((pages - 1) / (pages - 1 + share)) ** 0.5
+
+
+def _set_scale(root, state: dict, scale: float) -> bool:
+    state["scale"] = scale
+    state["attempts"] += 1
+    root.set("style", f"{state['style']};font-size:{state['size'] * scale:.3f}px".lstrip(";"))
     return True

@@ -1,0 +1,155 @@
+"""Bleed that is real: on every page whose BleedBox is larger than its TrimBox, the art reaches the bleed edge
+wherever it touches the trim.
+
+A print shop trusts the BleedBox: a cut a little outside the trim must still fall on ink. The page is rendered
+at a low resolution (its bleed box only) and, along each edge that claims bleed, a line of pixels just inside the
+trim is compared with one just inside the bleed edge: where the first is ink and the second paper, the art stops
+short of the bleed. Runs shorter than MIN_GAP_MM (anti-aliasing at a corner) are not counted. Round pieces pass:
+their art touches the trim only where the circle meets it, and its bleed runs on outward there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass, replace
+
+import pikepdf
+import pypdfium2 as pdfium
+
+from generator.render.paper import MM
+
+CHECK_DPI = 50.0  # one pixel is half a millimetre: enough for 3 mm of bleed, and cheap
+INSIDE_MM = 0.5  # the art is looked for this far inside the trim
+OUTSIDE_MM = 0.5  # its bleed is looked for this far inside the bleed edge
+MIN_BLEED_MM = 1.0  # an edge claiming less bleed than this is not checked (too thin to probe at CHECK_DPI)
+MIN_GAP_MM = 1.0
+PAPER = 250  # a pixel whose every channel is at least this is paper
+INK = 240  # a pixel with a channel below this is ink
+EDGES = ("left", "right", "top", "bottom")
+
+
+@dataclass(frozen=True)
+class BleedGap:
+    """Where the art stops at the trim on one edge of a page: `start` and `end` are mm along the edge (from the
+    trim's left end, or from its top end), `white` the mm of it left white."""
+
+    page: int  # 1-based
+    edge: str  # left | right | top | bottom
+    start: float
+    end: float
+    white: float
+    bleed: float  # the bleed the page claims on that edge, mm
+
+    def describe(self) -> str:
+        return (
+            f"page {self.page}, {self.edge} edge: the art stops at the trim for {self.white:.0f} mm between "
+            f"{self.start:.0f} and {self.end:.0f} mm along the edge, where the BleedBox claims {self.bleed:g} mm "
+            "of bleed (a cut a little outside the trim shows white paper there)"
+        )
+
+
+def bleed_gaps(data: bytes, dpi: float = CHECK_DPI) -> list[BleedGap]:
+    """Every edge of every page of the PDF whose claimed bleed is white where the art touches the trim. Only the
+    pages claiming bleed are rendered, and a page drawn exactly like an earlier one (another copy of a placard)
+    only once."""
+    found: list[BleedGap] = []
+    claiming = _pages_claiming_bleed(data)
+    if not claiming:
+        return found
+    document = pdfium.PdfDocument(data)
+    try:
+        seen: dict[bytes, list[BleedGap]] = {}
+        for index, drawing in claiming:
+            if drawing not in seen:
+                seen[drawing] = _page_gaps(document[index], index + 1, dpi)
+            found += [replace(gap, page=index + 1) for gap in seen[drawing]]
+    finally:
+        document.close()
+    return found
+
+
+def _pages_claiming_bleed(data: bytes) -> list[tuple[int, bytes]]:
+    """(index, what the page draws) of each page whose BleedBox is larger than its TrimBox, read without rendering
+    (a card sheet file of a thousand pages holds a few such pages, or none)."""
+    if b"/BleedBox" not in data:
+        return []
+    found = []
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        for index, page in enumerate(pdf.pages):
+            trim, bleed = page.obj.get("/TrimBox"), page.obj.get("/BleedBox")
+            if trim is None or bleed is None or [float(v) for v in trim] == [float(v) for v in bleed]:
+                continue
+            forms = page.obj.get("/Resources", pikepdf.Dictionary()).get("/XObject", pikepdf.Dictionary())
+            contents = page.obj.get("/Contents", pikepdf.Array())
+            streams = list(contents) if isinstance(contents, pikepdf.Array) else [contents]
+            drawn = [stream.read_bytes() for stream in streams]
+            drawn += [repr((name, forms[name].objgen)).encode() for name in sorted(forms.keys())]
+            drawn.append(repr([[float(v) for v in box] for box in (trim, bleed, page.mediabox)]).encode())
+            found.append((index, hashlib.sha256(b"\n".join(drawn)).digest()))
+    return found
+
+
+def _page_gaps(page, number: int, dpi: float) -> list[BleedGap]:
+    trim, bleed = page.get_trimbox(), page.get_bleedbox()
+    claimed = {
+        "left": (trim[0] - bleed[0]) / MM,
+        "bottom": (trim[1] - bleed[1]) / MM,
+        "right": (bleed[2] - trim[2]) / MM,
+        "top": (bleed[3] - trim[3]) / MM,
+    }
+    edges = [edge for edge in EDGES if claimed[edge] >= MIN_BLEED_MM]
+    if not edges:
+        return []
+    media = page.get_mediabox()
+    scale = dpi / 72
+    crop = (bleed[0] - media[0], bleed[1] - media[1], media[2] - bleed[2], media[3] - bleed[3])
+    image = page.render(scale=scale, crop=crop).to_pil().convert("RGB")
+    px = scale * MM  # pixels per mm
+
+    pixels = image.load()
+
+    def column(x_mm: float) -> list:  # a column of pixels, top to bottom, x in mm from the bleed box's left
+        x = min(image.width - 1, max(0, int(x_mm * px)))
+        return [pixels[x, y] for y in range(image.height)]
+
+    def row(y_mm: float) -> list:  # y in mm from the bleed box's top
+        y = min(image.height - 1, max(0, int(y_mm * px)))
+        return [pixels[x, y] for x in range(image.width)]
+
+    width, height = (bleed[2] - bleed[0]) / MM, (bleed[3] - bleed[1]) / MM
+    left, top = claimed["left"], claimed["top"]
+    trim_w, trim_h = (trim[2] - trim[0]) / MM, (trim[3] - trim[1]) / MM
+    probes = {  # edge: (pixels just inside the trim, pixels just inside the bleed edge, where the trim runs)
+        "left": (column(left + INSIDE_MM), column(OUTSIDE_MM), (top, top + trim_h)),
+        "right": (column(left + trim_w - INSIDE_MM), column(width - OUTSIDE_MM), (top, top + trim_h)),
+        "top": (row(top + INSIDE_MM), row(OUTSIDE_MM), (left, left + trim_w)),
+        "bottom": (row(top + trim_h - INSIDE_MM), row(height - OUTSIDE_MM), (left, left + trim_w)),
+    }
+    found = []
+    for edge in edges:
+        inner, outer, (start, end) = probes[edge]
+        gap = _white_where_inked(inner, outer, start, end, px)
+        if gap is not None:
+            found.append(BleedGap(number, edge, gap[0], gap[1], gap[2], round(claimed[edge], 2)))
+    return found
+
+
+def _white_where_inked(inner: list, outer: list, start: float, end: float, px: float):
+    """(first, last, total mm) of the runs along the trim where the inner pixel is ink and the outer one paper,
+    in mm from the trim's start; None when no run is MIN_GAP_MM long."""
+    first_px, last_px = int(start * px) + 1, min(len(inner), int(end * px))  # the trim's corners aside
+    runs: list[tuple[int, int]] = []
+    run_start = None
+    for i in range(first_px, last_px + 1):
+        bad = i < last_px and min(inner[i]) < INK and min(outer[i]) >= PAPER
+        if bad and run_start is None:
+            run_start = i
+        elif not bad and run_start is not None:
+            if (i - run_start) / px >= MIN_GAP_MM:
+                runs.append((run_start, i))
+            run_start = None
+    if not runs:
+        return None
+    total = sum(b - a for a, b in runs) / px
+    return (runs[0][0] / px - start, runs[-1][1] / px - start, total)
