@@ -314,8 +314,8 @@ def keep_words_whole(paragraph: Paragraph, state: dict) -> bool:
     em = paragraph.font_size
     for index, line in enumerate(paragraph.lines[:-1]):
         start, end = starts[index], starts[index + 1]
-        if not (is_japanese(text[end - 1]) and is_japanese(text[end])):
-            continue
+        if not 0 < end < len(text) or not (is_japanese(text[end - 1]) and is_japanese(text[end])):
+            continue  # an empty next line (nothing printed past the break) holds no word to keep whole
         term = next((found for found in terms if found[0] < end < found[1]), None)
         if term is not None:
             word_start, word_end = term[0], term[1]
