@@ -95,6 +95,7 @@ def test_export_has_a_column_per_field_and_language_and_cell_forms(greed, tmp_pa
         "recipe.inputs",
         "recipe.outputs",
         "trend",
+        "trend_by_ability",
         "mark",
         "text.ja",
         "text.en",

@@ -21,7 +21,7 @@ from generator.render.worker import RenderedBatch, render_document
 
 # What render_measured does between layout and PDF besides WeasyPrint (shrinking text, pulling down short
 # last lines): a change to it changes the PDFs from the same HTML, so it is part of every cache key.
-LAYOUT_PASSES = "shrink-2 furigana-2 phrases-2 lastlines-5 lastpage-3 grow-2 justify-2"
+LAYOUT_PASSES = "shrink-2 furigana-2 phrases-2 lastlines-6 lastpage-3 grow-2 justify-2"
 TAGGED = "tagged-1"  # in the key of a tagged batch: how structure elements are tagged (render/weasy/taglang.py)
 
 

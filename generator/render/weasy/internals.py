@@ -725,10 +725,9 @@ def _check_behaviour(internal: Internal) -> str | None:
 def _check_spacing_drawn() -> str | None:
     import pypdfium2
 
-    from generator.render.weasy import load
     from generator.render.weasy.tree import descendants, kind, page_box
 
-    document = load().HTML(string='<p lang="ja" style="font-size: 20px">あいう</p>').render()
+    document = _weasyprint().HTML(string='<p lang="ja" style="font-size: 20px">あいう</p>').render()
     box = next(box for box in descendants(page_box(document.pages[0])) if kind(box) == "TextBox")
     style = box.style.copy()
     style["letter_spacing"] = 10

@@ -75,6 +75,7 @@ def set_last_lines(document, state: dict) -> bool:
     found = paragraphs(document)
     for paragraph in (paragraph for paragraph in found if paragraph.japanese):
         if keep_words_whole(paragraph, state):
+            state.pop(id(paragraph.element), None)  # a word sent down may leave a new short last line to set
             changed = True
             continue
         step = state.get(id(paragraph.element))

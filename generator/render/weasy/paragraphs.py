@@ -150,7 +150,7 @@ def paragraphs(document) -> list[Paragraph]:
                 continue  # the author's: set as written
             # an element holding blocks and text around them has an anonymous box for each run of text:
             # each is a paragraph of its own; an element's own box split over columns or pages is one
-            key = id(box) if any(local(child) in BLOCKS for child in element) else id(element)
+            key = id(box) if any(is_block(child) for child in element) else id(element)
             paragraph = found.setdefault(key, Paragraph(element, font_size=box.style["font_size"]))
             paragraph.lines.extend(lines)
             paragraph.blocks.extend([box] * len(lines))
@@ -161,12 +161,19 @@ def paragraphs(document) -> list[Paragraph]:
 # --- the element's own text ----------------------------------------------------------------------------
 
 
+def is_block(element) -> bool:
+    """Whether a child element has lines of its own: a block element, unless its own style sets it inline (an
+    aid's `<h2 style="display: inline">` heading runs on in its paragraph's text)."""
+    inline = "display:inline" in (element.get("style") or "").replace(" ", "")
+    return local(element) in BLOCKS and not inline
+
+
 def slots(element):
     """(node, 'text' or 'tail') for each piece of an element's text in document order, readings and nested
     blocks left out (a nested block has lines of its own)."""
     yield element, "text"
     for child in element:
-        if not is_reading(child) and local(child) not in BLOCKS:
+        if not is_reading(child) and not is_block(child):
             yield from slots(child)
         yield child, "tail"
 
