@@ -402,4 +402,6 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
         f"@page {{ size: {w}mm {h}mm; margin: 0; bleed: {board.bleed_mm:g}mm; background: {board.background}; }}\n"
         f"html {{ background: {board.background}; }}\n{css}</style></head><body>\n{body}\n</body></html>"
     )
-    return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)
+    return Batch(
+        html, game.dir.resolve().as_uri() + "/", image_dpi=game.image_dpi
+    )  # what it may read: the game's folder (render/fetch.py)

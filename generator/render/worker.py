@@ -26,28 +26,30 @@ class RenderedBatch:
     fits: list[FitBox] = field(default_factory=list)
 
 
-def render_document(html: str, base_url: str, tagged: bool = False) -> RenderedBatch:
+def render_document(html: str, base_url: str, tagged: bool = False, image_dpi: int | None = None) -> RenderedBatch:
     """Render one document (a pure function of its text, base URL and tagging: safe to cache and parallelize).
     The layout is measured between render() and write_pdf(), so the check costs no second rendering. A tagged
     PDF holds the document's structure (headings, lists, tables, figures, each in its language) for screen
-    readers and reflow."""
+    readers and reflow. Pictures finer than image_dpi at their printed size are embedded scaled down to it."""
     from generator.render import weasy
 
     weasyprint = weasy.load()
 
     confinement = Confinement(base_url, fonts.fetched_font_files())
     document, fits = render_measured(
-        weasy.SharedFonts(weasyprint.HTML(string=html, base_url=base_url, url_fetcher=confinement.fetcher()))
+        weasy.SharedFonts(
+            weasyprint.HTML(string=html, base_url=base_url, url_fetcher=confinement.fetcher()), dpi=image_dpi
+        )
     )
     confinement.raise_refused(html)
     return RenderedBatch(document.write_pdf(pdf_tags=tagged), fits)
 
 
-def render_and_release(html: str, base_url: str, tagged: bool = False) -> RenderedBatch:
+def render_and_release(html: str, base_url: str, tagged: bool = False, image_dpi: int | None = None) -> RenderedBatch:
     """render_document in a worker, then give the layout's memory back to the system: a worker that laid out
     a long rule sheet would otherwise keep that peak for the rest of the build."""
     try:
-        return render_document(html, base_url, tagged)
+        return render_document(html, base_url, tagged, image_dpi)
     finally:
         gc.collect()
         heap.release_free_memory()
