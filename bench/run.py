@@ -304,7 +304,7 @@ def measure_art(work: Path, alone: dict, served: dict, runs: int, results: dict[
         shutil.rmtree(cache / "pnpgen" / "pictures", ignore_errors=True)
         measure(results, "art_cold", "pnpgen cold, the deck with pictures", build + [work / "art-out", art], alone)
         measure(results, "art_floor", "pictures' floor (open and resize)", [PYTHON, HERE / "art_floor.py", art / "art"])
-    pdf = next((work / "art-out").glob("cards-*.pdf"))
+    pdf = next((work / "art-out").rglob("cards-*.pdf"))
     sizes = {"pdf": pdf.stat().st_size, "pictures": downsampled_bytes(art / "art")}
     start_server(served)
     for run in range(runs):

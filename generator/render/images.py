@@ -49,6 +49,9 @@ def _decode(path: Path) -> str | None:
         ImageFile.LOAD_TRUNCATED_IMAGES = False
         try:
             with Image.open(path) as image:
+                # a JPEG is decoded at an eighth of its size: every coefficient is still read (a damaged or
+                # cut-off file fails alike), at a fifth of the time of a 2,000 x 2,800 px picture decoded whole
+                image.draft(image.mode, (max(1, image.width // 8), max(1, image.height // 8)))
                 image.load()
         except Exception as error:  # noqa: BLE001 - Pillow raises OSError, SyntaxError, ValueError... for a damaged file
             return f"cannot be decoded as an image ({error})"

@@ -24,6 +24,7 @@ class SheetWriter:
         self.pdf = pikepdf.new()
         self._forms: dict[int, tuple[pikepdf.Object, list]] = {}
         self._pictures: dict[bytes, pikepdf.Object] = {}  # each picture written once: its content -> its stream
+        self._shared: set[tuple[int, int]] = set()  # the picture streams already looked at
         self.structure = SheetStructure(self.pdf, tagged_sources) if tagged_sources else None
 
     def form(self, page: pikepdf.Page) -> tuple[pikepdf.Object, list]:
@@ -48,10 +49,12 @@ class SheetWriter:
             item = drawn[name]
             if item.get("/Subtype") == "/Form":
                 self._share_pictures(item, seen)
-            elif item.get("/Subtype") == "/Image":
+            elif item.get("/Subtype") == "/Image" and item.objgen not in self._shared:
                 known = self._pictures.setdefault(picture_content(item), item)
                 if known.objgen != item.objgen:
-                    drawn[name] = known
+                    drawn[name] = known  # the copy goes unwritten: nothing else refers to it
+                else:
+                    self._shared.add(item.objgen)  # faces of one document share its resources: read once
 
     def add_page(
         self,
