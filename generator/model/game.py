@@ -141,6 +141,9 @@ class Board:
     copies: int
     background: str
     elements: list[dict[str, Any]]  # resolved: every =expression evaluated, for_each expanded
+    background_image: str | None = None  # a picture of the game's folder covering the board and its bleed
+    template: str | None = None  # a template of the game's drawn under the elements
+    data: dict[str, Any] = field(default_factory=dict)  # the board's own values, for its template
     bleed_mm: float = DEFAULT_BLEED_MM
     placeholder: bool | list[str] | Text = False
 
