@@ -1,6 +1,6 @@
 """`make bench`: pnpgen against a WeasyPrint floor, protograf and a ReportLab anchor, and on a large game.
 
-    python bench/run.py [--only small,kits,large] [--cards N] [--runs N]
+    python bench/run.py [--only small,kits,large,art] [--cards N] [--runs N]
 
 Measures (wall seconds and CPU seconds, medians of --runs (3), and the peak memory of the whole process tree):
   small       the 300-card benchmark deck (100 distinct faces x 3), A4 with crop marks:
@@ -23,6 +23,11 @@ Measures (wall seconds and CPU seconds, medians of --runs (3), and the peak memo
               built cold again (cold_after_large, as many runs as cold): the large game's per-face cost is
               compared with the mean of the deck's before and after, so that a machine whose speed drifts
               during the long run weighs on both sides alike
+  art         the benchmark deck with a distinct 2,000 x 2,800 px JPEG over each card's face and bleed
+              (bench/art.py): art_cold beside art_plain_cold (the deck without them) and art_floor (one Python
+              process opening each picture with Pillow and resizing it to its printed size at 350 dpi,
+              bench/art_floor.py), in turns; then art_warm after one card's text changed (with the server).
+              art_pdf_mb is the card sheets' file, art_pictures_mb the pictures downsampled as pnpgen embeds them
 The cold runs of the small deck, the floors and protograf take turns, so that a busy machine slows them alike.
 Prints every measure, the ratios with their targets, and writes output/bench.json (a run of some parts with
 --only writes output/bench-PART[+PART].json instead, leaving the full run's figures in place).
@@ -47,12 +52,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
+from art import downsampled_bytes, write_art_game  # noqa: E402
 from deck import DISTINCT, write_csv, write_pnpgen_game  # noqa: E402
 from large_game import CARDS, write_large_game  # noqa: E402
 
 PYTHON = sys.executable
 PEER_VENV = HERE / ".venv-protograf"
-PARTS = ("small", "kits", "large")
+PARTS = ("small", "kits", "large", "art")
 LARGE_LANGUAGES = 2  # ja and en: every card a front of its own in each, one back per language
 
 
@@ -213,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     alone = {"PNPGEN_DAEMON": "0", "XDG_RUNTIME_DIR": str(runtime)}
     served = {"PNPGEN_DAEMON": "1", "XDG_RUNTIME_DIR": str(runtime)}
     results: dict[str, Series] = {}
+    art_bytes: dict[str, int] = {}  # the art deck's PDF and its downsampled pictures, in bytes
     load = [os.getloadavg()[0]]
     try:
         if "small" in parts:
@@ -221,12 +228,14 @@ def main(argv: list[str] | None = None) -> int:
             measure_kits(work, alone, served, args.runs, results)
         if "large" in parts:
             measure_large(work, alone, served, args.cards, args.runs, results)
+        if "art" in parts:
+            art_bytes.update(measure_art(work, alone, served, args.runs, results))
     finally:
         subprocess.run([PYTHON, "-m", "generator", "daemon", "stop"], env={**os.environ, **served}, capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
         shutil.rmtree(runtime, ignore_errors=True)
     load.append(os.getloadavg()[0])
-    report(results, parts, args, load)
+    report(results, parts, args, load, art_bytes)
     return 0
 
 
@@ -268,6 +277,46 @@ def measure_small(work: Path, alone: dict, served: dict, runs: int, results: dic
     for run in range(runs):
         write_pnpgen_game(work, edit=f"Edited again, version {run}.")
         measure(results, "warm_alone", "pnpgen warm (one card edited, no server)", pnpgen + [game], alone)
+
+
+def measure_art(work: Path, alone: dict, served: dict, runs: int, results: dict[str, Series]) -> dict[str, int]:
+    """The benchmark deck with a 2,000 x 2,800 px picture on each distinct card (bench/art.py), cold, beside the
+    deck without pictures cold and the pictures' floor (bench/art_floor.py), in turns; then one card edited (with
+    the server). Every run has its own user cache (XDG_CACHE_HOME), emptied of pictures made before a cold build.
+    Returns the bytes of the PDF and of the pictures downsampled."""
+    cache = work / "art-cache"
+    alone, served = {**alone, "XDG_CACHE_HOME": str(cache)}, {**served, "XDG_CACHE_HOME": str(cache)}
+    plain_folder, art_folder = work / "plain", work / "art"
+    plain, art = write_pnpgen_game(plain_folder), write_art_game(art_folder)
+    build = [PYTHON, "-m", "generator", "build", "--paper", "a4", "-q", "--out"]
+    subprocess.run(build + [work / "art-warmup", plain], env={**os.environ, **alone}, check=True)  # the cache's rest
+    print(f"art deck: {DISTINCT} distinct 2000 x 2800 px JPEG pictures x 3 copies, A4", file=sys.stderr)
+    for _ in range(runs):
+        shutil.rmtree(work / "plain-out", ignore_errors=True)
+        measure(
+            results,
+            "art_plain_cold",
+            "pnpgen cold, the deck without pictures",
+            build + [work / "plain-out", plain],
+            alone,
+        )
+        shutil.rmtree(work / "art-out", ignore_errors=True)
+        shutil.rmtree(cache / "pnpgen" / "pictures", ignore_errors=True)
+        measure(results, "art_cold", "pnpgen cold, the deck with pictures", build + [work / "art-out", art], alone)
+        measure(results, "art_floor", "pictures' floor (open and resize)", [PYTHON, HERE / "art_floor.py", art / "art"])
+    pdf = next((work / "art-out").rglob("cards-*.pdf"))
+    sizes = {"pdf": pdf.stat().st_size, "pictures": downsampled_bytes(art / "art")}
+    start_server(served)
+    for run in range(runs):
+        write_art_game(art_folder, edit=f"Edited text, version {run}.")
+        measure(
+            results,
+            "art_warm",
+            "pnpgen with pictures, one card edited (server)",
+            build + [work / "art-out", art],
+            served,
+        )
+    return sizes
 
 
 def measure_kits(work: Path, alone: dict, served: dict, runs: int, results: dict[str, Series]) -> None:
@@ -315,7 +364,9 @@ def start_server(env: dict) -> None:
     )
 
 
-def targets(results: dict[str, Series], cards: int) -> list[tuple[str, str, str, bool | None]]:
+def targets(
+    results: dict[str, Series], cards: int, art_bytes: dict[str, int] | None = None
+) -> list[tuple[str, str, str, bool | None]]:
     """(what, value, target, met) for every ratio and limit the measured parts allow; met is None for a
     figure shown without a target."""
     s = {key: series.seconds for key, series in results.items()}
@@ -343,6 +394,12 @@ def targets(results: dict[str, Series], cards: int) -> list[tuple[str, str, str,
         at_most("warm (server) / cold", s["warm"] / s["cold"], 0.15)
         at_most("warm (server)", s["warm"], 1.0, " s", strictly=True)
         rows.append(("warm without a server / cold", f"{s['warm_alone'] / s['cold']:.2f}", "none", None))
+    if "art_cold" in s:
+        added = s["art_cold"] - s["art_plain_cold"]
+        at_most("pictures added to a cold build / their floor", added / s["art_floor"], 1.0)
+        at_most("with pictures: one-card edit (server) / cold", s["art_warm"] / s["art_cold"], 0.15)
+        if art_bytes:
+            at_most("with pictures: PDF / the downsampled pictures", art_bytes["pdf"] / art_bytes["pictures"], 1.2)
     if "kits_warm" in s:
         at_most("kits warm (server)", s["kits_warm"], 2.0, " s", strictly=True)
     ours = [
@@ -377,14 +434,14 @@ def targets(results: dict[str, Series], cards: int) -> list[tuple[str, str, str,
     return rows
 
 
-def report(results: dict[str, Series], parts: list[str], args, load: list[float]) -> None:
+def report(results: dict[str, Series], parts: list[str], args, load: list[float], art_bytes: dict[str, int]) -> None:
     print(
         f"\n| measure | seconds (median of {args.runs}) | CPU seconds | peak MB (PSS) | of it anonymous |\n"
         "|---|---|---|---|---|"
     )
     for series in results.values():
         print(f"| {series.label} | {series.seconds:.2f} | {series.cpu:.2f} | {series.peak:.0f} | {series.anon:.0f} |")
-    rows = targets(results, args.cards)
+    rows = targets(results, args.cards, art_bytes)
     print("\n| ratio or limit | value | target | met |\n|---|---|---|---|")
     for name, value, target, met in rows:
         print(f"| {name} | {value} | {target} | {'' if met is None else 'yes' if met else 'NO'} |")
@@ -403,6 +460,10 @@ def report(results: dict[str, Series], parts: list[str], args, load: list[float]
         "kits_warm_alone": "kits_warm_alone_s",
         "large_cold": "large_cold_s",
         "large_warm": "large_warm_s",
+        "art_plain_cold": "art_plain_cold_s",
+        "art_cold": "art_cold_s",
+        "art_floor": "art_floor_s",
+        "art_warm": "art_warm_s",
     }
     data: dict = {names[key]: round(value, 3) for key, value in s.items()}
     data["cpu_s"] = {names[key]: round(series.cpu, 3) for key, series in results.items()}
@@ -414,6 +475,8 @@ def report(results: dict[str, Series], parts: list[str], args, load: list[float]
     if ours:
         data["peak_mb"] = round(max(series.peak for series in ours), 1)
         data["peak_anon_mb"] = round(max(series.anon for series in ours), 1)
+    if art_bytes:
+        data.update(art_pdf_mb=round(art_bytes["pdf"] / 1e6, 2), art_pictures_mb=round(art_bytes["pictures"] / 1e6, 2))
     if "large_cold" in results:
         data.update(
             large_cards=args.cards,

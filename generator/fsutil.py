@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import hashlib
 import hmac
 import itertools
 import json
@@ -408,3 +409,15 @@ def _runs(pid: int, identity: str | None = None) -> bool:
     except PermissionError:
         pass
     return True
+
+
+def content_digest(path: Path) -> bytes:
+    """The SHA-256 of a file's content, read once per process for each version of the file (its modification
+    time and size): the face memo and the image checks both ask it of every picture of a game."""
+    version = os.stat(path)
+    return _content_digest(Path(path), version.st_mtime_ns, version.st_size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _content_digest(path: Path, mtime_ns: int, size: int) -> bytes:
+    return hashlib.sha256(path.read_bytes()).digest()

@@ -99,3 +99,16 @@ def test_every_target_is_shown_with_whether_it_is_met():
     rows = {name: (value, met) for name, value, _, met in run.targets(results, 20_000)}
     assert rows[per_face] == ("1.25 (10.0 / 8.0 ms; small 7.2 and 8.8 ms)", False)
     assert rows["small cold / WeasyPrint floor"] == ("0.72", True)  # the deck's own targets: before the kits
+
+
+def test_the_pictures_targets_compare_what_they_add_with_their_floor():
+    results = {
+        "art_plain_cold": series("plain", (1.0, 130), (1.2, 130), (1.1, 130)),
+        "art_cold": series("art", (5.0, 250), (5.6, 250), (5.2, 250)),
+        "art_floor": series("floor", (4.0, 40), (4.2, 40), (4.4, 40)),
+        "art_warm": series("edit", (0.9, 250)),
+    }
+    rows = {name: (value, met) for name, value, _, met in run.targets(results, 20_000, {"pdf": 13, "pictures": 10})}
+    assert rows["pictures added to a cold build / their floor"] == ("0.98", True)  # (5.2 - 1.1) / 4.2
+    assert rows["with pictures: one-card edit (server) / cold"] == ("0.17", False)
+    assert rows["with pictures: PDF / the downsampled pictures"] == ("1.30", False)

@@ -486,7 +486,12 @@ def test_seed_token_sets_count_as_sets(greed):
     [
         ("    start: 0\n", "    start: 7.5\n", "start: 7.5", "the starting space 7.5 is not on the track"),
         ("    to: =numbers.goal\n", "    to: =numbers.gaol\n", "numbers.gaol", "'gaol' is unknown"),
-        ("  - kind: grid\n", "  - kind: gird\n", "kind: gird", "expected one of track, slots, grid, hexgrid, text"),
+        (
+            "  - kind: grid\n",
+            "  - kind: gird\n",
+            "kind: gird",
+            "expected one of track, slots, grid, hexgrid, image, text",
+        ),
         ("    columns: 4\n", "    columns: four\n", "columns: four", "expected a whole number"),
     ],
 )

@@ -12,7 +12,8 @@ from generator.build.context import BuildContext
 from generator.build.pieces import rendered_pages, save_pdf
 from generator.model.game import Board, Text
 from generator.render.boards import board_batch
-from generator.render.fit_report import CardFit, find_text
+from generator.checks.art import key_line
+from generator.render.fit_report import PICTURE_KINDS, CardFit, find_text, names_picture
 from generator.render.weasy.fit import FitBox
 from generator.render.printed import board_tiles, fits_on, furniture_batch, single_sided, why_tiled
 from generator.render.paper import MARGIN_MM
@@ -34,9 +35,13 @@ def board_papers(context: BuildContext, board: Board) -> list[str]:
 def board_findings(
     context: BuildContext, board: Board, lang: str, fits: list[FitBox], source: str = ""
 ) -> list[CardFit]:
-    """The text findings of a board (or of the captions around its tiles), located in the board's file."""
+    """The findings of a board (or of the captions around its tiles), located in the board's file: its text out of
+    place, and its pictures printed too coarse or stopping at the trim (the build says which are problems)."""
     found = []
     for fit in fits:
+        if fit.kind in PICTURE_KINDS:
+            found.append(picture_finding(board, lang, fit, source))
+            continue
         if not fit.overflows:
             continue
         element = next((e for e in board.elements if fit.field.startswith(f"{e['written_at'][0]}.")), None)
@@ -56,6 +61,22 @@ def board_findings(
                 piece="board",
             )
         )
+    return found
+
+
+def picture_finding(board: Board, lang: str, fit: FitBox, source: str = "") -> CardFit:
+    """A picture's finding located at what names it: an image element's `src:`, the board's `background_image:`,
+    else the board's file (a picture its template placed, named by the template's line in `source`)."""
+    key, line = "", None
+    for element in board.elements:
+        if element["kind"] == "image" and names_picture(fit.text, element["src"]):
+            key, line = f"{element['written_at'][0]}.src", element["written_at"][1]
+            break
+    else:
+        if board.background_image and names_picture(fit.text, board.background_image):
+            key, line = "background_image", key_line(board.file, "background_image")
+    found = CardFit.of(fit, lang, f"board-{board.id}", "front", [board.id], key, source=source or fit.source)
+    found.file, found.line, found.piece = str(board.file), line, "board"
     return found
 
 

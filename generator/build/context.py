@@ -16,7 +16,7 @@ from generator.model.texts import texts
 from generator.paths import face_cache_dir
 from generator.progress import Progress
 from generator.render.faces import DeckFaces
-from generator.render.fit_report import CardFit
+from generator.render.fit_report import PICTURE_KINDS, CardFit
 from generator.render.pipeline import FaceCache
 from generator.model.game import Text
 from generator.render.sheet_plan import SheetOptions
@@ -121,25 +121,34 @@ def report_fits(context: BuildContext, fits: list[CardFit]) -> None:
     fresh = []
     min_dpi = context.game.min_dpi
     for fit in fits:
-        if fit.kind == "image" and fit.dpi >= min_dpi:
+        text = fit.picture_text(picture_name(context.game, fit.image), min_dpi) if fit.kind in PICTURE_KINDS else ""
+        if fit.kind in PICTURE_KINDS and not text:
             continue  # sharp enough: measured, nothing to say
-        text = fit.resolution_text(picture_name(context.game, fit.image), min_dpi) if fit.kind == "image" else ""
         said = (fit.kind, str(fit_location(context.game, fit)), fit.describe(), text or fit.overflow_text(), fit.scale)
         if said not in context.said:
             context.said.add(said)
             fresh.append(fit)
             if text:
-                file, line = fit_location(context.game, fit)
-                severity = "warning" if fit.dpi < min_dpi / 2 else "advice"
-                context.problems.add(Problem(file, line, f"{fit.describe()}: {text}"), "resolution", severity)
+                report_picture(context, fit, f"{fit.describe()}: {text}")
     context.fits += fresh
     for fit in fresh:
-        if fit.kind == "image":
+        if fit.kind in PICTURE_KINDS:
             continue
         if fit.overflow_mm > 0:
             context.problems.add(overflow_problem(context.game, fit), "overflow")
         elif fit.scale < 1:
             context.progress.say(f"{context.game.id}: {fit.describe()}: font shrunk to {fit.scale:.0%} to fit")
+
+
+def report_picture(context: BuildContext, fit: CardFit, message: str) -> None:
+    """A picture printed too coarse (a warning under half the game's min_dpi, else advice) or stopping at the trim."""
+    file, line = fit_location(context.game, fit)
+    if fit.kind == "bleed":
+        hint = "let the picture's box run on into the bleed (`.bleed`, or a box 2 x bleed larger than the piece)"
+        context.problems.add(Problem(file, line, message, hint=hint), "picture_bleed")
+    else:
+        severity = "warning" if fit.dpi < context.game.min_dpi / 2 else "advice"
+        context.problems.add(Problem(file, line, message), "resolution", severity)
 
 
 def picture_name(game: Game, url: str) -> str:

@@ -22,6 +22,7 @@ KIND_PHRASES = {
     "art": "picture(s) still to come, printed as marked placeholder boxes",
     "resolution": "picture(s) printed below the game's print resolution (game.yaml print: min_dpi)",
     "bleed": "page edge(s) whose bleed is white where the art meets the trim",
+    "picture_bleed": "picture(s) stopping at the trim, the bleed white beyond them",
 }
 
 

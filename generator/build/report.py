@@ -23,7 +23,8 @@ REPORT_FILE = OutputFile(
     "what the build wrote and found: every file (`files`) with its kind, language, paper and page count, for card "
     "sheets the decks it holds (`decks`), those on each sheet (`sheets`), its `volume` and the keys of its card "
     "faces (`face_keys`); the text found out of place (`overflows`), the text shrunk to fit (`shrunk`), the raster "
-    "pictures printed below the game's `print: min_dpi` (`low_resolution`: file, pixels, box in mm, dpi) and the "
+    "pictures printed below the game's `print: min_dpi` (`low_resolution`: file, pixels, box in mm, dpi), those "
+    "touching the trim whose bleed is white (`short_of_bleed`: file, edge in `other`, white mm in `gap_mm`) and the "
     "strings printed in the source language for want of a translation (`untranslated`)",
 )
 
@@ -41,6 +42,7 @@ def report_of(
         "overflows": [asdict(fit) for fit in fits if fit.overflow_mm > 0],
         "shrunk": [asdict(fit) for fit in fits if fit.scale < 1],
         "low_resolution": [asdict(fit) for fit in fits if fit.kind == "image" and fit.dpi < game.min_dpi],
+        "short_of_bleed": [asdict(fit) for fit in fits if fit.kind == "bleed"],
         "untranslated": {
             lang: [{"id": string_id, "where": where} for string_id, where in strings.items()]
             for lang, strings in (untranslated or {}).items()

@@ -14,7 +14,7 @@ from generator.fsutil import write_atomic
 from generator.model.game import Game, Text
 from generator.model.rules import Rulebook, has_rules, load_rules
 from generator.progress import Progress
-from generator.render.fit_report import CardFit, find_text
+from generator.render.fit_report import PICTURE_KINDS, CardFit, find_text
 from generator.render.weasy.fit import FitBox
 from generator.render.pipeline import FaceCache
 from generator.render.rulebook import RulebookWriter, editions, render_editions, require_valid_rules
@@ -62,7 +62,7 @@ def rule_findings(game: Game, rulebook: Rulebook, edition: tuple[str, ...], fits
     blocks = {block.id: block for block in rulebook.blocks}
     found = []
     for fit in fits:
-        if not (fit.overflows or fit.kind == "image"):
+        if not (fit.overflows or fit.kind in PICTURE_KINDS):
             continue
         lang, _, block_id = fit.anchor.partition("-")
         if lang == "b" or lang not in edition:  # single editions name their blocks b-ID, pairs LANG-ID

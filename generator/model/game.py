@@ -20,6 +20,7 @@ CARD_SIZES = {
 }
 DEFAULT_BLEED_MM = 3.0
 DEFAULT_MIN_DPI = 300  # what print shops ask of a picture at its printed size (Japanese shops: 350)
+DEFAULT_IMAGE_DPI = 350  # finer pictures are embedded scaled down to this at their printed size
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,9 @@ class Board:
     copies: int
     background: str
     elements: list[dict[str, Any]]  # resolved: every =expression evaluated, for_each expanded
+    background_image: str | None = None  # a picture of the game's folder covering the board and its bleed
+    template: str | None = None  # a template of the game's drawn under the elements
+    data: dict[str, Any] = field(default_factory=dict)  # the board's own values, for its template
     bleed_mm: float = DEFAULT_BLEED_MM
     placeholder: bool | list[str] | Text = False
 
@@ -227,12 +231,17 @@ class Game:
     labels: dict[str, Text] = field(default_factory=dict)  # template labels by key (labels.yaml)
     glossary: list[GlossaryTerm] = field(default_factory=list)  # glossary.yaml's terms
     placeholder: bool | list[str] | Text = False  # true, the game-level keys that are invented, or in words
-    print_settings: dict[str, Any] | None = None  # game.yaml `print:` (min_dpi)
+    print_settings: dict[str, Any] | None = None  # game.yaml `print:` (min_dpi, image_dpi)
 
     @property
     def min_dpi(self) -> int:
         """The least resolution a raster picture may print at (game.yaml `print: {min_dpi}`)."""
         return int((self.print_settings or {}).get("min_dpi") or DEFAULT_MIN_DPI)
+
+    @property
+    def image_dpi(self) -> int:
+        """The resolution finer pictures are scaled down to as they are embedded (game.yaml `print: {image_dpi}`)."""
+        return int((self.print_settings or {}).get("image_dpi") or DEFAULT_IMAGE_DPI)
 
     def cards(self) -> Iterator[Card]:
 

@@ -12,7 +12,17 @@ from generator.model.cards import BACK, BLEED, CARD, CARD_KEYS, CARD_MODEL, INVE
 from generator.model.glossary import load_glossary
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
-from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, DEFAULT_MIN_DPI, Card, Component, Deck, Game, SheetSource
+from generator.model.game import (
+    CARD_SIZES,
+    DEFAULT_BLEED_MM,
+    DEFAULT_IMAGE_DPI,
+    DEFAULT_MIN_DPI,
+    Card,
+    Component,
+    Deck,
+    Game,
+    SheetSource,
+)
 from generator.model.template_files import template_file_problems
 from generator.model.schema import (
     Bool,
@@ -164,11 +174,17 @@ GAME_SCHEMA = {
                     "less is a build warning, less than half of it an error with `--strict` (Japanese print shops "
                     "ask 350)",
                 ),
+                "image_dpi": Field(
+                    Int(72, 2400),
+                    default=DEFAULT_IMAGE_DPI,
+                    doc="the resolution pictures are embedded at, in dots per inch at their laid-out size: a finer "
+                    "picture is scaled down to it (the PDF stays small), a coarser one is embedded as it is",
+                ),
             },
             what="print settings",
             doc="How the game's pictures must print.",
         ),
-        doc="print settings: `min_dpi`",
+        doc="print settings: `min_dpi`, `image_dpi`",
         attr="print_settings",
         shown=False,
     ),

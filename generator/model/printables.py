@@ -26,6 +26,7 @@ from generator.model.schema import (
     Field,
     FileKind,
     Id,
+    ImagePath,
     Int,
     Invalid,
     ListOf,
@@ -246,6 +247,20 @@ ELEMENT = Tagged(
             },
             "a grid of pointy-top hexes",
         ),
+        "image": element(
+            "image",
+            {
+                "src": Field(ImagePath(), required=True, doc="the picture, a file of the game's folder: art/map.png"),
+                "size": Field(Pair("[width, height]"), required=True, doc="its box, mm"),
+                "fit": Field(
+                    Enum(["cover", "contain", "fill"]),
+                    default="cover",
+                    doc="`cover` fills the box, cropping what runs over; `contain` shows all; `fill` stretches it",
+                ),
+                "focus": Field(Str(), default="center", doc="the point kept in view, as CSS `object-position`"),
+            },
+            "a picture",
+        ),
         "text": element(
             "text",
             {
@@ -268,8 +283,23 @@ BOARD_SCHEMA = Object(
         ),
         "copies": Field(NUMBER, default=1, doc="how many are printed (a number or =expression)"),
         "background": Field(Colour(), default="#ffffff", doc="the board's background colour"),
+        "background_image": Field(
+            ImagePath(),
+            doc="a picture covering the whole board and its bleed (cropped to it, like CSS `cover`): a painted map",
+        ),
+        "template": Field(
+            Str(),
+            doc="a Jinja/HTML template of the game's templates/ drawn over the background and under the elements, "
+            "like a card's: it sees `board` (with its `data`), `game`, `name`, `width`, `height`, `bleed` and the "
+            "helpers `image()`, `asset()`, `label()`",
+        ),
+        "data": Field(
+            Object({}, what="board data", extra=True),
+            default={},
+            doc="values of the board's own for its template (`board.data.cities`)",
+        ),
         "bleed": BLEED,
-        "elements": Field(ListOf(ELEMENT), required=True, doc="what is drawn, each with its `kind:` (see below)"),
+        "elements": Field(ListOf(ELEMENT), default=[], doc="what is drawn, each with its `kind:` (see below)"),
         "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     },
     what="board",
@@ -326,6 +356,7 @@ TOKEN_SIDE = {
     "value": Field(Value(), doc="a number printed large (a coin's value)"),
     "colour": Field(ColourValue(), doc="the token's fill"),
     "text_colour": Field(Colour(), doc="the colour of its text"),
+    "picture": Field(ImagePath(), doc="a picture over the whole side and its bleed, under its text: art/coin.png"),
 }
 TOKEN = Object(
     {
@@ -368,7 +399,8 @@ BOARD_FILE = FileKind(
     "boards/<board>.yaml",
     BOARD_SCHEMA,
     doc=(
-        "A board, drawn from its elements; the file name is its id (components name it with `board:`). "
+        "A board, drawn from a template, a background picture and its elements (any of them); the file name is its "
+        "id (components name it with `board:`). "
         "A board larger than the paper is printed at 100% in tiles. " + VALUES_DOC
     ),
 )
@@ -477,7 +509,7 @@ def load_printables(
 
 def _board(path: Path, checked: dict[str, Any], resolver: Resolver, root: Where, document: dict[str, Any]) -> Board:
     elements = []
-    raw = document["elements"]
+    raw = document.get("elements") or []
     for index, entry in enumerate(checked["elements"]):
         where = root.child(document, "elements").child(raw, index)
         elements += expand_element(entry, resolver, where, raw[index])
@@ -540,6 +572,14 @@ def unprinted_keys(entry: dict[str, Any], where: Where, raw: dict[str, Any], che
             "`spacing:` is the offset between repeats, and the element is not repeated",
             "add `for_each: <deck>` to draw it once per card, or remove `spacing:`",
         )
+    if entry["kind"] == "image":
+        for key in ("label", "text_colour"):
+            if entry.get(key) is not None:
+                checker.report(
+                    where.child(raw, key),
+                    f"a picture element prints no `{key}:`",
+                    "put the caption in a `kind: text` element beside it",
+                )
     if entry["kind"] == "track" and entry.get("label") is not None and not entry["label_width"]:
         checker.report(
             where.child(raw, "label_width"),

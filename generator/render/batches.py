@@ -15,7 +15,9 @@ from collections.abc import Callable
 from generator.render import fonts
 from generator.render.reads import DocumentReads
 from generator.render.weasy.compactfonts import EMBEDDING
+from generator.model.game import DEFAULT_IMAGE_DPI
 from generator.render.weasy.fit import CHECK_VERSION
+from generator.render.pictures import RECIPE as PICTURES_RECIPE
 from generator.render.weasy.patches import weasyprint_version
 from generator.render.worker import RenderedBatch, render_document
 
@@ -41,10 +43,12 @@ class Batch:
         inputs: str | None = None,
         make: Callable[[], str] | None = None,
         tagged: bool = False,
+        image_dpi: int = DEFAULT_IMAGE_DPI,
     ):
         assert html is not None or (inputs is not None and make is not None), "a batch needs its HTML or a maker"
         self._html, self.base_url, self.inputs, self._make = html, base_url, inputs, make
         self.tagged = tagged
+        self.image_dpi = image_dpi  # finer pictures are embedded scaled down to this (weasy/pictures.py)
 
     @property
     def html(self) -> str:
@@ -55,7 +59,7 @@ class Batch:
 
     @functools.cached_property
     def key(self) -> str:
-        tagging = (TAGGED,) if self.tagged else ()
+        tagging = ((TAGGED,) if self.tagged else ()) + (f"pictures at {self.image_dpi} dpi",)
         if self.inputs is not None:  # not a document: the inputs name no file to read
             return _digest_of(_key_start(), (self.base_url, *tagging, "made from", self.inputs)).hexdigest()
         return content_key(self.base_url, *tagging, self.html)
@@ -90,7 +94,8 @@ def content_keys(common: tuple[str, ...], lasts: list[str]) -> list[str]:
 
 def _key_start():
     return _digest_of(
-        hashlib.sha256(), (weasyprint_version(), fonts.fingerprint(), CHECK_VERSION, LAYOUT_PASSES, EMBEDDING)
+        hashlib.sha256(),
+        (weasyprint_version(), fonts.fingerprint(), CHECK_VERSION, LAYOUT_PASSES, EMBEDDING, PICTURES_RECIPE),
     )
 
 
@@ -104,7 +109,7 @@ def _digest_of(digest, parts):
 def render_fitted(batch: Batch) -> RenderedBatch:
     """Render one batch, with its measured text boxes (see render/worker.py: what a render worker runs)."""
     fonts.require_fonts_for(batch.html)
-    return render_document(batch.html, batch.base_url, batch.tagged)
+    return render_document(batch.html, batch.base_url, batch.tagged, batch.image_dpi)
 
 
 def render_batch(batch: Batch) -> bytes:

@@ -6,6 +6,11 @@ at a low resolution (its bleed box only) and, along each edge that claims bleed,
 trim is compared with one just inside the bleed edge: where the first is ink and the second paper, the art stops
 short of the bleed. Runs shorter than MIN_GAP_MM (anti-aliasing at a corner) are not counted. Round pieces pass:
 their art touches the trim only where the circle meets it, and its bleed runs on outward there.
+
+The builders check each file of single pieces (a board, an aid, its tiles) page by page. The pieces imposed many
+to a sheet (cards, tokens) are checked where they are rendered, face by face (pictures_short_of_bleed): each
+raster picture whose box touches the trim and stops short of the bleed edge has its face probed the same way,
+and a gap along that picture is a finding of kind `bleed` naming the picture, the face and the edge.
 """
 
 from __future__ import annotations
@@ -14,10 +19,8 @@ import hashlib
 import io
 from dataclasses import dataclass, replace
 
-import pikepdf
-import pypdfium2 as pdfium
-
 from generator.render.paper import MM
+from generator.render.weasy.fit import FitBox
 
 CHECK_DPI = 50.0  # one pixel is half a millimetre: enough for 3 mm of bleed, and cheap
 INSIDE_MM = 0.5  # the art is looked for this far inside the trim
@@ -49,12 +52,14 @@ class BleedGap:
         )
 
 
-def bleed_gaps(data: bytes, dpi: float = CHECK_DPI) -> list[BleedGap]:
-    """Every edge of every page of the PDF whose claimed bleed is white where the art touches the trim. Only the
-    pages claiming bleed are rendered, and a page drawn exactly like an earlier one (another copy of a placard)
-    only once."""
+def bleed_gaps(data: bytes, dpi: float = CHECK_DPI, pages: set[int] | None = None) -> list[BleedGap]:
+    """Every edge of every page of the PDF (of those `pages`, 0-based, when given) whose claimed bleed is white
+    where the art touches the trim. Only the pages claiming bleed are rendered, and a page drawn exactly like an
+    earlier one (another copy of a placard) only once."""
+    import pypdfium2 as pdfium  # imported by a render worker only for a face with a picture at the trim
+
     found: list[BleedGap] = []
-    claiming = _pages_claiming_bleed(data)
+    claiming = [(index, drawing) for index, drawing in _pages_claiming_bleed(data) if pages is None or index in pages]
     if not claiming:
         return found
     document = pdfium.PdfDocument(data)
@@ -72,7 +77,9 @@ def bleed_gaps(data: bytes, dpi: float = CHECK_DPI) -> list[BleedGap]:
 def _pages_claiming_bleed(data: bytes) -> list[tuple[int, bytes]]:
     """(index, what the page draws) of each page whose BleedBox is larger than its TrimBox, read without rendering
     (a card sheet file of a thousand pages holds a few such pages, or none)."""
-    if b"/BleedBox" not in data:
+    import pikepdf
+
+    if b"/BleedBox" not in data and b"/ObjStm" not in data:  # no page says it (WeasyPrint's own PDFs pack them)
         return []
     found = []
     with pikepdf.open(io.BytesIO(data)) as pdf:
@@ -153,3 +160,68 @@ def _white_where_inked(inner: list, outer: list, start: float, end: float, px: f
         return None
     total = sum(b - a for a, b in runs) / px
     return (runs[0][0] / px - start, runs[-1][1] / px - start, total)
+
+
+Trim = tuple[float, float, dict[str, float]]  # a page's trim width and height and the bleed of each edge, mm
+
+
+def pictures_short_of_bleed(data: bytes, pictures: list[FitBox], trims: list[Trim]) -> list[FitBox]:
+    """Findings of kind `bleed`: the raster pictures (kind `image`, measured on the rendered document's pages, whose
+    `trims` are given as laid out) that touch the trim of their page and whose ink stops there, leaving the bleed
+    white, each with the edge (`other`) and how many mm of it are white (`gap_mm`). Only the pages with such a
+    picture are rendered to be probed."""
+    drawn = [picture for picture in pictures if picture.kind == "image" and picture.area]
+    touching = [
+        (picture, edges)
+        for picture in drawn
+        if picture.page < len(trims) and (edges := _edges_at_trim(picture, trims[picture.page]))
+    ]
+    if not touching:
+        return []
+    stopped: dict[int, list[BleedGap]] = {}  # picture (its index in touching) -> the gaps along it
+    for gap in bleed_gaps(data, pages={picture.page for picture, _ in touching}):
+        for index, (picture, edges) in enumerate(touching):
+            start, end = _along(picture, gap.edge)
+            if picture.page == gap.page - 1 and gap.edge in edges and min(end, gap.end) - max(start, gap.start) > 0:
+                stopped.setdefault(index, []).append(gap)
+    return [_stopped(touching[index][0], gaps) for index, gaps in stopped.items()]
+
+
+def _stopped(picture: FitBox, gaps: list[BleedGap]) -> FitBox:
+    """One finding for a picture stopping at the trim, naming every edge where it does."""
+    edges = [gap.edge for gap in gaps]
+    return FitBox(
+        picture.page,
+        "",
+        picture.width_mm,
+        picture.height_mm,
+        0.0,
+        kind="bleed",
+        source=picture.source,
+        text=picture.text,
+        area=picture.area,
+        anchor=picture.anchor,
+        other=", ".join(edges[:-1]) + " and " + edges[-1] if len(edges) > 1 else edges[0],
+        pixels=picture.pixels,
+        dpi=picture.dpi,
+        gap_mm=round(sum(gap.white for gap in gaps), 1),
+    )
+
+
+def _edges_at_trim(picture: FitBox, trim: Trim) -> set[str]:
+    """The edges of the page whose trim the picture's box reaches without running on to the bleed edge (a box
+    reaching into the bleed is drawn there, object-fit cover or fill: it cannot stop at the trim)."""
+    width, height, claimed = trim
+    x, y, w, h = picture.area
+    reach = {"left": -x, "top": -y, "right": x + w - width, "bottom": y + h - height}  # mm past the trim
+    return {
+        edge
+        for edge, past in reach.items()
+        if claimed[edge] >= MIN_BLEED_MM and past >= -INSIDE_MM and past < claimed[edge] - OUTSIDE_MM
+    }
+
+
+def _along(picture: FitBox, edge: str) -> tuple[float, float]:
+    """Where the picture's box runs along an edge, mm from the trim's top (left and right edges) or left end."""
+    x, y, w, h = picture.area
+    return (y, y + h) if edge in ("left", "right") else (x, x + w)

@@ -12,6 +12,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
+from markupsafe import Markup
 from tinycss2.color3 import parse_color
 
 from generator.model.placeholders import data_names, resolve_all
@@ -19,6 +20,7 @@ from generator.model.game import Board, Game, Text
 from generator.paths import BASE_PREFIX, GAME_MAY_REPLACE, TEMPLATES_DIR, find_template
 from generator.render import fonts, typeset_html
 from generator.render.batches import Batch
+from generator.render.face_views import game_view
 from generator.render.templating import TemplateKind, Templates, localize
 
 TRACK_GAP_MM = 2.0  # between a track's label and its first space
@@ -49,11 +51,15 @@ BOARD_TEMPLATE = TemplateKind(
     "classes: `pnp-board`, `pnp-hexes`, each box `pnp-box` and `pnp-<kind>`): a board of boards/ at its full "
     "size, its elements already laid out in mm",
     {
-        "board": "the board as its file describes it: `board.id`, `board.background`, `board.copies`, "
-        "`board.size_mm`, `board.elements`",
+        "board": "the board as its file describes it: `board.id`, `board.background`, `board.background_image`, "
+        "`board.data`, `board.copies`, `board.size_mm`, `board.elements`",
+        "game": "the game (as a card template sees it: `game.title`, `game.numbers`...)",
         "name": "its name in the language being built",
         "width": "its width in mm (without bleed)",
         "height": "its height in mm",
+        "bleed": "its bleed in mm (a box reaching `bleed` mm past an edge prints into the bleed)",
+        "drawn": "what the board's own `template:` drew (HTML), or nothing",
+        "pictures": "its picture elements (drawn under the boxes): `x`, `y`, `w`, `h` in mm, `src`, `fit`, `focus`",
         "boxes": "every box to draw, in drawing order: the spaces of tracks, slots, grid cells, labels and texts",
         "hexes": "the cells of its hex grids, drawn below the boxes",
     },
@@ -343,11 +349,38 @@ def text_box(element: dict, lang: str, fallback: str, background: str = "#ffffff
     )
 
 
+@dataclass
+class Picture:
+    """A picture element of a board: its box in mm and how the picture fills it (the template's image() helper)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    src: str
+    fit: str = "cover"
+    focus: str = "center"
+    field: str = ""  # where it is written (`elements[2].src`)
+
+
+def pictures(board: Board) -> list[Picture]:
+    """The picture elements of the board, in the order written (drawn under the other elements)."""
+    found = []
+    for element in board.elements:
+        if element["kind"] == "image":
+            (x, y), (w, h) = element["at"], element["size"]
+            field = field_of(element, "src")
+            found.append(Picture(x, y, w, h, element["src"], element["fit"], element["focus"], field))
+    return found
+
+
 def layout(board: Board, lang: str, fallback: str) -> tuple[list[Box], list[dict]]:
-    """Every box and hex of the board, in drawing order."""
+    """Every box and hex of the board, in drawing order (its pictures are apart: see pictures())."""
     boxes, shapes = [], []
     for element in board.elements:
         kind, background = element["kind"], board.background
+        if kind == "image":
+            continue
         if kind == "track":
             boxes += track_boxes(element, lang, fallback, background)
         elif kind == "slots":
@@ -388,11 +421,15 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
     )
     boxes, shapes = layout(board, lang, fallback)
     w, h = board.size_mm
+    name = text_of(board.name, lang, fallback)
+    seen = {"board": board, "game": game_view(game, lang), "name": name, "width": w, "height": h}
+    seen["bleed"] = board.bleed_mm
+    drawn = ""
+    if board.template:
+        drawn = templates.render(board.template, seen, f"board '{board.id}' ({lang}), its template")
     body = templates.render(
         own_or_base(game, "board.html"),
-        BOARD_TEMPLATE.context(
-            board=board, name=text_of(board.name, lang, fallback), width=w, height=h, boxes=boxes, hexes=shapes
-        ),
+        BOARD_TEMPLATE.context(**seen, drawn=Markup(drawn), boxes=boxes, hexes=shapes, pictures=pictures(board)),
         f"board '{board.id}' ({lang})",
     )
     css = fonts.for_language(stylesheet(game, "board.css"), lang)
@@ -402,4 +439,6 @@ def board_batch(game: Game, board: Board, lang: str) -> Batch:
         f"@page {{ size: {w}mm {h}mm; margin: 0; bleed: {board.bleed_mm:g}mm; background: {board.background}; }}\n"
         f"html {{ background: {board.background}; }}\n{css}</style></head><body>\n{body}\n</body></html>"
     )
-    return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)
+    return Batch(
+        html, game.dir.resolve().as_uri() + "/", image_dpi=game.image_dpi
+    )  # what it may read: the game's folder (render/fetch.py)

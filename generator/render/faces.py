@@ -301,10 +301,12 @@ class GameRenderer:
         safe, cut, corner = CUTS.get(deck.cut, CUTS["card"])
         css = fonts.for_languages(self.stylesheet(deck), self.lang, self.game.languages)
         tagged = f" {TAGGED_FACE}" if is_tagged(deck) else ""  # which makes the face keys those of tagged faces
+        # the resolution pictures are embedded at (pipeline.FaceRequest.image_dpi), here so that face keys hash it
+        pictures = f"/* pictures embedded at {self.game.image_dpi} dpi */\n"
         return (
             f'<!doctype html><html lang="{self.lang}" data-safe="{safe:g}" data-cut="{cut}" '
             f'data-corner="{corner:g}"{tagged}><head><meta charset="utf-8"><style>\n'
-            f"{fonts.font_face_css()}{typeset_html.stylesheet()}{css}\n{geometry}</style></head><body>\n"
+            f"{pictures}{fonts.font_face_css()}{typeset_html.stylesheet()}{css}\n{geometry}</style></head><body>\n"
             + "\n".join(pages)
             + "\n</body></html>"
         )

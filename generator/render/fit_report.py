@@ -15,6 +15,7 @@ from urllib.parse import unquote, urlsplit
 from generator.model.game import Text
 from generator.render.weasy.fit import FitBox
 
+PICTURE_KINDS = ("image", "bleed")  # findings about a raster picture (its file in `image`), not about text
 SAFE_INSET_MM = 3.0  # text stays this far inside the trim (Japanese print shops ask for 3 mm)
 TOKEN_SAFE_MM = 1.0  # a token is small and its cut is its only edge
 
@@ -54,6 +55,7 @@ class CardFit:
     image: str = ""  # a raster picture (kind `image`): its file
     pixels: tuple = ()  # its width and height in pixels
     dpi: float = 0.0  # its resolution as printed in its box (width_mm x height_mm)
+    gap_mm: float = 0.0  # a picture stopping at the trim (kind `bleed`, its edge in `other`): mm of the edge left white
 
     @classmethod
     def of(cls, fit: FitBox, lang: str, deck: str, side: str, cards: list[str], field: str, **where) -> CardFit:
@@ -61,8 +63,8 @@ class CardFit:
         piece printing it and located by `where` (source, file, line, piece)."""
         measured = (fit.width_mm, fit.height_mm, fit.overflow_mm, fit.scale, fit.kind)
         found = cls(lang, deck, side, cards, field, *measured, area=tuple(fit.area), other=fit.other, **where)
-        if fit.kind == "image":
-            found.image, found.pixels, found.dpi = fit.text, tuple(fit.pixels), fit.dpi
+        if fit.kind in PICTURE_KINDS:
+            found.image, found.pixels, found.dpi, found.gap_mm = fit.text, tuple(fit.pixels), fit.dpi, fit.gap_mm
         return found
 
     @property
@@ -94,6 +96,17 @@ class CardFit:
             f"box, under the {min_dpi} dpi asked for print (game.yaml print: min_dpi)"
         )
 
+    def picture_text(self, shown: str, min_dpi: int) -> str | None:
+        """What is wrong with a picture (kind `image` or `bleed`) as the build and serve say it, or None."""
+        if self.kind == "image":
+            return self.resolution_text(shown, min_dpi) if self.dpi < min_dpi else None
+        if self.kind == "bleed":
+            return (
+                f"picture '{shown}' stops at the trim on its {self.other} edge{'s' if ' and ' in self.other else ''} "
+                f"({self.gap_mm:g} mm): the bleed there prints white, and a cut a little outside the trim shows paper"
+            )
+        return None
+
     def overflow_text(self) -> str:
         if self.kind != "fit":
             cut = "its circle" if self.piece == "token" else "its rounded corner"
@@ -107,7 +120,7 @@ class CardFit:
 def located(card, lang: str, fit: FitBox) -> tuple[str, Text | None]:
     """The card key whose text a box shows, and that Text: data-fit names it; otherwise the box's text is
     compared with every text of the card."""
-    if fit.kind == "image":
+    if fit.kind in PICTURE_KINDS:
         return picture_key(card.fields, fit.text), None
     if fit.field:
         value = card.name if fit.field == "name" else card.fields.get(fit.field)
@@ -135,11 +148,12 @@ def find_text(values, lang: str, shown: str, path: str = "") -> tuple[str, Text 
 
 def picture_key(values, url: str) -> str:
     """The key path of the card value naming the picture at url (`art`, `parts[1].art`), or ""."""
-    path = unquote(urlsplit(url).path)
-    for key, written in _leaves(values, "", str):
-        if written and path.endswith("/" + written.lstrip("./")):
-            return key
-    return ""
+    return next((key for key, written in _leaves(values, "", str) if written and names_picture(url, written)), "")
+
+
+def names_picture(url: str, written: str) -> bool:
+    """Whether a picture's URL, as the page drew it, is the file a value of the game's YAML names."""
+    return unquote(urlsplit(url).path).endswith("/" + written.lstrip("./"))
 
 
 RUBY_MARKUP = re.compile(r"\{([^{}|]+)\|([^{}]+)\}")

@@ -22,7 +22,7 @@ import operator
 import sys
 from pathlib import Path
 
-from generator.fsutil import read_sealed_entry, write_sealed_entry
+from generator.fsutil import read_sealed_entry, write_sealed_entry, content_digest
 from generator.model.cards import CARD_KEYS, CARD_MODEL
 from generator.model.game import Text
 from generator.model.schema import Localized
@@ -144,13 +144,8 @@ def folder_fingerprint(folder: Path) -> str:
     if folder.is_dir():
         for path in sorted(p for p in folder.rglob("*") if p.is_file()):
             digest.update(str(path.relative_to(folder)).encode() + b"\0")
-            digest.update(_file_digest(path, path.stat().st_mtime_ns, path.stat().st_size))
+            digest.update(content_digest(path))
     return digest.hexdigest()
-
-
-@functools.lru_cache(maxsize=4096)
-def _file_digest(path: Path, mtime_ns: int, size: int) -> bytes:
-    return hashlib.sha256(path.read_bytes()).digest()
 
 
 def text_paths(card, extra: dict[str, Text]) -> dict[int, tuple]:

@@ -23,6 +23,7 @@ from generator import heap, interrupts, processes
 from generator.fsutil import write_cache_entry
 from generator.progress import Progress
 from generator.render import fonts
+from generator.model.game import DEFAULT_IMAGE_DPI
 from generator.render.batches import Batch, RenderedBatch, render_fitted
 from generator.render.faces import FacePages, face_keys, is_tagged
 from generator.render.weasy.fit import FitBox
@@ -238,7 +239,7 @@ BATCHES_PER_WORKER = 40  # then the workers are replaced by fresh forks (after a
 def submit_render(batch: Batch, jobs: int) -> Future:
     global _pool_batches
     fonts.require_fonts_for(batch.html)  # before a worker prints its CJK text as empty boxes
-    future = render_pool(jobs).submit(render_and_release, batch.html, batch.base_url, batch.tagged)
+    future = render_pool(jobs).submit(render_and_release, batch.html, batch.base_url, batch.tagged, batch.image_dpi)
     _pool_batches += 1
     return future
 
@@ -297,6 +298,7 @@ class FaceRequest:
     keys: list[str]  # the content key of each face
     pages: FacePages  # the HTML page of each face (made only if the face is rendered)
     tagged: bool = False  # rendered as tagged PDFs (render/faces.is_tagged)
+    image_dpi: int = DEFAULT_IMAGE_DPI  # finer pictures are embedded scaled down to this (game.yaml print:)
 
 
 def face_request(renderer, faces) -> FaceRequest:
@@ -307,6 +309,7 @@ def face_request(renderer, faces) -> FaceRequest:
         face_keys(renderer, faces),
         FacePages(faces),
         is_tagged(faces.deck),
+        renderer.game.image_dpi,
     )
 
 
@@ -475,7 +478,12 @@ def _batch_for(requests: list[FaceRequest], faces: list[tuple[int, int]]) -> Bat
     html = "\n".join(request.pages[f] for _, f in faces)
     for _, f in faces:
         request.pages.release(f)
-    return Batch(request.frame.replace("</body>", html + "\n</body>"), request.base_url, tagged=request.tagged)
+    return Batch(
+        request.frame.replace("</body>", html + "\n</body>"),
+        request.base_url,
+        tagged=request.tagged,
+        image_dpi=request.image_dpi,
+    )
 
 
 def _batches(requests: list[FaceRequest], members) -> Iterator[Batch]:

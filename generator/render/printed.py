@@ -188,7 +188,9 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
     html = templates.render(
         own_or_base(game, "tile-captions.html"), context, f"the tile captions of board '{board.id}'"
     )
-    return Batch(html, game.dir.resolve().as_uri() + "/")  # what it may read: the game's folder (render/fetch.py)
+    return Batch(
+        html, game.dir.resolve().as_uri() + "/", image_dpi=game.image_dpi
+    )  # what it may read: the game's folder (render/fetch.py)
 
 
 # --- decks of faces for aids and tokens ---------------------------------------------------------

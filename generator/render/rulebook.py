@@ -432,7 +432,12 @@ class RulebookWriter:
         """The edition as one WeasyPrint document, keyed by its content like a batch of card faces; a tagged PDF
         (headings, paragraphs, lists, tables, figures, each element in its language)."""
         self.draw_cards = True
-        return Batch(self.html(langs, paper, cover), self.game.dir.resolve().as_uri() + "/", tagged=True)
+        return Batch(
+            self.html(langs, paper, cover),
+            self.game.dir.resolve().as_uri() + "/",
+            tagged=True,
+            image_dpi=self.game.image_dpi,
+        )
 
 
 def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:

@@ -4,6 +4,7 @@ printed; the file is saved with its title, language and the lowest PDF version i
 
 from __future__ import annotations
 
+import hashlib
 import io
 
 import pikepdf
@@ -22,6 +23,8 @@ class SheetWriter:
     def __init__(self, tagged_sources: list[pikepdf.Pdf] | None = None) -> None:
         self.pdf = pikepdf.new()
         self._forms: dict[int, tuple[pikepdf.Object, list]] = {}
+        self._pictures: dict[bytes, pikepdf.Object] = {}  # each picture written once: its content -> its stream
+        self._shared: set[tuple[int, int]] = set()  # the picture streams already looked at
         self.structure = SheetStructure(self.pdf, tagged_sources) if tagged_sources else None
 
     def form(self, page: pikepdf.Page) -> tuple[pikepdf.Object, list]:
@@ -30,8 +33,28 @@ class SheetWriter:
             # as_form_xobject keeps only the TrimBox: widen it to the bleed first so the bleed survives
             page.obj.TrimBox = page.obj.get("/BleedBox", page.mediabox)
             form = self.pdf.copy_foreign(page.as_form_xobject())
+            self._share_pictures(form, set())
             self._forms[key] = (form, [float(v) for v in form.BBox])
         return self._forms[key]
+
+    def _share_pictures(self, form: pikepdf.Object, seen: set) -> None:
+        """Point the form at the picture streams already in the file that hold the same picture: faces rendered in
+        different documents (batches, decks) each carry their own copy of a picture they share."""
+        resources = form.get("/Resources")
+        drawn = resources.get("/XObject") if resources is not None else None
+        if drawn is None or form.objgen in seen:
+            return
+        seen.add(form.objgen)
+        for name in list(drawn.keys()):
+            item = drawn[name]
+            if item.get("/Subtype") == "/Form":
+                self._share_pictures(item, seen)
+            elif item.get("/Subtype") == "/Image" and item.objgen not in self._shared:
+                known = self._pictures.setdefault(picture_content(item), item)
+                if known.objgen != item.objgen:
+                    drawn[name] = known  # the copy goes unwritten: nothing else refers to it
+                else:
+                    self._shared.add(item.objgen)  # faces of one document share its resources: read once
 
     def add_page(
         self,
@@ -71,6 +94,16 @@ class SheetWriter:
             sheet.Tabs = pikepdf.Name.S  # annotations, if any, in structure order
             for page, form in read:
                 self.structure.adopt(page, form, sheet)
+
+
+def picture_content(image: pikepdf.Object) -> bytes:
+    """What decides how a picture stream prints: its encoded samples, its dictionary and its soft mask's."""
+    digest = hashlib.sha256(image.read_raw_bytes())
+    digest.update(repr(sorted((str(k), str(v)) for k, v in image.items() if k not in ("/Length", "/SMask"))).encode())
+    mask = image.get("/SMask")
+    if mask is not None:
+        digest.update(picture_content(mask))
+    return digest.digest()
 
 
 def artifact(draw):

@@ -27,6 +27,8 @@ from generator.model import Game, load_game
 from generator.model.table.cells import TextWrites, prepare_texts
 from generator.model.schema import unprintable
 from generator.progress import Progress
+from generator.build.context import picture_name
+from generator.render.fit_report import PICTURE_KINDS, CardFit
 from generator.render.pipeline import FaceCache
 from generator.watcher import FileWatcher, game_roots
 from generator.web.preview import Previews
@@ -42,6 +44,8 @@ PROBLEM_KINDS = [
     "placeholders",
     "brackets",
     "untranslated",
+    "resolution",
+    "bleed",
 ]
 
 
@@ -127,6 +131,10 @@ class GameSession:
                 strings[finding.string]["problems"].append(problem_view(finding))
             elif finding.owner_kind == "card":  # a text box that shows no card field, or a back
                 card_problems.setdefault(finding.owner, []).append(problem_view(finding))
+        for fit, message in picture_problems(game, fits or []):  # as the build says them: on the card
+            for card in fit.cards:
+                view = {"kind": PICTURE_PROBLEM[fit.kind], "lang": fit.lang, "field": fit.field, "message": message}
+                card_problems.setdefault(card, []).append({**view, "where": ""})
         decks = [self.deck_view(game, deck, rendered, strings, card_problems) for deck in game.decks_in_box_order()]
         on_cards = {string_id for deck in decks for owner in [deck, *deck["cards"]] for string_id in owner["strings"]}
         return {
@@ -166,7 +174,7 @@ class GameSession:
 
     def deck_view(self, game: Game, deck, rendered: dict, strings: dict, card_problems: dict) -> dict:
         faces_by_lang = {lang: next(d for d in decks if d.faces.deck.id == deck.id) for lang, decks in rendered.items()}
-        outlines = overflow_outlines(deck, faces_by_lang)
+        outlines = overflow_outlines(deck, faces_by_lang, game)
         cards = []
         for index, card in enumerate(deck.cards):
             faces = {}
@@ -324,18 +332,34 @@ def problem_text(problem: Problem) -> str:
     return f"{problem.message}" + (f" ({problem.hint})" if problem.hint else "")
 
 
-def overflow_outlines(deck, faces_by_lang: dict) -> dict:
-    """card id -> language -> side -> where text overflows on that face, in % of the trim (the preview)."""
+PICTURE_PROBLEM = {"image": "resolution", "bleed": "bleed"}  # a picture finding's kind as the page filters it
+
+
+def picture_problems(game: Game, fits: list) -> list[tuple[CardFit, str]]:
+    """(finding, message) of each picture printed below the game's min_dpi or stopping at the trim."""
+    found = []
+    for fit in fits:
+        if fit.kind in PICTURE_KINDS:
+            message = fit.picture_text(picture_name(game, fit.image), game.min_dpi)
+            if message:
+                found.append((fit, message))
+    return found
+
+
+def overflow_outlines(deck, faces_by_lang: dict, game: Game) -> dict:
+    """card id -> language -> side -> where text overflows, or a picture prints too coarse or stops at the trim,
+    on that face, in % of the trim (the preview)."""
     width, height = deck.size_mm
     outlines: dict = {}
     for lang, deck_render in faces_by_lang.items():
+        pictures = {id(fit): message for fit, message in picture_problems(game, deck_render.fits)}
         for fit in deck_render.fits:
-            if fit.overflow_mm <= 0 or len(fit.area) != 4:
+            if (fit.overflow_mm <= 0 and id(fit) not in pictures) or len(fit.area) != 4:
                 continue
             x, y, w, h = fit.area
             box = {
-                "kind": fit.kind,
-                "message": f"{fit.field or fit.source}: {fit.overflow_text()}",
+                "kind": PICTURE_PROBLEM.get(fit.kind, fit.kind),
+                "message": f"{fit.field or fit.source}: {pictures.get(id(fit)) or fit.overflow_text()}",
                 "x": round(100 * x / width, 2),
                 "y": round(100 * y / height, 2),
                 "w": round(100 * w / width, 2),

@@ -97,7 +97,7 @@ TOLERANCE_PX = 0.2  # rounding in the line heights, about 0.05 mm
 CHECK_TOLERANCE_MM = 0.1  # what the text check lets pass: anti-aliasing, kerning, a hairline
 CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
 DESCENDERS = re.compile(r"[$gjpqy,;()\[\]{}|/@]")
-CHECK_VERSION = "text-check-10"  # part of the face cache keys: a changed check measures every face again
+CHECK_VERSION = "text-check-11"  # part of the face cache keys: a changed check measures every face again
 # the worst first: a finding names one problem per element
 KINDS = ("cutoff", "cut", "trim", "safe", "box", "covered", "overlap")
 OPAQUE = 0.5  # a background at least this opaque hides the text under it
@@ -128,6 +128,7 @@ class FitBox:
     other: str = ""  # for an overlap: the start of the other box's text
     pixels: tuple = ()  # a raster picture (kind `image`, its file in `text`): its width and height in pixels
     dpi: float = 0.0  # ... and its resolution as printed (the fewer dots per inch of its two sides)
+    gap_mm: float = 0.0  # a picture stopping at the trim (kind `bleed`, its edge in `other`): mm of it left white
 
     @property
     def overflows(self) -> bool:

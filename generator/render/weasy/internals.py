@@ -56,6 +56,7 @@ class Internal:
 
 BOXES = "weasyprint.formatting_structure.boxes"
 FONTS = "weasyprint.pdf.fonts"
+IMAGES = "weasyprint.images"
 
 PREBUILT_FFI, LATE_IMPORTS, LAZY_FONT_FILES = "prebuilt-ffi", "deferred-imports", "lazy-font-files"
 PARALLEL_SUBSETTING, SHARED_INLINE_STYLES = "parallel-subsetting", "shared-inline-styles"
@@ -158,6 +159,36 @@ INTERNALS: list[Internal] = [
         (),
         "patches.SharedFonts (a font added by @font-face)",
         SHARED_FONTS,
+    ),
+    # pictures.py: pictures embedded at their printed resolution, in their colours
+    Internal(
+        IMAGES, "RasterImage.get_x_object", "method", ("self", "interpolate", "dpi_ratio"), "pictures.embed_pictures"
+    ),
+    Internal(
+        IMAGES,
+        "RasterImage.get_x_object",
+        "source",
+        (r"if dpi_ratio == 1:\s+width, height = self\.width, self\.height", r"self\.mode", r"self\.format == 'JPEG'"),
+        "pictures.embed_pictures (at a ratio of 1, the picture's own data, size, mode and format are written)",
+    ),
+    Internal(
+        IMAGES,
+        "RasterImage.cache_image_data",
+        "method",
+        ("self", "data", "filename", "slot"),
+        "pictures.embed_pictures (the prepared picture's data)",
+    ),
+    *(
+        Internal(IMAGES, f"RasterImage.{name}", "set in class", (), "pictures.embed_pictures (a prepared picture)")
+        for name in ("image_data", "mode", "format", "ratio", "invert_colors")
+    ),
+    Internal(IMAGES, "LazyImage.data", "attribute", ("fget",), "pictures.embed_pictures (the picture's bytes)"),
+    Internal(
+        "weasyprint",
+        "DEFAULT_OPTIONS.dpi",
+        "option",
+        (),
+        "patches.SharedFonts (pictures scaled down to the game's image_dpi)",
     ),
     # compactfonts.py: CJK fonts embedded with their used glyphs only
     Internal(
@@ -423,8 +454,8 @@ INTERNALS: list[Internal] = [
     Internal(BOXES, "ReplacedBox.replacement", "layout attribute", ("InlineReplacedBox",), "fit.box_pictures"),
     Internal(BOXES, "Box.background", "layout attribute", ("Box",), "fit.box_pictures (its layers)"),
     Internal("weasyprint.images", "RasterImage", "class", (), "fit._is_raster (compared by name)"),
-    Internal("weasyprint.images", "RasterImage.width", "set in class", (), "fit._pixels"),
-    Internal("weasyprint.images", "RasterImage.height", "set in class", (), "fit._pixels"),
+    Internal("weasyprint.images", "RasterImage.width", "set in class", (), "fit._pixels, pictures.embed_pictures"),
+    Internal("weasyprint.images", "RasterImage.height", "set in class", (), "fit._pixels, pictures.embed_pictures"),
     Internal(
         "weasyprint.layout.background",
         "Background",
@@ -474,6 +505,7 @@ PUBLIC = {
 # What pnpgen sets on WeasyPrint's objects and functions (named so that no WeasyPrint name is taken).
 PNPGEN_MARKS = {
     "compact": "compactfonts: Font._harfbuzz_subset replaced",
+    "prepares_pictures": "pictures: RasterImage.get_x_object replaced",
     "compact_cff": "compactfonts: a Font embedded as bare CFF",
     "_cleaned_for": "patches.subset_fonts_in_parallel: a Font subset already",
     "_file_content": "patches._FileContent: where a Font's file_content is kept",

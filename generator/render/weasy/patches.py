@@ -60,7 +60,7 @@ from types import ModuleType
 
 from generator.fsutil import read_sealed_entry, write_sealed_entry
 from generator.paths import user_cache_dir
-from generator.render.weasy import compactfonts, internals, taglang
+from generator.render.weasy import compactfonts, internals, pictures, taglang
 from generator.render.weasy.internals import (
     HYPHENATION_CACHE,
     LATE_IMPORTS,
@@ -107,6 +107,7 @@ def load() -> ModuleType:
         OFF.setdefault(PREBUILT_FFI, (finder.failed, False))
 
     compactfonts.embed_compact_fonts()  # what pnpgen embeds, plain or not
+    pictures.embed_pictures()
     taglang.mark_languages()  # and how it tags
     for patch in SPEED_PATCHES:
         if not patch.before_import:
@@ -200,15 +201,16 @@ class SharedFonts:
     """A weasyprint.HTML laid out with the process' font configuration (see font_configuration): render()
     is what render_measured and its passes call."""
 
-    def __init__(self, html):
+    def __init__(self, html, dpi: int | None = None):
         self.html = html
+        self.options = {"dpi": dpi} if dpi else {}  # pictures finer than this embedded scaled down (pictures.py)
 
     def render(self):
         if SHARED_FONTS not in ACTIVE:
-            return self.html.render()
+            return self.html.render(**self.options)
         shared = font_configuration()
         try:
-            return self.html.render(font_config=shared)
+            return self.html.render(font_config=shared, **self.options)
         finally:
             if shared._folder is not None:  # the document added a font (@font-face): the next starts afresh
                 font_configuration.cache_clear()
