@@ -17,6 +17,7 @@ from generator.render.fit_report import PICTURE_KINDS, CardFit, find_text, names
 from generator.render.weasy.fit import FitBox
 from generator.render.printed import board_tiles, fits_on, furniture_batch, single_sided, why_tiled
 from generator.render.paper import MARGIN_MM
+from generator.render.inksaver import prints_light
 from generator.render.sheet_writer import SheetWriter, impose_deck
 from generator.render.tiles import TileLayout, write_tiles
 from generator.render.titles import file_title
@@ -151,7 +152,7 @@ def build_boards(context: BuildContext) -> list[FileEntry]:
 
 
 def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: str, paper: str) -> FileEntry:
-    writer = SheetWriter()
+    writer = SheetWriter(prints_light(context.game))
     name = f"board-{board.id}-{lang}-{paper}.pdf"
     options = next((option for option in context.sheets if option.paper == paper), None)
     margin = options.margin if options else MARGIN_MM

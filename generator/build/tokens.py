@@ -10,6 +10,7 @@ from generator.render.faces import GameRenderer
 from generator.render.sheet_labels import write_labelled
 from generator.render.printed import token_deck
 from generator.render.sheet_plan import CopyGroup
+from generator.render.inksaver import prints_light
 from generator.render.sheet_writer import SheetWriter
 from generator.render.titles import file_title
 from generator.render.typeset import plain
@@ -31,7 +32,7 @@ def build_tokens(context: BuildContext) -> list[FileEntry]:
                 round=sheet.shape == "round",
             )
             for option in context.sheets:
-                writer = SheetWriter()
+                writer = SheetWriter(prints_light(game))
                 _pages, _texts = write_labelled(
                     writer,
                     [group],

@@ -18,6 +18,7 @@ import pikepdf
 from markupsafe import Markup, escape
 
 from generator.render.components import component_rows, component_words, headings as component_headings, shown_count
+from generator.render.game_words import GameWords
 from generator.render.images import image_problem
 from generator.model.placeholders import DataNames, PlaceholderError, resolve, resolve_one
 from generator.errors import InputError, Problem, unique_problems
@@ -83,6 +84,18 @@ GAME_LABEL = {
 }
 
 
+# pnpgen's own words of a rule sheet by language, under the keys GAME_LABEL names them by
+RULE_WORDS = {
+    lang: {**words, **{f"components_{key}": word for key, word in component_headings(lang).items()}}
+    for lang, words in LABELS.items()
+}
+
+
+def rule_words(game: Game, fallbacks: dict | None = None) -> GameWords:
+    """The words pnpgen prints on the game's rule sheet (render/game_words.py)."""
+    return GameWords(game, RULE_WORDS, GAME_LABEL.__getitem__, fallbacks, keys=list(GAME_LABEL))
+
+
 def edition_name(langs: tuple[str, ...]) -> str:
     return "+".join(langs)
 
@@ -127,17 +140,7 @@ class RulebookWriter:
     def word(self, key: str, lang: str, **values) -> str:
         """One of the words pnpgen prints (Contents, Example...): the game's label when it has one, in lang
         or else in the source language (noted like any missing translation); else pnpgen's own."""
-        text = self.game.labels.get(GAME_LABEL[key])
-        if text is None:
-            words = labels(lang) if not key.startswith("components_") else component_headings(lang)
-            word = words[key.removeprefix("components_")]
-        else:
-            if not text.has(lang):
-                self.fallbacks.setdefault(lang, {})[f"labels[{GAME_LABEL[key]}].text"] = text
-            word = text.get(lang, self.game.source_language)
-        for name, value in values.items():
-            word = word.replace("{" + name + "}", str(value))
-        return word
+        return rule_words(self.game, self.fallbacks).word(key, lang, **values)
 
     def add_fallbacks(self, found: dict) -> None:
         for lang, printed in found.items():
