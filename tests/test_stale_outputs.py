@@ -11,7 +11,7 @@ from pathlib import Path
 import pikepdf
 
 from conftest import page_text
-from generator.build.builder import OutputFile
+from generator.build.outputs import OutputFile
 from generator.build.report import Scope, stale_files
 from test_i18n import edit
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from generator.build.builder import FileEntry, OutputBuilder, OutputFile, output_lang
+from generator.build.builder import OutputBuilder
+from generator.build.outputs import FileEntry, OutputFile, output_lang
 from generator.build.context import BuildContext
 from generator.build.pieces import faces_copies, save_pdf
 from generator.render.faces import GameRenderer

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.build.builder import FileEntry, OutputBuilder, OutputFile
+from generator.build.builder import OutputBuilder
+from generator.build.outputs import FileEntry, OutputFile
 from generator.errors import InputError, Problem
 from generator.paths import find_template
 from generator.build.context import BuildContext

@@ -23,7 +23,9 @@ from pathlib import Path
 
 import pikepdf
 
-from generator.build.builder import FileEntry, OutputBuilder, OutputFile
+from generator.build import aids, boards, cards, tokens
+from generator.build.builder import OutputBuilder
+from generator.build.outputs import FileEntry, OutputFile
 from generator.build.context import BuildContext
 from generator.build.report import (
     REPORT_FILE,
@@ -54,7 +56,7 @@ GROUP_OF_KIND = {"rules": "rules", "cards": "cards", "tokens": "tokens", "board"
 # the build.json key naming the printable a file of that kind prints (components.yaml names it by the same key)
 PRINTABLE_KEY = {"tokens": "tokens", "board": "board", "aid": "aid"}
 # the builders whose files the ink-saving version prints light (the rule sheets are bound as they are)
-VARIANT_BUILDERS = ("cards", "boards", "aids", "tokens")
+VARIANT_BUILDERS = (cards.BUILDER, boards.BUILDER, aids.BUILDER, tokens.BUILDER)
 PAPER_OF_GROUP = {"rules": "plain", "cards": "card", "tokens": "card", "boards": "card", "aids": "heavy"}
 TWO_SIDED = ("long", "short")
 FRONT_MATTER = ("guide", "checklist")
@@ -267,7 +269,7 @@ def bundle_name(lang: str, paper: str, variant: str = "") -> str:
 def carried_entries(context: BuildContext) -> list[FileEntry]:
     """The last build's files of the kinds this build does not make (`pnpgen rules` makes the rule sheets only):
     the bundle binds them as they are, when they are still there."""
-    made = {kind for builder in context.builders for kind in builder.reports}
+    made = {kind for output in context.outputs for kind in output.reports}
     return [
         entry
         for path, entry in previous_entries(context.out_dir).items()
@@ -285,7 +287,8 @@ def ink_saver_files(context: BuildContext, make: bool) -> tuple[list[FileEntry],
     previous = previous_report(out_dir)
     game = ink_saver_game(context.game) if make else context.game
     inner = replace(context, game=game, out_dir=out_dir, fits=[], untranslated={}, flagged={}, written=[], _ids=None)
-    builders = [builder for builder in context.builders if builder.kind in VARIANT_BUILDERS] if make else []
+    made = {output.kind for output in context.outputs}
+    builders = [builder for builder in VARIANT_BUILDERS if builder.kind in made] if make else []
     if builders:
         context.progress.say(f"{context.game.id}: the ink-saving version")
     for builder in builders:

@@ -7,7 +7,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from generator.build.builder import FileEntry, OutputBuilder, OutputFile
+from generator.build.builder import OutputBuilder
+from generator.build.outputs import FileEntry, OutputFile
 from generator.build.context import BuildContext, report_fits
 from generator.build.decks import RenderedDeck, prepare_game
 from generator.build.pieces import check_bleed

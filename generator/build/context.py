@@ -7,9 +7,9 @@ from urllib.parse import unquote, urlsplit
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from generator.build.options import BuildOptions, select_languages
+from generator.build.outputs import FileEntry, OutputKind
 from generator.build.problems import BuildProblems
 from generator.errors import Problem, display_path
 from generator.model import Game
@@ -21,9 +21,6 @@ from generator.render.fit_report import PICTURE_KINDS, CardFit
 from generator.render.pipeline import FaceCache
 from generator.model.game import Text
 from generator.render.sheet_plan import SheetOptions
-
-if TYPE_CHECKING:
-    from generator.build.builder import Builder, FileEntry
 
 
 @dataclass
@@ -45,9 +42,7 @@ class BuildContext:
     untranslated: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> string id -> file:line
     flagged: dict[str, int] = field(default_factory=dict)  # lang -> faces carrying the untranslated flag
     written: list[FileEntry] = field(default_factory=list)  # the build.json entries of the builders that ran before
-    builders: list[Builder] = field(
-        default_factory=list
-    )  # the builders of this build (the bundle runs them for a variant)
+    outputs: list[OutputKind] = field(default_factory=list)  # the output kinds this build makes
     _ids: dict[int, str] | None = None
 
     def __post_init__(self) -> None:

@@ -82,7 +82,7 @@ def build_game(
     languages, papers or outputs); the files the previous one listed within it and this one did not write are
     removed with the commit."""
     context = BuildContext.for_game(game, options, progress, problems)
-    context.builders = builders
+    context.outputs = list(builders)
     previous = previous_report(context.out_dir)
     for builder in builders:
         written = builder.build(context)

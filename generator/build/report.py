@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.build.builder import FileEntry, OutputFile, file_langs
+from generator.build.outputs import FileEntry, OutputFile, file_langs
 from generator.build.context import BuildContext
 from generator.errors import Problem
 from generator.fsutil import REPORT_NAME, write_atomic
@@ -124,12 +124,12 @@ def build_scope(context: BuildContext) -> Scope:
     every_paper = set(options.papers) >= set(PAPERS)
     papers = {*options.papers, *([options.board_paper] if options.board_paper else [])}
     return Scope(
-        kinds=frozenset(kind for builder in context.builders for kind in builder.reports),
+        kinds=frozenset(kind for output in context.outputs for kind in output.reports),
         every_output=options.outputs is None,
         langs=None if options.languages == "all" else frozenset(context.langs),
         game_langs=frozenset(context.game.languages),
         papers=None if every_paper else frozenset(papers),
-        files=tuple(file for builder in context.builders for file in builder.files),
+        files=tuple(file for output in context.outputs for file in output.files),
     )
 
 
