@@ -63,6 +63,7 @@ class LanguageStatus:
     glossary: int = 0
     terms: int = 0  # strings that name one thing two ways (i18n/terms.py)
     checks: int = 0  # numbers, placeholders, brackets, untranslated
+    own_words: int = 0  # pnpgen's words the game prints with no text in the language (render/own_words.py)
 
     def as_json(self) -> dict:
         return dict(self.__dict__)
@@ -112,12 +113,10 @@ def game_status(
                 if place is not None:
                     finding.message += f" ({place.what_to_do()})"  # a spreadsheet's row: which column
             report.findings += found
-    for word in missing_words(game, chosen):  # pnpgen's own words no label translates: strings like any other
-        status = report.languages[word.lang]
-        status.total += 1
-        status.missing += 1
+    for word in missing_words(game, chosen):  # pnpgen's words the game prints, no label translates: each listed
+        report.languages[word.lang].own_words += 1  # apart from the game's strings, which exchange files carry
         unit = Unit(word.string_id, word.text, OWNER_KINDS["labels"], word.label, "text")
-        report.findings.append(unit_finding("missing", word.lang, unit, f"no {word.lang} text ({word.hint()})"))
+        report.findings.append(unit_finding("missing", word.lang, unit, f"{word.message()}: {word.hint()}"))
     for unit, lang, message in term_findings(game, all_units, glossary, lock):
         if lang in report.languages:
             report.languages[lang].terms += 1

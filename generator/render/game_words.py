@@ -11,6 +11,7 @@ like any missing translation; validate and `pnpgen i18n status` list the words n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,30 @@ from generator.model.labels import LABELS_FILE
 from generator.render.templating import Untranslated
 
 OWN_FALLBACK = "en"  # the language pnpgen's own words are printed in where the game's source has none
+PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+@dataclass(frozen=True)
+class WordSet:
+    """The words one part of pnpgen prints (the rule sheet, the print-and-play guide), declared once: pnpgen's text
+    of each in Japanese and English (`defaults`, language -> key -> text, their `{name}`s the placeholders the
+    page fills in), the label key a game words it with (`label_of`), and the keys a game's default build prints
+    (`printed`: only these are a game's strings to translate; a word an option adds, like the ink-saving
+    version's, is flagged and listed by the build that prints it)."""
+
+    part: str  # what prints them, as the reference names it
+    defaults: dict[str, dict[str, str]]
+    label_of: Callable[[str], str]
+    printed: Callable[[Game], list[str]]
+
+    def words(self, game: Game, fallbacks: dict[str, dict[str, Text]] | None = None) -> GameWords:
+        """The words as the game prints them (its labels, else pnpgen's)."""
+        return GameWords(game, self.defaults, self.label_of, fallbacks, keys=self.printed(game))
+
+    def placeholders(self, key: str) -> list[str]:
+        """The `{name}`s a word's label may hold, as pnpgen's own texts of it use them."""
+        found = [name for words in self.defaults.values() for name in PLACEHOLDER.findall(words.get(key, ""))]
+        return list(dict.fromkeys(found))
 
 
 class GameWords:

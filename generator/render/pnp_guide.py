@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 from markupsafe import Markup, escape
 
 from generator.model.game import Game
+from generator.model.rules import has_rules
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
 from generator.render.batches import Batch
 from generator.render.components import HEADINGS as COMPONENT_HEADINGS, component_rows, component_words, shown_count
 from generator.render.faces import untranslated_flag
-from generator.render.game_words import GameWords, flagged
+from generator.render.game_words import GameWords, WordSet, flagged
+from generator.render.printed import board_tiles
 from generator.render.templating import Templates, Untranslated, localize
 
 TEMPLATE = "base/pnp-guide.html"
@@ -165,8 +167,59 @@ def label_of(key: str) -> str:
     return key if key.startswith("components_") else f"pnp_{key}"
 
 
+# the words every guide and checklist prints
+EVERY_GUIDE = (
+    *("pnp", "edition_standard", "languages", "this_file", "paper_a4", "paper_letter", "guide", "at_100"),
+    *("col_pages", "col_what", "col_sides", "col_paper", "range", "checklist", "col_where", "group_guide", "and"),
+    *("at_page", "at_pages", "components_name", "components_count", "components_note"),
+)
+
+
+def guide_keys(game: Game) -> list[str]:
+    """The words a default build of the game prints on its guide and checklist (both papers, duplex sheets). The
+    words only an option prints (--ink-saver's, --duplex short's, --layout gutterfold's) are not among them: the
+    build that prints one untranslated flags it and lists it, like every other."""
+    printables = game.printables
+    boards = list(printables.boards.values()) if printables else []
+    has = {
+        "rules": has_rules(game),
+        "cards": bool(game.decks),
+        "tokens": bool(printables and printables.tokens),
+        "boards": bool(boards),
+        "aids": bool(printables and printables.aids),
+    }
+    two_sided = has["cards"] or has["tokens"]
+    low, high = game.players
+    shortest, longest = game.play_time or (0, 0)
+    printed = {
+        "players": low != high,
+        "players_one": low == high,
+        "time": shortest != longest,
+        "time_one": bool(game.play_time) and shortest == longest,
+        "version": bool(game.version),
+        "date": bool(game.date),
+        **{f"group_{group}": present for group, present in has.items()},
+        "sides_either": has["rules"],
+        "sides_long": two_sided,
+        "sides_one": has["boards"] or has["aids"] or has["tokens"],
+        "paper_plain": has["rules"],
+        "paper_card": two_sided or has["boards"],
+        "paper_heavy": has["aids"],
+        "duplex_tip": two_sided,
+        "blanks": two_sided,
+        "blank": two_sided,
+        "cut_tip": two_sided,
+        "tiles_tip": any(board_tiles(board, paper) for board in boards for paper in PAGE_SIZES),
+        "components_not_printed": any(not component.printed for component in game.components),
+    }
+    return [key for key in WORDS["en"] if key in EVERY_GUIDE or printed.get(key, False)]
+
+
+GUIDE_WORDS = WordSet("the print-and-play file's guide and checklist", WORDS, label_of, guide_keys)
+
+
 def guide_words(game: Game) -> GameWords:
-    return GameWords(game, WORDS, label_of)
+    return GUIDE_WORDS.words(game)
 
 
 @dataclass(frozen=True)
