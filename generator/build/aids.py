@@ -53,7 +53,7 @@ def build_aids(context: BuildContext) -> list[FileEntry]:
                         "size_mm": [round(v, 2) for v in size],
                     }
                 )
-                context.progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+                context.progress.wrote(game.id, name, len(writer.pdf.pages))
     return files
 
 

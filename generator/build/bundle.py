@@ -335,7 +335,7 @@ def write_bundle(
     title = file_title(game, "pnp", [lang], paper, ink_saver=bool(variant))
     data = bind(layout, opened, context.out_dir, writer, lang, title)
     write_atomic(context.out_dir / name, data)
-    context.progress.say(f"{game.id}: wrote {name} ({layout.total} pages)")
+    context.progress.wrote(game.id, name, layout.total)
     entry = {
         "path": name,
         "kind": "pnp",

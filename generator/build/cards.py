@@ -215,7 +215,7 @@ def write_card_volume(context: BuildContext, volume: Volume, keys: dict[str, str
         prints_light(context.game),
         check=lambda data: check_bleed(context, path, data),
     )
-    context.progress.say(f"{game.id}: wrote {volume.path} ({pages} pages)")
+    context.progress.wrote(game.id, volume.path, pages)
     cards = volume.cards()
     faces_count = volume.copies_by_deck()
     entry: FileEntry = {

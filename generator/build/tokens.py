@@ -62,7 +62,7 @@ def build_tokens(context: BuildContext) -> list[FileEntry]:
                         "duplex": option.duplex if sheet.sides == 2 else "none",
                     }
                 )
-                context.progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+                context.progress.wrote(game.id, name, len(writer.pdf.pages))
     return files
 
 
