@@ -173,7 +173,7 @@ def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: s
     title = file_title(context.game, "board", [lang], paper, {"name": board.name})
     save_pdf(context, writer, context.out_dir / name, title, lang)
     why = why_tiled(board, paper, margin)
-    context.progress.wrote(context.game.id, name, len(writer.pdf.pages), why)
+    context.progress.wrote(context.game.id, name, len(writer.pdf.pages), why or "")
     return board_entry(board, name, lang, paper, len(writer.pdf.pages), layout)
 
 
