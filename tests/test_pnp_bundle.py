@@ -249,7 +249,9 @@ def test_the_spec_sizes_and_pages_are_those_of_the_pdfx_export(kits, cli):
     assert by_id["boot-markers"]["corner radius (mm)"] == "round"
     assert (by_id["board"]["width (mm)"], by_id["board"]["height (mm)"]) == (400, 250)
     assert by_id["board"]["print-shop file"] == "pdfx-en/board-main.pdf"
-    assert (by_id["player-aids"]["width (mm)"], by_id["player-aids"]["count"]) == (140, 5)
+    # a half-page aid: half of landscape A4 inside the margin and the marks, less its own 3 mm bleed on each side
+    aids = by_id["player-aids"]
+    assert (aids["width (mm)"], aids["height (mm)"], aids["bleed (mm)"], aids["count"]) == (134, 188, 3, 5)
     money_faces = page_text(kits / "greed-inc" / money["print-shop file"], 0)
     assert "million" in money_faces  # the token's own face, not an empty page
     aid = page_text(kits / "greed-inc" / by_id["player-aids"]["print-shop file"], 0)

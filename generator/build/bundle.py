@@ -43,7 +43,7 @@ from generator.render.fit_report import CardFit, find_text
 from generator.render.ink import coverage, page_darkness
 from generator.render.inksaver import INK_SAVER, backs_omitted, check_ink_saver, ink_saver_game
 from generator.render.batches import Batch
-from generator.render.pipeline import render_batches
+from generator.render.pipeline import FaceCache, render_batches
 from generator.render.pnp_guide import CheckedComponent, Guide, GuidePart, GuideWriter, runs
 from generator.render import sheet_writer
 from generator.render.sheet_writer import save_pdf_bytes
@@ -324,8 +324,10 @@ def write_bundle(
     name = bundle_name(lang, paper, variant)
     writer = GuideWriter(game)
     parts = chosen_parts(game, entries, lang, paper, writer)
-    layout, batches, opened = lay_out(context, writer, parts, lang, paper, variant, front_of(previous))
-    context.report(guide_findings(game, lang, [context.cache.face_fits(batch.key) for batch in batches]))
+    # the guide's pages are kept beside the faces but are none: the build's count of faces leaves them out
+    pages_cache = FaceCache(context.cache.directory)
+    layout, batches, opened = lay_out(context, pages_cache, writer, parts, lang, paper, variant, front_of(previous))
+    context.report(guide_findings(game, lang, [pages_cache.face_fits(batch.key) for batch in batches]))
     context.note_rules(writer.words.fallbacks)
     inputs = bundle_inputs(context.out_dir, layout, [batch.key for batch in batches], name)
     if previous is not None and previous.get("inputs") == inputs and (context.out_dir / name).is_file():
@@ -358,6 +360,7 @@ def write_bundle(
 
 def lay_out(
     context: BuildContext,
+    cache: FaceCache,
     writer: GuideWriter,
     parts: list[Part],
     lang: str,
@@ -380,7 +383,7 @@ def lay_out(
             checklist=checked_components(game, parts),
         )
         batches = [writer.batch(guide, page) for page in FRONT_MATTER]
-        documents = render_batches(batches, context.cache, context.jobs)
+        documents = render_batches(batches, cache, context.jobs)
         opened = [pikepdf.open(io.BytesIO(data)) for data in documents]
         counted = tuple(len(pdf.pages) for pdf in opened)
         if counted == front:

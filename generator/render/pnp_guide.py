@@ -24,6 +24,7 @@ from generator.render.faces import untranslated_flag
 from generator.render.game_words import GameWords, WordSet, flagged
 from generator.render.printed import board_tiles
 from generator.render.templating import Templates, Untranslated, localize
+from generator.render.titles import language_name
 
 TEMPLATE = "base/pnp-guide.html"
 SAFE_MM = 5.0  # a home printer prints nothing in the outer 5 mm: text stays inside
@@ -144,21 +145,6 @@ for _lang, _headings in COMPONENT_HEADINGS.items():
     WORDS[_lang].update({f"components_{key}": _headings[key] for key in ("name", "count", "note", "not_printed")})
 MONTH_NAMES = {
     "en": "January February March April May June July August September October November December".split(),
-}
-# Each language's own name, for the cover's list of the game's languages.
-LANGUAGE_NAMES = {
-    "ja": "日本語",
-    "en": "English",
-    "de": "Deutsch",
-    "fr": "Français",
-    "es": "Español",
-    "it": "Italiano",
-    "pt": "Português",
-    "ko": "한국어",
-    "zh-Hans": "简体中文",
-    "zh-Hant": "繁體中文",
-    "nl": "Nederlands",
-    "pl": "Polski",
 }
 
 
@@ -307,9 +293,9 @@ class GuideWriter:
             "edition": self.shown(edition, lang),
             "facts": facts,
             "languages": self.shown("languages", lang),
-            "language_names": [(code, LANGUAGE_NAMES.get(code, code)) for code in game.languages],
+            "language_names": [language_name(game, code, lang) for code in game.languages],  # in the file's language
             "this_file": self.shown("this_file", lang),
-            "file": [LANGUAGE_NAMES.get(lang, lang), self.shown(f"paper_{guide.paper}", lang)],
+            "file": [language_name(game, lang, lang), self.shown(f"paper_{guide.paper}", lang)],
         }
 
     def date(self, iso: str, lang: str) -> str:
