@@ -48,7 +48,6 @@ LABELS = {
         "play_time_one": "{low}分",
         "age": "{age}歳以上",
         "facts_separator": "\u3000",
-        "page": "ページ",
     },
     "en": {
         "rules": "Rules",
@@ -61,7 +60,6 @@ LABELS = {
         "play_time_one": "{low} minutes",
         "age": "Ages {age}+",
         "facts_separator": " · ",
-        "page": "page",
     },
 }
 for _lang, _words in PROTOTYPE_WORDS.items():
@@ -82,7 +80,11 @@ GAME_LABEL = {
 
 # pnpgen's own words of a rule sheet by language, under the keys GAME_LABEL names them by
 RULE_WORDS = {
-    lang: {**words, **{f"components_{key}": word for key, word in component_headings(lang).items()}}
+    lang: {
+        key: word
+        for key, word in {**words, **{f"components_{k}": w for k, w in component_headings(lang).items()}}.items()
+        if key in GAME_LABEL
+    }
     for lang, words in LABELS.items()
 }
 
