@@ -328,6 +328,7 @@ def write_bundle(
     pages_cache = FaceCache(context.cache.directory)
     layout, batches, opened = lay_out(context, pages_cache, writer, parts, lang, paper, variant, front_of(previous))
     context.report(guide_findings(game, lang, [pages_cache.face_fits(batch.key) for batch in batches]))
+    group_labels(layout, writer, lang)  # the viewer's page labels and bookmarks print words too: noted with the rest
     context.note_rules(writer.words.fallbacks)
     inputs = bundle_inputs(context.out_dir, layout, [batch.key for batch in batches], name)
     if previous is not None and previous.get("inputs") == inputs and (context.out_dir / name).is_file():
