@@ -529,6 +529,7 @@ def test_a_game_in_japanese_and_english_has_every_word_of_pnpgen_and_nothing_is_
     words = missing_words(game, ["ja", "fr"])
     assert {word.lang for word in words} == {"fr"}
     rules = {word.label for word in words if word.label.startswith("rules_")}
-    assert "rules_key_copies" in rules  # the rule sheet's words are pnpgen's too
+    assert "rules_prototype_intro" in rules  # the rule sheet's words are pnpgen's too: its prototype note's
+    assert "rules_key_copies" not in rules and "rules_play_time" not in rules  # but only those ikkin prints
     assert not {word.label for word in words} & set(game.labels)  # a word the game labels is its own text
     assert all(word.printed_in == "ja" for word in words)  # ikkin's source language
