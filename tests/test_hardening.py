@@ -45,7 +45,8 @@ def test_a_failed_build_leaves_the_previous_output_set_untouched(small_game, cli
     assert cli("build", small_game, "--out", out, "--lang", "en", "--paper", "a4").code == 0
     report = json.loads((folder / "build.json").read_text())
     assert (folder / "cards-en-a4.pdf").read_bytes() != before["cards-en-a4.pdf"]
-    assert [f["path"] for f in report["files"]] == ["cards-en-a4.pdf"]
+    # the sheets, and the print-and-play file binding them
+    assert [f["path"] for f in report["files"]] == ["cards-en-a4.pdf", "pnp-en-a4.pdf"]
 
 
 # --- every write reads back --------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from generator.build.builder import FileEntry, OutputBuilder, OutputFile
+from generator.build.builder import OutputBuilder
+from generator.build.outputs import FileEntry, OutputFile
 from generator.build.context import BuildContext, report_fits
 from generator.build.decks import RenderedDeck, prepare_game
 from generator.build.pieces import check_bleed
@@ -17,6 +18,7 @@ from generator.model import Game
 from generator.render import volumes as volumes_module
 from generator.render.changes import card_keys, changed_cards, reference_keys
 from generator.render.faces import card_fits
+from generator.render.inksaver import prints_light
 from generator.render.memo import FaceMemo
 from generator.render.pipeline import render_missing
 from generator.render.sheet_plan import CopyGroup, SheetOptions, plan_pages
@@ -124,7 +126,7 @@ def plan_volumes(
     planned = plan_pages(copy_groups(decks, option, only) if groups is None else groups, option)
     text = sheet_text(context.game, lang, option, len(planned))
     volumes = split_volumes(planned, option, stem, text, context.options.volume_sheets)
-    code = sheets_code()
+    code = sheets_code(context.game)
     for volume in volumes:
         volume.inputs = volume_inputs(volume, code)
     return volumes
@@ -137,9 +139,10 @@ def sheet_text(game: Game, lang: str, option: SheetOptions, sheets: int) -> Shee
     return SheetText(title, names, lang, option.duplex, option.margin, sheets)
 
 
-def sheets_code() -> str:
-    """The code that plans and writes card sheet files (see volumes.code_fingerprint)."""
-    return code_fingerprint(volumes_module, sys.modules[__name__])
+def sheets_code(game: Game) -> str:
+    """The code that plans and writes card sheet files (see volumes.code_fingerprint), and whether the faces are
+    drawn light (the ink-saving version)."""
+    return code_fingerprint(volumes_module, sys.modules[__name__]) + (":light" if prints_light(game) else "")
 
 
 def file_inputs(context: BuildContext, groups: list[CopyGroup], option: SheetOptions, lang: str, stem: str) -> str:
@@ -147,7 +150,7 @@ def file_inputs(context: BuildContext, groups: list[CopyGroup], option: SheetOpt
     copies (faces, cards, decks, sizes), options, words and the code. Cheap, unlike the plan."""
     option = replace(option, label_bands=True)
     text = sheet_text(context.game, lang, option, 0)  # the count of sheets follows from the rest
-    return whole_file_inputs(groups, option, stem, text, context.options.volume_sheets, sheets_code())
+    return whole_file_inputs(groups, option, stem, text, context.options.volume_sheets, sheets_code(context.game))
 
 
 def unchanged_file(previous: dict[str, FileEntry], out_dir: Path, stem: str, inputs: str) -> list[FileEntry]:
@@ -204,9 +207,15 @@ def write_card_volume(context: BuildContext, volume: Volume, keys: dict[str, str
     )
     path = context.out_dir / volume.path
     pages = write_volume(
-        volume, path, title, context.cache, context.jobs, check=lambda data: check_bleed(context, path, data)
+        volume,
+        path,
+        title,
+        context.cache,
+        context.jobs,
+        prints_light(context.game),
+        check=lambda data: check_bleed(context, path, data),
     )
-    context.progress.say(f"{game.id}: wrote {volume.path} ({pages} pages)")
+    context.progress.wrote(game.id, volume.path, pages)
     cards = volume.cards()
     faces_count = volume.copies_by_deck()
     entry: FileEntry = {

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from generator.build.builder import FileEntry, OutputBuilder, OutputFile
+from generator.build.builder import OutputBuilder
+from generator.build.outputs import FileEntry, OutputFile
 from generator.build.context import BuildContext
 from generator.build.pieces import faces_copies, save_pdf
 from generator.render.boards import text_of
@@ -10,6 +11,7 @@ from generator.render.faces import GameRenderer
 from generator.render.sheet_labels import write_labelled
 from generator.render.printed import token_deck
 from generator.render.sheet_plan import CopyGroup
+from generator.render.inksaver import prints_light
 from generator.render.sheet_writer import SheetWriter
 from generator.render.titles import file_title
 from generator.render.typeset import plain
@@ -31,7 +33,7 @@ def build_tokens(context: BuildContext) -> list[FileEntry]:
                 round=sheet.shape == "round",
             )
             for option in context.sheets:
-                writer = SheetWriter()
+                writer = SheetWriter(prints_light(game))
                 _pages, _texts = write_labelled(
                     writer,
                     [group],
@@ -60,7 +62,7 @@ def build_tokens(context: BuildContext) -> list[FileEntry]:
                         "duplex": option.duplex if sheet.sides == 2 else "none",
                     }
                 )
-                context.progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+                context.progress.wrote(game.id, name, len(writer.pdf.pages))
     return files
 
 

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from generator import heap
 from generator.fsutil import write_atomic
-from generator.render import paper, sheet_labels, sheet_marks, sheet_pages, sheet_plan, sheet_writer
+from generator.render import lighten, paper, sheet_labels, sheet_marks, sheet_pages, sheet_plan, sheet_writer
 from generator.render.batches import Batch
 from generator.render.pipeline import CachedFaces, FaceCache
 from generator.render.sheet_labels import label_batches, label_pages
@@ -139,7 +139,7 @@ def volume_files(stem: str) -> re.Pattern:
     return re.compile(re.escape(stem) + r"(-\d+)?\.pdf")
 
 
-SHEET_MODULES = (paper, sheet_marks, sheet_plan, sheet_pages, sheet_writer, sheet_labels)  # plan, draw, write
+SHEET_MODULES = (paper, sheet_marks, sheet_plan, sheet_pages, sheet_writer, sheet_labels, lighten)  # plan, draw, write
 
 
 def code_fingerprint(*modules) -> str:
@@ -206,16 +206,22 @@ def whole_file_inputs(
 
 
 def write_volume(
-    volume: Volume, path: Path, title: str, cache: FaceCache, jobs: int, check: Callable[[bytes], None] | None = None
+    volume: Volume,
+    path: Path,
+    title: str,
+    cache: FaceCache,
+    jobs: int,
+    light: bool = False,
+    check: Callable[[bytes], None] | None = None,
 ) -> int:
-    """Impose the volume's sheets with their labels, faces read back from the cache; write the file (staged
-    in the command's OutputSet), `check` reading it first, and return its page count. Only this volume's faces are
-    open meanwhile."""
+    """Impose the volume's sheets with their labels, faces read back from the cache (`light`: drawn light, see
+    SheetWriter); write the file (staged in the command's OutputSet), `check` reading it first, and return its page
+    count. Only this volume's faces are open meanwhile."""
     faces = CachedFaces(cache)
     t = volume.text
     texts: list = []
     try:
-        writer = SheetWriter()
+        writer = SheetWriter(light)
         drawn = volume.pages()
         texts, furniture = label_pages(
             drawn,
