@@ -209,6 +209,7 @@ def test_a_new_language_is_missing_then_translated_then_printed_with_no_other_la
     listed = json.loads((out / "mint-rails" / "build.json").read_text(encoding="utf-8"))["untranslated"]["de"]
     printed = {string["id"] for string in listed}  # every one a word validate listed before the build
     assert {"labels[pnp_guide].text", "labels[pnp_group_cards].text", "labels[rules_play_time].text"} <= printed
+    assert {"labels[sheet_front].text", "labels[sheet_note].text", "labels[sheet_long].text"} <= printed
     assert printed <= {f"labels[{word}].text" for word in own["de"]}
     # written into labels.yaml as validate says, they print in German too
     with (game / "labels.yaml").open("a", encoding="utf-8") as labels:
@@ -221,6 +222,8 @@ def test_a_new_language_is_missing_then_translated_then_printed_with_no_other_la
         assert not CJK.findall(text), (name, sorted(set(CJK.findall(text))))
         assert "START ü" in text or name != "cards-de-a4.pdf"
     assert "ü" in pdf_text(out / "mint-rails" / "cards-de-a4.pdf")
+    sheet_label = " ".join(pdf_text(out / "mint-rails" / "cards-de-a4.pdf").split())
+    assert "fronts ü" in sheet_label and "Print at 100% (actual size) ü" in sheet_label  # the sheet labels' words
 
 
 @pytest.mark.slow

@@ -8,10 +8,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pikepdf
+from markupsafe import escape
 
 from generator.build.context import BuildContext
 from generator.fsutil import write_atomic
-from generator.model.game import Deck, Game
+from generator.model.game import Deck, Game, Text
 from generator.errors import Problem
 from generator.render.batches import Batch
 from generator.render.bleed_check import bleed_gaps
@@ -20,6 +21,9 @@ from generator.render.faces import DeckFaces, GameRenderer, card_fits
 from generator.render.pipeline import FaceCache, face_request, render_batches, render_faces
 from generator.render.printed import PRINT_SHOP_PAPER, aid_deck, aid_size, board_deck, token_deck
 from generator.render.sheet_writer import SheetWriter, save_pdf_bytes
+from generator.render.game_words import flagged
+from generator.render.templating import Untranslated
+from generator.render.typeset import plain
 
 
 def save_pdf(context: BuildContext, writer: SheetWriter, path: Path, title: str, lang: str) -> None:
@@ -105,3 +109,13 @@ def render_pieces(
     board_pages = iter(opened)
     found = [(faces, next(pages) if batch is None else [next(board_pages).pages[0]]) for faces, batch in pieces]
     return [*rendered.sources, *opened], found
+
+
+def marked_name(context: BuildContext, text: Text, lang: str, fallbacks: dict[str, dict[str, Text]]) -> str:
+    """A name the sheet labels print, as markup: marked untranslated (and noted) where it has no text in lang."""
+    game = context.game
+    name = plain(text.get(lang, game.source_language))
+    if text.has(lang) or not text.values:
+        return str(escape(name))
+    fallbacks.setdefault(lang, {})[context.string_ids().get(id(text), "title")] = text
+    return str(flagged(Untranslated(text, game.source_language, name)))

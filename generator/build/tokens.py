@@ -5,16 +5,15 @@ from __future__ import annotations
 from generator.build.builder import OutputBuilder
 from generator.build.outputs import FileEntry, OutputFile
 from generator.build.context import BuildContext
-from generator.build.pieces import faces_copies, save_pdf
-from generator.render.boards import text_of
+from generator.build.pieces import faces_copies, marked_name, save_pdf
+from generator.model.game import Text
 from generator.render.faces import GameRenderer
-from generator.render.sheet_labels import write_labelled
+from generator.render.sheet_labels import printed_keys, sheet_words, write_labelled
 from generator.render.printed import token_deck
 from generator.render.sheet_plan import CopyGroup
 from generator.render.inksaver import prints_light
 from generator.render.sheet_writer import SheetWriter
 from generator.render.titles import file_title
-from generator.render.typeset import plain
 
 
 def build_tokens(context: BuildContext) -> list[FileEntry]:
@@ -34,16 +33,22 @@ def build_tokens(context: BuildContext) -> list[FileEntry]:
             )
             for option in context.sheets:
                 writer = SheetWriter(prints_light(game))
+                duplex = option.duplex if sheet.sides == 2 else "none"
+                fallbacks: dict[str, dict[str, Text]] = {}
+                words = sheet_words(game, lang, printed_keys(duplex, gutterfold=False), fallbacks)
+                label_title = marked_name(context, game.title, lang, fallbacks)
+                names = {sheet.id: marked_name(context, sheet.name, lang, fallbacks)}
+                context.note_rules(fallbacks)
                 _pages, _texts = write_labelled(
                     writer,
                     [group],
                     option,
-                    plain(text_of(game.title, lang, game.source_language)),
-                    {sheet.id: plain(text_of(sheet.name, lang, game.source_language))},
-                    lang,
+                    label_title,
+                    names,
+                    words,
                     context.cache,
                     context.jobs,
-                    None if sheet.sides == 2 else "none",
+                    duplex,
                 )
                 name = f"tokens-{sheet.id}-{lang}-{option.paper}.pdf"
                 title = file_title(game, "tokens", [lang], option.paper, {"name": sheet.name})
