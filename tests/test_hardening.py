@@ -305,10 +305,10 @@ def test_hostile_yaml_is_a_located_error(small_game, cli, case):
     original = game_file.read_text(encoding="utf-8")
     game_file.write_text(original + text, encoding="utf-8")
     offset = original.count("\n")
-    started = time.monotonic()
+    started = time.process_time()  # the work done, which load on the machine does not stretch
     result = cli("validate", small_game)
     assert result.code == 2, result
-    assert time.monotonic() - started < 10
+    assert time.process_time() - started < 10
     assert f"game.yaml:{offset + line}: " in result.err and message in result.err, result.err
     assert "Traceback" not in result.err
 

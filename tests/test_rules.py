@@ -66,16 +66,14 @@ def destinations(pdf):
     return found
 
 
-@pytest.fixture(scope="module")
-def greed_rules(tmp_path_factory):
-    """The seed game's rule sheets on A4 in ja, en and ja+en (built once for the module)."""
-    from generator.cli import main
-
-    out = tmp_path_factory.mktemp("rules")
-    assert main(["rules", "greed-inc", "--paper", "a4", "--out", str(out), "-q"]) == 0
-    return out / "greed-inc"
+@pytest.fixture
+def greed_rules(kits):
+    """The seed game's rule sheets on A4 in ja, en and ja+en: the kits' build (conftest), which writes them as
+    `pnpgen rules` does."""
+    return kits / "greed-inc"
 
 
+@pytest.mark.slow
 def test_side_by_side_twins_start_at_the_same_height(greed_rules):
     pdf = pikepdf.open(greed_rules / "rules-ja+en-a4.pdf")
     places = destinations(pdf)
@@ -250,6 +248,7 @@ def test_greed_inc_numbers_come_from_game_yaml(tmp_path):
         assert re.search(r'<td[^>]*>(<span class="phrase">)?34(</span>)?</td>', html)  # 0 + 6 + 11 + 17 stored
 
 
+@pytest.mark.slow
 def test_box_contents_section_equals_components_yaml(greed_rules):
     game = load_game(ROOT / "cards" / "greed-inc", require_templates=False)
     writer = RulebookWriter(game, load_rules(game))
