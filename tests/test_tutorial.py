@@ -12,6 +12,7 @@ The walkthrough's fenced blocks say what they are in their info string:
 from __future__ import annotations
 
 import csv
+import json
 import os
 import re
 import subprocess
@@ -138,8 +139,9 @@ def test_the_blocks_are_ones_the_walkthrough_understands():
 def test_every_step_runs_and_prints_what_the_walkthrough_says(walked):
     folder, printed = walked
     assert printed, "the walkthrough ran no command"
-    game = folder / "orchard"
-    assert (game / "game.yaml").is_file()
+    assert (folder / "orchard" / "game.yaml").is_file()
+    for line, output in printed.items():  # what the walkthrough makes is clean: no text past its box
+        assert "box(es) overflow" not in output and "runs past" not in output, f"tutorial.md:{line}:\n{output}"
 
 
 @pytest.mark.slow
@@ -167,6 +169,18 @@ def test_the_printed_game_holds_what_the_walkthrough_made(walked):
     german = normalised(" ".join(page_texts(out / "cards-de-a4.pdf")))
     assert "Marktstand" in german and "Bäckerei" in german
     assert "Juice bar" in german, "an untranslated German card must print its English text, flagged"
+    report = json.loads((out / "build.json").read_text(encoding="utf-8"))
+    listed = {string["id"] for string in report["untranslated"]["de"]}
+    assert {"cards[juice-bar].name", "labels[sheet_front].text", "labels[rules_players_range].text"} <= listed
+    assert "Obstgarten-Eile · Cards, Orders · sheet 1 of" in german  # pnpgen's words in English until translated
+
+    # the print-and-play file: the guide first, every component on its checklist; the ink-saving one lighter
+    bundle = normalised(" ".join(page_texts(out / "pnp-en-a4.pdf")[:2]))
+    for component in ("Cards", "Order cards", "Board", "Coins", "Player aid", "Rule sheet"):
+        assert component in bundle, f"{component!r} is not on the print-and-play file's first pages"
+    ink = {entry["path"]: entry["ink"]["mean_darkness"] for entry in report["files"] if "ink" in entry}
+    assert ink["pnp-en-a4-ink-saver.pdf"] <= ink["pnp-en-a4.pdf"] / 2
+
     with pikepdf.open(out / "rules-de-a4.pdf") as pdf:
         assert "Obstgarten-Eile" in str(pdf.docinfo.get("/Title", "")) or "Obstgarten-Eile" in "".join(
             page_texts(out / "rules-de-a4.pdf")
