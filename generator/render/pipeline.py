@@ -239,7 +239,9 @@ BATCHES_PER_WORKER = 40  # then the workers are replaced by fresh forks (after a
 def submit_render(batch: Batch, jobs: int) -> Future:
     global _pool_batches
     fonts.require_fonts_for(batch.html)  # before a worker prints its CJK text as empty boxes
-    future = render_pool(jobs).submit(render_and_release, batch.html, batch.base_url, batch.tagged, batch.image_dpi)
+    future = render_pool(jobs).submit(
+        render_and_release, batch.html, batch.base_url, batch.tagged, batch.image_dpi, batch.decided
+    )
     _pool_batches += 1
     return future
 

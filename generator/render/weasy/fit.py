@@ -40,7 +40,8 @@ from generator.render.weasy.justify import justify_lines
 from generator.render.weasy.lastlines import set_last_lines
 from generator.render.weasy.lastpage import tighten_for_last_page
 from generator.render.weasy.phrases import open_long_phrases
-from generator.render.weasy.tree import descendants, kind, page_box, unwrap
+from generator.render.weasy.decisions import BlockDecisions
+from generator.render.weasy.tree import descendants, document_root, kind, page_box, unwrap
 
 SHRINK_STEP = 0.05
 SHRINK_FLOOR, GROW_CEILING = 0.3, 3.0  # the most data-shrink and data-grow may change a box's font
@@ -230,18 +231,23 @@ def grow_to_fill(html, document):
     return html.render()
 
 
-def render_measured(html) -> tuple[Any, list[FitBox]]:
+def render_measured(html, decisions: BlockDecisions | None = None) -> tuple[Any, list[FitBox]]:
     """Lay out a weasyprint.HTML, shrinking what may shrink, growing what may grow, giving furigana a
     readable size (furigana.py), opening phrases too long for their line at their words (phrases.py) and
     setting paragraphs' last lines (lastlines.py); a near-empty last page is
     pulled back where the document asks for it (lastpage.py). Justified Japanese lines are then filled to
     their column (justify.py). The final document, its data-fit boxes and the text found where it should
-    not be."""
+    not be. `decisions`: the blocks whose passes' decisions are known are set by them and left alone, and what the
+    passes decided for every block is noted in it (decisions.py)."""
+    if decisions is not None:
+        decisions.apply(document_root(html))
     document, spilled = _one_page_per_face(grow_to_fill(html, html.render()))
-    last_lines: dict[int, str] = {}
+    last_lines: dict = {}
     opened: dict[int, str] = {}
     aligned: set[int] = set()
     last_page: dict = {}
+    if decisions is not None:
+        decisions.freeze(last_lines, opened, aligned)
     scales: dict[int, float] = {}
     original: dict[int, tuple] = {}  # element id -> (element, its own style attribute, its font size in px)
     while True:
@@ -258,6 +264,8 @@ def render_measured(html) -> tuple[Any, list[FitBox]]:
             changed = True
         changed = enlarge_small_readings(document) or changed
         changed = changed or align_edge_readings(document, aligned)
+        if not changed and decisions is not None and not last_page:
+            changed = not decisions.settled(document, last_lines, opened, aligned)
         # tightening reflows every line: decide it before joining the ends of short last lines
         tightened = not changed and tighten_for_last_page(document, last_page)
         if not (changed or tightened):  # display text's phrases and running text's last lines are apart: at once
@@ -271,6 +279,8 @@ def render_measured(html) -> tuple[Any, list[FitBox]]:
             fits = [measure_box(page, element, box, scales.get(id(element), 1.0)) for page, element, box in found]
             overflowing = {id(element) for (_, element, _), fit in zip(found, fits) if fit.overflows}
             found = fits + spilled + (text_findings(document, overflowing) if check_enabled() else [])
+            if decisions is not None:
+                decisions.record(tightened="pages" in last_page)
             return document, found + picture_findings(document)
         for key, (element, style, size) in original.items():
             element.set("style", f"{style};font-size:{size * scales[key]:.3f}px".lstrip(";"))
