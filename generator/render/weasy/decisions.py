@@ -1,22 +1,21 @@
 """What the typesetting passes decided for each block of a document, remembered by the block's content so that a
 layout of the same document with a few blocks changed decides again only for those.
 
-The passes that change a document's elements (short last lines squeezed, pushed or joined, words kept whole,
-long phrases opened, furigana sized and aligned: lastlines.py, phrases.py, furigana.py) decide paragraph by
-paragraph from that paragraph's own lines, which depend on its text and its column, not on the blocks around it.
-So a block (an element of class `block` with an id: a rule sheet's block) whose markup, the document's head
-(stylesheets, page size), the root's attributes and the elements around it are what they were when the passes
-last ran on it ends up set as it was then: its markup after the passes is put in place before the first layout
-and its elements are left alone by the passes (`freeze`), and only the other blocks go through them. A document
-of one edited paragraph is then laid out once or twice rather than once per pass.
+The passes that set a document's lines (short last lines squeezed, pushed or joined, words kept whole, long
+phrases opened: lastlines.py, phrases.py) decide paragraph by paragraph from that paragraph's own lines, which
+depend on its text and its column, not on the blocks around it. They run once what concerns the whole document
+is settled (the furigana, and the last-page pass, which may set the whole text smaller); from there on, a block
+(an element of class `block` with an id: a rule sheet's block) whose markup as written, place in the document
+(the elements around it, what CSS may select it by), document head (stylesheets, page size) and root attributes
+(the text's size the last-page pass chose among them) are what they were when the passes last ran on it ends
+up set as it was then. So at that point each such block is given its markup after the passes and left alone by
+them (its elements marked done in their states), and only the other blocks go through them: a document with one
+edited paragraph is laid out once or twice more, not once per pass. The document is the one a layout without
+memory makes: every decision before that point is made as without it, and each remembered block's lines are the
+ones its passes would have found again.
 
-Not remembered, so decided again in full: a document the last-page pass tightened (its root font changes every
-line), and blocks holding `data-fit` boxes (their shrinking is kept per layout). The last-page pass decides on
-the text before its last lines are set; with blocks set from memory their lines are already set (a squeeze
-takes a line out), so a document whose last page comes near either side of that decision (the pass would
-tighten, or the last page is close to its threshold or nearly full, where the unset text might spill onto a
-page more) forgets what it took from memory and is set in full (`settled`). The decisions travel as plain
-strings (the main process keeps them sealed, render/rulebook.py).
+Blocks holding `data-fit` boxes (their shrinking is kept per layout) are not remembered. The decisions travel as
+plain strings (the main process keeps them sealed, render/rulebook.py).
 """
 
 from __future__ import annotations
@@ -27,78 +26,77 @@ from typing import Any
 from xml.etree import ElementTree
 
 BLOCK_CLASS = "block"
-SETTLED_MARGIN = 0.25  # how far (in shares of a page's lines) the last page must be from a tightening either way
-DECISIONS_VERSION = "1"  # part of every key: a change to what a pass decides forgets what was remembered
+DECISIONS_VERSION = "2"  # part of every key: a change to what a pass decides forgets what was remembered
 
 
 @dataclass
 class BlockDecisions:
     """The markup of each block after the passes: `known` from an earlier layout (block key -> markup), `found`
-    filled by this one (every block it could remember), `reused` how many known ones it took."""
+    filled by this one, `reused` how many known ones it took."""
 
     known: dict[str, str] = field(default_factory=dict)
     found: dict[str, str] = field(default_factory=dict)
     reused: int = 0
-    _blocks: dict[int, tuple[Any, str]] = field(default_factory=dict)  # element id -> (element, key)
-    _frozen: list = field(default_factory=list)  # (element, its own markup before the passes)
+    _root: Any = None
+    _written: dict[int, tuple[Any, str]] = field(default_factory=dict)  # element id -> (block, its key as written)
+    _applied: bool = False
+    _states: tuple = ()
+    _chosen: list = field(default_factory=list)  # (block, its markup after the passes) to put in
+    _replaced: list = field(default_factory=list)
 
-    def apply(self, root) -> None:
-        """Key every block of the document rooted at `root` by what it is, and put in each one known its markup
-        after the passes (before the first layout)."""
-        self._blocks = {id(element): (element, key) for element, key in block_keys(root)}
-        for element, key in self._blocks.values():
-            markup = self.known.get(key)
-            if markup is not None:
-                self._frozen.append((element, markup_of(element)))
+    def start(self, root) -> None:
+        """Note each block of the document rooted at `root` as written (before any pass changes it)."""
+        self._root = root
+        self._written = {id(element): (element, key) for element, key in block_keys(root)}
+
+    def apply(self, last_lines: dict, opened: dict, aligned: set) -> None:
+        """Once, when the passes that set lines are about to run on a layout: mark every element of each block
+        known done in the passes' states, so that they set only the other blocks; `put_in` then gives the known
+        blocks their markup."""
+        if self._applied:
+            return
+        self._applied = True
+        self._states = (last_lines, opened, aligned)
+        self._chosen = [(element, markup) for element, key in self._keys() if (markup := self.known.get(key))]
+        for element, _ in self._chosen:
+            self._done(element)
+        self.reused = len(self._chosen)
+
+    def put_in(self) -> bool:
+        """Give each known block its markup after the passes (its elements done too); True when one changed."""
+        chosen, self._chosen = self._chosen, []
+        changed = False
+        for element, markup in chosen:
+            if markup_of(element) != markup:
+                self._replaced.extend(element.iter())  # kept alive: their ids stay in the states
                 _replace_content(element, ElementTree.fromstring(markup))
-                self.reused += 1
+                self._done(element)
+                changed = True
+        return changed
 
-    def freeze(self, last_lines: dict, opened: dict, aligned: set) -> None:
-        """Mark every element of the blocks set from memory as done in the passes' states."""
+    def _done(self, block) -> None:
         from generator.render.weasy.lastlines import DONE, WORD_PASSES
         from generator.render.weasy.phrases import CHARACTERS
 
-        for block, _ in self._frozen:
-            for element in block.iter():
-                last_lines[id(element)] = DONE
-                last_lines[(id(element), "words")] = WORD_PASSES
-                opened[id(element)] = CHARACTERS
-                aligned.add(id(element))
+        last_lines, opened, aligned = self._states
+        for inner in block.iter():
+            last_lines[id(inner)] = DONE
+            last_lines[(id(inner), "words")] = WORD_PASSES
+            opened[id(inner)] = CHARACTERS
+            aligned.add(id(inner))
 
-    def settled(self, document, last_lines: dict, opened: dict, aligned: set) -> bool:
-        """Whether the last-page pass decides on this layout as it would on the unset text; if not, the blocks
-        taken from memory are put back as they were written and the passes' states forget them (False: lay the
-        document out again)."""
-        from generator.render.weasy.lastpage import MIN_ATTRIBUTE, last_page_share
-        from generator.render.weasy.tree import page_box
-
-        if not self._frozen or len(document.pages) < 2:
-            return True
-        root = page_box(document.pages[0]).children[0].element
-        try:
-            minimum = float(root.get(MIN_ATTRIBUTE) or "")
-        except ValueError:
-            return True
-        share = last_page_share(document)
-        if minimum + SETTLED_MARGIN <= share <= 1 - SETTLED_MARGIN:
-            return True
-        for block, markup in self._frozen:
-            for element in block.iter():
-                for state in (last_lines, opened):
-                    state.pop(id(element), None)
-                last_lines.pop((id(element), "words"), None)
-                aligned.discard(id(element))
-            _replace_content(block, ElementTree.fromstring(markup))
-        self._frozen, self.reused = [], 0
-        return False
-
-    def record(self, tightened: bool) -> None:
-        """Every block's markup after the passes, unless the document was tightened as a whole."""
-        if tightened:
-            return
-        for element, key in self._blocks.values():
+    def record(self) -> None:
+        """Every block's markup after the passes, by its key."""
+        for element, key in self._keys():
             if not any(inner.get("data-fit") for inner in element.iter()):
                 self.found[key] = markup_of(element)
+
+    def _keys(self) -> list[tuple[Any, str]]:
+        """Each block with its key: as written, with the root's attributes now (a tightened text's size)."""
+        root = repr(sorted(self._root.attrib.items())) if self._root is not None else ""
+        return [
+            (element, hashlib.sha256(f"{key}\0{root}".encode()).hexdigest()) for element, key in self._written.values()
+        ]
 
 
 def block_keys(root) -> list[tuple[Any, str]]:
