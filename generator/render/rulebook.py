@@ -14,6 +14,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from concurrent.futures import Executor
 from typing import cast
 
 import pikepdf
@@ -101,6 +102,7 @@ class RulebookWriter:
         self.draw_cards = False  # card blocks render faces only when a sheet is written, not to check
         self.card_images: dict[tuple, list[str]] = {}
         self.image_cache: Path | None = None  # where pictured cards are kept between builds (cardimage.py)
+        self.pool: Executor | None = None  # lay out on this executor rather than the command's render pool
         self.fallbacks: dict[str, dict[str, Text]] = {}  # language -> string id -> Text printed in the source
         self._templates: dict[str, Templates] = {}
         self.blocks = with_prototype(rulebook.blocks, prototype_blocks(game, rulebook.file, self.word))
@@ -333,9 +335,12 @@ class RulebookWriter:
 
     # --- documents ------------------------------------------------------------------------------
 
-    def html(self, langs: tuple[str, ...], paper: str, cover: bool = True) -> str:
-        """The edition as HTML: with a cover and a contents page, or (short rules) a title above the text."""
-        context: dict = {"langs": langs, "pair": len(langs) > 1, "cover": cover}
+    def html(self, langs: tuple[str, ...], paper: str, cover: bool = True, only: str | None = None) -> str:
+        """The edition as HTML: with a cover and a contents page, or (short rules) a title above the text; `only`:
+        that block alone, in its column (no title, no cover)."""
+        fragment = only is not None
+        cover = cover and not fragment
+        context: dict = {"langs": langs, "pair": len(langs) > 1, "cover": cover, "fragment": fragment}
         if cover:
             context.update(cover_titles=self.cover_titles(langs), toc=self.contents(langs))
         else:
@@ -348,6 +353,7 @@ class RulebookWriter:
                 "views": [(lang, self.block_view(block, lang)) for lang in langs],
             }
             for block in self.blocks
+            if only is None or block.id == only
         ]
         if self.problems:
             problems, self.problems = self.problems, []
@@ -431,12 +437,12 @@ class RulebookWriter:
         ]
         return {"heading": " / ".join(self.word("contents", lang) for lang in langs), "entries": entries}
 
-    def batch(self, langs: tuple[str, ...], paper: str, cover: bool = True) -> Batch:
+    def batch(self, langs: tuple[str, ...], paper: str, cover: bool = True, only: str | None = None) -> Batch:
         """The edition as one WeasyPrint document, keyed by its content like a batch of card faces; a tagged PDF
-        (headings, paragraphs, lists, tables, figures, each element in its language)."""
+        (headings, paragraphs, lists, tables, figures, each element in its language). `only`: one block alone."""
         self.draw_cards = True
         return Batch(
-            self.html(langs, paper, cover),
+            self.html(langs, paper, cover, only),
             self.game.dir.resolve().as_uri() + "/",
             tagged=True,
             image_dpi=self.game.image_dpi,
@@ -459,7 +465,11 @@ def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
 
 
 def render_editions(
-    writer: RulebookWriter, wanted: list[tuple[tuple[str, ...], str]], cache: FaceCache, jobs: int
+    writer: RulebookWriter,
+    wanted: list[tuple[tuple[str, ...], str]],
+    cache: FaceCache,
+    jobs: int,
+    pool: Executor | None = None,
 ) -> tuple[list[str], list[bytes]]:
     """Each edition's cache key and PDF. `cover: auto` lays the text out without a cover first; an edition
     longer than COVER_FROM_PAGES on any paper is laid out again with a cover and a contents page on every
@@ -469,8 +479,9 @@ def render_editions(
     (the cover and the contents take two pages, the last-page pass saves at most one), so the cover stands
     without the layouts that would decide it. An edition whose inputs are those of the last build and whose PDF
     is cached is not made again (EditionMemo): an edit of one language's text lays out only the editions that
-    print it."""
+    print it. `pool`: an executor of the caller's own to lay out on (see pipeline.rendered_in_order)."""
     writer.image_cache = cache.directory
+    writer.pool = pool
     memo = EditionMemo(cache.directory, writer.game, writer.rulebook)
     choice = writer.rulebook.cover
     if choice != "auto":
@@ -547,7 +558,7 @@ def _render_remembered(writer: RulebookWriter, requests: list, cache: FaceCache,
             places[id(batch)] = index
             yield batch
 
-    for batch, rendered in rendered_in_order(batches(), jobs, len(todo)):
+    for batch, rendered in rendered_in_order(batches(), jobs, len(todo), pool=writer.pool):
         index = places[id(batch)]
         cache.misses += 1
         cache.put(batch.key, rendered.pdf)
