@@ -168,22 +168,21 @@ class RulePages:
         """The edited block laid out alone at its column width in each edition printing its language, as images."""
         found: dict[str, dict[str, str]] = {}
         game: Game = writer.game
-        for langs in editions(game, game.languages):
-            if edit.lang not in langs:
+        shown = [langs for langs in editions(game, game.languages) if edit.lang in langs]
+        batches = [writer.batch(langs, edit.paper, only=edit.block) for langs in shown]
+        laid = rendered_in_order(batches, self.jobs, len(batches), pool=self._executor())
+        for langs, (batch, rendered) in zip(shown, laid):  # on both cores at once
+            boxes = [fit for fit in rendered.fits if fit.kind == "block" and fit.page == 0]
+            if not boxes:
                 continue
-            batch = writer.batch(langs, edit.paper, only=edit.block)
-            for _, rendered in rendered_in_order([batch], self.jobs, 1, pool=self._executor()):
-                boxes = [fit for fit in rendered.fits if fit.kind == "block" and fit.page == 0]
-                if not boxes:
-                    continue
-                self.cache.put(batch.key, rendered.pdf)
-                left = min(fit.area[0] for fit in boxes)
-                top = min(fit.area[1] for fit in boxes)
-                right = max(fit.area[0] + fit.area[2] for fit in boxes)
-                bottom = max(fit.area[1] + fit.area[3] for fit in boxes)
-                name = f"{batch.key}-{edit.block}"
-                self.crops[name] = (batch.key, 0, (left, top, right, bottom), PAPERS[edit.paper])
-                found.setdefault(edit.block, {})[edition_name(langs)] = f"/rules-block/{name}.png"
+            self.cache.put(batch.key, rendered.pdf)
+            left = min(fit.area[0] for fit in boxes)
+            top = min(fit.area[1] for fit in boxes)
+            right = max(fit.area[0] + fit.area[2] for fit in boxes)
+            bottom = max(fit.area[1] + fit.area[3] for fit in boxes)
+            name = f"{batch.key}-{edit.block}"
+            self.crops[name] = (batch.key, 0, (left, top, right, bottom), PAPERS[edit.paper])
+            found.setdefault(edit.block, {})[edition_name(langs)] = f"/rules-block/{name}.png"
         return found
 
     # --- images ----------------------------------------------------------------------------------
