@@ -25,7 +25,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 BLOCK = "overview-2"  # "You sit on the boards...": a paragraph of the first page
-PLACES = {"en": "Spend it on status symbols", "ja": "そのお金でステータスシンボルを"}
+PLACES = {"en": "status symbols;", "ja": "ステータスシンボルを競り落とし"}  # a new word goes before these
 WORDS = {
     "en": ["shiny", "costly", "gaudy", "lavish", "gilded", "rare"],
     "ja": ["豪華な", "高価な", "派手な", "贅沢な", "立派な", "希少な"],
@@ -42,17 +42,11 @@ def copy_game(work: Path) -> Path:
 
 
 def edited(text: str, lang: str, run: int) -> str:
-    """The rules with one new word before the place's last word (a new word each run)."""
+    """The text with one word inserted before its place (a new word each run; the words of runs before stay)."""
     place = PLACES[lang]
-    word = WORDS[lang][run % len(WORDS[lang])]
-    spaced = f"{word} " if lang == "en" else word
-    changed = (
-        place.replace("status symbols", f"{spaced}status symbols")
-        if lang == "en"
-        else place.replace("ステータスシンボル", f"{spaced}ステータスシンボル")
-    )
     assert place in text, f"the bench's edit expects {place!r} in greed-inc's rules.yaml"
-    return text.replace(place, changed, 1)
+    word = WORDS[lang][run % len(WORDS[lang])]
+    return text.replace(place, f"{word} {place}" if lang == "en" else f"{word}{place}", 1)
 
 
 def call(url: str, body: dict | None = None):

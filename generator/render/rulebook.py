@@ -548,7 +548,7 @@ def _render_remembered(writer: RulebookWriter, requests: list, cache: FaceCache,
             batch = writer.batch(langs, paper, cover)
             found, writer.fallbacks = writer.fallbacks, before
             writer.add_fallbacks(found)
-            memo.put(memo.inputs(langs, paper, cover), batch.key, found)
+            memo.put(memo.inputs(langs, paper, cover), batch.key, found, langs)
             keys[index] = batch.key
             if cache.find_face(batch.key) and (data := cache.get(batch.key)) is not None:
                 cache.hits += 1
@@ -635,33 +635,42 @@ class EditionMemo:
         return hashlib.sha256(f"{self._start}\0{text}\0{'+'.join(langs)}\0{paper}\0{cover}".encode()).hexdigest()
 
     def had_cover(self, langs: tuple[str, ...]) -> bool:
-        return self.known.get(f"cover:{'+'.join(langs)}") == [True]
+        return self.known.get(f"cover:{'+'.join(langs)}") == [True, "+".join(langs)]
 
     def note_cover(self, langs: tuple[str, ...], cover: bool) -> None:
-        self.kept[f"cover:{'+'.join(langs)}"] = [cover]
+        self.kept[f"cover:{'+'.join(langs)}"] = [cover, "+".join(langs)]
 
     def get(self, inputs: str) -> tuple[str, dict] | None:
         entry = self.kept.get(inputs) or self.known.get(inputs)
         if entry is None:
             return None
         self.kept[inputs] = entry
-        key, printed = entry
+        key, printed = entry[0], entry[1]
         fallbacks: dict[str, dict] = {}
         for lang, string_id, file, line in printed:
             fallbacks.setdefault(lang, {})[string_id] = Printed(Path(file) if file else None, line)
         return key, fallbacks
 
-    def put(self, inputs: str, key: str, fallbacks: dict) -> None:
+    def put(self, inputs: str, key: str, fallbacks: dict, langs: tuple[str, ...]) -> None:
         printed = [
             [lang, string_id, str(text.file) if text.file else None, text.line]
             for lang, found in fallbacks.items()
             for string_id, text in found.items()
         ]
-        self.kept[inputs] = [key, printed]
+        self.kept[inputs] = [key, printed, "+".join(langs)]
 
     def save(self) -> None:
-        if self.directory is not None and self.kept != self.known:
-            self.store.save(self.game.dir, "rules", "", self.kept)
+        """The entries of the editions this build made or used, and the last build's of the others (a build of
+        some editions, as `pnpgen serve` lays out the edited one first, keeps what it knows of the rest)."""
+        made = {entry[-1] for entry in self.kept.values()}
+        kept = {
+            name: entry
+            for name, entry in self.known.items()
+            if isinstance(entry[-1], str) and entry[-1] not in made  # an entry names its edition last
+        }
+        kept.update(self.kept)
+        if self.directory is not None and kept != self.known:
+            self.store.save(self.game.dir, "rules", "", kept)
 
 
 def edition_text(rulebook: Rulebook, langs: tuple[str, ...], source: str) -> str:
