@@ -293,7 +293,8 @@ def measure_rules(work: Path, alone: dict, served: dict, runs: int, results: dic
     for _ in range(runs):
         game = copy_game(work)
         shutil.rmtree(work / "rules-cold", ignore_errors=True)
-        measure(results, "rules_cold", "pnpgen rules, six editions, empty cache", rules + [work / "rules-cold", game])
+        cold = rules + [work / "rules-cold", game]
+        measure(results, "rules_cold", "pnpgen rules, six editions, empty cache, no server", cold, alone)
     game = copy_game(work)
 
     def add(key: str, label: str, seconds: float) -> None:
