@@ -103,7 +103,9 @@ def measure_serve(game: Path, cache: Path, runs: int, add) -> None:
                 time.sleep(POLL_SECONDS)
             for key in ("block", "first", "all"):
                 add(
-                    f"rules_edit_{key}", f"pnpgen serve: one-word {lang} rules edit, {key}", seen.get(key, float("nan"))
+                    f"rules_edit_{key}",
+                    f"pnpgen serve: one-word rules edit (en, ja in turns), {key}",
+                    seen.get(key, float("nan")),
                 )
     finally:
         server.stop()
