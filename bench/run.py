@@ -1,6 +1,6 @@
 """`make bench`: pnpgen against a WeasyPrint floor, protograf and a ReportLab anchor, and on a large game.
 
-    python bench/run.py [--only small,kits,large,art] [--cards N] [--runs N]
+    python bench/run.py [--only small,kits,large,art,rules] [--cards N] [--runs N]
 
 Measures (wall seconds and CPU seconds, medians of --runs (3), and the peak memory of the whole process tree):
   small       the 300-card benchmark deck (100 distinct faces x 3), A4 with crop marks:
@@ -28,6 +28,11 @@ Measures (wall seconds and CPU seconds, medians of --runs (3), and the peak memo
               process opening each picture with Pillow and resizing it to its printed size at 350 dpi,
               bench/art_floor.py), in turns; then art_warm after one card's text changed (with the server).
               art_pdf_mb is the card sheets' file, art_pictures_mb the pictures downsampled as pnpgen embeds them
+  rules       a one-word edit of Greed Inc's rule sheet (bench/rules_edit.py): rules_cold_s (all six editions,
+              empty cache, no server), then in `pnpgen serve` English and Japanese edits in turns, a new word each:
+              rules_edit_block_s (the block alone at its column width), rules_edit_first_s (the edited language's
+              A4 edition), rules_edit_all_s (every edition printing it); rules_build_edit_s (`pnpgen rules` after
+              such an edit, with the pnpgen server)
 The cold runs of the small deck, the floors and protograf take turns, so that a busy machine slows them alike.
 Prints every measure, the ratios with their targets, and writes output/bench.json (a run of some parts with
 --only writes output/bench-PART[+PART].json instead, leaving the full run's figures in place).
@@ -55,10 +60,11 @@ sys.path.insert(0, str(HERE))
 from art import downsampled_bytes, write_art_game  # noqa: E402
 from deck import DISTINCT, write_csv, write_pnpgen_game  # noqa: E402
 from large_game import CARDS, write_large_game  # noqa: E402
+from rules_edit import copy_game, edited, measure_serve  # noqa: E402
 
 PYTHON = sys.executable
 PEER_VENV = HERE / ".venv-protograf"
-PARTS = ("small", "kits", "large", "art")
+PARTS = ("small", "kits", "large", "art", "rules")
 LARGE_LANGUAGES = 2  # ja and en: every card a front of its own in each, one back per language
 
 
@@ -230,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
             measure_large(work, alone, served, args.cards, args.runs, results)
         if "art" in parts:
             art_bytes.update(measure_art(work, alone, served, args.runs, results))
+        if "rules" in parts:
+            measure_rules(work, alone, served, args.runs, results)
     finally:
         subprocess.run([PYTHON, "-m", "generator", "daemon", "stop"], env={**os.environ, **served}, capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
@@ -277,6 +285,30 @@ def measure_small(work: Path, alone: dict, served: dict, runs: int, results: dic
     for run in range(runs):
         write_pnpgen_game(work, edit=f"Edited again, version {run}.")
         measure(results, "warm_alone", "pnpgen warm (one card edited, no server)", pnpgen + [game], alone)
+
+
+def measure_rules(work: Path, alone: dict, served: dict, runs: int, results: dict[str, Series]) -> None:
+    """Greed Inc's rule sheet: cold, then one-word edits in `pnpgen serve` and with `pnpgen rules` (rules_edit.py)."""
+    rules = [PYTHON, "-m", "generator", "rules", "-q", "--out"]
+    for _ in range(runs):
+        game = copy_game(work)
+        shutil.rmtree(work / "rules-cold", ignore_errors=True)
+        cold = rules + [work / "rules-cold", game]
+        measure(results, "rules_cold", "pnpgen rules, six editions, empty cache, no server", cold, alone)
+    game = copy_game(work)
+
+    def add(key: str, label: str, seconds: float) -> None:
+        results.setdefault(key, Series(label)).add(seconds, 0.0, 0.0, 0.0)
+
+    measure_serve(game, work / "rules-served", runs, add)
+    start_server(served)
+    out = work / "rules-built"
+    subprocess.run(rules + [out, game], env={**os.environ, **served}, check=True)
+    rules_file = game / "rules.yaml"
+    for run in range(runs):
+        lang = ("en", "ja")[run % 2]
+        rules_file.write_text(edited(rules_file.read_text(encoding="utf-8"), lang, run + runs), encoding="utf-8")
+        measure(results, "rules_build_edit", "pnpgen rules after a one-word edit (server)", rules + [out, game], served)
 
 
 def measure_art(work: Path, alone: dict, served: dict, runs: int, results: dict[str, Series]) -> dict[str, int]:
@@ -431,6 +463,12 @@ def targets(
             rows.append(("large per-face cold", f"{per_face:.1f} ms", "<= 1.2 x small (run small too)", None))
         at_most("large one-card edit (server)", s["large_warm"], 5.0, " s")
         at_most("large peak", max(results["large_cold"].peak, results["large_warm"].peak), 1024, " MB", strictly=True)
+    if "rules_edit_all" in s:
+        at_most("rules edit: the block alone (serve)", s["rules_edit_block"], 1.0, " s")
+        at_most("rules edit: the edited edition on screen (serve)", s["rules_edit_first"], 5.0, " s")
+        at_most("rules edit: every edition printing it (serve)", s["rules_edit_all"], 10.0, " s")
+    if "rules_build_edit" in s:
+        at_most("rules edit: pnpgen rules (server)", s["rules_build_edit"], 10.0, " s")
     return rows
 
 
@@ -464,6 +502,11 @@ def report(results: dict[str, Series], parts: list[str], args, load: list[float]
         "art_cold": "art_cold_s",
         "art_floor": "art_floor_s",
         "art_warm": "art_warm_s",
+        "rules_cold": "rules_cold_s",
+        "rules_edit_block": "rules_edit_block_s",
+        "rules_edit_first": "rules_edit_first_s",
+        "rules_edit_all": "rules_edit_all_s",
+        "rules_build_edit": "rules_build_edit_s",
     }
     data: dict = {names[key]: round(value, 3) for key, value in s.items()}
     data["cpu_s"] = {names[key]: round(series.cpu, 3) for key, series in results.items()}

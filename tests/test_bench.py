@@ -112,3 +112,37 @@ def test_the_pictures_targets_compare_what_they_add_with_their_floor():
     assert rows["pictures added to a cold build / their floor"] == ("0.98", True)  # (5.2 - 1.1) / 4.2
     assert rows["with pictures: one-card edit (server) / cold"] == ("0.17", False)
     assert rows["with pictures: PDF / the downsampled pictures"] == ("1.30", False)
+
+
+def test_the_rules_targets_are_the_issues_limits():
+    results = {
+        "rules_edit_block": series("block", (0.8, 0), (1.4, 0), (0.9, 0)),
+        "rules_edit_first": series("first", (5.5, 0)),
+        "rules_edit_all": series("all", (9.0, 0)),
+        "rules_build_edit": series("build", (12.0, 0)),
+    }
+    rows = {name: (value, met) for name, value, _, met in run.targets(results, 20_000)}
+    assert rows["rules edit: the block alone (serve)"] == ("0.90 s", True)  # the median run
+    assert rows["rules edit: the edited edition on screen (serve)"] == ("5.50 s", False)
+    assert rows["rules edit: every edition printing it (serve)"] == ("9.00 s", True)
+    assert rows["rules edit: pnpgen rules (server)"] == ("12.00 s", False)
+
+
+def test_each_rules_edit_inserts_a_new_word_in_the_paragraph():
+    from rules_edit import PLACES, edited
+
+    rules = (BENCH.parent / "cards" / "greed-inc" / "rules.yaml").read_text(encoding="utf-8")
+    texts = [rules]
+    for index, lang in enumerate(["en", "ja", "en", "ja"]):
+        texts.append(edited(texts[-1], lang, index))
+        changed = [(a, b) for a, b in zip(texts[-2].splitlines(), texts[-1].splitlines()) if a != b]
+        assert len(changed) == 1 and PLACES[lang] in changed[0][0]  # one line, one word more
+        assert len(changed[0][1]) - len(changed[0][0]) == len(rules_word(lang, index)) + (lang == "en")
+    assert "Spend it on shiny gaudy status symbols;" in texts[-1]
+    assert "そのお金で高価な贅沢なステータスシンボルを" in texts[-1]
+
+
+def rules_word(lang: str, run: int) -> str:
+    from rules_edit import WORDS
+
+    return WORDS[lang][run % len(WORDS[lang])]

@@ -167,3 +167,83 @@ def test_a_refused_edit_is_sent_once_and_again_only_after_a_change(page, small_g
     assert "Draw 2 cards." in edits[1]
     expect(note).to_have_count(0)
     assert "en: Draw 2 cards." in (small_game / CARDS).read_text(encoding="utf-8")
+
+
+RULES = """\
+blocks:
+  - id: goal
+    type: heading
+    text: {ja: 目的, en: Goal}
+  - id: play
+    text: {ja: 各プレイヤーは手番ごとにカードを1枚引きます。, en: Each player draws one card a turn.}
+"""
+RULES_SECONDS = 240  # laying out a rule sheet on a loaded 2-core machine
+
+
+@pytest.fixture
+def rules_page(browser, served, small_game):
+    (small_game / "rules.yaml").write_text(RULES, encoding="utf-8")
+    served.session.refresh()
+    assert served.session.rules.wait_idle(RULES_SECONDS)
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(served.url + "/rules")
+    page.wait_for_selector(".edition[data-edition='en'] .page img")
+    yield page
+    page.close()
+
+
+def en_page(page) -> str:
+    return page.locator(".edition[data-edition='en'] .page img").first.get_attribute("src")
+
+
+@pytest.mark.timeout(RULES_SECONDS * 2)
+def test_a_rule_block_edited_on_its_page_changes_the_page_and_outlines_its_problem(rules_page, small_game):
+    page = rules_page
+    before = en_page(page)
+    assert page.locator(".edition[data-edition='en'] .outline.glossary").count() == 0
+    page.locator(".edition[data-edition='en'] .block-box[data-block='play']").first.click()  # opens its fields
+    text = field(page, "rules[play].text", "en")
+    expect(text).to_be_focused()
+    text.fill("Each person draws one card a turn.")  # the glossary's プレイヤー is "player"
+    text.press("Enter")
+    expect(page.locator("#message")).to_contain_text("saved rules[play].text (en): rules.yaml")
+    page.wait_for_function(
+        "old => document.querySelector(\".edition[data-edition='en'] .page img\").getAttribute('src') !== old",
+        arg=before,
+        timeout=RULES_SECONDS * 1000,
+    )
+    page.wait_for_function(
+        "() => { const img = document.querySelector(\".edition[data-edition='en'] .page img\");"
+        " return img.complete && img.naturalWidth > 300; }",
+        timeout=20000,
+    )  # the new page shows
+    outline = page.locator(".edition[data-edition='en'] .outline.glossary")
+    expect(outline).to_have_count(1)
+    assert "play" in outline.get_attribute("title")
+    box = page.locator(".edition[data-edition='en'] .block-box[data-block='play']").first.bounding_box()
+    drawn = outline.bounding_box()
+    assert box and drawn and abs(box["x"] - drawn["x"]) < 2 and abs(box["y"] - drawn["y"]) < 2  # on the block
+    expect(page.locator("tr[data-string='rules[play].text'] .flag.glossary")).to_have_count(1)
+    assert "en: Each person draws one card a turn." in (small_game / "rules.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.timeout(RULES_SECONDS * 2)
+def test_a_refused_rules_edit_is_shown_once_and_sent_once(rules_page, served, small_game):
+    page = rules_page
+    edits = []
+    page.on("request", lambda request: edits.append(request.post_data) if request.url.endswith("/api/edit") else None)
+    before = (small_game / "rules.yaml").read_text(encoding="utf-8")
+    text = field(page, "rules[play].text", "en")
+    text.fill("Each player draws {n} card.")
+    served.session.rules.request()  # the rule sheet laid out meanwhile: the refusal never waits for it
+    text.press("Enter")
+    expect(page.locator("#message.refused")).to_contain_text("not saved: placeholders differ", timeout=5000)
+    page.wait_for_timeout(3000)  # the state reloads after the refusal; nothing may be sent meanwhile
+    assert len(edits) == 1, edits
+    expect(page.locator("tr[data-string='rules[play].text'] .note.refused")).to_have_count(1)
+    text.press("Enter")  # the same text again: still refused, nothing sent
+    text.blur()
+    page.wait_for_timeout(1000)
+    assert len(edits) == 1, edits
+    assert text.input_value() == "Each player draws {n} card."
+    assert (small_game / "rules.yaml").read_text(encoding="utf-8") == before

@@ -48,6 +48,7 @@ class Batch:
         assert html is not None or (inputs is not None and make is not None), "a batch needs its HTML or a maker"
         self._html, self.base_url, self.inputs, self._make = html, base_url, inputs, make
         self.tagged = tagged
+        self.decided: dict[str, str] | None = None  # the passes' decisions for its blocks known (weasy/decisions.py)
         self.image_dpi = image_dpi  # finer pictures are embedded scaled down to this (weasy/pictures.py)
 
     @property
@@ -109,7 +110,7 @@ def _digest_of(digest, parts):
 def render_fitted(batch: Batch) -> RenderedBatch:
     """Render one batch, with its measured text boxes (see render/worker.py: what a render worker runs)."""
     fonts.require_fonts_for(batch.html)
-    return render_document(batch.html, batch.base_url, batch.tagged, batch.image_dpi)
+    return render_document(batch.html, batch.base_url, batch.tagged, batch.image_dpi, batch.decided)
 
 
 def render_batch(batch: Batch) -> bytes:

@@ -138,11 +138,14 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def folder_fingerprint(folder: Path) -> str:
-    """Every file of a template folder, by name and content (templates, macros, icons, images, stylesheets)."""
+def folder_fingerprint(folder: Path, leave_out: tuple[str, ...] = ()) -> str:
+    """Every file of a template folder, by name and content (templates, macros, icons, images, stylesheets);
+    `leave_out`: names of files directly in the folder that the caller hashes its own way."""
     digest = hashlib.sha256(str(folder).encode())
     if folder.is_dir():
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        for path in sorted(
+            p for p in folder.rglob("*") if p.is_file() and p.relative_to(folder).as_posix() not in leave_out
+        ):
             digest.update(str(path.relative_to(folder)).encode() + b"\0")
             digest.update(content_digest(path))
     return digest.hexdigest()

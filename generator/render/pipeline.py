@@ -13,7 +13,7 @@ import sys
 import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import cast
 
@@ -190,9 +190,20 @@ IN_FLIGHT_PER_WORKER = 2  # batches handed to the pool ahead of the one awaited:
 
 
 def rendered_in_order(
-    batches: Iterable[Batch], jobs: int, count: int, on_done=None
+    batches: Iterable[Batch], jobs: int, count: int, on_done=None, pool: Executor | None = None
 ) -> Iterator[tuple[Batch, RenderedBatch]]:
-    """Render the batches (made as they are needed) on every core, yielding each with its result, in order."""
+    """Render the batches (made as they are needed) on every core, yielding each with its result, in order.
+    `pool`: an executor of the caller's own (`pnpgen serve`'s rule sheets) rather than the command's render pool,
+    which another thread may be using or replacing."""
+    if pool is not None:
+        own: deque[tuple[Batch, Future]] = deque()
+        for batch in batches:
+            own.append((batch, pool.submit(render_and_release, *render_arguments(batch))))
+            if len(own) >= IN_FLIGHT_PER_WORKER * jobs:
+                yield _finished(*own.popleft(), on_done)
+        while own:
+            yield _finished(*own.popleft(), on_done)
+        return
     if jobs > 1 and (count > 1 or (count and "weasyprint" not in sys.modules)):
         pending: deque[tuple[Batch, Future]] = deque()
         submitted = 0
@@ -238,10 +249,29 @@ BATCHES_PER_WORKER = 40  # then the workers are replaced by fresh forks (after a
 
 def submit_render(batch: Batch, jobs: int) -> Future:
     global _pool_batches
-    fonts.require_fonts_for(batch.html)  # before a worker prints its CJK text as empty boxes
-    future = render_pool(jobs).submit(render_and_release, batch.html, batch.base_url, batch.tagged, batch.image_dpi)
+    future = render_pool(jobs).submit(render_and_release, *render_arguments(batch))
     _pool_batches += 1
     return future
+
+
+def render_arguments(batch: Batch) -> tuple:
+    """What a worker's render_and_release is given for a batch."""
+    fonts.require_fonts_for(batch.html)  # before a worker prints its CJK text as empty boxes
+    return batch.html, batch.base_url, batch.tagged, batch.image_dpi, batch.decided
+
+
+def new_render_pool(jobs: int) -> ProcessPoolExecutor:
+    """An executor of `jobs` render workers forked from this process (WeasyPrint imported here first), for a caller
+    that keeps its own apart from the command's render pool."""
+    from generator.render import weasy
+
+    weasy.load()
+    return ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=processes.start_worker,
+        initargs=(os.getpid(),),
+    )
 
 
 def render_pool(jobs: int) -> ProcessPoolExecutor:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from concurrent.futures import Executor
+from typing import cast
 
 import pikepdf
 from markupsafe import Markup, escape
@@ -29,7 +32,8 @@ from generator.render import fonts, typeset_html
 from generator.render.cardimage import face_images
 from generator.render.batches import Batch, renderer_fingerprint
 from generator.render.memo import FaceMemo, context_key, folder_fingerprint
-from generator.render.pipeline import FaceCache, render_batches
+from generator.fsutil import read_sealed_entry, write_sealed_entry
+from generator.render.pipeline import FaceCache, rendered_in_order
 from generator.render.prototype import WORDS as PROTOTYPE_WORDS, prototype_blocks
 from generator.render.templating import Templates
 from generator.render.titles import file_title
@@ -143,6 +147,7 @@ class RulebookWriter:
         self.draw_cards = False  # card blocks render faces only when a sheet is written, not to check
         self.card_images: dict[tuple, list[str]] = {}
         self.image_cache: Path | None = None  # where pictured cards are kept between builds (cardimage.py)
+        self.pool: Executor | None = None  # lay out on this executor rather than the command's render pool
         self.fallbacks: dict[str, dict[str, Text]] = {}  # language -> string id -> Text printed in the source
         self._templates: dict[str, Templates] = {}
         self.blocks = with_prototype(rulebook.blocks, prototype_blocks(game, rulebook.file, self.word))
@@ -365,9 +370,12 @@ class RulebookWriter:
 
     # --- documents ------------------------------------------------------------------------------
 
-    def html(self, langs: tuple[str, ...], paper: str, cover: bool = True) -> str:
-        """The edition as HTML: with a cover and a contents page, or (short rules) a title above the text."""
-        context: dict = {"langs": langs, "pair": len(langs) > 1, "cover": cover}
+    def html(self, langs: tuple[str, ...], paper: str, cover: bool = True, only: str | None = None) -> str:
+        """The edition as HTML: with a cover and a contents page, or (short rules) a title above the text; `only`:
+        that block alone, in its column (no title, no cover)."""
+        fragment = only is not None
+        cover = cover and not fragment
+        context: dict = {"langs": langs, "pair": len(langs) > 1, "cover": cover, "fragment": fragment}
         if cover:
             context.update(cover_titles=self.cover_titles(langs), toc=self.contents(langs))
         else:
@@ -380,6 +388,7 @@ class RulebookWriter:
                 "views": [(lang, self.block_view(block, lang)) for lang in langs],
             }
             for block in self.blocks
+            if only is None or block.id == only
         ]
         if self.problems:
             problems, self.problems = self.problems, []
@@ -463,12 +472,12 @@ class RulebookWriter:
         ]
         return {"heading": " / ".join(self.word("contents", lang) for lang in langs), "entries": entries}
 
-    def batch(self, langs: tuple[str, ...], paper: str, cover: bool = True) -> Batch:
+    def batch(self, langs: tuple[str, ...], paper: str, cover: bool = True, only: str | None = None) -> Batch:
         """The edition as one WeasyPrint document, keyed by its content like a batch of card faces; a tagged PDF
-        (headings, paragraphs, lists, tables, figures, each element in its language)."""
+        (headings, paragraphs, lists, tables, figures, each element in its language). `only`: one block alone."""
         self.draw_cards = True
         return Batch(
-            self.html(langs, paper, cover),
+            self.html(langs, paper, cover, only),
             self.game.dir.resolve().as_uri() + "/",
             tagged=True,
             image_dpi=self.game.image_dpi,
@@ -491,109 +500,238 @@ def editions(game: Game, langs: list[str]) -> list[tuple[str, ...]]:
 
 
 def render_editions(
-    writer: RulebookWriter, wanted: list[tuple[tuple[str, ...], str]], cache: FaceCache, jobs: int
+    writer: RulebookWriter,
+    wanted: list[tuple[tuple[str, ...], str]],
+    cache: FaceCache,
+    jobs: int,
+    pool: Executor | None = None,
 ) -> tuple[list[str], list[bytes]]:
     """Each edition's cache key and PDF. `cover: auto` lays the text out without a cover first; an edition
     longer than COVER_FROM_PAGES on any paper is laid out again with a cover and a contents page on every
     paper, so that the A4 and the Letter edition are one edition (both layouts are cached; a paper not asked
-    for is laid out too, to decide). An edition whose inputs are those of the last build and whose PDF is
-    cached is not made again (EditionMemo)."""
+    for is laid out too, to decide). An edition the last build gave a cover is laid out with it first: when it
+    takes COVER_FROM_PAGES + FAR_OVER pages on every paper, its text alone takes more than COVER_FROM_PAGES
+    (the cover and the contents take two pages, the last-page pass saves at most one), so the cover stands
+    without the layouts that would decide it. An edition whose inputs are those of the last build and whose PDF
+    is cached is not made again (EditionMemo): an edit of one language's text lays out only the editions that
+    print it. `pool`: an executor of the caller's own to lay out on (see pipeline.rendered_in_order)."""
     writer.image_cache = cache.directory
-    memo = EditionMemo(cache.directory, writer.game)
+    writer.pool = pool
+    memo = EditionMemo(cache.directory, writer.game, writer.rulebook)
     choice = writer.rulebook.cover
-    first = choice == "always"
-    keys, pdfs = _render_remembered(writer, [(*request, first) for request in wanted], cache, jobs, memo)
-    if choice == "auto":
-        long = _long_editions(writer, wanted, pdfs, cache, jobs, memo)
-        covering = [i for i, (langs, _paper) in enumerate(wanted) if langs in long]
-        made = _render_remembered(writer, [(*wanted[i], True) for i in covering], cache, jobs, memo)
-        for index, key, data in zip(covering, *made):
-            keys[index], pdfs[index] = key, data
+    if choice != "auto":
+        requests = [(*request, choice == "always") for request in wanted]
+        keys, pdfs = _render_remembered(writer, requests, cache, jobs, memo)
+        memo.save()
+        return keys, pdfs
+    every = list(dict.fromkeys(langs for langs, _ in wanted))
+    laid = _lay_out(
+        writer, [(langs, paper, memo.had_cover(langs)) for langs in every for paper in PAGE_SIZES], cache, jobs, memo
+    )
+    covered = set()
+    for langs in every:
+        pages = [_pages(laid[langs, paper, memo.had_cover(langs)][1]) for paper in PAGE_SIZES]
+        if memo.had_cover(langs) and all(count >= COVER_FROM_PAGES + FAR_OVER for count in pages):
+            covered.add(langs)
+    alone = [(langs, paper, False) for langs in every if langs not in covered for paper in PAGE_SIZES]
+    laid.update(_lay_out(writer, [request for request in alone if request not in laid], cache, jobs, memo))
+    covered |= {langs for langs, paper, _ in alone if _pages(laid[langs, paper, False][1]) > COVER_FROM_PAGES}
+    chosen = [(langs, paper, langs in covered) for langs, paper in wanted]
+    laid.update(_lay_out(writer, [request for request in chosen if request not in laid], cache, jobs, memo))
+    for langs in every:
+        memo.note_cover(langs, langs in covered)
     memo.save()
-    return keys, pdfs
+    return [laid[request][0] for request in chosen], [laid[request][1] for request in chosen]
 
 
-def _long_editions(writer: RulebookWriter, wanted, pdfs: list[bytes], cache: FaceCache, jobs: int, memo) -> set:
-    """The editions (languages) whose text takes more than COVER_FROM_PAGES pages on some paper."""
-    laid_out = dict(zip(wanted, pdfs))
-    others = [(langs, paper) for langs in dict.fromkeys(langs for langs, _ in wanted) for paper in PAGE_SIZES]
-    others = [request for request in others if request not in laid_out]
-    _, more = _render_remembered(writer, [(*request, False) for request in others], cache, jobs, memo)
-    laid_out.update(zip(others, more))
-    return {
-        langs for (langs, _), data in laid_out.items() if len(pikepdf.open(io.BytesIO(data)).pages) > COVER_FROM_PAGES
-    }
+FAR_OVER = 4  # pages past COVER_FROM_PAGES with a cover that decide the cover without laying out the text alone
+
+
+def _lay_out(writer: RulebookWriter, requests: list, cache: FaceCache, jobs: int, memo) -> dict:
+    """(langs, paper, cover) -> (key, PDF) of each request, laid out together (on every core)."""
+    keys, pdfs = _render_remembered(writer, requests, cache, jobs, memo)
+    return {request: (key, data) for request, key, data in zip(requests, keys, pdfs)}
+
+
+def _pages(data: bytes) -> int:
+    return len(pikepdf.open(io.BytesIO(data)).pages)
 
 
 def _render_remembered(writer: RulebookWriter, requests: list, cache: FaceCache, jobs: int, memo: EditionMemo):
-    """(keys, PDFs) of editions given as (langs, paper, cover): from the memo and the cache, else made."""
-    keys: list[str] = []
-    pdfs: list[bytes | None] = []
-    made: list[Batch] = []
-    for langs, paper, cover in requests:
-        inputs = memo.inputs(langs, paper, cover)
-        known = memo.get(inputs)
+    """(keys, PDFs) of editions given as (langs, paper, cover): from the memo and the cache, else made. The HTML
+    of each edition to lay out is made while the workers lay out the ones before it, and each is laid out with
+    what the typesetting passes decided for its blocks last time (BlockMemo)."""
+    keys: list[str] = [""] * len(requests)
+    pdfs: list[bytes | None] = [None] * len(requests)
+    todo: list[int] = []
+    for index, (langs, paper, cover) in enumerate(requests):
+        known = memo.get(memo.inputs(langs, paper, cover))
         data = cache.get(known[0]) if known is not None and cache.find_face(known[0]) else None
         if known is not None and data is not None:
             cache.hits += 1
             writer.add_fallbacks(known[1])
-            keys.append(known[0])
-            pdfs.append(data)
-            continue
-        before, writer.fallbacks = writer.fallbacks, {}
-        batch = writer.batch(langs, paper, cover)
-        found, writer.fallbacks = writer.fallbacks, before
-        writer.add_fallbacks(found)
-        memo.put(inputs, batch.key, found)
-        keys.append(batch.key)
-        pdfs.append(None)
-        made.append(batch)
-    rendered = iter(render_batches(made, cache, jobs))
-    return keys, [data if data is not None else next(rendered) for data in pdfs]
+            keys[index], pdfs[index] = known[0], data
+        else:
+            todo.append(index)
+    blocks = BlockMemo(cache.directory, writer.game)
+    places: dict[int, int] = {}  # id of a batch -> its request
+
+    def batches():
+        for index in todo:
+            langs, paper, cover = requests[index]
+            before, writer.fallbacks = writer.fallbacks, {}
+            batch = writer.batch(langs, paper, cover)
+            found, writer.fallbacks = writer.fallbacks, before
+            writer.add_fallbacks(found)
+            memo.put(memo.inputs(langs, paper, cover), batch.key, found, langs)
+            keys[index] = batch.key
+            if cache.find_face(batch.key) and (data := cache.get(batch.key)) is not None:
+                cache.hits += 1
+                pdfs[index] = data
+                continue
+            batch.decided = blocks.load(langs, paper, cover)
+            places[id(batch)] = index
+            yield batch
+
+    for batch, rendered in rendered_in_order(batches(), jobs, len(todo), pool=writer.pool):
+        index = places[id(batch)]
+        cache.misses += 1
+        cache.put(batch.key, rendered.pdf)
+        cache.record_faces(batch.key, [batch.key], [rendered.fits])
+        if rendered.decided is not None:
+            langs, paper, cover = requests[index]
+            blocks.save(langs, paper, cover, rendered.decided)
+        pdfs[index] = rendered.pdf
+    return keys, cast(list[bytes], pdfs)  # each is from the cache or rendered above
+
+
+class BlockMemo:
+    """What the typesetting passes decided for each block of an edition in its last layout (the block's markup
+    after them, by a key of what the block and the document around it are: render/weasy/decisions.py), one
+    sealed JSON entry per edition, paper and cover in the cache folder."""
+
+    def __init__(self, directory: Path | None, game: Game):
+        self.directory, self.game = directory, game
+
+    def _path(self, langs: tuple[str, ...], paper: str, cover: bool) -> Path:
+        assert self.directory is not None
+        name = hashlib.sha256(f"{self.game.dir}\0{'+'.join(langs)}\0{paper}\0{cover}".encode()).hexdigest()[:24]
+        return self.directory / "rules-blocks" / f"{name}.json"
+
+    def load(self, langs: tuple[str, ...], paper: str, cover: bool) -> dict[str, str]:
+        if self.directory is None:
+            return {}
+        sealed = read_sealed_entry(self._path(langs, paper, cover))
+        if sealed is None:
+            return {}
+        try:
+            stored = json.loads(bytes(sealed))
+        except ValueError:
+            return {}
+        if not isinstance(stored, dict) or stored.get("version") != BLOCK_MEMO_VERSION:
+            return {}
+        blocks = stored.get("blocks")
+        if not isinstance(blocks, dict) or not all(isinstance(v, str) for v in blocks.values()):
+            return {}
+        return blocks
+
+    def save(self, langs: tuple[str, ...], paper: str, cover: bool, blocks: dict[str, str]) -> None:
+        if self.directory is not None:
+            data = json.dumps({"version": BLOCK_MEMO_VERSION, "blocks": blocks}, ensure_ascii=False)
+            write_sealed_entry(self._path(langs, paper, cover), data.encode())
+
+
+BLOCK_MEMO_VERSION = "1"
 
 
 class EditionMemo:
     """What each edition's HTML came out as in the last build: its cache key and the texts it printed in the
-    source language, by a hash of all it is made from (every file of the game and of its template folders,
-    pnpgen's code, the renderer and fonts, the folder its pictured cards are kept in, the languages, paper
-    and cover). Making a rule sheet's HTML (its pictured cards, the typesetting of every block) was a third of
-    a build of the kits with nothing changed."""
+    source language, by a hash of all it is made from (every file of the game but rules.yaml and of its template
+    folders, the rules as the edition prints them (edition_text), pnpgen's code, the renderer and fonts, the
+    folder its pictured cards are kept in, the languages, paper and cover), and whether each edition took a
+    cover. Making a rule sheet's HTML (its pictured cards, the typesetting of every block) was a third of a build
+    of the kits with nothing changed."""
 
-    def __init__(self, directory: Path | None, game: Game):
-        self.game, self.directory = game, directory
+    def __init__(self, directory: Path | None, game: Game, rulebook: Rulebook):
+        self.game, self.directory, self.rulebook = game, directory, rulebook
         self.store = FaceMemo(directory)  # stored as a deck's memo is, under a name no deck's has (no language)
         self.known = self.store.load(game.dir, "rules", "")
         self.kept: dict[str, list] = {}
         self._start: str | None = None
+        self._texts: dict[tuple[str, ...], str] = {}
 
     def inputs(self, langs: tuple[str, ...], paper: str, cover: bool) -> str:
         if self._start is None:
-            game_files = folder_fingerprint(Path(self.game.dir))
+            game_files = folder_fingerprint(Path(self.game.dir), leave_out=(self.rulebook.file.name,))
             self._start = context_key(self.game.dir, [renderer_fingerprint(), "rules", game_files, str(self.directory)])
-        return hashlib.sha256(f"{self._start}\0{'+'.join(langs)}\0{paper}\0{cover}".encode()).hexdigest()
+        if langs not in self._texts:
+            self._texts[langs] = edition_text(self.rulebook, langs, self.game.source_language)
+        text = self._texts[langs]
+        return hashlib.sha256(f"{self._start}\0{text}\0{'+'.join(langs)}\0{paper}\0{cover}".encode()).hexdigest()
+
+    def had_cover(self, langs: tuple[str, ...]) -> bool:
+        return self.known.get(f"cover:{'+'.join(langs)}") == [True, "+".join(langs)]
+
+    def note_cover(self, langs: tuple[str, ...], cover: bool) -> None:
+        self.kept[f"cover:{'+'.join(langs)}"] = [cover, "+".join(langs)]
 
     def get(self, inputs: str) -> tuple[str, dict] | None:
-        entry = self.known.get(inputs)
+        entry = self.kept.get(inputs) or self.known.get(inputs)
         if entry is None:
             return None
         self.kept[inputs] = entry
-        key, printed = entry
+        key, printed = entry[0], entry[1]
         fallbacks: dict[str, dict] = {}
         for lang, string_id, file, line in printed:
             fallbacks.setdefault(lang, {})[string_id] = Printed(Path(file) if file else None, line)
         return key, fallbacks
 
-    def put(self, inputs: str, key: str, fallbacks: dict) -> None:
+    def put(self, inputs: str, key: str, fallbacks: dict, langs: tuple[str, ...]) -> None:
         printed = [
             [lang, string_id, str(text.file) if text.file else None, text.line]
             for lang, found in fallbacks.items()
             for string_id, text in found.items()
         ]
-        self.kept[inputs] = [key, printed]
+        self.kept[inputs] = [key, printed, "+".join(langs)]
 
     def save(self) -> None:
-        if self.directory is not None and self.kept != self.known:
-            self.store.save(self.game.dir, "rules", "", self.kept)
+        """The entries of the editions this build made or used, and the last build's of the others (a build of
+        some editions, as `pnpgen serve` lays out the edited one first, keeps what it knows of the rest)."""
+        made = {entry[-1] for entry in self.kept.values()}
+        kept = {
+            name: entry
+            for name, entry in self.known.items()
+            if isinstance(entry[-1], str) and entry[-1] not in made  # an entry names its edition last
+        }
+        kept.update(self.kept)
+        if self.directory is not None and kept != self.known:
+            self.store.save(self.game.dir, "rules", "", kept)
+
+
+def edition_text(rulebook: Rulebook, langs: tuple[str, ...], source: str) -> str:
+    """The rules as an edition in `langs` prints them: each text in those languages (where one is missing, the
+    source language's text and where it is written, which the untranslated report names), every other value of
+    every block as it is. A change to another language's text leaves it as it was."""
+
+    def shown(value):
+        if isinstance(value, Text):
+            return [
+                [lang, value.values[lang]]
+                if value.has(lang)
+                else [lang, value.get(source, source), str(value.file), value.line_of(lang)]
+                for lang in langs
+            ]
+        if isinstance(value, dict):
+            return [[str(k), shown(v)] for k, v in sorted(value.items(), key=lambda item: str(item[0]))]
+        if isinstance(value, (list, tuple)):
+            return [shown(item) for item in value]
+        return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
+
+    blocks = [
+        [[name, shown(value)] for name, value in sorted(vars(block).items()) if name != "line"]
+        for block in rulebook.blocks
+    ]
+    return json.dumps([rulebook.cover, source, blocks], ensure_ascii=False)
 
 
 @dataclass(frozen=True)

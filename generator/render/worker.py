@@ -17,6 +17,7 @@ from generator import heap
 from generator.render import fonts
 from generator.render.bleed_check import Trim, pictures_short_of_bleed
 from generator.render.fetch import Confinement
+from generator.render.weasy.decisions import BlockDecisions
 from generator.render.weasy.fit import FitBox, render_measured
 
 
@@ -27,28 +28,39 @@ class RenderedBatch:
 
     pdf: bytes
     fits: list[FitBox] = field(default_factory=list)
+    decided: dict[str, str] | None = None  # each block's markup after the passes, by its key (weasy/decisions.py)
 
 
-def render_document(html: str, base_url: str, tagged: bool = False, image_dpi: int | None = None) -> RenderedBatch:
+def render_document(
+    html: str,
+    base_url: str,
+    tagged: bool = False,
+    image_dpi: int | None = None,
+    decided: dict[str, str] | None = None,
+) -> RenderedBatch:
     """Render one document (a pure function of its text, base URL and tagging: safe to cache and parallelize).
     The layout is measured between render() and write_pdf(), so the check costs no second rendering. A tagged
     PDF holds the document's structure (headings, lists, tables, figures, each in its language) for screen
-    readers and reflow. Pictures finer than image_dpi at their printed size are embedded scaled down to it."""
+    readers and reflow. Pictures finer than image_dpi at their printed size are embedded scaled down to it.
+    `decided`: what the passes decided for the document's blocks in an earlier layout (weasy/decisions.py), given
+    back with every block's decisions; the PDF is the same with or without it."""
     from generator.render import weasy
 
     weasyprint = weasy.load()
 
     confinement = Confinement(base_url, fonts.fetched_font_files())
+    decisions = BlockDecisions(known=decided) if decided is not None else None
     document, fits = render_measured(
         weasy.SharedFonts(
             weasyprint.HTML(string=html, base_url=base_url, url_fetcher=confinement.fetcher()), dpi=image_dpi
-        )
+        ),
+        decisions,
     )
     confinement.raise_refused(html)
     pdf = document.write_pdf(pdf_tags=tagged)
     if any(fit.kind == "image" for fit in fits):
         fits += pictures_short_of_bleed(pdf, fits, page_trims(document))
-    return RenderedBatch(pdf, fits)
+    return RenderedBatch(pdf, fits, decisions.found if decisions is not None else None)
 
 
 def page_trims(document) -> list[Trim]:
@@ -60,11 +72,17 @@ def page_trims(document) -> list[Trim]:
     ]
 
 
-def render_and_release(html: str, base_url: str, tagged: bool = False, image_dpi: int | None = None) -> RenderedBatch:
+def render_and_release(
+    html: str,
+    base_url: str,
+    tagged: bool = False,
+    image_dpi: int | None = None,
+    decided: dict[str, str] | None = None,
+) -> RenderedBatch:
     """render_document in a worker, then give the layout's memory back to the system: a worker that laid out
     a long rule sheet would otherwise keep that peak for the rest of the build."""
     try:
-        return render_document(html, base_url, tagged, image_dpi)
+        return render_document(html, base_url, tagged, image_dpi, decided)
     finally:
         gc.collect()
         heap.release_free_memory()

@@ -1,4 +1,5 @@
-// The page of `pnpgen serve`: one deck at a time (/deck/ID), or the texts printed on no card (/texts).
+// The page of `pnpgen serve`: one deck at a time (/deck/ID), the texts printed on no card (/texts), or the rule
+// sheet (/rules): each edition's pages side by side, each block outlined on them beside its fields.
 // The server pushes a new state version whenever the game's files change; the page then fetches it.
 "use strict";
 
@@ -9,6 +10,8 @@ const saving = new Set();  // "id|lang" being written: one request at a time
 // until the user changes it (or the string changes in the files), and the reason stays beside the field.
 const refused = new Map();
 let redrawing = false;  // the redraw replaces the fields: a field leaving the page is no reason to save
+let rulesPaper = "a4";  // the paper the rule sheet is shown on
+let shownBlock = null;  // the rule block whose place on the pages is outlined
 
 const $ = (selector) => document.querySelector(selector);
 const escape = (text) => String(text ?? "").replace(/[&<>"']/g,
@@ -30,6 +33,7 @@ function listen() {
 function currentView() {
   const path = decodeURIComponent(location.pathname);
   if (path === "/texts") return {texts: true};
+  if (path === "/rules") return {rules: true};
   const deck = path.startsWith("/deck/") ? path.slice(6) : null;
   return {deck: deck || (state.decks[0] && state.decks[0].id)};
 }
@@ -40,6 +44,7 @@ function render() {
   $("#title").textContent = state.game ? state.game.title : "pnpgen";
   const links = state.decks.map((deck) =>
     `<a href="/deck/${encodeURIComponent(deck.id)}" class="${deck.id === view.deck ? "current" : ""}">${escape(deck.name)}</a>`);
+  if (state.rules) links.push(`<a href="/rules" class="${view.rules ? "current" : ""}">rules</a>`);
   links.push(`<a href="/texts" class="${view.texts ? "current" : ""}">other texts</a>`);
   $("#decks").innerHTML = links.join("");
   renderFilter();
@@ -55,7 +60,8 @@ function render() {
   const focused = rememberFocus();
   redrawing = true;
   try {
-    $("#view").innerHTML = view.texts ? textsView() : deckView(state.decks.find((d) => d.id === view.deck));
+    $("#view").innerHTML = view.texts ? textsView() : view.rules ? rulesView()
+      : deckView(state.decks.find((d) => d.id === view.deck));
     restoreFocus(focused);
   } finally {
     redrawing = false;
@@ -64,9 +70,9 @@ function render() {
   applyFilter();
 }
 
-// The page's policy refuses inline style attributes: an overflow outline is placed through the DOM instead.
+// The page's policy refuses inline style attributes: an outline is placed through the DOM instead.
 function placeOutlines() {
-  document.querySelectorAll(".outline[data-box]").forEach((outline) => {
+  document.querySelectorAll("[data-box]").forEach((outline) => {
     const [x, y, w, h] = outline.dataset.box.split(",");
     Object.assign(outline.style, {left: `${x}%`, top: `${y}%`, width: `${w}%`, height: `${h}%`});
   });
@@ -112,6 +118,83 @@ function cardView(card) {
     <div class="faces">${faces}</div>
     <div class="fields"><h2>${escape(card.name)} <a href="/game/${escape(card.file)}" target="_blank">${escape(card.file)}:${escape(card.line)}</a></h2>
     ${table(card.strings)}${problems}</div></article>`;
+}
+
+// --- the rule sheet ---------------------------------------------------------------------------------
+
+function rulesView() {
+  const rules = state.rules;
+  if (!rules) return "<p>No rule sheet (rules.yaml).</p>";
+  const papers = [...new Set(Object.values(rules.editions || {}).map((e) => e.paper))];
+  const switcher = `<div class="paper-switch">paper: ${(papers.length ? papers : [rulesPaper]).map((paper) =>
+    `<button class="paper${paper === rulesPaper ? " current" : ""}" data-paper="${escape(paper)}">${escape(paper)}</button>`).join("")}
+    ${rules.laying_out ? `<span class="busy">laying out…</span>` : ""}</div>`;
+  const errors = (rules.error || []).map((e) => `<div class="note refused">${escape(e)}</div>`).join("");
+  const editions = Object.values(rules.editions || {}).filter((e) => e.paper === rulesPaper);
+  const columns = editions.map((edition) => `<div class="edition" data-edition="${escape(edition.name)}">
+    <h3>${escape(edition.name)}</h3>${edition.pages.map((page, i) => pageView(edition, page, i)).join("")}</div>`).join("");
+  const fields = (rules.blocks || []).map(blockFields).join("");
+  return `${switcher}${errors}<div class="rules"><div class="editions">${columns || "<p>laying out…</p>"}</div>
+    <div class="rule-fields">${fields}</div></div>`;
+}
+
+function blockStrings(block) {
+  return block.strings.filter((id) => state.strings[id]);
+}
+
+// The problems of a block's texts in one language (missing, stale, glossary, placeholders...).
+function blockKinds(block, lang) {
+  const kinds = new Set();
+  for (const id of blockStrings(block)) {
+    state.strings[id].problems.filter((p) => p.lang === lang).forEach((p) => kinds.add(p.kind));
+  }
+  return kinds;
+}
+
+function pageView(edition, page, index) {
+  const byId = new Map((state.rules.blocks || []).map((b) => [b.id, b]));
+  const box = (b) => `data-box="${b.box.map(Number).join(",")}"`;
+  const blocks = page.blocks.map((b) => {
+    const kinds = byId.has(b.block) ? [...blockKinds(byId.get(b.block), b.lang)] : [];
+    const flagged = kinds.map((kind) => `<div class="outline ${escape(kind)}" ${box(b)} title="${escape(`${b.block} (${b.lang}): ${kind}`)}"></div>`).join("");
+    return `<div class="block-box${b.block === shownBlock ? " current" : ""}" data-block="${escape(b.block)}" data-lang="${escape(b.lang)}" ${box(b)} title="${escape(b.block)} (${escape(b.lang)})"></div>${flagged}`;
+  }).join("");
+  const problems = page.problems.map((p) =>
+    `<div class="outline ${escape(p.kind)}" data-problem-block="${escape(p.block)}" ${box(p)} title="${escape(p.message)}"></div>`).join("");
+  return `<div class="shot page"><img src="${escape(page.image)}" alt="${escape(edition.name)} ${escape(edition.paper)} page ${index + 1}">${blocks}${problems}</div>`;
+}
+
+function blockFields(block) {
+  const kinds = new Set(state.game.languages.flatMap((lang) => [...blockKinds(block, lang)]));
+  Object.values(state.rules.editions || {}).forEach((e) => e.pages.forEach((page) =>
+    page.problems.filter((p) => p.block === block.id).forEach((p) => kinds.add(p.kind))));
+  const previews = Object.entries((state.rules.previews || {})[block.id] || {}).map(([edition, url]) =>
+    `<figure class="block-preview"><img src="${escape(url)}" alt="${escape(block.id)} alone (${escape(edition)})"><figcaption>${escape(edition)}, alone</figcaption></figure>`).join("");
+  const ids = blockStrings(block);
+  return `<section class="card rule-block${block.id === shownBlock ? " current" : ""}" id="block-${escape(block.id)}" data-block="${escape(block.id)}" data-kinds="${escape([...kinds].join(" "))}">
+    <div class="fields"><h2>${escape(block.id)} <span class="note">${escape(block.type)}</span>
+    <button class="where" data-block="${escape(block.id)}">show on the pages</button></h2>
+    ${previews ? `<div class="previews">${previews}</div>` : ""}${ids.length ? table(ids) : ""}</div></section>`;
+}
+
+// Outline a block on the pages (and scroll its first box into view); open its fields from a page.
+function showBlock(id, scrollPages) {
+  shownBlock = id;
+  document.querySelectorAll(".block-box.current, .rule-block.current").forEach((e) => e.classList.remove("current"));
+  const boxes = [...document.querySelectorAll(".block-box")].filter((e) => e.dataset.block === id);
+  boxes.forEach((e) => e.classList.add("current"));
+  const section = document.getElementById(`block-${id}`);
+  if (section) section.classList.add("current");
+  if (scrollPages && boxes[0]) boxes[0].scrollIntoView({block: "center"});
+  return section;
+}
+
+function openBlock(box) {
+  const section = showBlock(box.dataset.block, false);
+  if (!section) return;
+  section.scrollIntoView({block: "center"});
+  const field = [...section.querySelectorAll("textarea")].find((t) => t.dataset.lang === box.dataset.lang);
+  if (field) field.focus();
 }
 
 function textsView() {
@@ -202,7 +285,7 @@ async function save(textarea) {
   saving.add(key);
   try {
     const result = await post("/api/edit", {id: textarea.dataset.id, lang: textarea.dataset.lang, text,
-                                            version: textarea.dataset.version});
+                                            version: textarea.dataset.version, paper: rulesPaper});
     if (result.ok) {
       refused.delete(key);
       if (dirty.get(key) === text) dirty.delete(key);
@@ -240,8 +323,19 @@ document.addEventListener("focusout", (event) => {
   // a redraw replaces the focused field: that is no reason to save
   if (event.target.tagName === "TEXTAREA" && event.target.isConnected && !redrawing) save(event.target);
 });
+document.addEventListener("focusin", (event) => {
+  const id = event.target.dataset && event.target.dataset.id;
+  const match = event.target.tagName === "TEXTAREA" && /^rules\[([^\]]+)\]/.exec(id || "");
+  if (match && match[1] !== shownBlock) showBlock(match[1], false);
+});
 document.addEventListener("click", (event) => {
   if (event.target.matches("button.confirm")) confirmTranslation(event.target);
+  if (event.target.matches(".block-box")) openBlock(event.target);
+  if (event.target.matches("button.where")) showBlock(event.target.dataset.block, true);
+  if (event.target.matches("button.paper")) {
+    rulesPaper = event.target.dataset.paper;
+    render();
+  }
   const link = event.target.closest("header nav a");
   if (link) {
     event.preventDefault();

@@ -5,6 +5,7 @@ GET  /api/state           the game's cards, strings, status and face keys as JSO
 GET  /api/events          Server-Sent Events: `state` with the new version whenever the files change
 GET  /face/KEY.png        a card face (KEY: its face-cache key)
 GET  /game/PATH           a file of the game's folder as plain text (the YAML behind a string)
+GET  /rules-page/NAME.png a page of a rule sheet's edition; /rules-block/NAME.png a block laid out alone
 POST /api/edit            {id, lang, text, version}: write one string
 POST /api/confirm         {id, lang, version}: record a translation as made from the current source
 
@@ -73,6 +74,7 @@ class Server(ThreadingHTTPServer):
         self.stopping.set()
         self.shutdown()
         self.server_close()
+        self.session.rules.close()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -108,7 +110,7 @@ class Handler(BaseHTTPRequestHandler):
         if path in STATIC:
             name, kind = STATIC[path]
             self.send(HTTPStatus.OK, (PAGE_DIR / name).read_bytes(), kind)
-        elif path.startswith("/deck/") or path == "/texts":
+        elif path.startswith("/deck/") or path in ("/texts", "/rules"):
             self.send(HTTPStatus.OK, (PAGE_DIR / "index.html").read_bytes(), STATIC["/"][1])
         elif path == "/api/state":
             self.send_json(HTTPStatus.OK, self.server.session.state)
@@ -119,6 +121,14 @@ class Handler(BaseHTTPRequestHandler):
             if data is None:
                 self.send_json(HTTPStatus.NOT_FOUND, {"error": "no such card face"})
             else:  # a face's name is the hash of its content: it never changes
+                self.send(HTTPStatus.OK, data, "image/png", {"Cache-Control": "max-age=31536000, immutable"})
+        elif path.startswith(("/rules-page/", "/rules-block/")) and path.endswith(".png"):
+            folder, _, name = path[1:-4].partition("/")
+            rules = self.server.session.rules
+            data = rules.page_png(name) if folder == "rules-page" else rules.block_png(name)
+            if data is None:
+                self.send_json(HTTPStatus.NOT_FOUND, {"error": "no such page"})
+            else:  # named by the PDF's content key: it never changes
                 self.send(HTTPStatus.OK, data, "image/png", {"Cache-Control": "max-age=31536000, immutable"})
         elif path.startswith("/game/"):
             self.send_game_file(unquote(path[len("/game/") :]))
@@ -148,7 +158,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def edit(self, body: dict) -> dict:
         return self.server.session.edit(
-            str(body.get("id", "")), str(body.get("lang", "")), str(body.get("text", "")), str(body.get("version", ""))
+            str(body.get("id", "")),
+            str(body.get("lang", "")),
+            str(body.get("text", "")),
+            str(body.get("version", "")),
+            str(body.get("paper", "a4")),
         )
 
     def confirm(self, body: dict) -> dict:

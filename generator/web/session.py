@@ -31,7 +31,9 @@ from generator.build.context import picture_name
 from generator.render.fit_report import PICTURE_KINDS, CardFit
 from generator.render.pipeline import FaceCache
 from generator.watcher import FileWatcher, game_roots
+from generator.render.paper import PAPERS
 from generator.web.preview import Previews
+from generator.web.rules import Edit, RulePages
 
 PROBLEM_KINDS = [
     "missing",
@@ -75,6 +77,8 @@ class GameSession:
         self.version = 0
         self.state: dict = {"version": 0, "error": None, "decks": [], "groups": []}
         self.watcher = FileWatcher(game_roots(self.game_dir))
+        self.rules = RulePages(self.game_dir, cache_dir, jobs, self.rules_changed)
+        self.edited: Edit | None = None  # the rule block just edited: laid out first
 
     # --- reading ----------------------------------------------------------------------------------
 
@@ -92,10 +96,20 @@ class GameSession:
             except Exception as error:  # noqa: BLE001 - a bug must not stop the server: say it on the page and the terminal
                 traceback.print_exc()
                 state = {**self.state, "error": [f"pnpgen failed: {type(error).__name__}: {error}"]}
-            self.version += 1
-            self.state = {**state, "version": self.version}
+            self.publish(state)
+            edited, self.edited = self.edited, None
+            self.rules.request(edited)
+
+    def publish(self, state: dict) -> None:
+        """A new state for the pages, with the rule sheet as it is laid out now."""
         with self.updated:
+            self.version += 1
+            self.state = {**state, "rules": self.rules.view, "version": self.version}
             self.updated.notify_all()
+
+    def rules_changed(self) -> None:
+        """The rule sheet's thread laid out something more: the pages get it (never waits on a rendering)."""
+        self.publish(self.state)
 
     def refresh_if_changed(self) -> list[Path]:
         with self.lock:
@@ -224,9 +238,10 @@ class GameSession:
 
     # --- writing ----------------------------------------------------------------------------------
 
-    def edit(self, string_id: str, lang: str, text: str, version: str) -> dict:
+    def edit(self, string_id: str, lang: str, text: str, version: str, paper: str = "a4") -> dict:
         """Write one string in one language; EditRefused (nothing written) when the page's copy is old or
-        the text is not acceptable."""
+        the text is not acceptable. A rule block's text is laid out afterwards on the rule sheet's own thread,
+        that block first, on `paper`."""
         with self.lock:
             game, unit = self.current_unit(string_id, version)
             text = text.strip()
@@ -244,6 +259,10 @@ class GameSession:
                         written = self.write_translation(game, unit, lang, text)
             except InputError as error:
                 raise EditRefused(400, "; ".join(problem_text(p) for p in error.problems)) from None
+            if string_id.startswith("rules[") and written:
+                self.edited = Edit(
+                    string_id[len("rules[") :].partition("]")[0], lang, paper if paper in PAPERS else "a4"
+                )
             self.refresh()
             return {"written": [self.relative(path) for path in written], "version": self.version}
 

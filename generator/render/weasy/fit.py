@@ -40,7 +40,8 @@ from generator.render.weasy.justify import justify_lines
 from generator.render.weasy.lastlines import set_last_lines
 from generator.render.weasy.lastpage import tighten_for_last_page
 from generator.render.weasy.phrases import open_long_phrases
-from generator.render.weasy.tree import descendants, kind, page_box, unwrap
+from generator.render.weasy.decisions import BlockDecisions
+from generator.render.weasy.tree import descendants, document_root, kind, page_box, unwrap
 
 SHRINK_STEP = 0.05
 SHRINK_FLOOR, GROW_CEILING = 0.3, 3.0  # the most data-shrink and data-grow may change a box's font
@@ -89,7 +90,14 @@ CUT = Attribute(
 CORNER = Attribute(
     "data-corner", "mm", "On a document of faces' root: the radius of the cut's rounded corners.", for_templates=False
 )
-ATTRIBUTES = (FIT, SHRINK, GROW, OVERFLOW, SOURCE, SAFE, CUT, CORNER)
+BLOCKS = Attribute(
+    "data-blocks",
+    "`measured`",
+    "On a document's root (pnpgen's rule sheets): where each block (an element of class `block` with an id) lies "
+    "on each page is reported (kind `block`), and each paragraph left with a short last line (kind `short`).",
+    for_templates=False,
+)
+ATTRIBUTES = (FIT, SHRINK, GROW, OVERFLOW, SOURCE, SAFE, CUT, CORNER, BLOCKS)
 FIT_ATTRIBUTE, SHRINK_ATTRIBUTE, GROW_ATTRIBUTE, OVERFLOW_ATTRIBUTE = FIT.name, SHRINK.name, GROW.name, OVERFLOW.name
 SOURCE_ATTRIBUTE, SAFE_ATTRIBUTE, CUT_ATTRIBUTE, CORNER_ATTRIBUTE = SOURCE.name, SAFE.name, CUT.name, CORNER.name
 PX_MM = 25.4 / 96  # WeasyPrint lays out in CSS pixels
@@ -230,15 +238,18 @@ def grow_to_fill(html, document):
     return html.render()
 
 
-def render_measured(html) -> tuple[Any, list[FitBox]]:
+def render_measured(html, decisions: BlockDecisions | None = None) -> tuple[Any, list[FitBox]]:
     """Lay out a weasyprint.HTML, shrinking what may shrink, growing what may grow, giving furigana a
     readable size (furigana.py), opening phrases too long for their line at their words (phrases.py) and
     setting paragraphs' last lines (lastlines.py); a near-empty last page is
     pulled back where the document asks for it (lastpage.py). Justified Japanese lines are then filled to
     their column (justify.py). The final document, its data-fit boxes and the text found where it should
-    not be."""
+    not be. `decisions`: the blocks whose passes' decisions are known are set by them and left alone, and what the
+    passes decided for every block is noted in it (decisions.py)."""
+    if decisions is not None:
+        decisions.start(document_root(html))
     document, spilled = _one_page_per_face(grow_to_fill(html, html.render()))
-    last_lines: dict[int, str] = {}
+    last_lines: dict = {}
     opened: dict[int, str] = {}
     aligned: set[int] = set()
     last_page: dict = {}
@@ -261,8 +272,11 @@ def render_measured(html) -> tuple[Any, list[FitBox]]:
         # tightening reflows every line: decide it before joining the ends of short last lines
         tightened = not changed and tighten_for_last_page(document, last_page)
         if not (changed or tightened):  # display text's phrases and running text's last lines are apart: at once
+            if decisions is not None:
+                decisions.apply(last_lines, opened, aligned)
             opened_phrases = open_long_phrases(document, opened)
             changed = set_last_lines(document, last_lines) or opened_phrases
+            changed = (decisions is not None and decisions.put_in()) or changed
         changed = changed or tightened
         if not changed:
             if justify_lines(document):
@@ -271,7 +285,9 @@ def render_measured(html) -> tuple[Any, list[FitBox]]:
             fits = [measure_box(page, element, box, scales.get(id(element), 1.0)) for page, element, box in found]
             overflowing = {id(element) for (_, element, _), fit in zip(found, fits) if fit.overflows}
             found = fits + spilled + (text_findings(document, overflowing) if check_enabled() else [])
-            return document, found + picture_findings(document)
+            if decisions is not None:
+                decisions.record()
+            return document, found + picture_findings(document) + block_findings(document)
         for key, (element, style, size) in original.items():
             element.set("style", f"{style};font-size:{size * scales[key]:.3f}px".lstrip(";"))
         if faces is not None and not tightened:
@@ -863,6 +879,66 @@ def text_findings(document, skip_fit: Container = frozenset()) -> list[FitBox]:
             if owner.found:
                 findings.append(_finding(index, owner))
     return findings
+
+
+def block_findings(document) -> list[FitBox]:
+    """In a document whose root asks for them (data-blocks): each box of each block, where it lies (kind `block`,
+    its id as anchor), and each paragraph whose last line stays short (kind `short`: one character of Japanese,
+    one word of another language, which lastlines.py could not set otherwise)."""
+    from generator.render.weasy.lastlines import ends_short
+    from generator.render.weasy.paragraphs import paragraphs
+
+    pages = document.pages
+    if not pages or page_box(pages[0]).children[0].element.get(BLOCKS.name) != "measured":
+        return []
+    found = []
+
+    def walk(box, index: int, around) -> None:
+        element = getattr(box, "element", None)
+        if element is not None and element is not around and _is_block(element):  # its box, or a piece of it
+            right, bottom = box.position_x + box.margin_width(), box.position_y + box.margin_height()
+            area = _mm((box.position_x, box.position_y, right, bottom))
+            found.append(FitBox(index, "", area[2], area[3], 0.0, kind="block", area=area, anchor=element.get("id")))
+        for child in getattr(box, "children", None) or []:
+            walk(child, index, element)
+
+    for index, page in enumerate(pages):
+        walk(page_box(page), index, None)
+    page_of = {id(box): index for index, page in enumerate(pages) for box in descendants(page_box(page))}
+    for paragraph in paragraphs(document):
+        if not ends_short(paragraph):
+            continue
+        last, holder = paragraph.lines[-1], paragraph.blocks[-1]
+        area = _mm((last.position_x, last.position_y, last.position_x + last.width, last.position_y + last.height))
+        found.append(
+            FitBox(
+                page_of.get(id(last), 0),
+                "",
+                area[2],
+                area[3],
+                0.0,
+                kind="short",
+                text=_element_text(holder)[:200],
+                area=area,
+                anchor=_block_id(paragraph.element, document),
+            )
+        )
+    return found
+
+
+def _is_block(element) -> bool:
+    return bool(element.get("id")) and "block" in (element.get("class") or "").split()
+
+
+def _block_id(element, document) -> str:
+    """The id of the block holding element."""
+    root = page_box(document.pages[0]).children[0].element
+    parents = {id(child): parent for parent in root.iter() for child in parent}
+    while element is not None:
+        if _is_block(element):
+            return element.get("id")
+        element = parents.get(id(element))
+    return ""
 
 
 def picture_findings(document) -> list[FitBox]:

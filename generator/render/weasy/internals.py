@@ -152,6 +152,8 @@ INTERNALS: list[Internal] = [
         ("hinting",),
     ),
     # patches.py: one font configuration for the process
+    # decisions.py: a document's blocks set as the passes left them, before its first layout
+    Internal("weasyprint", "HTML.etree_element", "set in class", (), "decisions.BlockDecisions.apply"),
     Internal(
         "weasyprint.text.fonts",
         "FontConfiguration._folder",

@@ -96,6 +96,11 @@ def set_last_lines(document, state: dict) -> bool:
     return changed
 
 
+def ends_short(paragraph: Paragraph) -> bool:
+    """Whether the paragraph ends on a line too short: a character of Japanese, a word of another language."""
+    return _ends_short(paragraph) if paragraph.japanese else paragraph.latin and _ends_on_one_word(paragraph)
+
+
 def _ends_short(paragraph: Paragraph) -> bool:
     if len(paragraph.lines) < 2 or paragraph.width < MIN_WIDTH_EM * paragraph.font_size:
         return False

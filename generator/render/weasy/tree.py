@@ -28,3 +28,8 @@ def descendants(box):
 def kind(box) -> str:
     """The box's class name: 'LineBox', 'TextBox', 'InlineBox', 'MarginBox', 'BlockBox'..."""
     return type(box).__name__
+
+
+def document_root(html):
+    """The root element of a weasyprint.HTML (or SharedFonts) not laid out yet: what its layouts are made from."""
+    return getattr(html, "html", html).etree_element
