@@ -531,3 +531,103 @@ def test_tile_pages_carry_crop_marks_targets_and_neighbour_ticks(greed):
         assert left_marks, "a crop mark above the window's left edge"
         ticks = any(op == "RG" for _, op in ops)
         assert ticks == (col + 1 < layout.cols)
+
+
+def digit_baselines(path, index):
+    """The baseline (mm from the page's bottom) of every digit on a page, read from the PDF's text positions."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    document = pdfium.PdfDocument(str(path))
+    text = document[index].get_textpage()
+    found = []
+    for char in range(text.count_chars()):
+        if text.get_text_range(char, 1).isdigit():
+            x, y = ctypes.c_double(), ctypes.c_double()
+            pdfium_c.FPDFText_GetCharOrigin(text.raw, char, x, y)
+            found.append((x.value / MM, y.value / MM))
+    return found
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_highlighted_start_price_sits_on_its_neighbours_baseline(greed, paper):
+    game, _, out = greed
+    path = out / f"board-main-en-{paper}.pdf"
+    coal = game.decks["goods"].cards[0].fields
+    rows: dict[int, list[float]] = {}
+    for index in range(1, len(pikepdf.open(path).pages)):  # the tiles at 100%
+        for _, baseline in digit_baselines(path, index):
+            rows.setdefault(round(baseline / 4), []).append(baseline)  # a track's spaces are 12 mm or more apart
+    assert len(rows) >= len(game.decks["goods"].cards) + 2  # every price track and both status tracks
+    for baselines in rows.values():
+        assert max(baselines) - min(baselines) < 0.01, "a track's digits, its start price among them, share a baseline"
+    assert coal["start_price"] in range(coal["price_min"], coal["price_max"] + 1)
+
+
+def note_lines(path) -> list[str]:
+    from pdflines import lines_of
+
+    return [line.text for line in lines_of(path) if line.page == 0]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_assembly_note_names_each_tiles_edges_to_cut_from_the_tiling(greed, paper):
+    _, _, out = greed
+    layout = tile_layout(MAIN_BOARD, paper, bleed=BOARD_BLEED_MM)
+    lines = note_lines(out / f"board-main-en-{paper}.pdf")
+    for col, row in layout.tiles():
+        name = layout.name(col, row)
+        line = next(text for text in lines if text.lstrip("•").startswith(f"{name}:"))  # read without spaces
+        window = layout.board_window(col, row)
+        # the board's own edges, found from the window's place on the board
+        outer = {
+            "left": window.x <= 0,
+            "right": window.x + window.w >= MAIN_BOARD[0] - 0.01,
+            "bottom": window.y <= 0,
+            "top": window.y + window.h >= MAIN_BOARD[1] - 0.01,
+        }
+        board_part = re.search(r"cut(.*?)edges?\(theboard'sedge\)", line)
+        assert board_part and set(re.findall(r"left|right|top|bottom", board_part.group(1))) == {
+            e for e, o in outer.items() if o
+        }, line
+        overlap = re.search(r"the(left|right|top|bottom)edge\(laidover(\w+)\)", line)
+        if col == 0:
+            assert overlap is None, line  # the first tile lies over nothing
+        else:
+            assert overlap and overlap.groups() == ("left", layout.name(col - 1, row)), line
+    japanese = note_lines(out / f"board-main-ja-{paper}.pdf")
+    assert any(
+        text.lstrip("•").startswith("A1：") and "左・上・下の辺（ボードの端）を切る" in text for text in japanese
+    )
+
+
+def test_the_assembly_note_stays_above_the_page_map(greed):
+    from pdflines import chars_of
+    from generator.render.tiles import map_frame
+
+    _, _, out = greed
+    layout = tile_layout(MAIN_BOARD, "a4", bleed=BOARD_BLEED_MM)
+    frame = map_frame(layout)
+    note = [c for page, c in chars_of(out / "board-main-en-a4.pdf") if page == 0 and c.text in "A123:"]
+    lowest_note_line = min(c.bottom for c in note if c.bottom / MM > frame.y + frame.h) / MM
+    assert lowest_note_line > frame.y + frame.h + layout.bleed
+
+
+def test_a_tile_inside_the_board_cuts_its_left_and_top_edges_over_two_neighbours():
+    from generator.model.game import Game, Text
+    from generator.render.printed import assembly_lines
+
+    game = Game("", ROOT, Text({}), (1, 1), ["en", "ja"], "en", [], {})
+    layout = tile_layout((560, 800), "a4")
+    assert (layout.cols, layout.rows) == (3, 3)
+    lines = dict(zip([layout.name(c, r) for c, r in layout.tiles()], assembly_lines(game, layout, "en")))
+    assert lines["A1"] == "A1: cut the left and top edges (the board's edge)"
+    assert lines["B2"] == "B2: cut the left and top edges (laid over B1 and A2)"
+    assert (
+        lines["C3"]
+        == "C3: cut the right and bottom edges (the board's edge) and the left and top edges (laid over C2 and B3)"
+    )
+    japanese = assembly_lines(game, layout, "ja")
+    assert japanese[4] == "B2：左・上の辺（B1・A2に重ねる）を切る"
