@@ -75,7 +75,7 @@ def test_build_warns_of_board_art_that_stops_at_the_trim(tmp_path):
     (a board's bleed is its background colour: a coloured background would fill it)."""
     game_dir = copy_game("greed-inc", tmp_path)
     placard = game_dir / "boards" / "company-placard.yaml"
-    text = placard.read_text(encoding="utf-8").replace('background: "#eef2ee"', 'background: "#ffffff"')
+    text = placard.read_text(encoding="utf-8").replace("background: =tint(card.colour, 0.78)", 'background: "#ffffff"')
     grid = "  - kind: grid\n    at: [0, 0]\n    columns: 2\n    rows: 2\n    cell: [10, 10]\n    colour: '#202020'\n"
     placard.write_text(text.replace("elements:\n", "elements:\n" + grid, 1), encoding="utf-8")
     stream = io.StringIO()

@@ -213,7 +213,8 @@ def test_a_board_that_fits_is_imposed_in_its_copies(greed):
     entry = files["board-company-placard-ja-a4.pdf"]
     pdf = pikepdf.open(out / entry["path"])
     placed = [p for page in pdf.pages for p in placements(page)]
-    assert len(placed) == entry["copies"] == game.printables.boards["company-placard"].copies == 10
+    placard = game.printables.boards["company-placard"]
+    assert len(placed) == entry["copies"] == placard.printed == len(game.decks["companies"].cards) == 10
     for _, _, _, w, h, _ in placed:
         size = game.printables.boards["company-placard"].size_mm
         assert (w, h) == pytest.approx((size[0] + 2 * BOARD_BLEED_MM, size[1] + 2 * BOARD_BLEED_MM), abs=0.01)
@@ -249,30 +250,100 @@ def test_price_tracks_come_from_the_goods_data(greed):
     assert len(storage) == 1
 
 
-def test_the_company_placard_slots_take_the_cards_they_hold(greed):
+def held(game, element):
+    """The size of the piece a place holds, as it lies (a card on its side: its long edge across)."""
+    size = game.decks[element["holds"]].size_mm if element["holds"] in game.decks else None
+    if size is None:
+        side = game.printables.tokens[element["holds"]].size_mm
+        size = (side, side)
+    return tuple(sorted(size, reverse=True)) if element["turned"] else size
+
+
+def test_every_place_of_the_company_placard_takes_the_piece_it_holds(greed):
     game, _, _ = greed
     from generator.render.boards import layout
 
     placard = game.printables.boards["company-placard"]
+    holding = [e for e in placard.elements if e["kind"] == "slots" and "holds" in e]
+    assert {e["holds"] for e in holding} == {"assets", "money", "player-tokens", "goods"}
     boxes, _ = layout(placard, "en", "ja")
     slots = [box for box in boxes if box.kind == "slot"]
+    for element in holding:
+        width, height = held(game, element)
+        places = [box for box in slots if box.field.startswith(element["written_at"][0] + ".")]
+        assert places
+        for box in places:
+            assert box.w >= width and box.h >= height, (box.text, box.w, box.h, element["holds"])
     storage = [box for box in slots if "storage cost" in box.text]
     assert len(storage) == len(game.numbers["storage_costs"])
-    for box in storage:
-        assert all(s >= c for s, c in zip(sorted((box.w, box.h)), sorted(game.decks["goods"].size_mm))), box.text
-        assert box.w > box.h and box.text.endswith("(on its side)"), "a goods card lies on its side, as the board says"
-    # each asset slot holds a card on its side with room to slide: AVAILABLE above it, USED below it
+    for box, cost in zip(storage, game.numbers["storage_costs"]):
+        assert f"storage cost {cost} million" in box.text, "a storage cost says its unit"
+    # each asset slot holds a card on its side with room to slide: AVAILABLE at its top, USED in a strip at its
+    # bottom; slid either way, the card covers one of the two
     card_w, card_h = sorted(game.decks["assets"].size_mm, reverse=True)
     for n in range(1, 5):
-        top, middle, bottom = sorted((box for box in slots if re.match(rf"Asset {n}\b", box.text)), key=lambda b: b.y)
-        assert "AVAILABLE" in top.text and middle.text == f"Asset {n} (card on its side)" and "USED" in bottom.text
-        assert top.y + top.h == middle.y and middle.y + middle.h == bottom.y and top.x == middle.x == bottom.x
-        height = bottom.y + bottom.h - top.y
-        assert middle.w >= card_w and card_h < height < card_h + 2 * top.h  # slid either way, one word shows
+        (slot,) = [box for box in slots if box.text.startswith(f"Asset {n}: AVAILABLE")]
+        (strip,) = [box for box in slots if box.text.startswith(f"Asset {n}: USED")]
+        assert slot.x < strip.x and strip.x + strip.w < slot.x + slot.w and slot.y < strip.y
+        assert strip.y + strip.h <= slot.y + slot.h
+        room = slot.h - card_h  # the slide
+        assert strip.h <= room and slot.w >= card_w
+        assert strip.y - slot.y >= card_h, "slid up, the card leaves the USED strip showing"
+    # the columns line up: the storage beside the assets from their top to the cash row's bottom
+    assets = [box for box in slots if "AVAILABLE" in box.text]
+    cash = [box for box in slots if box.text in ("Free cash", "New income", "Last year's income")]
+    seats = [box for box in slots if box.text in ("CEO", "CFO", "COO", "Mgr")]
+    assert min(b.y for b in storage) == min(b.y for b in assets)
+    assert max(b.y + b.h for b in storage) == pytest.approx(max(b.y + b.h for b in cash), abs=0.01)
+    assert max(b.x + b.w for b in seats) == pytest.approx(max(b.x + b.w for b in assets), abs=0.01)
+    assert min(b.x for b in cash) == min(b.x for b in assets)
+    strips = [box for box in slots if "USED" in box.text]
     for i, a in enumerate(slots):
         assert a.x >= 0 and a.y >= 0 and a.x + a.w <= placard.size_mm[0] and a.y + a.h <= placard.size_mm[1]
         for b in slots[i + 1 :]:
+            if {id(a), id(b)} & {id(s) for s in strips}:
+                continue  # a USED strip lies inside its asset slot
             assert a.x + a.w <= b.x or b.x + b.w <= a.x or a.y + a.h <= b.y or b.y + b.h <= a.y
+
+
+def test_a_placard_is_printed_for_each_company_in_its_colour_with_its_name(greed):
+    import pypdfium2 as pdfium
+
+    from generator.model.colours import rgb, tint
+
+    game, files, out = greed
+    path = out / files["board-company-placard-en-a4.pdf"]["path"]
+    companies = game.decks["companies"].cards
+    pdf = pikepdf.open(path)
+    assert len(pdf.pages) == len(companies)
+    size = game.printables.boards["company-placard"].size_mm
+    for index, company in enumerate(companies):
+        assert company.name.get("en") in page_text(path, index)
+        (_, x, y, _, _, _) = placements(pdf.pages[index])[0]
+        image = pdfium.PdfDocument(str(path))[index].render(scale=100 / 72).to_pil().convert("RGB")
+        paper_h = page_size_mm(pdf.pages[index])[1]
+        # a spot of the background between the storage column and the board's right edge, half way down
+        spot = (x + BOARD_BLEED_MM + size[0] - 1.5, paper_h - (y + BOARD_BLEED_MM + size[1] / 2))
+        pixel = image.getpixel((round(spot[0] * 100 / 25.4), round(spot[1] * 100 / 25.4)))
+        expected = [round(c * 255) for c in rgb(tint(company.fields["colour"], 0.78))]
+        assert all(abs(a - b) <= 3 for a, b in zip(pixel, expected)), (company.id, pixel, expected)
+
+
+def test_a_place_smaller_than_what_it_holds_is_a_located_error(tmp_path, cli):
+    from conftest import copy_game
+
+    game_dir = copy_game("greed-inc", tmp_path)
+    placard = game_dir / "boards" / "company-placard.yaml"
+    edit(placard, "    holds: money\n", "    holds: money\n    slot: [33, 22]\n")
+    result = cli("validate", game_dir)
+    assert result.code == 2 and "Traceback" not in result.err
+    [line] = errors(result)
+    assert f"company-placard.yaml:{line_of(placard, 'slot: [33, 22]')}:" in line and "elements[3].slot" in line
+    assert "33 x 22 mm is smaller than what it holds" in line and "30 x 30 mm" in line
+    edit(placard, "    holds: money\n", "    holds: monee\n")
+    [line] = errors(cli("validate", game_dir))
+    assert f"company-placard.yaml:{line_of(placard, 'holds: monee')}:" in line and "elements[3].holds" in line
+    assert "no deck or token sheet 'monee'" in line
 
 
 # --- aids and tokens -----------------------------------------------------------------------------
