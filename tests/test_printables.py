@@ -34,13 +34,13 @@ MAIN_BOARD = (400, 250)  # Greed Inc's main board, mm
 DPI = 254  # 0.1 mm a pixel: the tile windows of the main board fall on whole pixels
 
 
-def build_printed(game_id, out, papers=("a4", "letter"), board_paper=None):
+def build_printed(game_id, out, papers=("a4", "letter"), board_paper=None, per_deck=False):
     game = load_game(ROOT / "cards" / game_id, require_templates=False)
     context = BuildContext(
         game=game,
         langs=list(game.languages),
         out_dir=out / game_id,
-        sheets=[SheetOptions(paper) for paper in papers],
+        sheets=[SheetOptions(paper, sheets="per-deck" if per_deck else "shared") for paper in papers],
         cache=FaceCache(None),
         jobs=1,
         progress=Progress(quiet=True),
@@ -373,29 +373,61 @@ def test_aid_half_page_size_follows_the_paper(greed):
         assert 2 * w <= max(PAPERS[paper]) and h <= min(PAPERS[paper])
 
 
-@pytest.mark.parametrize("sheet, pieces", [("reward-tokens", 8), ("debt-tokens", 4)])
-def test_ikkin_token_counts_follow_the_box_contents(ikkin, sheet, pieces):
+def test_ikkin_token_counts_follow_the_box_contents(ikkin):
     game, files, out = ikkin
-    entry = files[f"tokens-{sheet}-ja-a4.pdf"]
-    component = next(c for c in game.components if c.source == ("tokens", sheet))
+    entry = files["tokens-ja-a4.pdf"]
+    assert entry["tokens"] == ["debt-tokens", "reward-tokens"]
+    counts = [next(c for c in game.components if c.source == ("tokens", sheet)).count for sheet in entry["tokens"]]
     pdf = pikepdf.open(out / entry["path"])
-    fronts = [
-        p for index, page in enumerate(pdf.pages) for p in placements(page) if entry["sides"] == 1 or index % 2 == 0
-    ]
-    assert len(fronts) == entry["pieces"] == component.count == pieces
+    fronts = [p for index, page in enumerate(pdf.pages) for p in placements(page) if index % 2 == 0]
+    assert len(fronts) == entry["pieces"] == sum(counts) == 4 + 8
+    assert len(pdf.pages) <= 2, "the debt and reward tokens share one duplex sheet"
 
 
-def test_two_sided_token_backs_print_behind_their_fronts(greed):
-    _, files, out = greed
-    entry = files["tokens-money-en-a4.pdf"]
-    assert entry["sides"] == 2 and entry["pieces"] == 100
+def front_and_back_pages(pdf):
+    """(front, back) page pairs of a duplex token file: each front is followed by its back."""
+    pages = list(pdf.pages)
+    assert len(pages) % 2 == 0
+    return list(zip(pages[::2], pages[1::2]))
+
+
+def test_two_sided_token_backs_print_behind_their_fronts_and_one_sided_ones_have_a_blank_back(greed):
+    game, files, out = greed
+    entry = files["tokens-en-a4.pdf"]
+    tokens = game.printables.tokens
+    assert entry["sides"] == 2 and entry["pieces"] == sum(
+        t["count"] * (sheet.sets or 1) for sheet in tokens.values() for t in sheet.tokens
+    )
+    one_sided = {tokens[sheet].size_mm + 2 * tokens[sheet].bleed_mm for sheet in tokens if tokens[sheet].sides == 1}
     pdf = pikepdf.open(out / entry["path"])
-    front, back = placements(pdf.pages[0]), placements(pdf.pages[1])
-    paper = page_size_mm(pdf.pages[1])
-    assert len(front) == len(back) > 0
-    for (_, fx, fy, w, h, _), (_, bx, by, _, _, _) in zip(front, back):
-        behind = back_slot(paper, Rect(fx, fy, w, h), "long")  # the sheet turned on its long edge
-        assert (bx, by) == pytest.approx((behind.x, behind.y), abs=0.01)
+    blank = 0
+    for front_page, back_page in front_and_back_pages(pdf):
+        front, back = placements(front_page), placements(back_page)
+        paper = page_size_mm(back_page)
+        behind = {
+            (round(r.x, 2), round(r.y, 2))
+            for r in (back_slot(paper, Rect(x, y, w, h), "long") for _, x, y, w, h, _ in front)
+        }
+        assert {(round(x, 2), round(y, 2)) for _, x, y, _, _, _ in back} <= behind  # each back behind a front
+        blank += len(front) - len(back)
+        assert len(front) - len(back) == sum(1 for _, _, _, w, _, _ in front if round(w, 2) in one_sided)
+    assert blank == sum(t["count"] for sheet in tokens.values() if sheet.sides == 1 for t in sheet.tokens) == 10
+
+
+def test_the_token_sheets_share_pages_and_per_deck_keeps_a_file_each(greed, tmp_path):
+    game, files, out = greed
+    entry = files["tokens-en-a4.pdf"]
+    assert entry["tokens"] == list(game.printables.tokens) and entry["pages"] <= 6
+    assert not [name for name in files if name.startswith("tokens-") and name.count("-") > 2]
+    one_way = {
+        (float(page.mediabox[2]) > float(page.mediabox[3])) != (int(page.obj.get("/Rotate", 0)) % 180 == 90)
+        for page in pikepdf.open(out / entry["path"]).pages
+    }
+    assert len(one_way) == 1, "every page of the file prints the same way round"
+    game_alone, alone = build_printed("greed-inc", tmp_path, papers=("a4",), per_deck=True)
+    token_files = sorted(name for name in alone if alone[name]["kind"] == "tokens" and alone[name]["lang"] == "en")
+    assert token_files == sorted(f"tokens-{sheet}-en-a4.pdf" for sheet in game_alone.printables.tokens)
+    assert sum(alone[name]["pages"] for name in token_files) > entry["pages"]
 
 
 def test_every_printed_pdf_embeds_its_fonts(greed):
