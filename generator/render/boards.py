@@ -404,7 +404,10 @@ def board_batch(game: Game, board: Board, lang: str, face: BoardFace | None = No
     fallback = game.source_language
     data = data_names(game)
     templates = Templates.of_game(game, lang, data)
-    face = face or board.printed_faces[0]
+    if face is None:
+        if len(board.printed_faces) > 1:  # a board printed per card: one face alone would print silently short
+            raise ValueError(f"board '{board.id}' has {len(board.printed_faces)} faces: render each (board_batches)")
+        face = board.printed_faces[0]
     board = dataclasses.replace(
         board,
         name=resolve_all(board.name, data, [lang, fallback]),
