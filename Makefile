@@ -6,7 +6,7 @@ PNPGEN := $(VENV)/bin/pnpgen
 # editable install: hatchling writes one plain path entry (see pyproject.toml), 10 ms faster to start than an import hook
 EDITABLE := -e
 
-.PHONY: all setup build test test-fast lint bench fuzz clean accept-look docs
+.PHONY: all setup build test test-fast test-extra lint bench fuzz clean accept-look docs
 
 all: build
 
@@ -26,11 +26,18 @@ build: setup
 
 # the tests in parallel, one process a core (pytest-xdist); a worker that runs out takes tests queued for another
 TEST_JOBS ?= auto
+PYTEST := $(PY) -m pytest -q -n $(TEST_JOBS) --dist worksteal
+# the wheel's install into a fresh venv and the benchmark's own pieces: minutes of their own, run by `test-extra`
+EXTRA := install or bench
 test: setup
-	$(PY) -m pytest -q -n $(TEST_JOBS) --dist worksteal
+	$(PYTEST) -m "not ($(EXTRA))"
 
 test-fast: setup
-	$(PY) -m pytest -q -n $(TEST_JOBS) --dist worksteal -m "not slow"
+	$(PYTEST) -m "not slow and not ($(EXTRA))"
+
+# CI runs it after `make test`
+test-extra: setup
+	$(PYTEST) -m "$(EXTRA)"
 
 $(VENV)/.lint-installed: $(VENV)/.installed pyproject.toml
 	$(PY) -m pip install -q $(EDITABLE) '.[lint]'

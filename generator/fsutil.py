@@ -55,6 +55,17 @@ def write_atomic(path: Path, data: bytes | str, durable: bool = True) -> None:
     os.replace(_write_beside(path, data, durable), path)
 
 
+def written_path(path: Path) -> Path:
+    """Where the file a command wrote to `path` can be read now: its staged copy while the command's OutputSet is
+    open (a build that combines files it wrote reads them there), else the path itself."""
+    outputs = _open_set.get()
+    if outputs is not None and os.getpid() == outputs._pid:
+        staged = outputs.staged.get(Path(os.path.realpath(path)))
+        if staged is not None:
+            return Path(staged)
+    return Path(path)
+
+
 def write_cache_entry(path: Path, data: bytes | str) -> None:
     """Write a cache entry whole (see the module's doc): a reader sees the old entry, the new one or none. Not
     flushed to disk first: a damaged entry is rendered again, never trusted."""

@@ -38,6 +38,11 @@ class Progress:
         if not self.quiet:
             self._line(f"[{self.clock() - self.started:6.1f}s] {message}")
 
+    def wrote(self, game: str, name: str, pages: int, why: str = "") -> None:
+        """A file written (`greed-inc: wrote pnp-en-a4.pdf (64 pages)`), and why it is so when that needs saying."""
+        counted = f"{pages} page" if pages == 1 else f"{pages} pages"
+        self.say(f"{game}: wrote {name} ({counted})" + (f": {why}" if why else ""))
+
     def warn(self, message: str) -> None:
         self._line(f"warning: {message}")
 

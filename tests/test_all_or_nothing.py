@@ -280,4 +280,4 @@ def test_the_partial_files_of_a_killed_build_are_removed_by_the_next_build(small
     assert strays and all(name.startswith(".") and name.endswith(".tmp") for name in strays), strays
     result = subprocess.run([sys.executable, "-m", "generator", *argv], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert sorted(p.name for p in (out / "small").iterdir()) == ["build.json", "cards-en-a4.pdf"]
+    assert sorted(p.name for p in (out / "small").iterdir()) == ["build.json", "cards-en-a4.pdf", "pnp-en-a4.pdf"]

@@ -25,10 +25,12 @@ def test_build_writes_a_pdf_per_language_and_paper_listed_in_build_json(built):
     assert report["game"] == "small"
     listed = {(f["lang"], f["paper"]) for f in report["files"]}
     assert listed == {(lang, paper) for lang in ("ja", "en") for paper in ("a4", "letter")}
+    assert {entry["kind"] for entry in report["files"]} == {"cards", "pnp"}  # and the print-and-play file of each
     for entry in report["files"]:
-        assert entry["kind"] == "cards"
         pdf = pikepdf.open(built / entry["path"])
         assert len(pdf.pages) == entry["pages"]
+        if entry["kind"] == "pnp":
+            continue
         assert entry["faces"] == {"cards": 6}
 
 
@@ -38,7 +40,7 @@ def test_the_command_drives_build_with_typed_options_and_writes_the_same_files(b
     out = tmp_path / "engine"
     assert build(load_game(small_game), BuildOptions(out=out, jobs=1, quiet=True)) == 0
     written = sorted(path.name for path in (out / "small").glob("*.pdf"))
-    assert written == sorted(path.name for path in built.glob("*.pdf")) and len(written) == 4
+    assert written == sorted(path.name for path in built.glob("*.pdf")) and len(written) == 8  # cards and pnp
     for name in written:
         assert (out / "small" / name).read_bytes() == (built / name).read_bytes(), name
     with pytest.raises(InputError, match="--margin 50"):

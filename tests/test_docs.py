@@ -17,7 +17,8 @@ from jinja2.sandbox import SandboxedEnvironment
 from conftest import ROOT
 from generator import render
 from generator.build import engine
-from generator.build.builder import OutputBuilder, OutputFile
+from generator.build.builder import OutputBuilder
+from generator.build.outputs import OutputFile
 from generator.commands import NAMES, runner
 from generator.commands.clidoc import UndocumentedOption, cli_markdown, commands
 from generator.commands.parsing import CommandParser

@@ -454,11 +454,13 @@ def test_pdfx_keeps_the_text_and_embeds_every_font(pdfx_file):
 
 
 def test_pdfx_manifest_gives_each_cards_pages_and_copies(exported):
+    """Each card, and the starter's board (a print shop's piece too, printed one-sided), with its pages."""
     rows = manifest(exported / "pdfx-ja")
     assert [(r["card"], r["copies"], r["front"], r["back"]) for r in rows] == [
         ("apple", "2", "cards.pdf p1", "cards.pdf p4"),
         ("pear", "2", "cards.pdf p2", "cards.pdf p4"),
         ("grapes", "2", "cards.pdf p3", "cards.pdf p4"),
+        ("board", "1", "board-board.pdf p1", ""),
     ]
 
 
@@ -555,7 +557,8 @@ def test_every_file_a_target_writes_is_what_its_name_says(exported, name):
             assert len(pikepdf.open(path).pages) >= 1
         elif path.name == "manifest.csv":
             rows = manifest(folder)
-            assert [(r["card"], r["copies"]) for r in rows] == [("apple", "2"), ("pear", "2"), ("grapes", "2")]
+            expected = [("apple", "2"), ("pear", "2"), ("grapes", "2")] + ([("board", "1")] if name == "pdfx" else [])
+            assert [(r["card"], r["copies"]) for r in rows] == expected
             named |= {r["front"].split(" p")[0] for r in rows} | {r["back"].split(" p")[0] for r in rows if r["back"]}
         elif path.name == "tts.json":
             deck = json.loads(path.read_text())["ObjectStates"][0]

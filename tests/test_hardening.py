@@ -45,7 +45,8 @@ def test_a_failed_build_leaves_the_previous_output_set_untouched(small_game, cli
     assert cli("build", small_game, "--out", out, "--lang", "en", "--paper", "a4").code == 0
     report = json.loads((folder / "build.json").read_text())
     assert (folder / "cards-en-a4.pdf").read_bytes() != before["cards-en-a4.pdf"]
-    assert [f["path"] for f in report["files"]] == ["cards-en-a4.pdf"]
+    # the sheets, and the print-and-play file binding them
+    assert [f["path"] for f in report["files"]] == ["cards-en-a4.pdf", "pnp-en-a4.pdf"]
 
 
 # --- every write reads back --------------------------------------------------------------------------------
@@ -304,10 +305,10 @@ def test_hostile_yaml_is_a_located_error(small_game, cli, case):
     original = game_file.read_text(encoding="utf-8")
     game_file.write_text(original + text, encoding="utf-8")
     offset = original.count("\n")
-    started = time.monotonic()
+    started = time.process_time()  # the work done, which load on the machine does not stretch
     result = cli("validate", small_game)
     assert result.code == 2, result
-    assert time.monotonic() - started < 10
+    assert time.process_time() - started < 10
     assert f"game.yaml:{offset + line}: " in result.err and message in result.err, result.err
     assert "Traceback" not in result.err
 

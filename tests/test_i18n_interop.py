@@ -147,8 +147,13 @@ def test_a_new_language_filled_in_with_polib_imports(cli, small_game, tmp_path):
     assert result.code == 0 and "3 de translation(s) written, 3 confirmed" in result.out, result
     cards = (small_game / "decks" / "cards.yaml").read_text(encoding="utf-8")
     assert "name: {ja: りんご, en: Apple, de: Apfel}" in cards and "de: Ziehe 1 Karte." in cards
-    counts = status(cli, small_game, "--lang", "de")["languages"]["de"]
+    report = status(cli, small_game, "--lang", "de")
+    counts = report["languages"]["de"]
     assert (counts["translated"], counts["missing"], counts["unconfirmed"]) == (3, 7, 0)
+    # pnpgen's words its print-and-play file prints are listed apart, by name: no exchange file carries them
+    own = [p["id"] for p in report["problems"] if p["message"].startswith("pnpgen's word")]
+    assert counts["own_words"] == len(own) and "labels[pnp_guide].text" in own
+    assert not {"labels[pnp_edition_ink_saver].text", "labels[pnp_group_rules].text"} & set(own)  # never printed
 
 
 @pytest.mark.parametrize("tag", ["ja_JP", "ja-JP", "ja_JP.UTF-8"])

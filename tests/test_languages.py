@@ -2,6 +2,7 @@
 never an error), an incomplete edition prints the source text and says so, template labels are strings,
 and each CJK language is printed in its own regional Noto face."""
 
+import json
 import re
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from generator.model import load_game
 from generator.model.game import Text
 from generator.render.templating import Templates
 from generator.render import fonts
+from generator.render.own_words import missing_words
 
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]")
 PO_ENTRY = re.compile(r'^msgctxt "(.*)"$', re.M)
@@ -151,12 +153,23 @@ def test_a_new_language_is_missing_then_translated_then_printed_with_no_other_la
     result = cli("validate", game)
     assert result.code == 1
     total = len(units(load_game(game)))
+    game_strings = "\n".join(line for line in result.out.splitlines() if "pnpgen's word" not in line)
     for lang in ("de", "zh-Hans"):
-        assert len(re.findall(rf"has no [^\n]*\b{re.escape(lang)}\b[^\n]* text", result.out)) == total
+        assert len(re.findall(rf"has no [^\n]*\b{re.escape(lang)}\b[^\n]* text", game_strings)) == total
     assert "labels[start].text has no de, zh-Hans text" in result.out
     assert re.search(r"rules\[[^\]]+\]\.\S+ has no de, zh-Hans text", result.out)
+    # and pnpgen's own words the kit prints, each by name: its guide's and rule sheet's, not those it never prints
+    own = {
+        lang: re.findall(rf"pnpgen's word (\S+) has no {re.escape(lang)} text", result.out)
+        for lang in ("de", "zh-Hans")
+    }
+    assert len(own["de"]) == len(set(own["de"])) and own["de"] == own["zh-Hans"]
+    assert {"pnp_guide", "pnp_checklist", "pnp_duplex_tip", "rules_play_time", "rules_age"} <= set(own["de"])
+    never = {"pnp_edition_ink_saver", "pnp_tiles_tip", "pnp_group_boards", "pnp_time_one", "rules_play_time_one"}
+    assert not never & set(own["de"]) and not {word for word in own["de"] if word.startswith("rules_page")}
     status = cli("i18n", "status", game, "--lang", "de")
     assert status.code == 1 and f"{total}" in status.out
+    assert all(f"pnpgen's word {word} has no de text" in status.out for word in own["de"])
 
     # an untranslated zh-Hans build: the source text, listed, flagged; --strict fails
     result = cli("build", game, "--lang", "zh-Hans", "--paper", "a4", "--out", out)
@@ -166,7 +179,8 @@ def test_a_new_language_is_missing_then_translated_then_printed_with_no_other_la
         r"(\d+) card\(s\) carry the corner flag",
         result.err,
     )
-    assert printed and 100 < int(printed.group(1)) <= total and int(printed.group(2)) > 20, result.err
+    untranslated = int(printed.group(1)) if printed else 0
+    assert printed and 100 < untranslated <= total + len(own["zh-Hans"]) and int(printed.group(2)) > 20, result.err
     cards = out / "mint-rails" / "cards-zh-Hans-a4.pdf"
     assert "スタート" in pdf_text(cards)
     with pikepdf.open(cards) as pdf:
@@ -189,13 +203,27 @@ def test_a_new_language_is_missing_then_translated_then_printed_with_no_other_la
     fill_po(po, {string_id: unit.value("en") + " ü" for string_id, unit in strings.items()})
     result = cli("i18n", "import", game, po)
     assert result.code == 0, result.err
+    # the exchange file carries the game's strings: pnpgen's words still print in ja, flagged, and --strict fails
+    result = cli("build", game, "--lang", "de", "--paper", "a4", "--out", out, "--strict")
+    assert result.code == 1 and "printed in the source language" in result.err, result.err
+    listed = json.loads((out / "mint-rails" / "build.json").read_text(encoding="utf-8"))["untranslated"]["de"]
+    printed = {string["id"] for string in listed}  # every one a word validate listed before the build
+    assert {"labels[pnp_guide].text", "labels[pnp_group_cards].text", "labels[rules_play_time].text"} <= printed
+    assert {"labels[sheet_front].text", "labels[sheet_note].text", "labels[sheet_long].text"} <= printed
+    assert printed <= {f"labels[{word}].text" for word in own["de"]}
+    # written into labels.yaml as validate says, they print in German too
+    with (game / "labels.yaml").open("a", encoding="utf-8") as labels:
+        for word in missing_words(load_game(game), ["de"]):
+            labels.write(f"  {word.label}: {{de: {json.dumps(word.text.get('en') + ' ü', ensure_ascii=False)}}}\n")
     result = cli("build", game, "--lang", "de", "--paper", "a4", "--out", out, "--strict")
     assert result.code == 0, result.err
-    for name in ("cards-de-a4.pdf", "rules-de-a4.pdf", "aid-summary-de-a4.pdf"):
+    for name in ("cards-de-a4.pdf", "rules-de-a4.pdf", "aid-summary-de-a4.pdf", "pnp-de-a4.pdf"):
         text = pdf_text(out / "mint-rails" / name)
         assert not CJK.findall(text), (name, sorted(set(CJK.findall(text))))
         assert "START ü" in text or name != "cards-de-a4.pdf"
     assert "ü" in pdf_text(out / "mint-rails" / "cards-de-a4.pdf")
+    sheet_label = " ".join(pdf_text(out / "mint-rails" / "cards-de-a4.pdf").split())
+    assert "fronts ü" in sheet_label and "Print at 100% (actual size) ü" in sheet_label  # the sheet labels' words
 
 
 @pytest.mark.slow

@@ -59,7 +59,7 @@ def test_the_reserved_card_keys_and_the_views_come_from_the_schemas():
     assert list(CARD_KEYS) == ["id", "name", "count", "remove_at", "placeholder", "back"]
     assert [key for key, _ in CARD_MODEL.shown()] == ["id", "name", "count", "remove_at", "placeholder"]
     assert [key for key, _ in DECK_MODEL.shown()] == ["name", "size", "bleed", "placeholder"]
-    assert [key for key, _ in GAME_MODEL.shown()] == ["title", "placeholder"]
+    assert [key for key, _ in GAME_MODEL.shown()] == ["title", "version", "date", "placeholder"]
 
 
 @dataclasses.dataclass

@@ -48,7 +48,9 @@ def test_a_new_game_in_english_and_japanese_validates_clean_and_builds_into_the_
     out = tmp_path / "output" / "x"
     assert not (ROOT / "output" / "x").exists()
     files = {entry["path"] for entry in json.loads((out / "build.json").read_text())["files"]}
-    assert files == {f"{kind}-{lang}-a4.pdf" for kind in ("cards", "board-board") for lang in ("en", "ja")}
+    assert files == {f"{kind}-{lang}-a4.pdf" for kind in ("cards", "board-board", "pnp") for lang in ("en", "ja")}
+    guide = " ".join(page_text(out / "pnp-en-a4.pdf", 0).split())  # the print-and-play file opens on its guide
+    assert "Fruit Market" in guide and "Printing guide" in guide and "Japanese" in guide and "日本語" not in guide
     cards = " ".join(page_text(out / "cards-en-a4.pdf", 0).split())
     assert "Apple" in cards and "Draw 1 card." in cards and "Any one player discards 1 card." in cards
     assert "Pear art 40 × 30 mm" in cards  # the placeholder box where the pear's picture will go

@@ -11,7 +11,7 @@ import math
 import pikepdf
 import pytest
 
-from conftest import ROOT, fonts_of, is_embedded, page_size_mm, page_text, placements
+from conftest import ROOT, fonts_of, is_embedded, once_per_run, page_size_mm, page_text, placements, run_temp
 from generator.build import BuildOptions, build, engine
 from generator.build.builder import OutputBuilder
 from generator.build.aids import build_aids
@@ -50,18 +50,28 @@ def build_printed(game_id, out, papers=("a4", "letter"), board_paper=None, per_d
     return game, {entry["path"]: entry for entry in files}
 
 
-@pytest.fixture(scope="module")
+def printed_once(tmp_path_factory, game_id, **options):
+    """(game, build.json entries by path, folder) of build_printed, once per test run for every xdist worker."""
+    out = run_temp(tmp_path_factory) / f"printed-{game_id}"
+    entries = out / "entries.json"
+
+    def make():
+        _, files = build_printed(game_id, out, **options)
+        entries.write_text(json.dumps(files), encoding="utf-8")
+
+    once_per_run(tmp_path_factory, f"printed-{game_id}", make)
+    game = load_game(ROOT / "cards" / game_id, require_templates=False)
+    return game, json.loads(entries.read_text(encoding="utf-8")), out / game_id
+
+
+@pytest.fixture(scope="session")
 def greed(tmp_path_factory):
-    out = tmp_path_factory.mktemp("printed")
-    game, files = build_printed("greed-inc", out, board_paper="a3")
-    return game, files, out / "greed-inc"
+    return printed_once(tmp_path_factory, "greed-inc", board_paper="a3")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def ikkin(tmp_path_factory):
-    out = tmp_path_factory.mktemp("printed")
-    game, files = build_printed("ikkin", out, papers=("a4",))
-    return game, files, out / "ikkin"
+    return printed_once(tmp_path_factory, "ikkin", papers=("a4",))
 
 
 # --- tile geometry -------------------------------------------------------------------------------

@@ -88,6 +88,20 @@ def test_quiet_prints_warnings_only():
     assert stream.getvalue() == "warning: a problem\n"
 
 
+def test_a_written_file_says_its_pages_in_the_singular_or_the_plural():
+    clock, stream = FakeClock(), io.StringIO()
+    progress = Progress(stream=stream, clock=clock, terminal=False)
+    progress.wrote("g", "tokens-a-en-a4.pdf", 1)
+    progress.wrote("g", "pnp-en-a4.pdf", 64)
+    progress.wrote("g", "board-b-en-a4.pdf", 5, "270 x 190 mm is larger than A4")
+    lines = [line.split("] ", 1)[1] for line in stream.getvalue().splitlines()]
+    assert lines == [
+        "g: wrote tokens-a-en-a4.pdf (1 page)",
+        "g: wrote pnp-en-a4.pdf (64 pages)",
+        "g: wrote board-b-en-a4.pdf (5 pages): 270 x 190 mm is larger than A4",
+    ]
+
+
 @pytest.mark.slow
 def test_a_build_into_a_pipe_prints_plain_counts_from_the_start(small_game, tmp_path):
     result = run_subprocess("build", small_game, "--lang", "all", "--paper", "a4", "--out", tmp_path / "out")

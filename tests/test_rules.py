@@ -66,16 +66,14 @@ def destinations(pdf):
     return found
 
 
-@pytest.fixture(scope="module")
-def greed_rules(tmp_path_factory):
-    """The seed game's rule sheets on A4 in ja, en and ja+en (built once for the module)."""
-    from generator.cli import main
-
-    out = tmp_path_factory.mktemp("rules")
-    assert main(["rules", "greed-inc", "--paper", "a4", "--out", str(out), "-q"]) == 0
-    return out / "greed-inc"
+@pytest.fixture
+def greed_rules(kits):
+    """The seed game's rule sheets on A4 in ja, en and ja+en: the kits' build (conftest), which writes them as
+    `pnpgen rules` does."""
+    return kits / "greed-inc"
 
 
+@pytest.mark.slow
 def test_side_by_side_twins_start_at_the_same_height(greed_rules):
     pdf = pikepdf.open(greed_rules / "rules-ja+en-a4.pdf")
     places = destinations(pdf)
@@ -109,7 +107,10 @@ def test_pnpgen_build_writes_cards_and_rules(ruled_game, tmp_path, cli):
     assert cli("build", ruled_game, "--out", out, "-q", "--paper", "a4", "--jobs", "1").code == 0
     report = json.loads((out / "small" / "build.json").read_text())
     kinds = {(f["kind"], f["lang"]) for f in report["files"]}
-    assert kinds == {("cards", "ja"), ("cards", "en"), ("rules", "ja"), ("rules", "en"), ("rules", "ja+en")}
+    assert kinds == {("cards", "ja"), ("cards", "en"), ("rules", "ja"), ("rules", "en"), ("rules", "ja+en")} | {
+        ("pnp", "ja"),
+        ("pnp", "en"),
+    }
 
 
 def test_pnpgen_build_checks_the_rules_before_writing_anything(ruled_game, tmp_path, cli):
@@ -131,9 +132,13 @@ def test_pnpgen_rules_after_a_build_replaces_only_the_rule_sheets_entries_of_bui
     assert cli("rules", ruled_game, "--out", out, "-q", "--paper", "a4", "--lang", "en", "--jobs", "1").code == 0
     after = json.loads((out / "small" / "build.json").read_text())
     assert [entry for entry in after["files"] if entry["kind"] == "cards"] == cards  # every key, as the build wrote it
-    rules = {(entry["lang"], entry["path"]) for entry in after["files"] if entry["kind"] != "cards"}
-    assert rules == {(lang, f"rules-{lang}-a4.pdf") for lang in ("ja", "en", "ja+en")}  # ja, ja+en: kept, listed
-    assert all((out / "small" / path).is_file() for _lang, path in rules)
+    others = {(entry["kind"], entry["lang"], entry["path"]) for entry in after["files"] if entry["kind"] != "cards"}
+    rules = {("rules", lang, f"rules-{lang}-a4.pdf") for lang in ("ja", "en", "ja+en")}  # ja, ja+en: kept, listed
+    bundles = {("pnp", lang, f"pnp-{lang}-a4.pdf") for lang in ("ja", "en")}  # en bound again, ja kept
+    assert others == rules | bundles
+    assert all((out / "small" / path).is_file() for _kind, _lang, path in others)
+    rebound = {entry["path"]: entry for entry in after["files"]}["pnp-en-a4.pdf"]
+    assert "rules-en-a4.pdf" in [part["path"] for part in rebound["parts"]]  # the bundle binds the new rule sheet
     assert indexed and indexed <= set(json.loads(index.read_text()))  # the cards' faces stay in the index
 
 
@@ -243,6 +248,7 @@ def test_greed_inc_numbers_come_from_game_yaml(tmp_path):
         assert re.search(r'<td[^>]*>(<span class="phrase">)?34(</span>)?</td>', html)  # 0 + 6 + 11 + 17 stored
 
 
+@pytest.mark.slow
 def test_box_contents_section_equals_components_yaml(greed_rules):
     game = load_game(ROOT / "cards" / "greed-inc", require_templates=False)
     writer = RulebookWriter(game, load_rules(game))

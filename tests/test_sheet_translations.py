@@ -21,16 +21,26 @@ from openpyxl import load_workbook
 from generator.i18n.strings import units
 from generator.model import load_game
 from generator.model.table.formats import read_sheet
+from generator.render.own_words import missing_words
 from test_all_or_nothing import check_killed_everywhere
 from test_i18n import edit, snapshot, status
 from test_table import spreadsheet_game
 
 
 def german(game: Path, fmt: str, cli) -> Path:
-    """The small game with its cards in a spreadsheet, and German added to its languages."""
+    """The small game with its cards in a spreadsheet, and German added (add_german)."""
     sheet = spreadsheet_game(game, cli, fmt)
-    edit(game / "game.yaml", "languages: [ja, en]", "languages: [ja, en, de]")
+    add_german(game)
     return sheet
+
+
+def add_german(game: Path) -> None:
+    """German among the game's languages, and pnpgen's own words (it has none in German) among its labels in
+    Japanese and English: what a translator's file then carries, to be translated like the game's strings."""
+    edit(game / "game.yaml", "languages: [ja, en]", "languages: [ja, en, de]")
+    words = missing_words(load_game(game), ["de"])
+    labels = "".join(f"  {word.label}: {json.dumps(word.text.values, ensure_ascii=False)}\n" for word in words)
+    (game / "labels.yaml").write_text("labels:\n" + labels, encoding="utf-8")
 
 
 def german_po(cli, game: Path, path: Path) -> dict[str, str]:
@@ -61,7 +71,8 @@ def test_validate_names_the_sheet_row_and_the_column_to_add(cli, small_game):
         "(add a column name.de and fill its row 2)" in result.out
     )
     assert "cards[grapes].text has no de text (add a column text.de and fill its row 4)" in result.out
-    assert "beside ja, en" not in result.out.split("decks/cards.xlsx", 1)[1]  # no YAML advice for a sheet's row
+    sheet_lines = [line for line in result.out.splitlines() if "decks/cards.xlsx" in line]
+    assert sheet_lines and not [line for line in sheet_lines if "beside ja, en" in line]  # no YAML advice for a row
     assert "game.yaml:2: title has no de text (add `de: ...` beside ja, en)" in result.out  # YAML: as before
     report = status(cli, small_game, "--lang", "de")
     missing = {p["id"]: p["message"] for p in report["problems"] if p["kind"] == "missing"}
@@ -238,7 +249,7 @@ def test_two_decks_reading_two_sheets_of_one_workbook_get_their_own_cells(cli, s
         "    deck: cards\n",
         "    deck: cards\n  - id: extra\n    name: {ja: 追加, en: Extra}\n    count: 6\n    deck: extra\n",
     )
-    edit(small_game / "game.yaml", "languages: [ja, en]", "languages: [ja, en, de]")
+    add_german(small_game)
     result = cli("validate", small_game)
     assert "decks/cards.xlsx: sheet 'extra', row 3: cards[extra-pear].name has no de text" in result.out
     translations = german_po(cli, small_game, tmp_path / "de.po")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pikepdf
 
 from conftest import page_text
-from generator.build.builder import OutputFile
+from generator.build.outputs import OutputFile
 from generator.build.report import Scope, stale_files
 from test_i18n import edit
 
@@ -97,7 +97,7 @@ def test_a_build_of_one_language_after_a_full_build_removes_nothing_of_the_other
     assert "Draw one card." in page_text(out / "small" / "cards-en-a4.pdf", 0)
     # a paper not asked for is left too
     build(cli, game, out, "--lang", "en", "--paper", "letter")
-    assert pdfs(out) == before | {"cards-en-letter.pdf", "aid-turn-en-letter.pdf"}
+    assert pdfs(out) == before | {"cards-en-letter.pdf", "aid-turn-en-letter.pdf", "pnp-en-letter.pdf"}
     assert set(listed(out)) == pdfs(out)
 
 

@@ -14,11 +14,6 @@ from pathlib import Path
 import pikepdf
 import pytest
 
-from conftest import copy_game
-from generator.build.engine import build
-from generator.build.options import BuildOptions
-from generator.model import load_game
-
 RULES = """\
 blocks:
   - id: goal
@@ -255,16 +250,14 @@ def test_an_element_is_marked_where_its_language_differs_from_its_parents():
 
 
 @pytest.mark.slow
-def test_the_kits_rule_sheets_and_aids_are_tagged_and_their_english_read_as_english(tmp_path):
+def test_the_kits_rule_sheets_and_aids_are_tagged_and_their_english_read_as_english(kits):
+    """The A4 rule sheets and aids of the kits' build (conftest)."""
     for game_id, english, japanese in (
         ("greed-inc", "Greed Incorporated", "グリード・インコーポレイテッド"),
         ("mint-rails", "Mint Rails", "ミントレールズ"),
     ):
-        game = load_game(copy_game(game_id, tmp_path))
-        options = BuildOptions(out=tmp_path / "out", papers=("a4",), outputs=("rules", "aids"), quiet=True)
-        assert build(game, options) == 0
-        folder = tmp_path / "out" / game_id
-        files = sorted(folder.glob("*.pdf"))
+        folder = kits / game_id
+        files = sorted(path for path in folder.glob("*-a4.pdf") if path.name.startswith(("rules-", "aid-")))
         assert {path.name.split("-")[0] for path in files} == {"rules", "aid"}
         for path in files:
             assert "/H1" in kinds(path), path.name

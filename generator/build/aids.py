@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from generator.build.builder import FileEntry, OutputBuilder, OutputFile, output_lang
+from generator.build.builder import OutputBuilder
+from generator.build.outputs import FileEntry, OutputFile, output_lang
 from generator.build.context import BuildContext
 from generator.build.pieces import faces_copies, save_pdf
-from generator.model.placeholders import data_names, resolve_all
-from generator.render.boards import own_or_base
 from generator.render.faces import GameRenderer
-from generator.render.printed import AID_FIELDS, aid_card, aid_size, pseudo_deck, single_sided
+from generator.render.printed import aid_deck, aid_size, resolved_aid, single_sided
+from generator.render.inksaver import prints_light
 from generator.render.sheet_writer import SheetWriter, impose_deck
 from generator.render.titles import file_title
 
@@ -31,28 +29,13 @@ def build_aids(context: BuildContext) -> list[FileEntry]:
     for variant, langs in aid_variants(context):
         renderer = GameRenderer(game, langs[0])
         for aid in aids:
-            data = data_names(game)
-            resolved = replace(
-                aid,
-                title=resolve_all(aid.title, data, [*langs, game.source_language]),
-                sections=resolve_all(aid.sections, data, [*langs, game.source_language]),
-            )
-            card = aid_card(resolved, langs, game.source_language)
+            resolved = resolved_aid(game, aid, langs)
             for option in context.sheets:
                 size = aid_size(aid, option.paper, option.margin)
-                deck = pseudo_deck(
-                    f"aid-{aid.id}",
-                    aid,
-                    size,
-                    aid.bleed_mm,
-                    own_or_base(game, "aid.html"),
-                    None,
-                    [card],
-                    list(AID_FIELDS),
-                )
-                deck.cut = "sheet"
+                deck = aid_deck(game, aid, langs, size, aid.bleed_mm)
                 faces, copies = faces_copies(renderer, deck, context)
-                writer = SheetWriter(tagged_sources=faces)  # the aid's faces are tagged: so is the sheet
+                # the aid's faces are tagged: so is the sheet
+                writer = SheetWriter(prints_light(game), tagged_sources=faces)
                 impose_deck(writer, size, aid.bleed_mm, copies, single_sided(option))
                 name = f"aid-{aid.id}-{variant}-{option.paper}.pdf"
                 names = {"name": aid.name, "title": resolved.title}
@@ -70,7 +53,7 @@ def build_aids(context: BuildContext) -> list[FileEntry]:
                         "size_mm": [round(v, 2) for v in size],
                     }
                 )
-                context.progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+                context.progress.wrote(game.id, name, len(writer.pdf.pages))
     return files
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.build.builder import FileEntry, OutputBuilder, OutputFile
+from generator.build.builder import OutputBuilder
+from generator.build.outputs import FileEntry, OutputFile
 from generator.errors import InputError, Problem
 from generator.paths import find_template
 from generator.build.context import BuildContext
@@ -17,6 +18,7 @@ from generator.render.fit_report import PICTURE_KINDS, CardFit, find_text, names
 from generator.render.weasy.fit import FitBox
 from generator.render.printed import board_tiles, fits_on, furniture_batch, single_sided, why_tiled
 from generator.render.paper import MARGIN_MM
+from generator.render.inksaver import prints_light
 from generator.render.sheet_writer import SheetWriter, impose_deck
 from generator.render.tiles import TileLayout, write_tiles
 from generator.render.titles import file_title
@@ -158,7 +160,7 @@ def build_boards(context: BuildContext) -> list[FileEntry]:
 
 def write_board(context: BuildContext, board: Board, faces: list[pikepdf.Page], lang: str, paper: str) -> FileEntry:
     """The board's faces (one, or one per card of its `for_each`), each in its copies: imposed, or in tiles."""
-    writer = SheetWriter()
+    writer = SheetWriter(prints_light(context.game))
     name = f"board-{board.id}-{lang}-{paper}.pdf"
     options = next((option for option in context.sheets if option.paper == paper), None)
     margin = options.margin if options else MARGIN_MM
@@ -182,9 +184,7 @@ def write_board(context: BuildContext, board: Board, faces: list[pikepdf.Page], 
     title = file_title(context.game, "board", [lang], paper, {"name": board.name})
     save_pdf(context, writer, context.out_dir / name, title, lang)
     why = why_tiled(board, paper, margin)
-    context.progress.say(
-        f"{context.game.id}: wrote {name} ({len(writer.pdf.pages)} pages)" + (f": {why}" if why else "")
-    )
+    context.progress.wrote(context.game.id, name, len(writer.pdf.pages), why or "")
     return board_entry(board, name, lang, paper, len(writer.pdf.pages), layout)
 
 

@@ -7,18 +7,22 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from generator.build.builder import FileEntry, OutputBuilder, OutputFile
+from generator.build.builder import OutputBuilder
+from generator.build.outputs import FileEntry, OutputFile
 from generator.build.context import BuildContext, report_fits
 from generator.build.decks import RenderedDeck, prepare_game
-from generator.build.pieces import check_bleed
+from generator.build.pieces import check_bleed, marked_name
 from generator.build.report import previous_entries
 from generator.heap import frozen_heap, long_lived
 from generator.model import Game
+from generator.model.game import Text
 from generator.render import volumes as volumes_module
 from generator.render.changes import card_keys, changed_cards, reference_keys
 from generator.render.faces import card_fits
+from generator.render.inksaver import prints_light
 from generator.render.memo import FaceMemo
 from generator.render.pipeline import render_missing
+from generator.render.sheet_labels import printed_keys, sheet_words
 from generator.render.sheet_plan import CopyGroup, SheetOptions, plan_pages
 from generator.render.titles import file_title
 from generator.render.typeset import plain
@@ -122,32 +126,39 @@ def plan_volumes(
     made), planned with face keys in place of faces, split into volumes, each with the hash of its inputs."""
     option = replace(option, label_bands=True)
     planned = plan_pages(copy_groups(decks, option, only) if groups is None else groups, option)
-    text = sheet_text(context.game, lang, option, len(planned))
+    text = sheet_text(context, lang, option, len(planned))
     volumes = split_volumes(planned, option, stem, text, context.options.volume_sheets)
-    code = sheets_code()
+    code = sheets_code(context.game)
     for volume in volumes:
         volume.inputs = volume_inputs(volume, code)
     return volumes
 
 
-def sheet_text(game: Game, lang: str, option: SheetOptions, sheets: int) -> SheetText:
-    """What the labels of a file's sheets say (`sheets`: how many the file has)."""
-    title = plain(game.title.get(lang, game.source_language))
-    names = {deck_id: deck_name(game, deck_id, lang) for deck_id in game.decks}
-    return SheetText(title, names, lang, option.duplex, option.margin, sheets)
+def sheet_text(context: BuildContext, lang: str, option: SheetOptions, sheets: int) -> SheetText:
+    """What the labels of a file's sheets say (`sheets`: how many the file has); their words printed
+    untranslated are noted for build.json."""
+    game = context.game
+    fallbacks: dict[str, dict[str, Text]] = {}
+    title = marked_name(context, game.title, lang, fallbacks)
+    names = {deck_id: marked_name(context, deck.name, lang, fallbacks) for deck_id, deck in game.decks.items()}
+    keys = printed_keys(option.duplex, option.layout == "gutterfold")
+    words = sheet_words(game, lang, keys, fallbacks)
+    context.note_rules(fallbacks)
+    return SheetText(title, names, lang, option.duplex, option.margin, sheets, words)
 
 
-def sheets_code() -> str:
-    """The code that plans and writes card sheet files (see volumes.code_fingerprint)."""
-    return code_fingerprint(volumes_module, sys.modules[__name__])
+def sheets_code(game: Game) -> str:
+    """The code that plans and writes card sheet files (see volumes.code_fingerprint), and whether the faces are
+    drawn light (the ink-saving version)."""
+    return code_fingerprint(volumes_module, sys.modules[__name__]) + (":light" if prints_light(game) else "")
 
 
 def file_inputs(context: BuildContext, groups: list[CopyGroup], option: SheetOptions, lang: str, stem: str) -> str:
     """Hash of everything the file's volumes are planned from, which decides every volume's inputs: its
     copies (faces, cards, decks, sizes), options, words and the code. Cheap, unlike the plan."""
     option = replace(option, label_bands=True)
-    text = sheet_text(context.game, lang, option, 0)  # the count of sheets follows from the rest
-    return whole_file_inputs(groups, option, stem, text, context.options.volume_sheets, sheets_code())
+    text = sheet_text(context, lang, option, 0)  # the count of sheets follows from the rest
+    return whole_file_inputs(groups, option, stem, text, context.options.volume_sheets, sheets_code(context.game))
 
 
 def unchanged_file(previous: dict[str, FileEntry], out_dir: Path, stem: str, inputs: str) -> list[FileEntry]:
@@ -204,9 +215,15 @@ def write_card_volume(context: BuildContext, volume: Volume, keys: dict[str, str
     )
     path = context.out_dir / volume.path
     pages = write_volume(
-        volume, path, title, context.cache, context.jobs, check=lambda data: check_bleed(context, path, data)
+        volume,
+        path,
+        title,
+        context.cache,
+        context.jobs,
+        prints_light(context.game),
+        check=lambda data: check_bleed(context, path, data),
     )
-    context.progress.say(f"{game.id}: wrote {volume.path} ({pages} pages)")
+    context.progress.wrote(game.id, volume.path, pages)
     cards = volume.cards()
     faces_count = volume.copies_by_deck()
     entry: FileEntry = {

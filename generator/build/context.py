@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.build.options import BuildOptions, select_languages
+from generator.build.outputs import FileEntry, OutputKind
 from generator.build.problems import BuildProblems
 from generator.errors import Problem, display_path
 from generator.model import Game
@@ -40,6 +41,8 @@ class BuildContext:
     said: set[tuple[object, ...]] = field(default_factory=set)  # the findings said (report_fits)
     untranslated: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> string id -> file:line
     flagged: dict[str, int] = field(default_factory=dict)  # lang -> faces carrying the untranslated flag
+    written: list[FileEntry] = field(default_factory=list)  # the build.json entries of the builders that ran before
+    outputs: list[OutputKind] = field(default_factory=list)  # the output kinds this build makes
     _ids: dict[int, str] | None = None
 
     def __post_init__(self) -> None:

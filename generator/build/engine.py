@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from generator.build import aids, boards, cards, rules, tokens
+from generator.build import aids, boards, bundle, cards, rules, tokens
 from generator.build.builder import Builder
 from generator.build.context import BuildContext
 from generator.build.options import BuildOptions, select_languages
 from generator.build.problems import BuildProblems
 from generator.build.report import (
-    Scope,
+    build_scope,
     carry_over,
     previous_report,
     report_of,
@@ -23,10 +23,17 @@ from generator.heap import thaw
 from generator.model import Game
 from generator.progress import Progress
 from generator.render import images
-from generator.render.paper import PAPERS
 
 # Each builder makes one kind of output for a game and returns its build.json entries, in this order.
-BUILDERS: list[Builder] = [cards.BUILDER, boards.BUILDER, aids.BUILDER, tokens.BUILDER, rules.BUILDER]
+# The print-and-play bundle comes last: it combines the files the others wrote.
+BUILDERS: list[Builder] = [
+    cards.BUILDER,
+    boards.BUILDER,
+    aids.BUILDER,
+    tokens.BUILDER,
+    rules.BUILDER,
+    bundle.BUILDER,
+]
 
 
 def build(games: Game | list[Game], options: BuildOptions, progress: Progress | None = None) -> int:
@@ -75,16 +82,17 @@ def build_game(
     languages, papers or outputs); the files the previous one listed within it and this one did not write are
     removed with the commit."""
     context = BuildContext.for_game(game, options, progress, problems)
+    context.outputs = list(builders)
     previous = previous_report(context.out_dir)
-    files = []
     for builder in builders:
         written = builder.build(context)
         undeclared = [entry["path"] for entry in written if not any(f.matches(entry["path"]) for f in builder.files)]
         assert not undeclared, (
             f"declare these files in the {builder.kind} builder's `files` (docs/cli.md): {undeclared}"
         )
-        files += written
-    scope = build_scope(game, context.langs, options, builders)
+        context.written += written  # what the next builders (the bundle) may read
+    files = context.written
+    scope = build_scope(context)
     report = report_of(game, files, context.fits, context.untranslated)
     stale = stale_files(previous, report, scope, context.out_dir)
     for path in stale:
@@ -101,17 +109,3 @@ def build_game(
     if stale:
         removed = ", ".join(stale)
         progress.say(f"{game.id}: removed {len(stale)} file(s) the last build wrote and this one does not: {removed}")
-
-
-def build_scope(game: Game, langs: list[str], options: BuildOptions, builders: list[Builder]) -> Scope:
-    """What this build of the game replaces in the previous one (see report.Scope)."""
-    every_paper = set(options.papers) >= set(PAPERS)
-    papers = {*options.papers, *([options.board_paper] if options.board_paper else [])}
-    return Scope(
-        kinds=frozenset(kind for builder in builders for kind in builder.reports),
-        every_output=len(builders) == len(BUILDERS),
-        langs=None if options.languages == "all" else frozenset(langs),
-        game_langs=frozenset(game.languages),
-        papers=None if every_paper else frozenset(papers),
-        files=tuple(file for builder in builders for file in builder.files),
-    )

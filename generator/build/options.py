@@ -35,6 +35,8 @@ class BuildOptions:
     strict: bool = False  # the build's problems make its exit status 1
     volume_sheets: int = VOLUME_SHEETS  # a card sheet file of more sheets is written in volumes of this many (0: never)
     outputs: tuple[str, ...] | None = None  # the kinds of output to build (engine.BUILDERS' kinds); None: every one
+    pnp: bool = True  # the print-and-play files (pnp-<lang>-<paper>.pdf), which combine the others
+    ink_saver: bool = False  # also their ink-saving version, from faces printed light
 
     def __post_init__(self) -> None:
         if self.volume_sheets < 0:

@@ -10,12 +10,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.build.builder import FileEntry, OutputFile, file_langs
+from generator.build.outputs import FileEntry, OutputFile, file_langs
 from generator.build.context import BuildContext
 from generator.errors import Problem
 from generator.fsutil import REPORT_NAME, write_atomic
 from generator.model import Game
 from generator.render.fit_report import CardFit
+from generator.render.paper import PAPERS
 
 SHOWN_UNTRANSLATED = 12  # strings listed on the terminal per language; build.json has them all
 REPORT_FILE = OutputFile(
@@ -88,8 +89,10 @@ class Scope:
 
     def covers(self, entry: dict[str, Any], key: str = "kind") -> bool:
         """Whether a build.json entry (a file: `kind`; a measured text: `piece`) is one this build replaces: of an
-        output it built, in languages and on a paper it built, or holding a language the game no longer has."""
-        if not self.every_output and entry.get(key) not in self.kinds:
+        output it built (a file that is a version of another kind's, `of`, needs that builder too), in languages
+        and on a paper it built, or holding a language the game no longer has."""
+        made_by = [entry.get(key), *([entry["of"]] if key == "kind" and "of" in entry else [])]
+        if not self.every_output and not all(kind in self.kinds for kind in made_by):
             return False
         langs = file_langs(str(entry.get("lang", "")))
         if any(lang not in self.game_langs for lang in langs):
@@ -103,15 +106,31 @@ class Scope:
         return self.langs is None or lang in self.langs or lang not in self.game_langs
 
     def removable(self, path: object) -> bool:
-        """A name the builders run write, and nothing else: no folder, no hidden file, no build.json."""
+        """A name the builders run write, and nothing else: no hidden file or folder, no build.json, no folder but
+        one a declared name holds (`ink-saver/<file>`)."""
+        if not isinstance(path, str) or "\\" in path:
+            return False
+        parts = path.split("/")
         return (
-            isinstance(path, str)
-            and "/" not in path
-            and "\\" not in path
-            and not path.startswith(".")
-            and path != REPORT_FILE.name
+            all(part and not part.startswith(".") for part in parts)
+            and parts[-1] != REPORT_FILE.name
             and any(file.matches(path) for file in self.files)
         )
+
+
+def build_scope(context: BuildContext) -> Scope:
+    """What this build of the game replaces in the previous one (see Scope)."""
+    options = context.options
+    every_paper = set(options.papers) >= set(PAPERS)
+    papers = {*options.papers, *([options.board_paper] if options.board_paper else [])}
+    return Scope(
+        kinds=frozenset(kind for output in context.outputs for kind in output.reports),
+        every_output=options.outputs is None,
+        langs=None if options.languages == "all" else frozenset(context.langs),
+        game_langs=frozenset(context.game.languages),
+        papers=None if every_paper else frozenset(papers),
+        files=tuple(file for output in context.outputs for file in output.files),
+    )
 
 
 def carry_over(report: dict[str, Any], previous: dict[str, Any], scope: Scope) -> dict[str, Any]:
@@ -161,14 +180,20 @@ def stale_files(previous: dict[str, Any], report: dict[str, Any], scope: Scope, 
             and scope.covers(entry)
             and entry.get("path") not in written
             and scope.removable(entry.get("path"))
-            and regular_file(out_dir / entry["path"])
+            and regular_file(out_dir, entry["path"])
         }
     )
 
 
-def regular_file(path: Path) -> bool:
+def regular_file(folder: Path, path: str) -> bool:
+    """Whether folder/path is a file, reached through no link (neither it nor a folder on the way is one)."""
     try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
+        *inner, name = path.split("/")
+        for part in inner:
+            folder = folder / part
+            if not stat.S_ISDIR(os.lstat(folder).st_mode):
+                return False
+        return stat.S_ISREG(os.lstat(folder / name).st_mode)
     except OSError:
         return False
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pikepdf
 
-from generator.build.builder import FileEntry, OutputBuilder, OutputFile, output_lang
+from generator.build.builder import OutputBuilder
+from generator.build.outputs import FileEntry, OutputFile, output_lang
 from generator.build.context import BuildContext
 from generator.fsutil import write_atomic
 from generator.model.game import Game, Text

@@ -8,14 +8,15 @@ from dataclasses import dataclass
 
 import pikepdf
 
-from generator.build.builder import FileEntry, OutputBuilder, OutputFile
+from generator.build.builder import OutputBuilder
 from generator.build.context import BuildContext
-from generator.build.pieces import faces_copies, save_pdf
-from generator.model.game import TokenSheet
-from generator.render.boards import text_of
+from generator.build.outputs import FileEntry, OutputFile
+from generator.build.pieces import faces_copies, marked_name, save_pdf
+from generator.model.game import Text, TokenSheet
 from generator.render.faces import GameRenderer
+from generator.render.inksaver import prints_light
 from generator.render.printed import token_deck
-from generator.render.sheet_labels import write_labelled
+from generator.render.sheet_labels import printed_keys, sheet_words, write_labelled
 from generator.render.sheet_plan import CopyGroup, SheetOptions
 from generator.render.sheet_writer import SheetWriter
 from generator.render.titles import file_title, word
@@ -66,35 +67,34 @@ def write_tokens(context: BuildContext, rendered: list[RenderedSheet], lang: str
     """One PDF of token sheets: the token files given, sharing sheets."""
     game = context.game
     two_sided = any(part.sheet.sides == 2 for part in rendered)
-    writer = SheetWriter()
-    _pages, _texts = write_labelled(
-        writer,
-        token_groups(rendered),
-        option,
-        plain(text_of(game.title, lang, game.source_language)),
-        {part.sheet.id: plain(text_of(part.sheet.name, lang, game.source_language)) for part in rendered},
-        lang,
-        context.cache,
-        context.jobs,
-        None if two_sided else "none",
+    duplex = option.duplex if two_sided else "none"
+    writer = SheetWriter(prints_light(game))
+    fallbacks: dict[str, dict[str, Text]] = {}
+    words = sheet_words(game, lang, printed_keys(duplex, gutterfold=False), fallbacks)
+    label_title = marked_name(context, game.title, lang, fallbacks)
+    names = {part.sheet.id: marked_name(context, part.sheet.name, lang, fallbacks) for part in rendered}
+    context.note_rules(fallbacks)
+    pages, _texts = write_labelled(
+        writer, token_groups(rendered), option, label_title, names, words, context.cache, context.jobs, duplex
     )
     alone = rendered[0].sheet if len(rendered) == 1 and option.sheets != "shared" else None
     name = f"tokens-{alone.id}-{lang}-{option.paper}.pdf" if alone else f"tokens-{lang}-{option.paper}.pdf"
-    names = {"name": alone.name} if alone else {"name": token_sheets_name(context, rendered, lang)}
-    title = file_title(game, "tokens", [lang], option.paper, names)
+    names_in_title = {"name": alone.name} if alone else {"name": token_sheets_name(context, rendered, lang)}
+    title = file_title(game, "tokens", [lang], option.paper, names_in_title)
     save_pdf(context, writer, context.out_dir / name, title, lang)
-    context.progress.say(f"{game.id}: wrote {name} ({len(writer.pdf.pages)} pages)")
+    context.progress.wrote(game.id, name, len(writer.pdf.pages))
     return {
         "path": name,
         "kind": "tokens",
         "tokens": [part.sheet.id for part in rendered],
+        "sheets": [page.decks for page in pages if page.side == "front"],  # the token files on each sheet
         "lang": lang,
         "paper": option.paper,
         "pages": len(writer.pdf.pages),
         "pieces": sum(len(part.copies) for part in rendered),
         "sides": 2 if two_sided else 1,
         "shapes": sorted({part.sheet.shape for part in rendered}),
-        "duplex": option.duplex if two_sided else "none",
+        "duplex": duplex,
     }
 
 
@@ -102,7 +102,7 @@ def token_sheets_name(context: BuildContext, rendered: list[RenderedSheet], lang
     """What the ganged file holds, for its title: the token files' names."""
     game = context.game
     joined = word(game, "languages_joined", lang)  # " + ", as the languages of a side-by-side file
-    return joined.join(plain(text_of(part.sheet.name, lang, game.source_language)) for part in rendered)
+    return joined.join(plain(part.sheet.name.get(lang, game.source_language)) for part in rendered)
 
 
 TOKEN_FILE = OutputFile(

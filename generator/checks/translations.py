@@ -1,4 +1,5 @@
-"""validate: every text of the game (the string inventory, model/texts.py) has each language asked for."""
+"""validate: every text of the game (the string inventory, model/texts.py) has each language asked for, and so
+has every word pnpgen prints for it (render/own_words.py: the print-and-play guide's, the rule sheet's)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from generator.errors import Problem
 from generator.model.game import Game, Text
 from generator.model.table.places import text_place
 from generator.model.texts import texts
+from generator.render.game_words import labels_file
+from generator.render.own_words import missing_words
 
 
 def check_translations(game: Game, langs: list[str] | None = None) -> list[Problem]:
@@ -13,6 +16,8 @@ def check_translations(game: Game, langs: list[str] | None = None) -> list[Probl
     or in the cell (the column to add) of its deck's spreadsheet."""
     problems = []
     wanted = [lang for lang in game.languages if langs is None or lang in langs]
+    for word in missing_words(game, wanted):
+        problems.append(Problem(labels_file(game), None, word.message(), f"labels.{word.label}", hint=word.hint()))
     for label, text in texts(game):
         missing = [lang for lang in wanted if not text.has(lang)]
         if not missing:

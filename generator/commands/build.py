@@ -94,6 +94,19 @@ def register(subparsers) -> None:
         "holding the card, and memory stays that of one volume "
         f"(default: {VOLUME_SHEETS}; 0: one file however large)",
     )
+    parser.add_argument(
+        "--no-pnp",
+        action="store_true",
+        help="leave out the print-and-play files pnp-LANG-PAPER.pdf (the guide, the checklist and every file to "
+        "print, in one PDF per language and paper)",
+    )
+    parser.add_argument(
+        "--ink-saver",
+        action="store_true",
+        help="also write pnp-LANG-PAPER-ink-saver.pdf: the same with faces printed light (game.yaml's "
+        "`ink_saver:` says how) from the component files in OUT/<game>/ink-saver/, and the ink both use "
+        "in build.json",
+    )
     add_out(parser)
     add_jobs(parser)
     add_no_cache(parser)
@@ -133,6 +146,8 @@ def options_from(args) -> BuildOptions:
         quiet=args.quiet,
         strict=args.strict,
         volume_sheets=args.volume_sheets,
+        pnp=not args.no_pnp,
+        ink_saver=args.ink_saver,
     )
 
 

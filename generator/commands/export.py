@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.build import render_game, select_languages
+from generator.build import render_game, render_pieces, select_languages
 from generator.commands.options import add_game, add_jobs, add_lang, add_no_cache, add_out, add_quiet
 from generator.errors import InputError, Problem
 from generator.export.deck_images import DeckExport
@@ -69,6 +69,12 @@ def run(args) -> int:
     with OutputSet(args.out):  # every exported file replaced together, or none
         for lang in langs:
             decks = [DeckExport.of(deck) for deck in rendered[lang] if deck.faces.deck.cards]
+            opened, pieces = (  # the token sheets, boards and aids too
+                render_pieces(game, lang, cache, args.jobs, target.piece_bleed_mm)
+                if target.piece_bleed_mm is not None
+                else ([], [])
+            )
+            decks += [DeckExport.of_faces(faces, pages) for faces, pages in pieces]
             out_dir = args.out / game.id / f"{target.name}-{lang}"
             title = game.title.get(lang, game.source_language)
             try:
@@ -76,6 +82,8 @@ def run(args) -> int:
             finally:
                 for deck in decks:
                     deck.close()
+                for pdf in opened:
+                    pdf.close()
             progress.say(f"{game.id}: {len(files)} files in {out_dir}")
     return 0
 

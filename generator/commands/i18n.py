@@ -155,6 +155,7 @@ def render_status(report: StatusReport) -> str:
     game = report.game
     out = [f"{game.id}: {game.title.get('en', game.source_language)} (source language {game.source_language})"]
     columns = ["total", "translated", "missing", "stale", "unconfirmed", "overflowing", "glossary", "terms", "checks"]
+    columns.append("own_words")  # pnpgen's words the game prints with no text in the language
     width = max([4] + [len(lang) + 2 for lang in report.languages])  # zh-Hant *
     out.append(f"  {'lang':<{width}}  " + "  ".join(f"{c:>11}" for c in columns))
     for lang, status in report.languages.items():

@@ -80,6 +80,6 @@ def run(args) -> int:
         use_cache=not args.no_cache,
         quiet=args.quiet,
         strict=args.strict,
-        outputs=("rules",),
+        outputs=("rules", "bundle"),  # the print-and-play files bind the rule sheets: bound again
     )
     return build([g for g in games if has_rules(g)], options, progress)

@@ -142,6 +142,24 @@ def first_sentence(text: str) -> str:
     return head + "." if dot else text
 
 
+def own_words_tables() -> list[str]:
+    """Each part's words: the label key, its placeholders, pnpgen's Japanese and English."""
+    from generator.model.schemadoc import cell
+    from generator.render.pnp_guide import GUIDE_WORDS
+    from generator.render.rulebook import RULE_WORD_SET
+    from generator.render.sheet_labels import SHEET_WORDS
+
+    lines = []
+    for words in (RULE_WORD_SET, GUIDE_WORDS, SHEET_WORDS):
+        lines += [f"On {words.part}:", "", "| label | placeholders | ja | en |", "|---|---|---|---|"]
+        for key in words.defaults["en"]:
+            names = ", ".join(f"`{{{name}}}`" for name in words.placeholders(key))
+            texts = [cell(words.defaults[lang].get(key, "")) for lang in ("ja", "en")]
+            lines.append(f"| `{words.label_of(key)}` | {names} | {texts[0]} | {texts[1]} |")
+        lines.append("")
+    return lines
+
+
 def syntax_sections() -> list[str]:
     """What every file kind shares: texts in every language, placeholders, furigana, expressions, references."""
     from generator.model.game import Game, Text
@@ -150,7 +168,6 @@ def syntax_sections() -> list[str]:
     from generator.model.rules import BLOCK_TYPE_DOCS
     from generator.model.schema import FIELD_TYPE_DOCS, KEYS_BY_TYPE, LOCALIZED_DOC
     from generator.model.schemadoc import LOCALIZED_ANCHOR, cell
-    from generator.render.rulebook import GAME_LABEL
     from generator.render.printed import GAME_TILE_LABEL
     from generator.render.titles import GAME_LABEL as TITLE_LABEL
     from generator.render.typeset import FURIGANA_SYNTAX
@@ -230,11 +247,16 @@ def syntax_sections() -> list[str]:
         "|---|---|",
         *[f"| `{name}` | {cell(doc)} |" for name, doc in BLOCK_TYPE_DOCS.items()],
         "",
-        "The words pnpgen itself prints on a rule sheet come in Japanese and English; labels.yaml may give "
-        "them in any language under these keys: "
-        + ", ".join(f"`{key}`" for key in sorted(set(GAME_LABEL.values())))
-        + ".",
+        '## <a id="pnpgens-words"></a>pnpgen\'s own words',
         "",
+        (
+            "The words pnpgen itself prints come in Japanese and English; labels.yaml may give any of them in any "
+            "language under its label key, with the placeholders it lists (the page fills them in). In another "
+            "language of the game, a word the game prints with no label in that language is printed in the source "
+            "language (or English), flagged, and listed by validate, `pnpgen i18n status`, build.json and `--strict`."
+        ),
+        "",
+        *own_words_tables(),
         "So do the words of the files' titles (what a print queue, a viewer's title bar and a screen reader show: "
         "`Greed Incorporated: rules (English, A4)`), in the file's first language: "
         + ", ".join(f"`{key}`" for key in sorted(TITLE_LABEL.values()))

@@ -16,6 +16,7 @@ import pypdfium2 as pdfium
 from PIL import Image
 
 from generator.build import RenderedDeck
+from generator.render.faces import DeckFaces
 from generator.errors import InputError, Problem
 from generator.fsutil import write_atomic
 from generator.model.game import Deck
@@ -35,20 +36,24 @@ class Face:
 
 @dataclass
 class DeckExport:
-    """A rendered deck, ready to rasterize: the faces in order (fronts, then backs) and the copy counts."""
+    """A rendered deck, ready to rasterize: the faces in order (fronts, then backs) and the copy counts. A token
+    sheet, a board or an aid is one too, as a pseudo-deck of its distinct faces (build.render_pieces)."""
 
-    rendered: RenderedDeck
+    deck: Deck
+    lang: str
+    pages: list  # the pikepdf page of each distinct face, by its index (none when only counted)
     faces: list[Face] = field(default_factory=list)
     _documents: list = field(default_factory=list)
 
-    @property
-    def deck(self) -> Deck:
-        return self.rendered.faces.deck
-
     @classmethod
     def of(cls, rendered: RenderedDeck) -> DeckExport:
-        export = cls(rendered)
-        deck, faces = rendered.faces.deck, rendered.faces
+        return cls.of_faces(rendered.faces, rendered.pages)
+
+    @classmethod
+    def of_faces(cls, faces: DeckFaces, pages: list) -> DeckExport:
+        """The faces of a deck (or pseudo-deck) in one language, and their rendered pages."""
+        deck = faces.deck
+        export = cls(deck, faces.lang, pages)
         by_index: dict[int, Face] = {}
         for card, front in zip(deck.cards, faces.front_of):
             by_index.setdefault(front, Face(front, "front", f"{deck.id}-{card.id}-front", [])).cards.append(card.id)
@@ -79,7 +84,7 @@ class DeckExport:
         this deck's face."""
         if not self._documents:
             deck_pages = pikepdf.new()
-            for page in self.rendered.pages:
+            for page in self.pages:
                 deck_pages.pages.append(page)
             buffer = io.BytesIO()
             deck_pages.save(buffer)

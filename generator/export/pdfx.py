@@ -1,4 +1,5 @@
-"""pdfx: one PDF/X-4 per deck for Japanese print shops: CMYK, 3 mm bleed, トンボ, an output intent.
+"""pdfx: one PDF/X-4 per deck, token sheet, board and aid for Japanese print shops: CMYK, 3 mm bleed, トンボ, an
+output intent.
 
 Each distinct face is one page (fronts in card order, then the backs); the manifest says which page
 each card uses and how many copies to print. The face keeps its vector text and embedded fonts; its
@@ -57,7 +58,7 @@ def impose(deck: DeckExport) -> SheetWriter:
     page, trim, bleed_box = tombo.page_rects(deck.deck.size_mm, BLEED_MM)
     writer = SheetWriter()
     for face in deck.faces:
-        source = deck.rendered.pages[face.index]
+        source = deck.pages[face.index]
         x0, y0, x1, y1 = (float(v) for v in source.obj.TrimBox)
         b = BLEED_MM * MM
         source.obj.BleedBox = pikepdf.Array([x0 - b, y0 - b, x1 + b, y1 + b])  # the form's clip (SheetWriter)
@@ -197,9 +198,7 @@ def export_game(decks: list[DeckExport], options: PdfxOptions, out_dir: Path, pr
     converter = CmykConverter(check_profile(options.icc))
     files, rows = [], []
     for deck in decks:
-        name = export_deck(
-            deck, converter, out_dir, f"{title}: {deck.deck.name.get(deck.rendered.faces.lang)}", progress
-        )
+        name = export_deck(deck, converter, out_dir, f"{title}: {deck.deck.name.get(deck.lang)}", progress)
         files.append(name)
         page_of = {face.index: number for number, face in enumerate(deck.faces, start=1)}
         rows += manifest_rows(deck, lambda face, name=name, page_of=page_of: f"{name} p{page_of[face.index]}")
@@ -209,9 +208,10 @@ def export_game(decks: list[DeckExport], options: PdfxOptions, out_dir: Path, pr
 
 TARGET = Target(
     "pdfx",
-    "one CMYK PDF/X-4 per deck with 3 mm bleed and トンボ, for Japanese print shops",
+    "one CMYK PDF/X-4 per deck, token sheet, board and aid with 3 mm bleed and トンボ, for Japanese print shops",
     export_game,
     add_options,
     read_options,
     check,
+    piece_bleed_mm=BLEED_MM,
 )

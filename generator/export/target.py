@@ -41,6 +41,12 @@ class ExportTarget(Protocol):
     def read_options(self, values: Mapping[str, Any]) -> Any:
         """The target's options object, from the parsed command line (values by `dest`)."""
 
+    @property
+    def piece_bleed_mm(self) -> float | None:
+        """The bleed its token sheets, boards and aids are exported with (as pseudo-decks of their distinct
+        faces, beside the decks); None: a target of decks only."""
+        ...
+
     def check(self, game: Game, options: Any) -> None:
         """Raise InputError (located) on what would fail after the rendering: a card size a print service
         does not make, a bleed too small, a profile that is not a CMYK one."""
@@ -72,6 +78,7 @@ class Target:
     add_options: Callable[[OptionAdder], None] = no_options
     read_options: Callable[[Mapping[str, Any]], Any] = read_no_options
     check: Callable[[Game, Any], None] = nothing_to_check
+    piece_bleed_mm: float | None = None
 
     def export(self, decks: list[DeckExport], options: Any, out_dir: Path, progress: Progress, title: str) -> list[str]:
         return self.write(decks, options, out_dir, progress, title)

@@ -153,7 +153,7 @@ def card_scale(size_mm: tuple[float, float]) -> tuple[float, float]:
 
 
 def _deck_object(deck: DeckExport, custom: dict, slot_of: dict) -> dict:
-    lang = deck.rendered.faces.lang
+    lang = deck.lang
     fallback = deck.deck.name.get(lang)
     scale = card_scale(deck.deck.size_mm)
     cards = []

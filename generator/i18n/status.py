@@ -10,11 +10,12 @@ from generator.errors import display_path
 from generator.i18n.checks import check_pair
 from generator.i18n.glossary import Glossary
 from generator.i18n.lock import STALE, UNCONFIRMED, Lock
-from generator.i18n.strings import Unit, unit_for_card_field
+from generator.i18n.strings import OWNER_KINDS, Unit, unit_for_card_field
 from generator.i18n.terms import KIND, term_findings
 from generator.model.game import Game
 from generator.model.table.places import text_place
 from generator.render.fit_report import CardFit
+from generator.render.own_words import missing_words
 
 
 @dataclass
@@ -62,6 +63,7 @@ class LanguageStatus:
     glossary: int = 0
     terms: int = 0  # strings that name one thing two ways (i18n/terms.py)
     checks: int = 0  # numbers, placeholders, brackets, untranslated
+    own_words: int = 0  # pnpgen's words the game prints with no text in the language (render/own_words.py)
 
     def as_json(self) -> dict:
         return dict(self.__dict__)
@@ -111,6 +113,10 @@ def game_status(
                 if place is not None:
                     finding.message += f" ({place.what_to_do()})"  # a spreadsheet's row: which column
             report.findings += found
+    for word in missing_words(game, chosen):  # pnpgen's words the game prints, no label translates: each listed
+        report.languages[word.lang].own_words += 1  # apart from the game's strings, which exchange files carry
+        unit = Unit(word.string_id, word.text, OWNER_KINDS["labels"], word.label, "text")
+        report.findings.append(unit_finding("missing", word.lang, unit, f"{word.message()}: {word.hint()}"))
     for unit, lang, message in term_findings(game, all_units, glossary, lock):
         if lang in report.languages:
             report.languages[lang].terms += 1

@@ -20,6 +20,11 @@ INVENTED_DOC = (
     "values invented for want of the real ones: `true` (all of it), a list of the invented keys (`[size]`), or "
     "a text in every language saying what is invented; the rule sheet's prototype note lists them"
 )
+MATERIAL = Str()
+MATERIAL_DOC = (
+    "what it is made of, for a manufacturer's quote: `310 g/m² black-core card, linen finish` "
+    "(`pnpgen components --spec` lists it)"
+)
 # Decks, boards, aids and token sheets print this much past their cut, each configurable with `bleed:`.
 BLEED = Field(
     Int(0, 10, whole=False), default=DEFAULT_BLEED_MM, doc="mm printed past the trim on each side", attr="bleed_mm"

@@ -19,6 +19,7 @@ CARD_SIZES = {
     "square": (70.0, 70.0),
 }
 DEFAULT_BLEED_MM = 3.0
+INK_SAVER_BACKS = ("print", "omit")
 DEFAULT_MIN_DPI = 300  # what print shops ask of a picture at its printed size (Japanese shops: 350)
 DEFAULT_IMAGE_DPI = 350  # finer pictures are embedded scaled down to this at their printed size
 
@@ -99,6 +100,7 @@ class Deck:
     cards: list[Card]
     lines: dict[str, int | None] = field(default_factory=dict)  # deck-level key -> line
     placeholder: bool | list[str] | Text = False  # true, the deck-level keys invented (e.g. size), or in words
+    material: str | None = None  # what a manufacturer makes it of
     cut: str = "card"  # how its pieces are cut: card (rounded corners), round or square (tokens), sheet (aids)
     sheet: SheetSource | None = None  # where its cards are read from, when a spreadsheet (`cards_from:`)
 
@@ -157,6 +159,7 @@ class Board:
     data: dict[str, Any] = field(default_factory=dict)  # the board's own values, for its template
     bleed_mm: float = DEFAULT_BLEED_MM
     placeholder: bool | list[str] | Text = False
+    material: str | None = None
 
     @property
     def printed(self) -> int:
@@ -181,6 +184,7 @@ class Aid:
     sections: list[dict[str, Any]]
     bleed_mm: float = DEFAULT_BLEED_MM
     placeholder: bool | list[str] | Text = False
+    material: str | None = None
 
 
 @dataclass
@@ -195,6 +199,7 @@ class TokenSheet:
     tokens: list[dict[str, Any]]
     sets: int | None = None  # the box counts sets of the sheet's tokens (else single tokens)
     placeholder: bool | list[str] | Text = False
+    material: str | None = None
 
     @property
     def pieces(self) -> int:
@@ -252,6 +257,10 @@ class Game:
     labels: dict[str, Text] = field(default_factory=dict)  # template labels by key (labels.yaml)
     glossary: list[GlossaryTerm] = field(default_factory=list)  # glossary.yaml's terms
     placeholder: bool | list[str] | Text = False  # true, the game-level keys that are invented, or in words
+    version: str | None = None
+    date: str | None = None  # ISO 8601: 2025-01-20
+    ink_saver: dict[str, str] = field(default_factory=lambda: {"backs": "print"})  # style, backs
+    variant: str = ""  # "ink-saver": the game as its ink-saving version prints it (render/inksaver.py)
     print_settings: dict[str, Any] | None = None  # game.yaml `print:` (min_dpi, image_dpi)
 
     @property

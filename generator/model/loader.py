@@ -8,7 +8,18 @@ from typing import Any
 
 from generator.errors import InputError, Problem, unique_problems
 from generator.fsutil import finish_interrupted
-from generator.model.cards import BACK, BLEED, CARD, CARD_KEYS, CARD_MODEL, INVENTED, INVENTED_DOC, card_schema
+from generator.model.cards import (
+    BACK,
+    BLEED,
+    CARD,
+    CARD_KEYS,
+    CARD_MODEL,
+    INVENTED,
+    INVENTED_DOC,
+    MATERIAL,
+    MATERIAL_DOC,
+    card_schema,
+)
 from generator.model.glossary import load_glossary
 from generator.model.labels import load_labels
 from generator.model.printables import load_printables
@@ -17,6 +28,7 @@ from generator.model.game import (
     DEFAULT_BLEED_MM,
     DEFAULT_IMAGE_DPI,
     DEFAULT_MIN_DPI,
+    INK_SAVER_BACKS,
     Card,
     Component,
     Deck,
@@ -35,6 +47,7 @@ from generator.model.schema import (
     FileKind,
     Id,
     Int,
+    IsoDate,
     LanguageCode,
     ListOf,
     Localized,
@@ -76,6 +89,25 @@ PLAY_TIME = Object(
     },
     what="play time",
     doc="How long a game takes, in minutes: `{min: 15, max: 30}` (the same number twice for one figure).",
+)
+INK_SAVER = Object(
+    {
+        "style": Field(
+            Str(),
+            doc="a stylesheet in the game's templates/ applied to every face after the game's own in the "
+            "ink-saving version: light backgrounds, outlined frames (without it pnpgen prints every face light: "
+            "backgrounds, frames and pictures at a quarter of their ink, light text made dark, dark text kept)",
+        ),
+        "backs": Field(
+            Enum(list(INK_SAVER_BACKS)),
+            default="print",
+            doc="`print`: the backs are printed, light like the fronts; `omit`: the game needs no printed backs "
+            "(the cards tell nothing by their backs), so the ink-saving version leaves them out and prints "
+            "one-sided",
+        ),
+    },
+    what="ink saver",
+    doc="What the ink-saving version of the print-and-play file changes: `{style: ink-saver.css, backs: print}`.",
 )
 
 DEAL = Object(
@@ -152,7 +184,11 @@ CHECK = Object(
 GAME_SCHEMA = {
     "title": Field(Localized(), required=True, doc="the game's name"),
     "players": Field(PLAYERS, required=True, doc="how many can play", shown=False),
-    "play_time": Field(PLAY_TIME, doc="how long a game takes; the rule sheet's cover shows it", shown=False),
+    "play_time": Field(
+        PLAY_TIME,
+        doc="how long a game takes; the rule sheet's and the print-and-play file's covers show it",
+        shown=False,
+    ),
     "age": Field(
         Int(1, 99), doc="the youngest age the game is for (8 means 8+); the rule sheet's cover shows it", shown=False
     ),
@@ -163,6 +199,11 @@ GAME_SCHEMA = {
         LanguageCode(), required=True, doc="the language translations are made from; one of `languages`", shown=False
     ),
     "style": Field(Str(), doc="the stylesheet of every face the game's own templates draw", shown=False),
+    "version": Field(Str(), doc="the kit's version, like `0.3` (the print-and-play file's cover)"),
+    "date": Field(IsoDate(), doc="the day of that version, `2025-01-20` (the print-and-play file's cover)"),
+    "ink_saver": Field(
+        INK_SAVER, doc="how the ink-saving print-and-play file (`pnpgen build --ink-saver`) prints", shown=False
+    ),
     "placeholder": Field(INVENTED, doc=INVENTED_DOC),
     "print": Field(
         Object(
@@ -205,7 +246,7 @@ GAME_MODEL = Model(
     GAME_SCHEMA,
     given=(
         *("id", "dir", "files", "raw", "components", "decks", "template_problems", "printables", "labels"),
-        *("glossary", "players", "play_time", "languages", "source_language", "numbers", "setup", "checks"),
+        *("glossary", "players", "play_time", "languages", "source_language", "numbers", "setup", "checks", "variant"),
     ),
 )
 
@@ -287,6 +328,7 @@ DECK_SCHEMA = Object(
             attr="",
         ),
         "placeholder": Field(INVENTED, doc=INVENTED_DOC),
+        "material": Field(MATERIAL, doc=MATERIAL_DOC, shown=False),
     },
     what="deck",
 )

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.model.cards import BLEED, INVENTED, INVENTED_DOC
+from generator.model.cards import BLEED, INVENTED, INVENTED_DOC, MATERIAL, MATERIAL_DOC
 from generator.model.expr import ExpressionError, Namespace, evaluate
 from generator.errors import InputError, Problem
 from generator.model.colours import tint
@@ -316,6 +316,7 @@ BOARD_SCHEMA = Object(
         "bleed": BLEED,
         "elements": Field(ListOf(ELEMENT), default=[], doc="what is drawn, each with its `kind:` (see below)"),
         "placeholder": Field(INVENTED, doc=INVENTED_DOC),
+        "material": Field(MATERIAL, doc=MATERIAL_DOC, shown=False),
     },
     what="board",
 )
@@ -362,6 +363,7 @@ AID_SCHEMA = Object(
         "bleed": BLEED,
         "sections": Field(ListOf(AID_SECTION), required=True, doc="the aid's sections, top to bottom"),
         "placeholder": Field(INVENTED, doc=INVENTED_DOC),
+        "material": Field(MATERIAL, doc=MATERIAL_DOC, shown=False),
     },
     what="player aid",
 )
@@ -396,6 +398,7 @@ TOKENS_SCHEMA = Object(
         "sets": Field(Int(1, 100), doc="the box counts sets (like 1 set of money), each set all the tokens"),
         "tokens": Field(ListOf(TOKEN), required=True, doc="the tokens of the sheet"),
         "placeholder": Field(INVENTED, doc=INVENTED_DOC),
+        "material": Field(MATERIAL, doc=MATERIAL_DOC, shown=False),
     },
     what="token sheet",
 )

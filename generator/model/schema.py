@@ -8,6 +8,7 @@ same vocabulary (`fields: {number: {type: int, min: 10}}`), compiled by `compile
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import difflib
 import enum
 import json
@@ -242,6 +243,24 @@ COLOUR = re.compile(
 def is_colour(value: object) -> bool:
     """A CSS colour and nothing more: it is written into style attributes (`red; background: url(...)` is not)."""
     return isinstance(value, str) and COLOUR.fullmatch(value.strip()) is not None
+
+
+class IsoDate(Spec[str]):
+    """A day, written `2025-01-20` (YAML reads it as a date) or quoted: kept as that ISO text."""
+
+    expected = "a date like 2025-01-20"
+
+    def check(self, value: object, where: Where, checker: Checker) -> str | Invalid:
+        text = value.isoformat() if isinstance(value, datetime.date) else value
+        if isinstance(text, str) and ISO_DATE.fullmatch(text):
+            try:
+                return datetime.date.fromisoformat(text).isoformat()
+            except ValueError:
+                pass
+        return checker.report(where, f"expected {self.expected}, found {value!r}")
+
+
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 class Colour(Str):

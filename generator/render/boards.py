@@ -21,6 +21,7 @@ from generator.paths import BASE_PREFIX, GAME_MAY_REPLACE, TEMPLATES_DIR, find_t
 from generator.render import fonts, typeset_html
 from generator.render.batches import Batch
 from generator.render.face_views import game_view
+from generator.render.inksaver import variant_css
 from generator.render.templating import TemplateKind, Templates, localize
 
 TRACK_GAP_MM = 2.0  # between a track's label and its first space
@@ -427,7 +428,7 @@ def board_batch(game: Game, board: Board, lang: str, face: BoardFace | None = No
         BOARD_TEMPLATE.context(**seen, drawn=Markup(drawn), boxes=boxes, hexes=shapes, pictures=pictures(board)),
         f"board '{board.id}' ({lang})",
     )
-    css = fonts.for_language(stylesheet(game, "board.css"), lang)
+    css = fonts.for_language(stylesheet(game, "board.css") + variant_css(game), lang)
     html = (
         f'<!doctype html><html lang="{lang}" data-safe="{BOARD_SAFE_MM:g}"><head><meta charset="utf-8">'
         f"<style>\n{fonts.font_face_css()}{typeset_html.stylesheet()}"

@@ -23,6 +23,7 @@ from generator.render.batches import content_keyer, renderer_fingerprint
 from generator.render.face_views import CARD_FACE, card_view, deck_view, decks_view, game_view
 from generator.render.fit_report import SAFE_INSET_MM, TOKEN_SAFE_MM, CardFit, located
 from generator.render.images import check_used_images
+from generator.render.inksaver import variant_css
 from generator.render.memo import FaceMemo, card_key, context_key, folder_fingerprint, text_at, text_paths
 from generator.render.templating import Templates, Untranslated
 from generator.render.weasy.fit import FitBox
@@ -167,6 +168,7 @@ class GameRenderer:
         self.templates = Templates.of_game(game, lang, self.data)
         self.base_css = (TEMPLATES_DIR / "base" / "card.css").read_text(encoding="utf-8")
         self.game_css = self._game_stylesheet()
+        self.variant_css = variant_css(game)  # the ink-saving version's, after the game's own, on every face
         self.memo = memo
 
     def _game_stylesheet(self) -> str:
@@ -181,8 +183,8 @@ class GameRenderer:
         """card.css, then the game's stylesheet for a deck any of whose faces the game's own templates draw: a
         token sheet or aid drawn by pnpgen's templates alone looks the same whatever the game's style.css says."""
         if all(is_pnpgens(name) for name in deck.templates()):
-            return self.base_css
-        return f"{self.base_css}\n{self.game_css}"
+            return f"{self.base_css}{self.variant_css}"
+        return f"{self.base_css}\n{self.game_css}{self.variant_css}"
 
     def deck_context(self, deck: Deck) -> dict:
         """What the templates of every card of the deck see besides the card: `game`, `decks` and `deck`."""
@@ -390,15 +392,15 @@ def side_class(side: str, template: str) -> str:
 
 def _wrap(html: str, kind: str, card_id: str, untranslated: Sequence[Untranslated] = ()) -> str:
     data = f' {CARD_ID}="{card_id}"' if card_id else ""
-    return f'<div class="face {kind}"{data}>{html}{untranslated_flag(untranslated)}</div>'
+    flag = untranslated_flag(untranslated[0].lang if untranslated else None)
+    return f'<div class="face {kind}"{data}>{html}{flag}</div>'
 
 
-def untranslated_flag(untranslated: Sequence[Untranslated]) -> str:
-    """A small triangle in the face's top right corner: some text on it is printed in the fallback
-    language, so an incomplete edition is seen as one."""
-    if not untranslated:
+def untranslated_flag(lang: str | None) -> str:
+    """A small triangle in the top right corner of a face (of a page): some text on it is printed in the fallback
+    language `lang`, so an incomplete edition is seen as one. None: nothing is."""
+    if lang is None:
         return ""
-    lang = untranslated[0].lang
     return (
         f'<div class="pnp-untranslated-flag" {FLAG_LANG}="{lang}">'
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="4mm" height="4mm">'

@@ -69,7 +69,7 @@ class CardFit:
 
     @property
     def safe_mm(self) -> float:
-        return {"token": TOKEN_SAFE_MM, "rules": 4.0, "board": 3.0}.get(self.piece, SAFE_INSET_MM)
+        return {"token": TOKEN_SAFE_MM, "rules": 4.0, "board": 3.0, "guide": 5.0}.get(self.piece, SAFE_INSET_MM)
 
     @property
     def card(self) -> str:
@@ -78,6 +78,8 @@ class CardFit:
     def describe(self) -> str:
         if self.piece == "rules":
             where = f"rule block '{self.card}'"
+        elif self.piece == "guide":
+            where = f"the print-and-play file's {self.card}"
         elif self.piece in ("board", "aid"):
             where = f"{self.piece} '{self.card}'"
         else:

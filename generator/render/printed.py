@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from markupsafe import Markup
 
-from generator.model.placeholders import data_names
+from generator.model.placeholders import data_names, resolve_all
 from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Aid, Board, Card, Deck, Game, TokenSheet
 from generator.model.printables import HALF_PAGE, TOKEN_SIDE
 from generator.render import fonts, typeset_html
@@ -40,6 +40,7 @@ from generator.render.tiles import (
 
 PRINTER_MARGIN_MM = 4.0  # a home printer prints nothing in the outer 4-5 mm of the paper
 HALF_PAGE_GAP_MM = 1.0  # slack around half-page aids, so that two always fit
+PRINT_SHOP_PAPER = "a4"  # the paper a half-page aid is sized for in a print shop's file (and the component spec)
 # The words pnpgen prints around tiles, by language (other languages use English); a game's labels.yaml may word
 # any of them as `tile_<key>`. A tile's line of the assembly note is `cut_` and the kinds of edges it cuts (see
 # tiles.tile_edges): the board's own edges (`outer`), the edges laid over a neighbour (`overlap`), or both.
@@ -291,6 +292,46 @@ def pseudo_deck(
         fields=dict.fromkeys(fields),
         cards=cards,
     )
+
+
+def aid_deck(game: Game, aid: Aid, langs: list[str], size: tuple[float, float], bleed: float = 0.0) -> Deck:
+    """An aid in the given languages (two or more: side by side) as a pseudo-deck of one face, its placeholders
+    resolved. At home it prints without bleed on a sheet it shares; a print shop's file gives it one."""
+    card = aid_card(resolved_aid(game, aid, langs), langs, game.source_language)
+    deck = pseudo_deck(f"aid-{aid.id}", aid, size, bleed, own_or_base(game, "aid.html"), None, [card], list(AID_FIELDS))
+    deck.cut = "sheet"
+    return deck
+
+
+def resolved_aid(game: Game, aid: Aid, langs: list[str]) -> Aid:
+    """The aid with the placeholders of its title and sections resolved in the given languages."""
+    data = data_names(game)
+    return replace(
+        aid,
+        title=resolve_all(aid.title, data, [*langs, game.source_language]),
+        sections=resolve_all(aid.sections, data, [*langs, game.source_language]),
+    )
+
+
+def board_deck(board: Board) -> Deck:
+    """A board as a print shop's piece: a pseudo-deck of its faces (render/boards.py renders each: one, or one per
+    card of its `for_each`), as many copies of each as it states."""
+    cards = [
+        Card(
+            id=face.card or board.id,
+            name=board.name,
+            count=board.copies,
+            fields={},
+            deck_id=f"board-{board.id}",
+            file=board.file,
+            line=None,
+            index=index,
+        )
+        for index, face in enumerate(board.printed_faces)
+    ]
+    deck = pseudo_deck(f"board-{board.id}", board, board.size_mm, board.bleed_mm, "board.html", None, cards, [])
+    deck.cut = "sheet"
+    return deck
 
 
 # --- tokens ---------------------------------------------------------------------------------------

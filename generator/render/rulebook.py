@@ -18,11 +18,12 @@ import pikepdf
 from markupsafe import Markup, escape
 
 from generator.render.components import component_rows, component_words, headings as component_headings, shown_count
+from generator.render.game_words import GameWords, WordSet
 from generator.render.images import image_problem
 from generator.model.placeholders import DataNames, PlaceholderError, resolve, resolve_one
 from generator.errors import InputError, Problem, unique_problems
 from generator.model.game import Game, Text
-from generator.model.rules import COVER_FROM_PAGES, Block, Rulebook, has_rules, load_rules
+from generator.model.rules import COVER_FROM_PAGES, Block, Rulebook, has_rules, load_rules, rules_path
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
 from generator.render.callouts import CALLOUT_MM, place_callouts
@@ -48,7 +49,6 @@ LABELS = {
         "play_time_one": "{low}分",
         "age": "{age}歳以上",
         "facts_separator": "\u3000",
-        "page": "ページ",
     },
     "en": {
         "rules": "Rules",
@@ -61,7 +61,6 @@ LABELS = {
         "play_time_one": "{low} minutes",
         "age": "Ages {age}+",
         "facts_separator": " · ",
-        "page": "page",
     },
 }
 for _lang, _words in PROTOTYPE_WORDS.items():
@@ -72,16 +71,62 @@ DOCUMENT_TEMPLATE, BLOCKS_TEMPLATE = "base/rules.html", "base/rule-blocks.html"
 STRONG = re.compile(r"\*\*(.+?)\*\*")
 
 
-def labels(lang: str) -> dict:
-    return LABELS.get(lang, LABELS["en"])
-
-
 # The words pnpgen itself prints on a rule sheet; a game's labels.yaml may hold them as `rules_<key>` (and
 # `components_<key>` for the box contents table), which makes them translation strings like any other.
 GAME_LABEL = {
     **{key: f"rules_{key}" for key in LABELS["en"]},
     **{f"components_{key}": f"components_{key}" for key in ("name", "count", "note", "not_printed")},
 }
+
+
+# pnpgen's own words of a rule sheet by language, under the keys GAME_LABEL names them by
+RULE_WORDS = {
+    lang: {
+        key: word
+        for key, word in {**words, **{f"components_{k}": w for k, w in component_headings(lang).items()}}.items()
+        if key in GAME_LABEL
+    }
+    for lang, words in LABELS.items()
+}
+
+
+def rule_keys(game: Game) -> list[str]:
+    """The words the game's rule sheet prints: its title's and facts', the labels of the blocks it has, and the
+    prototype note's as the note is made (none without rules.yaml; a rules.yaml that does not load: the title's)."""
+    if not has_rules(game):
+        return []
+    try:
+        rulebook = load_rules(game)
+    except InputError:
+        rulebook = Rulebook(rules_path(game), [])
+    types = {block.type for block in rulebook.blocks}
+    printed = {"rules", "players_range", "facts_separator"}
+    if game.play_time:
+        printed.add("play_time_one" if game.play_time[0] == game.play_time[1] else "play_time")
+    if game.age:
+        printed.add("age")
+    if rulebook.headings() and rulebook.cover != "never":
+        printed.add("contents")
+    printed |= types & {"example", "note", "players"}
+    if "components" in types:
+        printed |= {"components_name", "components_count", "components_note"}
+        if any(not component.printed for component in game.components):
+            printed.add("components_not_printed")
+
+    def recorded(key: str, lang: str, **values: object) -> str:
+        printed.add(key)
+        return RULE_WORDS["en"].get(key, key)
+
+    prototype_blocks(game, rulebook.file, recorded)
+    return [key for key in GAME_LABEL if key in printed]
+
+
+RULE_WORD_SET = WordSet("the rule sheet", RULE_WORDS, GAME_LABEL.__getitem__, rule_keys)
+
+
+def rule_words(game: Game, fallbacks: dict | None = None) -> GameWords:
+    """The words pnpgen prints on the game's rule sheet (render/game_words.py)."""
+    return RULE_WORD_SET.words(game, fallbacks)
 
 
 def edition_name(langs: tuple[str, ...]) -> str:
@@ -128,17 +173,7 @@ class RulebookWriter:
     def word(self, key: str, lang: str, **values) -> str:
         """One of the words pnpgen prints (Contents, Example...): the game's label when it has one, in lang
         or else in the source language (noted like any missing translation); else pnpgen's own."""
-        text = self.game.labels.get(GAME_LABEL[key])
-        if text is None:
-            words = labels(lang) if not key.startswith("components_") else component_headings(lang)
-            word = words[key.removeprefix("components_")]
-        else:
-            if not text.has(lang):
-                self.fallbacks.setdefault(lang, {})[f"labels[{GAME_LABEL[key]}].text"] = text
-            word = text.get(lang, self.game.source_language)
-        for name, value in values.items():
-            word = word.replace("{" + name + "}", str(value))
-        return word
+        return rule_words(self.game, self.fallbacks).word(key, lang, **values)
 
     def add_fallbacks(self, found: dict) -> None:
         for lang, printed in found.items():
@@ -421,7 +456,7 @@ class RulebookWriter:
             {
                 "lang": lang,
                 "title": self.game.title.get(lang),
-                "rules": labels(lang)["rules"],
+                "rules": self.word("rules", lang),
                 "players": self.facts(lang),
             }
             for lang in langs

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import io
 import json
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import pikepdf
-from markupsafe import Markup
+from markupsafe import Markup, escape
+
+from generator.model.game import Game
 
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
 from generator.render.batches import Batch
+from generator.render.game_words import GameWords, WordSet, flagged
 from generator.render.memo import code_fingerprint
 from generator.render.paper import printable
 from generator.render.pipeline import render_batches
@@ -60,22 +63,94 @@ WORDS = {
 }
 
 
-def words(lang: str) -> dict:
-    return WORDS.get(lang, WORDS["en"])
+PUNCTUATION = ("sep", "list")  # not words: in a language pnpgen has no words of, the English ones, unflagged
 
 
-def label_text(page: SheetPage, sheets: int, title: str, deck_names: dict[str, str], duplex: str, lang: str) -> str:
-    """One line: game, decks, sheet n of N, the side and how to turn the paper for it."""
-    w = words(lang)
-    decks = w["list"].join(deck_names.get(deck, deck) for deck in page.decks if deck)
-    parts = [title, decks, w["sheet"].format(n=page.sheet, count=sheets)]
+def label_of(key: str) -> str:
+    """The labels.yaml key a game words one of the sheet labels' words with."""
+    return f"sheet_{key}"
+
+
+def sheet_keys(game: Game) -> list[str]:
+    """The words a default build's card and token sheets print (two-sided, flipped on the long edge, unless the
+    game has one-sided token sheets only); those of --duplex short and gutter-fold sheets are listed by the build
+    that prints them."""
+    if not game.decks and not (game.printables and game.printables.tokens):
+        return []
+    keys = ["sheet", "front", "back", "long", "bar", "note"]
+    tokens = game.printables.tokens.values() if game.printables else []
+    if any(sheet.sides == 1 for sheet in tokens):
+        keys.append("none")
+    return keys
+
+
+SHEET_WORDS = WordSet(
+    "card and token sheets' labels",
+    {lang: {key: word for key, word in words.items() if key not in PUNCTUATION} for lang, words in WORDS.items()},
+    label_of,
+    sheet_keys,
+)
+
+
+@dataclass(frozen=True)
+class SheetWords:
+    """The words of one language's sheet labels as the game prints them (its labels, else pnpgen's), each a
+    markup string: a word printed in another language for want of a translation is marked `untranslated`."""
+
+    lang: str
+    texts: tuple[tuple[str, str], ...]
+
+    def __getitem__(self, key: str) -> str:
+        return dict(self.texts)[key]
+
+
+def own_words(words: SheetWords | str) -> SheetWords:
+    """Words, or a language's code for pnpgen's own words (no game: a test's sheets, a sample)."""
+    return sheet_words(None, words, []) if isinstance(words, str) else words
+
+
+def printed_keys(duplex: str, gutterfold: bool) -> list[str]:
+    """The words the labels of one file's sheets print (`duplex`: long, short or none)."""
+    return ["sheet", "front", "back", "bar", "note", "gutterfold" if gutterfold else duplex]
+
+
+def sheet_words(game: Game | None, lang: str, printed: list[str], fallbacks: dict | None = None) -> SheetWords:
+    """The sheet labels' words in lang; those of `printed` (printed_keys) printed untranslated are noted in
+    fallbacks (lang -> string id -> Text), as the rule sheet's are. Without a game: pnpgen's own (English where
+    it has no lang)."""
+    if game is None:
+        own = WORDS.get(lang, WORDS["en"])
+        return SheetWords(lang, tuple((key, str(escape(word))) for key, word in own.items()))
+    words: GameWords = SHEET_WORDS.words(game)
+    if fallbacks is not None:
+        for key in printed:
+            words.word(key, lang)
+        for fallback_lang, texts_of in words.fallbacks.items():
+            fallbacks.setdefault(fallback_lang, {}).update(texts_of)
+    texts = []
+    for key in WORDS["en"]:
+        if key in PUNCTUATION:
+            texts.append((key, str(escape(WORDS.get(lang, WORDS["en"])[key]))))
+        else:
+            texts.append((key, str(flagged(words.word(key, lang)))))
+    return SheetWords(lang, tuple(texts))
+
+
+def label_text(
+    page: SheetPage, sheets: int, title: str, deck_names: dict[str, str], duplex: str, words: SheetWords | str
+) -> str:
+    """One line of markup: game, decks (`title` and `deck_names` markup too), sheet n of N, the side and how to
+    turn the paper for it."""
+    w = own_words(words)
+    decks = Markup(w["list"]).join(Markup(deck_names.get(deck, escape(deck))) for deck in page.decks if deck)
+    parts = [Markup(title), decks, Markup(w["sheet"]).format(n=page.sheet, count=sheets)]
     if page.side == "gutterfold":
-        parts.append(w["gutterfold"])
+        parts.append(Markup(w["gutterfold"]))
     elif page.side == "back":
-        parts.append(w["back"].format(n=page.sheet))
+        parts.append(Markup(w["back"]).format(n=page.sheet))
     else:
-        parts += [w["front"], w[duplex]]
-    return w["sep"].join(part for part in parts if part)
+        parts += [Markup(w["front"]), Markup(w[duplex])]
+    return Markup(w["sep"]).join(part for part in parts if part)
 
 
 def _bar_x(paper: tuple[float, float], margin: float) -> float:
@@ -97,7 +172,7 @@ def template_source() -> str:
     return (TEMPLATES_DIR / SHEET_LABELS_TEMPLATE).read_text(encoding="utf-8")
 
 
-def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: str) -> Batch:
+def label_batch(pages: list[SheetPage], labels: list[str], margin: float, words: SheetWords | str) -> Batch:
     """The texts of labelled sheet pages (drawn by templates/base/sheet-labels.html): a paper-size page of each
     one's label, then a page per paper size of the note to print at 100% (see label_furniture). Keyed by what it
     is made from: a rebuild that finds it in the cache renders no template and typesets no label."""
@@ -116,11 +191,12 @@ def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: 
                 "label_width": area.w - 2,
             }
         )
-    w = words(lang)
+    words = own_words(words)
+    lang = words.lang
     context = {
         "lang": lang,
         "pages": views,
-        "note": w["note"] + w["sep"] + w["bar"],
+        "note": words["note"] + words["sep"] + words["bar"],
         "family": fonts.FAMILY,
         "font_pt": FONT_PT,
         "line_mm": line,
@@ -140,8 +216,10 @@ def label_batch(pages: list[SheetPage], labels: list[str], margin: float, lang: 
     inputs = "\0".join([code_fingerprint(), template_source(), styles, json.dumps(context, sort_keys=True)])
 
     def make() -> str:
+        pages = [{**page, "label": escape(page["label"])} for page in views]  # label_text's markup kept
+        marked = {"pages": pages, "note": Markup(context["note"])}
         return Templates(None, lang).render(
-            SHEET_LABELS_TEMPLATE, {**context, "styles": Markup(styles)}, "the sheet labels"
+            SHEET_LABELS_TEMPLATE, {**context, **marked, "styles": Markup(styles)}, "the sheet labels"
         )
 
     return Batch(None, "file:///", inputs=inputs, make=make)
@@ -168,7 +246,7 @@ def label_batches(
     deck_names: dict[str, str],
     duplex: str,
     margin: float,
-    lang: str,
+    words: SheetWords | str,
     sheets: int | None = None,
 ) -> list[Batch]:
     """The documents of texts for the labelled ones of these sheet pages; `sheets` is the N of "sheet n of N"
@@ -176,10 +254,9 @@ def label_batches(
     if not pages:
         return []
     sheets = sheets or max(page.sheet for page in pages)
-    return [
-        label_batch(chunk, [label_text(page, sheets, title, deck_names, duplex, lang) for page in chunk], margin, lang)
-        for chunk in _labelled_chunks(pages)
-    ]
+    chunks = _labelled_chunks(pages)
+    texts = [[label_text(page, sheets, title, deck_names, duplex, words) for page in chunk] for chunk in chunks]
+    return [label_batch(chunk, labels, margin, words) for chunk, labels in zip(chunks, texts)]
 
 
 def label_furniture(pages: list[SheetPage], pdfs: list[pikepdf.Pdf]) -> list[list[pikepdf.Page]]:
@@ -200,7 +277,7 @@ def label_pages(
     deck_names: dict[str, str],
     duplex: str,
     margin: float,
-    lang: str,
+    words: SheetWords | str,
     cache,
     jobs: int,
     sheets: int | None = None,
@@ -211,7 +288,7 @@ def label_pages(
     label_batches, when already made (and rendered, and counted, with the faces: see render_missing)."""
     counted = batches is None
     if batches is None:
-        batches = label_batches(pages, title, deck_names, duplex, margin, lang, sheets)
+        batches = label_batches(pages, title, deck_names, duplex, margin, words, sheets)
     for page in pages:
         page.overlay += scale_overlay(page, margin) if page.labelled else ""
     pdfs = [pikepdf.open(io.BytesIO(data)) for data in render_batches(batches, cache, jobs, counted=counted)]
@@ -224,7 +301,7 @@ def write_labelled(
     option,
     title: str,
     deck_names: dict[str, str],
-    lang: str,
+    words: SheetWords | str,
     cache,
     jobs: int,
     duplex: str | None = None,
@@ -232,6 +309,6 @@ def write_labelled(
     """Impose the groups of copies on sheets with their labels, 100% note and bar; return the pages and the
     PDFs of texts (keep them open until the writer is saved: their pages are copied from them on saving)."""
     pages = sheet_pages(groups, replace(option, label_bands=True))
-    texts, furniture = label_pages(pages, title, deck_names, duplex or option.duplex, option.margin, lang, cache, jobs)
+    texts, furniture = label_pages(pages, title, deck_names, duplex or option.duplex, option.margin, words, cache, jobs)
     write_pages(writer, pages, furniture)
     return pages, texts

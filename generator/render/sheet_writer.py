@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Sequence
 
 import pikepdf
 
+from generator.render.lighten import Lightener
 from generator.render.paper import MM, Rect, pdf_number
 from generator.render.sheet_pages import SheetPage, sheet_pages
 from generator.render.sheet_plan import CopyGroup, SheetOptions
@@ -16,24 +18,28 @@ from generator.render.sheet_tags import SheetStructure
 
 
 class SheetWriter:
-    """Builds a sheet PDF: each distinct face becomes one form XObject, placed as often as needed. Given the
-    tagged face documents (`tagged_sources`, open PDFs), the sheet is tagged too: the structure of each face is
-    read once, everything else on the sheet (copies, marks) is an artifact (sheet_tags.py)."""
+    """Builds a sheet PDF: each distinct face becomes one form XObject, placed as often as needed. A writer
+    with `light` prints the faces light (the ink-saving version, render/lighten.py), never the sheet's texts.
+    Given the tagged face documents (`tagged_sources`, open PDFs), the sheet is tagged too: the structure of
+    each face is read once, everything else on the sheet (copies, marks, texts) is an artifact (sheet_tags.py)."""
 
-    def __init__(self, tagged_sources: list[pikepdf.Pdf] | None = None) -> None:
+    def __init__(self, light: bool = False, tagged_sources: list[pikepdf.Pdf] | None = None) -> None:
         self.pdf = pikepdf.new()
         self._forms: dict[int, tuple[pikepdf.Object, list]] = {}
         self._pictures: dict[bytes, pikepdf.Object] = {}  # each picture written once: its content -> its stream
         self._shared: set[tuple[int, int]] = set()  # the picture streams already looked at
+        self.lightener = Lightener() if light else None
         self.structure = SheetStructure(self.pdf, tagged_sources) if tagged_sources else None
 
-    def form(self, page: pikepdf.Page) -> tuple[pikepdf.Object, list]:
+    def form(self, page: pikepdf.Page, face: bool = True) -> tuple[pikepdf.Object, list]:
         key = id(page)
         if key not in self._forms:
             # as_form_xobject keeps only the TrimBox: widen it to the bleed first so the bleed survives
             page.obj.TrimBox = page.obj.get("/BleedBox", page.mediabox)
             form = self.pdf.copy_foreign(page.as_form_xobject())
             self._share_pictures(form, set())
+            if face and self.lightener is not None:
+                self.lightener.form(form)
             self._forms[key] = (form, [float(v) for v in form.BBox])
         return self._forms[key]
 
@@ -62,15 +68,18 @@ class SheetWriter:
         placements: list[tuple],
         overlay: str = "",
         boxes: tuple[Rect, ...] | None = None,
+        furniture: Sequence[pikepdf.Page] = (),
     ) -> None:
-        """Placements are (page, rect, rotated) or (page, rect, rotated, clip rect). `boxes` (trim, bleed)
-        become the page's TrimBox and BleedBox: for a page that holds one trimmed item."""
+        """Placements are (page, rect, rotated) or (page, rect, rotated, clip rect). `furniture`: pages of the
+        paper's size drawn over them (the sheet's texts). `boxes` (trim, bleed) become the page's TrimBox and
+        BleedBox: for a page that holds one trimmed item."""
         resources = pikepdf.Dictionary()
         content = []
         names: dict[int, str] = {}
         read = []  # (face page, form) whose structure this page carries
-        for page, at, rotate, *clip in placements:
-            form, bbox = self.form(page)
+        whole = Rect(0, 0, *paper)
+        for page, at, rotate, *clip in [*placements, *((page, whole, False) for page in furniture)]:
+            form, bbox = self.form(page, face=not any(page is texts for texts in furniture))
             drawn = place
             if self.structure is not None:
                 form, is_read = self.structure.placement(page, form)
@@ -142,9 +151,7 @@ def write_pages(writer: SheetWriter, pages: list[SheetPage], furniture: list[lis
     what the placements name into a page (a face key read back from the face cache) when they name no page."""
     for index, page in enumerate(pages):
         placements = list(page.placements) if face is None else [(face(what), *rest) for what, *rest in page.placements]
-        if furniture is not None:
-            placements += [(texts, Rect(0, 0, *page.paper), False) for texts in furniture[index]]
-        writer.add_page(page.paper, placements, page.overlay, page.boxes)
+        writer.add_page(page.paper, placements, page.overlay, page.boxes, furniture[index] if furniture else ())
     return len(pages)
 
 

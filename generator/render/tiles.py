@@ -288,14 +288,14 @@ def write_tiles(writer: SheetWriter, layout: TileLayout, board_page, furniture: 
     paper-size page of texts for each of those pages, in the same order. Returns pages added."""
     before = len(writer.pdf.pages)
     pages = iter(furniture)
-    paper = Rect(0, 0, *layout.paper)
     if layout.count > 1:
         frame = map_frame(layout)
         scale = frame.w / layout.board[0]
         writer.add_page(
             layout.paper,
-            [(board_page, frame.inset(-layout.bleed * scale), False), (next(pages), paper, False)],
+            [(board_page, frame.inset(-layout.bleed * scale), False)],
             map_outlines(layout),
+            furniture=[next(pages)],
         )
     window = layout.paper_window()
     for col, row in layout.tiles():
@@ -308,11 +308,9 @@ def write_tiles(writer: SheetWriter, layout: TileLayout, board_page, furniture: 
         shown = layout.shown(col, row)
         writer.add_page(
             layout.paper,
-            [
-                (board_page, layout.board_origin(col, row).inset(-layout.bleed), False, shown),
-                (next(pages), paper, False),
-            ],
+            [(board_page, layout.board_origin(col, row).inset(-layout.bleed), False, shown)],
             overlay,
             (window, shown),
+            [next(pages)],
         )
     return len(writer.pdf.pages) - before

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from generator.model.game import Game, Text
+from generator.render.inksaver import INK_SAVER
 from generator.render.typeset import metadata_text
 
 WORDS = {
@@ -22,8 +23,10 @@ WORDS = {
         "tokens": "token sheets – {name}",
         "cards": "card sheets",
         "reprint": "card sheets to reprint",
+        "pnp": "print-and-play file",
         "gutterfold": "{part}, gutter fold",
         "volume": "{part}, {number} of {count}",
+        "ink_saver": "{part}, ink-saving version",
         "languages_joined": " + ",
         "lang_ja": "Japanese",
         "lang_en": "English",
@@ -43,8 +46,10 @@ WORDS = {
         "tokens": "トークンシート「{name}」",
         "cards": "カードシート",
         "reprint": "差し替え用カードシート",
+        "pnp": "プリント＆プレイ版",
         "gutterfold": "{part}・中折り",
         "volume": "{part} {number}/{count}",
+        "ink_saver": "{part}・インク節約版",
         "languages_joined": "＋",
         "lang_ja": "日本語",
         "lang_en": "英語",
@@ -58,7 +63,7 @@ WORDS = {
     },
 }
 GAME_LABEL = {key: f"title_{key}" for key in WORDS["en"]}  # labels.yaml keys (docs/schema.md lists them)
-PART_NAMES = ("rules", "aid", "board", "tokens", "cards", "reprint")
+PART_NAMES = ("rules", "aid", "board", "tokens", "cards", "reprint", "pnp")
 
 
 def file_title(
@@ -69,9 +74,11 @@ def file_title(
     names: Mapping[str, Text | str | None] | None = None,
     gutterfold: bool = False,
     volume: tuple[int, int] | None = None,
+    ink_saver: bool = False,
 ) -> str:
     """The title of one file: `part` one of PART_NAMES, `names` what its wording fills in (an aid's `name` and
-    `title`, a board's or token sheet's `name`), `volume` (number, count) for a file written in volumes."""
+    `title`, a board's or token sheet's `name`), `volume` (number, count) for a file written in volumes. A file of
+    the ink-saving version (`ink_saver`, or any file of the game's ink-saving variant) says so."""
     assert part in PART_NAMES, part
     lang = langs[0]
     filled = {key: metadata_text(_in(value, lang, game.source_language), lang) for key, value in (names or {}).items()}
@@ -80,6 +87,8 @@ def file_title(
         name = word(game, "gutterfold", lang).format(part=name)
     if volume is not None and volume[1] > 1:
         name = word(game, "volume", lang).format(part=name, number=volume[0], count=volume[1])
+    if ink_saver or game.variant == INK_SAVER:
+        name = word(game, "ink_saver", lang).format(part=name)
     languages = word(game, "languages_joined", lang).join(language_name(game, code, lang) for code in langs)
     return word(game, "file", lang).format(
         game=metadata_text(game.title.get(lang, game.source_language), lang),

@@ -21,10 +21,10 @@ from typing import NamedTuple
 
 from generator import heap
 from generator.fsutil import write_atomic
-from generator.render import paper, sheet_labels, sheet_marks, sheet_pages, sheet_plan, sheet_writer
+from generator.render import lighten, paper, sheet_labels, sheet_marks, sheet_pages, sheet_plan, sheet_writer
 from generator.render.batches import Batch
 from generator.render.pipeline import CachedFaces, FaceCache
-from generator.render.sheet_labels import label_batches, label_pages
+from generator.render.sheet_labels import SheetWords, label_batches, label_pages
 from generator.render.sheet_pages import SheetPage, page_heads, pages_of
 from generator.render.sheet_plan import FoldSheet, Sheet, SheetOptions
 from generator.render.sheet_writer import SheetWriter, save_pdf_bytes, write_pages
@@ -51,6 +51,7 @@ class SheetText:
     duplex: str
     margin: float
     sheets: int  # the N of "sheet n of N": every sheet of every volume
+    words: SheetWords  # the labels' words in lang, as the game prints them
 
 
 @dataclass
@@ -100,7 +101,7 @@ class Volume:
         if self._label_batches is None:
             t = self.text
             heads = page_heads(self.sheets, self.options, self.first_sheet) if pages is None else pages
-            self._label_batches = label_batches(heads, t.title, t.deck_names, t.duplex, t.margin, t.lang, t.sheets)
+            self._label_batches = label_batches(heads, t.title, t.deck_names, t.duplex, t.margin, t.words, t.sheets)
         return self._label_batches
 
     def take_label_batches(self, pages: list[SheetPage]) -> list[Batch]:
@@ -139,7 +140,7 @@ def volume_files(stem: str) -> re.Pattern:
     return re.compile(re.escape(stem) + r"(-\d+)?\.pdf")
 
 
-SHEET_MODULES = (paper, sheet_marks, sheet_plan, sheet_pages, sheet_writer, sheet_labels)  # plan, draw, write
+SHEET_MODULES = (paper, sheet_marks, sheet_plan, sheet_pages, sheet_writer, sheet_labels, lighten)  # plan, draw, write
 
 
 def code_fingerprint(*modules) -> str:
@@ -163,6 +164,7 @@ def volume_inputs(volume: Volume, code: str) -> str:
                 t.title,
                 t.deck_names,
                 t.lang,
+                t.words.texts,
                 t.duplex,
                 t.margin,
                 t.sheets,
@@ -192,7 +194,7 @@ def whole_file_inputs(
     labels but the count of sheets, the split and the code): plans being deterministic, equal hashes give
     equal volumes, so a file whose hash is the last build's is kept without planning its sheets."""
     digest = hashlib.sha256(code.encode())
-    words = [stem, per_volume, text.title, text.deck_names, text.lang, text.duplex, text.margin]
+    words = [stem, per_volume, text.title, text.deck_names, text.lang, text.words.texts, text.duplex, text.margin]
     digest.update(json.dumps([words, asdict(options)], sort_keys=True).encode())
     for group in groups:
         digest.update(repr((group.card, group.bleed, len(group.copies))).encode())
@@ -206,16 +208,22 @@ def whole_file_inputs(
 
 
 def write_volume(
-    volume: Volume, path: Path, title: str, cache: FaceCache, jobs: int, check: Callable[[bytes], None] | None = None
+    volume: Volume,
+    path: Path,
+    title: str,
+    cache: FaceCache,
+    jobs: int,
+    light: bool = False,
+    check: Callable[[bytes], None] | None = None,
 ) -> int:
-    """Impose the volume's sheets with their labels, faces read back from the cache; write the file (staged
-    in the command's OutputSet), `check` reading it first, and return its page count. Only this volume's faces are
-    open meanwhile."""
+    """Impose the volume's sheets with their labels, faces read back from the cache (`light`: drawn light, see
+    SheetWriter); write the file (staged in the command's OutputSet), `check` reading it first, and return its page
+    count. Only this volume's faces are open meanwhile."""
     faces = CachedFaces(cache)
     t = volume.text
     texts: list = []
     try:
-        writer = SheetWriter()
+        writer = SheetWriter(light)
         drawn = volume.pages()
         texts, furniture = label_pages(
             drawn,
@@ -223,7 +231,7 @@ def write_volume(
             t.deck_names,
             t.duplex,
             t.margin,
-            t.lang,
+            t.words,
             cache,
             jobs,
             t.sheets,

@@ -490,7 +490,7 @@ INTERNALS: list[Internal] = [
 ]
 
 
-# The public API of WeasyPrint (and of cffi) as the layer uses it: documented, not checked here.
+# The public API of WeasyPrint (and of cffi and tinycss2) as the layer uses it: documented, not checked here.
 PUBLIC = {
     "cffi.FFI": "compiles WeasyPrint's C declarations once (patches.prebuilt_ffi)",
     "weasyprint.HTML": "a document to lay out",
@@ -501,6 +501,7 @@ PUBLIC = {
     "pydyf.String": "a PDF string (taglang: a structure element's /Lang)",
     "pydyf.PDF.catalog": "the document's catalog (taglang: the document's /Lang)",
     "pydyf.Object.reference": "an object's reference (taglang: a structure element by its reference)",
+    "tinycss2.color4.Color.alpha": "a computed colour's opacity (fit.page_covers: a background that hides text)",
 }
 # What pnpgen sets on WeasyPrint's objects and functions (named so that no WeasyPrint name is taken).
 PNPGEN_MARKS = {
