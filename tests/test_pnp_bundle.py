@@ -85,6 +85,36 @@ def test_every_component_gets_the_pages_of_its_file_and_the_unprinted_none():
     assert set(pages) == {component.id for component in game.components}
 
 
+def test_the_token_files_sharing_one_file_are_found_on_the_sheets_that_print_them():
+    """The ganged tokens-LANG-PAPER.pdf: each token file's component gets the pages of the sheets holding it, and
+    the guide names the file like a card sheet file, with the token files it holds."""
+    from generator.build.bundle import part_name, printed_items
+
+    game = load_game(CARDS_DIR / "greed-inc")
+    entry = {
+        "pages": 6,
+        "kind": "tokens",
+        "path": "tokens-en-a4.pdf",
+        "tokens": ["boot-markers", "dollar-markers", "money", "player-tokens", "start-player"],
+        "sheets": [["boot-markers", "dollar-markers", "money"], ["money"], ["money", "player-tokens", "start-player"]],
+    }
+    tokens = Part(entry, "tokens", "Tokens", "long")
+    paginate([tokens], (1, 1))  # the file starts on page 3
+    pages = {checked.id: checked.pages for checked in checked_components(game, [tokens])}
+    ids = {c.source[1]: c.id for c in game.components if c.source and c.source[0] == "tokens"}
+    assert pages[ids["boot-markers"]] == [(3, 4)] and pages[ids["start-player"]] == [(7, 8)]
+    assert pages[ids["money"]] == [(3, 8)]
+    assert printed_items(entry) == [("tokens", sheet) for sheet in entry["tokens"]]
+
+    class Words:
+        def page_label(self, group, lang):
+            return {"tokens": "Tokens"}[group]
+
+    name, held = part_name(game, entry, "tokens", "en", Words())
+    names = {c.source[1]: c.name.get("en") for c in game.components if c.source and c.source[0] == "tokens"}
+    assert name == "Tokens" and held == tuple(names[sheet] for sheet in entry["tokens"])
+
+
 # --- the kits' files, read back -------------------------------------------------------------------------------
 
 
