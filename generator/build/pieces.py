@@ -20,7 +20,7 @@ from generator.render.boards import board_batches
 from generator.render.faces import DeckFaces, GameRenderer, card_fits
 from generator.render.pipeline import FaceCache, face_request, render_batches, render_faces
 from generator.render.printed import PRINT_SHOP_PAPER, aid_deck, aid_size, board_deck, token_deck
-from generator.render.sheet_writer import SheetWriter, save_pdf_bytes
+from generator.render.sheet_writer import SheetWriter, one_orientation, save_pdf_bytes
 from generator.render.game_words import flagged
 from generator.render.templating import Untranslated
 from generator.render.typeset import plain
@@ -28,6 +28,7 @@ from generator.render.typeset import plain
 
 def save_pdf(context: BuildContext, writer: SheetWriter, path: Path, title: str, lang: str) -> None:
     """Write the file, its bleed checked first (check_bleed)."""
+    one_orientation(writer.pdf)
     data = save_pdf_bytes(writer.pdf, title, lang)
     check_bleed(context, path, data)
     write_atomic(path, data)
