@@ -42,6 +42,7 @@ def text_contrasts(path: Path, index: int, dpi: int = 200) -> list[tuple[str, fl
     document = pdfium.PdfDocument(str(path))
     try:
         page = document[index]
+        page.set_rotation(0)  # as laid out: the text's boxes are in the page's own coordinates, whatever /Rotate says
         image = page.render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
         text, height, scale = page.get_textpage(), page.get_height(), dpi / 72
         found = []

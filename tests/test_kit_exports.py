@@ -44,6 +44,7 @@ def card_sheet_faces(game, sheet_pdf: Path) -> dict[tuple[str, str], Image.Image
         while copies:
             on_page = placements(pdf.pages[page_index])
             chunk, copies = copies[: len(on_page)], copies[len(on_page) :]
+            document[page_index].set_rotation(0)  # read as laid out (a page turned for the printer by /Rotate)
             image = document[page_index].render(scale=SHEET_DPI / 72).to_pil().convert("L")
             height_mm = float(pdf.pages[page_index].mediabox[3]) * 25.4 / 72
             for (deck, card), placed in zip(chunk, on_page):
@@ -53,6 +54,7 @@ def card_sheet_faces(game, sheet_pdf: Path) -> dict[tuple[str, str], Image.Image
                 (deck, card) for deck, card in chunk if (card.back or {}).get("template") or deck.back_template
             ]
             if with_backs:
+                document[page_index].set_rotation(0)  # read as laid out (a page turned for the printer by /Rotate)
                 image = document[page_index].render(scale=SHEET_DPI / 72).to_pil().convert("L")
                 for (deck, card), placed in zip(with_backs, placements(pdf.pages[page_index])):
                     faces.setdefault((card.id, "back"), cut(image, placed, deck.bleed_mm, height_mm))

@@ -161,7 +161,7 @@ def test_the_printed_faces_meet_at_every_join(game, lang):
     deck = game.decks["map"]
     north = [card.id for card in deck.cards if card.fields["row"] == "north"]
     south = [card.id for card in deck.cards if card.fields["row"] == "south"]
-    urls = face_images(game, lang, "map", north + south)
+    urls = [face.url for face in face_images(game, lang, "map", north + south)]
     faces = [Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("L") for url in urls]
     width, height = faces[0].size
     band = round(height * 0.25)  # the band takes the outer fifth of a card: compare the hexes only

@@ -308,7 +308,7 @@ def test_a_tokens_picture_fills_its_face_and_bleed(starter, tmp_path, cli):
     assert (
         "tokens/coins.yaml:6: tokens[1].picture: token 'lead' of sheet 'coins' 'art/lead.png' not found" in result.err
     )
-    document = pdfium.PdfDocument(str(out / "fruit" / "tokens-coins-en-a4.pdf"))
+    document = pdfium.PdfDocument(str(out / "fruit" / "tokens-en-a4.pdf"))
     try:
         image = document[0].render(scale=72 / 25.4).to_pil().convert("RGB")  # 1 px a mm
     finally:

@@ -34,13 +34,13 @@ MAIN_BOARD = (400, 250)  # Greed Inc's main board, mm
 DPI = 254  # 0.1 mm a pixel: the tile windows of the main board fall on whole pixels
 
 
-def build_printed(game_id, out, papers=("a4", "letter"), board_paper=None):
+def build_printed(game_id, out, papers=("a4", "letter"), board_paper=None, per_deck=False):
     game = load_game(ROOT / "cards" / game_id, require_templates=False)
     context = BuildContext(
         game=game,
         langs=list(game.languages),
         out_dir=out / game_id,
-        sheets=[SheetOptions(paper) for paper in papers],
+        sheets=[SheetOptions(paper, sheets="per-deck" if per_deck else "shared") for paper in papers],
         cache=FaceCache(None),
         jobs=1,
         progress=Progress(quiet=True),
@@ -223,7 +223,8 @@ def test_a_board_that_fits_is_imposed_in_its_copies(greed):
     entry = files["board-company-placard-ja-a4.pdf"]
     pdf = pikepdf.open(out / entry["path"])
     placed = [p for page in pdf.pages for p in placements(page)]
-    assert len(placed) == entry["copies"] == game.printables.boards["company-placard"].copies == 10
+    placard = game.printables.boards["company-placard"]
+    assert len(placed) == entry["copies"] == placard.printed == len(game.decks["companies"].cards) == 10
     for _, _, _, w, h, _ in placed:
         size = game.printables.boards["company-placard"].size_mm
         assert (w, h) == pytest.approx((size[0] + 2 * BOARD_BLEED_MM, size[1] + 2 * BOARD_BLEED_MM), abs=0.01)
@@ -259,30 +260,100 @@ def test_price_tracks_come_from_the_goods_data(greed):
     assert len(storage) == 1
 
 
-def test_the_company_placard_slots_take_the_cards_they_hold(greed):
+def held(game, element):
+    """The size of the piece a place holds, as it lies (a card on its side: its long edge across)."""
+    size = game.decks[element["holds"]].size_mm if element["holds"] in game.decks else None
+    if size is None:
+        side = game.printables.tokens[element["holds"]].size_mm
+        size = (side, side)
+    return tuple(sorted(size, reverse=True)) if element["turned"] else size
+
+
+def test_every_place_of_the_company_placard_takes_the_piece_it_holds(greed):
     game, _, _ = greed
     from generator.render.boards import layout
 
     placard = game.printables.boards["company-placard"]
+    holding = [e for e in placard.elements if e["kind"] == "slots" and "holds" in e]
+    assert {e["holds"] for e in holding} == {"assets", "money", "player-tokens", "goods"}
     boxes, _ = layout(placard, "en", "ja")
     slots = [box for box in boxes if box.kind == "slot"]
+    for element in holding:
+        width, height = held(game, element)
+        places = [box for box in slots if box.field.startswith(element["written_at"][0] + ".")]
+        assert places
+        for box in places:
+            assert box.w >= width and box.h >= height, (box.text, box.w, box.h, element["holds"])
     storage = [box for box in slots if "storage cost" in box.text]
     assert len(storage) == len(game.numbers["storage_costs"])
-    for box in storage:
-        assert all(s >= c for s, c in zip(sorted((box.w, box.h)), sorted(game.decks["goods"].size_mm))), box.text
-        assert box.w > box.h and box.text.endswith("(on its side)"), "a goods card lies on its side, as the board says"
-    # each asset slot holds a card on its side with room to slide: AVAILABLE above it, USED below it
+    for box, cost in zip(storage, game.numbers["storage_costs"]):
+        assert f"storage cost {cost} million" in box.text, "a storage cost says its unit"
+    # each asset slot holds a card on its side with room to slide: AVAILABLE at its top, USED in a strip at its
+    # bottom; slid either way, the card covers one of the two
     card_w, card_h = sorted(game.decks["assets"].size_mm, reverse=True)
     for n in range(1, 5):
-        top, middle, bottom = sorted((box for box in slots if re.match(rf"Asset {n}\b", box.text)), key=lambda b: b.y)
-        assert "AVAILABLE" in top.text and middle.text == f"Asset {n} (card on its side)" and "USED" in bottom.text
-        assert top.y + top.h == middle.y and middle.y + middle.h == bottom.y and top.x == middle.x == bottom.x
-        height = bottom.y + bottom.h - top.y
-        assert middle.w >= card_w and card_h < height < card_h + 2 * top.h  # slid either way, one word shows
+        (slot,) = [box for box in slots if box.text.startswith(f"Asset {n}: AVAILABLE")]
+        (strip,) = [box for box in slots if box.text.startswith(f"Asset {n}: USED")]
+        assert slot.x < strip.x and strip.x + strip.w < slot.x + slot.w and slot.y < strip.y
+        assert strip.y + strip.h <= slot.y + slot.h
+        room = slot.h - card_h  # the slide
+        assert strip.h <= room and slot.w >= card_w
+        assert strip.y - slot.y >= card_h, "slid up, the card leaves the USED strip showing"
+    # the columns line up: the storage beside the assets from their top to the cash row's bottom
+    assets = [box for box in slots if "AVAILABLE" in box.text]
+    cash = [box for box in slots if box.text in ("Free cash", "New income", "Last year's income")]
+    seats = [box for box in slots if box.text in ("CEO", "CFO", "COO", "Mgr")]
+    assert min(b.y for b in storage) == min(b.y for b in assets)
+    assert max(b.y + b.h for b in storage) == pytest.approx(max(b.y + b.h for b in cash), abs=0.01)
+    assert max(b.x + b.w for b in seats) == pytest.approx(max(b.x + b.w for b in assets), abs=0.01)
+    assert min(b.x for b in cash) == min(b.x for b in assets)
+    strips = [box for box in slots if "USED" in box.text]
     for i, a in enumerate(slots):
         assert a.x >= 0 and a.y >= 0 and a.x + a.w <= placard.size_mm[0] and a.y + a.h <= placard.size_mm[1]
         for b in slots[i + 1 :]:
+            if {id(a), id(b)} & {id(s) for s in strips}:
+                continue  # a USED strip lies inside its asset slot
             assert a.x + a.w <= b.x or b.x + b.w <= a.x or a.y + a.h <= b.y or b.y + b.h <= a.y
+
+
+def test_a_placard_is_printed_for_each_company_in_its_colour_with_its_name(greed):
+    import pypdfium2 as pdfium
+
+    from generator.model.colours import rgb, tint
+
+    game, files, out = greed
+    path = out / files["board-company-placard-en-a4.pdf"]["path"]
+    companies = game.decks["companies"].cards
+    pdf = pikepdf.open(path)
+    assert len(pdf.pages) == len(companies)
+    size = game.printables.boards["company-placard"].size_mm
+    for index, company in enumerate(companies):
+        assert company.name.get("en") in page_text(path, index)
+        (_, x, y, _, _, _) = placements(pdf.pages[index])[0]
+        image = pdfium.PdfDocument(str(path))[index].render(scale=100 / 72).to_pil().convert("RGB")
+        paper_h = page_size_mm(pdf.pages[index])[1]
+        # a spot of the background between the storage column and the board's right edge, half way down
+        spot = (x + BOARD_BLEED_MM + size[0] - 1.5, paper_h - (y + BOARD_BLEED_MM + size[1] / 2))
+        pixel = image.getpixel((round(spot[0] * 100 / 25.4), round(spot[1] * 100 / 25.4)))
+        expected = [round(c * 255) for c in rgb(tint(company.fields["colour"], 0.78))]
+        assert all(abs(a - b) <= 3 for a, b in zip(pixel, expected)), (company.id, pixel, expected)
+
+
+def test_a_place_smaller_than_what_it_holds_is_a_located_error(tmp_path, cli):
+    from conftest import copy_game
+
+    game_dir = copy_game("greed-inc", tmp_path)
+    placard = game_dir / "boards" / "company-placard.yaml"
+    edit(placard, "    holds: money\n", "    holds: money\n    slot: [33, 22]\n")
+    result = cli("validate", game_dir)
+    assert result.code == 2 and "Traceback" not in result.err
+    [line] = errors(result)
+    assert f"company-placard.yaml:{line_of(placard, 'slot: [33, 22]')}:" in line and "elements[3].slot" in line
+    assert "33 x 22 mm is smaller than what it holds" in line and "30 x 30 mm" in line
+    edit(placard, "    holds: money\n", "    holds: monee\n")
+    [line] = errors(cli("validate", game_dir))
+    assert f"company-placard.yaml:{line_of(placard, 'holds: monee')}:" in line and "elements[3].holds" in line
+    assert "no deck or token sheet 'monee'" in line
 
 
 # --- aids and tokens -----------------------------------------------------------------------------
@@ -312,29 +383,61 @@ def test_aid_half_page_size_follows_the_paper(greed):
         assert 2 * w <= max(PAPERS[paper]) and h <= min(PAPERS[paper])
 
 
-@pytest.mark.parametrize("sheet, pieces", [("reward-tokens", 8), ("debt-tokens", 4)])
-def test_ikkin_token_counts_follow_the_box_contents(ikkin, sheet, pieces):
+def test_ikkin_token_counts_follow_the_box_contents(ikkin):
     game, files, out = ikkin
-    entry = files[f"tokens-{sheet}-ja-a4.pdf"]
-    component = next(c for c in game.components if c.source == ("tokens", sheet))
+    entry = files["tokens-ja-a4.pdf"]
+    assert entry["tokens"] == ["debt-tokens", "reward-tokens"]
+    counts = [next(c for c in game.components if c.source == ("tokens", sheet)).count for sheet in entry["tokens"]]
     pdf = pikepdf.open(out / entry["path"])
-    fronts = [
-        p for index, page in enumerate(pdf.pages) for p in placements(page) if entry["sides"] == 1 or index % 2 == 0
-    ]
-    assert len(fronts) == entry["pieces"] == component.count == pieces
+    fronts = [p for index, page in enumerate(pdf.pages) for p in placements(page) if index % 2 == 0]
+    assert len(fronts) == entry["pieces"] == sum(counts) == 4 + 8
+    assert len(pdf.pages) <= 2, "the debt and reward tokens share one duplex sheet"
 
 
-def test_two_sided_token_backs_print_behind_their_fronts(greed):
-    _, files, out = greed
-    entry = files["tokens-money-en-a4.pdf"]
-    assert entry["sides"] == 2 and entry["pieces"] == 100
+def front_and_back_pages(pdf):
+    """(front, back) page pairs of a duplex token file: each front is followed by its back."""
+    pages = list(pdf.pages)
+    assert len(pages) % 2 == 0
+    return list(zip(pages[::2], pages[1::2]))
+
+
+def test_two_sided_token_backs_print_behind_their_fronts_and_one_sided_ones_have_a_blank_back(greed):
+    game, files, out = greed
+    entry = files["tokens-en-a4.pdf"]
+    tokens = game.printables.tokens
+    assert entry["sides"] == 2 and entry["pieces"] == sum(
+        t["count"] * (sheet.sets or 1) for sheet in tokens.values() for t in sheet.tokens
+    )
+    one_sided = {tokens[sheet].size_mm + 2 * tokens[sheet].bleed_mm for sheet in tokens if tokens[sheet].sides == 1}
     pdf = pikepdf.open(out / entry["path"])
-    front, back = placements(pdf.pages[0]), placements(pdf.pages[1])
-    paper = page_size_mm(pdf.pages[1])
-    assert len(front) == len(back) > 0
-    for (_, fx, fy, w, h, _), (_, bx, by, _, _, _) in zip(front, back):
-        behind = back_slot(paper, Rect(fx, fy, w, h), "long")  # the sheet turned on its long edge
-        assert (bx, by) == pytest.approx((behind.x, behind.y), abs=0.01)
+    blank = 0
+    for front_page, back_page in front_and_back_pages(pdf):
+        front, back = placements(front_page), placements(back_page)
+        paper = page_size_mm(back_page)
+        behind = {
+            (round(r.x, 2), round(r.y, 2))
+            for r in (back_slot(paper, Rect(x, y, w, h), "long") for _, x, y, w, h, _ in front)
+        }
+        assert {(round(x, 2), round(y, 2)) for _, x, y, _, _, _ in back} <= behind  # each back behind a front
+        blank += len(front) - len(back)
+        assert len(front) - len(back) == sum(1 for _, _, _, w, _, _ in front if round(w, 2) in one_sided)
+    assert blank == sum(t["count"] for sheet in tokens.values() if sheet.sides == 1 for t in sheet.tokens) == 10
+
+
+def test_the_token_sheets_share_pages_and_per_deck_keeps_a_file_each(greed, tmp_path):
+    game, files, out = greed
+    entry = files["tokens-en-a4.pdf"]
+    assert entry["tokens"] == list(game.printables.tokens) and entry["pages"] <= 6
+    assert not [name for name in files if name.startswith("tokens-") and name.count("-") > 2]
+    one_way = {
+        (float(page.mediabox[2]) > float(page.mediabox[3])) != (int(page.obj.get("/Rotate", 0)) % 180 == 90)
+        for page in pikepdf.open(out / entry["path"]).pages
+    }
+    assert len(one_way) == 1, "every page of the file prints the same way round"
+    game_alone, alone = build_printed("greed-inc", tmp_path, papers=("a4",), per_deck=True)
+    token_files = sorted(name for name in alone if alone[name]["kind"] == "tokens" and alone[name]["lang"] == "en")
+    assert token_files == sorted(f"tokens-{sheet}-en-a4.pdf" for sheet in game_alone.printables.tokens)
+    assert sum(alone[name]["pages"] for name in token_files) > entry["pages"]
 
 
 def test_every_printed_pdf_embeds_its_fonts(greed):
@@ -541,3 +644,103 @@ def test_tile_pages_carry_crop_marks_targets_and_neighbour_ticks(greed):
         assert left_marks, "a crop mark above the window's left edge"
         ticks = any(op == "RG" for _, op in ops)
         assert ticks == (col + 1 < layout.cols)
+
+
+def digit_baselines(path, index):
+    """The baseline (mm from the page's bottom) of every digit on a page, read from the PDF's text positions."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    document = pdfium.PdfDocument(str(path))
+    text = document[index].get_textpage()
+    found = []
+    for char in range(text.count_chars()):
+        if text.get_text_range(char, 1).isdigit():
+            x, y = ctypes.c_double(), ctypes.c_double()
+            pdfium_c.FPDFText_GetCharOrigin(text.raw, char, x, y)
+            found.append((x.value / MM, y.value / MM))
+    return found
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_highlighted_start_price_sits_on_its_neighbours_baseline(greed, paper):
+    game, _, out = greed
+    path = out / f"board-main-en-{paper}.pdf"
+    coal = game.decks["goods"].cards[0].fields
+    rows: dict[int, list[float]] = {}
+    for index in range(1, len(pikepdf.open(path).pages)):  # the tiles at 100%
+        for _, baseline in digit_baselines(path, index):
+            rows.setdefault(round(baseline / 4), []).append(baseline)  # a track's spaces are 12 mm or more apart
+    assert len(rows) >= len(game.decks["goods"].cards) + 2  # every price track and both status tracks
+    for baselines in rows.values():
+        assert max(baselines) - min(baselines) < 0.01, "a track's digits, its start price among them, share a baseline"
+    assert coal["start_price"] in range(coal["price_min"], coal["price_max"] + 1)
+
+
+def note_lines(path) -> list[str]:
+    from pdflines import lines_of
+
+    return [line.text for line in lines_of(path) if line.page == 0]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_assembly_note_names_each_tiles_edges_to_cut_from_the_tiling(greed, paper):
+    _, _, out = greed
+    layout = tile_layout(MAIN_BOARD, paper, bleed=BOARD_BLEED_MM)
+    lines = note_lines(out / f"board-main-en-{paper}.pdf")
+    for col, row in layout.tiles():
+        name = layout.name(col, row)
+        line = next(text for text in lines if text.lstrip("•").startswith(f"{name}:"))  # read without spaces
+        window = layout.board_window(col, row)
+        # the board's own edges, found from the window's place on the board
+        outer = {
+            "left": window.x <= 0,
+            "right": window.x + window.w >= MAIN_BOARD[0] - 0.01,
+            "bottom": window.y <= 0,
+            "top": window.y + window.h >= MAIN_BOARD[1] - 0.01,
+        }
+        board_part = re.search(r"cut(.*?)edges?\(theboard'sedge\)", line)
+        assert board_part and set(re.findall(r"left|right|top|bottom", board_part.group(1))) == {
+            e for e, o in outer.items() if o
+        }, line
+        overlap = re.search(r"the(left|right|top|bottom)edge\(laidover(\w+)\)", line)
+        if col == 0:
+            assert overlap is None, line  # the first tile lies over nothing
+        else:
+            assert overlap and overlap.groups() == ("left", layout.name(col - 1, row)), line
+    japanese = note_lines(out / f"board-main-ja-{paper}.pdf")
+    assert any(
+        text.lstrip("•").startswith("A1：") and "左・上・下の辺（ボードの端）を切る" in text for text in japanese
+    )
+
+
+def test_the_assembly_note_stays_above_the_page_map(greed):
+    from pdflines import chars_of
+    from generator.render.tiles import map_frame
+
+    _, _, out = greed
+    layout = tile_layout(MAIN_BOARD, "a4", bleed=BOARD_BLEED_MM)
+    frame = map_frame(layout)
+    note = [c for page, c in chars_of(out / "board-main-en-a4.pdf") if page == 0 and c.text in "A123:"]
+    lowest_note_line = min(c.bottom for c in note if c.bottom / MM > frame.y + frame.h) / MM
+    assert lowest_note_line > frame.y + frame.h + layout.bleed
+
+
+def test_a_tile_inside_the_board_cuts_its_left_and_top_edges_over_two_neighbours():
+    from generator.model.game import Game, Text
+    from generator.render.printed import assembly_lines
+
+    game = Game("", ROOT, Text({}), (1, 1), ["en", "ja"], "en", [], {})
+    layout = tile_layout((560, 800), "a4")
+    assert (layout.cols, layout.rows) == (3, 3)
+    lines = dict(zip([layout.name(c, r) for c, r in layout.tiles()], assembly_lines(game, layout, "en")))
+    assert lines["A1"] == "A1: cut the left and top edges (the board's edge)"
+    assert lines["B2"] == "B2: cut the left and top edges (laid over B1 and A2)"
+    assert (
+        lines["C3"]
+        == "C3: cut the right and bottom edges (the board's edge) and the left and top edges (laid over C2 and B3)"
+    )
+    japanese = assembly_lines(game, layout, "ja")
+    assert japanese[4] == "B2：左・上の辺（B1・A2に重ねる）を切る"

@@ -250,3 +250,65 @@ def pdf_text(pdf) -> str:
     pdf.save(buffer)
     document = pypdfium2.PdfDocument(buffer.getvalue())
     return " ".join(page.get_textpage().get_text_range() for page in document)
+
+
+def greed_groups():
+    """Greed Inc.'s decks as shared sheets group them: one group per card size, in the order they come."""
+    from conftest import ROOT
+
+    from generator.model import load_game
+
+    game = load_game(ROOT / "cards" / "greed-inc", require_templates=False)
+    groups: dict = {}
+    for deck in game.decks.values():
+        group = groups.setdefault((deck.size_mm, deck.bleed_mm), CopyGroup(deck.size_mm, deck.bleed_mm, []))
+        group.copies += [(None, None, deck.id)] * sum(card.count for card in deck.cards)
+    return list(groups.values())
+
+
+def test_a_decks_last_copies_go_where_the_next_deck_still_fits():
+    """Greed Inc.'s Letter cards: the last four status symbols lie in one row (sharing cut lines), leaving room for a
+    row of goods below them, so no sheet is left for the goods' last three cards (18 sheets before, 17 now)."""
+    sheets = plan_sheets(greed_groups(), "letter")
+    assert len(sheets) == 17
+    shared = [sheet for sheet in sheets if sheet.decks == ["status-symbols", "goods"]]
+    assert len(shared) == 1 and len(shared[0].blocks) == 2 and shared[0].blocks[0].rows == 1
+    goods = sum(1 for sheet in sheets for copy in sheet.copies if copy.deck == "goods")
+    assert goods == 99 and all(len(sheet.copies) >= 8 for sheet in sheets[:-1])
+
+
+def test_a_groups_last_copies_go_below_an_earlier_sheets_blocks_with_room():
+    """Three small pieces that would take a sheet of their own go below the poker cards of the second sheet, the
+    one with room for them (the tarot cards' sheet has none)."""
+    poker = CopyGroup((63, 88), 3, [(None, None, "poker")] * 15)
+    tarot = CopyGroup((70, 120), 3, [(None, None, "tarot")] * 4)
+    small = CopyGroup((30, 30), 3, [(None, None, "small")] * 3)
+    sheets = plan_sheets([poker, tarot, small], "a4")
+    assert [sheet.decks for sheet in sheets] == [["poker"], ["poker", "small"], ["tarot"]]
+    area = printable(sheets[1].paper, MARGIN_MM)
+    for copy in sheets[1].copies:
+        assert copy.slot.y >= area.y and copy.slot.top <= area.top
+    pokers, smalls = ([c.trim for c in sheets[1].copies if c.deck == deck] for deck in ("poker", "small"))
+    assert max(t.top for t in smalls) < min(t.y for t in pokers), "below the poker cards"
+
+
+def test_a_file_prints_one_way_round_its_other_pages_turned():
+    import pikepdf
+
+    from generator.render.sheet_writer import one_orientation
+
+    pdf = pikepdf.new()
+    for size in ((595, 842), (842, 595), (842, 595), (595, 842), (595, 842)):
+        pdf.add_blank_page(page_size=size)
+    one_orientation(pdf)
+    assert [int(page.obj.get("/Rotate", 0)) for page in pdf.pages] == [0, 90, 90, 0, 0]
+
+
+def test_a_sheet_of_one_sided_pieces_gets_a_blank_back_in_a_double_sided_file():
+    two = CopyGroup((63, 88), 3, [("front", "back", "two")] * 9)
+    one = CopyGroup((44, 63), 3, [("front", None, "one")] * 16)
+    pages = sheet_pages([two, one], SheetOptions("a4", sheets="per-deck"))
+    assert [page.side for page in pages] == ["front", "back", "front", "back"]
+    assert pages[3].placements == [] and len(pages[1].placements) == 9
+    alone = sheet_pages([one], SheetOptions("a4"))
+    assert [page.side for page in alone] == ["front"], "a file of one-sided pieces has no backs"

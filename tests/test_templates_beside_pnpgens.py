@@ -104,7 +104,7 @@ def test_the_game_builds_without_any_of_them(cli, full_game, tmp_path):
     names = built_files(tmp_path / "out")
     assert {
         "cards-en-a4.pdf",
-        "tokens-coins-en-a4.pdf",
+        "tokens-en-a4.pdf",
         "aid-summary-en-a4.pdf",
         "board-large-board-en-a4.pdf",
     } <= names
@@ -119,7 +119,7 @@ def test_each_of_pnpgens_names_in_a_game_builds_or_is_a_located_error(cli, full_
     if name in REPLACEABLE and how == "pnpgens-own-text":
         assert result.code == 0, result.err  # a copy of pnpgen's own, to edit: used as it is
     if result.code == 0:
-        assert {"cards-en-a4.pdf", "board-large-board-en-a4.pdf", "tokens-coins-en-a4.pdf"} <= built_files(out)
+        assert {"cards-en-a4.pdf", "board-large-board-en-a4.pdf", "tokens-en-a4.pdf"} <= built_files(out)
     else:
         assert result.code == 2, result
         assert f"error: {copy.name}/templates/{name}" in result.err or f"{copy}/templates/{name}" in result.err, (

@@ -50,8 +50,14 @@ def plant_title(data):
     return "title"
 
 
+def written_labels(data):
+    """The board's labels written in every language (a text's, an area's), texts first."""
+    labelled = [e for e in data["elements"] if isinstance(e.get("label"), dict)]
+    return sorted(labelled, key=lambda e: e.get("kind") != "text")
+
+
 def plant_board(data):
-    labels = [e for e in data["elements"] if e.get("kind") == "text" and isinstance(e.get("label"), dict)]
+    labels = written_labels(data)
     labels[0]["label"]["en"] = LONG["en"]
     labels[-1]["label"]["ja"] = LONG["ja"]
     return "label"
@@ -73,7 +79,7 @@ def planted_game(name, tmp_path):
         rewrite(path, plant_title)
         expected += [(f"aid-{path.stem}", path.stem, "en"), (f"aid-{path.stem}", path.stem, "ja")]
     for path in sorted((game / "boards").glob("*.yaml")) if (game / "boards").is_dir() else []:
-        if any(e.get("kind") == "text" for e in load_yaml_round_trip(path)["elements"]):
+        if written_labels(load_yaml_round_trip(path)):
             rewrite(path, plant_board)
             expected += [(f"board-{path.stem}", path.stem, "en"), (f"board-{path.stem}", path.stem, "ja")]
     return game, expected

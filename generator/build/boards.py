@@ -12,7 +12,7 @@ from generator.paths import find_template
 from generator.build.context import BuildContext
 from generator.build.pieces import rendered_pages, save_pdf
 from generator.model.game import Board, Text
-from generator.render.boards import board_batch
+from generator.render.boards import board_batches
 from generator.checks.art import key_line
 from generator.render.fit_report import PICTURE_KINDS, CardFit, find_text, names_picture
 from generator.render.weasy.fit import FitBox
@@ -125,7 +125,7 @@ def board_entry(board: Board, path: str, lang: str, paper: str, pages: int, tile
         "lang": lang,
         "paper": paper,
         "pages": pages,
-        "copies": board.copies,
+        "copies": board.printed,
         "size_mm": list(board.size_mm),
     }
     if tiles is not None:
@@ -141,18 +141,25 @@ def build_boards(context: BuildContext) -> list[FileEntry]:
     boards = list(game.printables.boards.values()) if game.printables else []
     files = []
     for lang in context.langs:
-        batches = [board_batch(game, board, lang) for board in boards]
-        _open, faces = rendered_pages(context, batches)
-        for board, batch in zip(boards, batches):
-            context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key)))
-        for board, pages in zip(boards, faces):
-            (page,) = pages_drawn(context, pages, 1, f"board '{board.id}' ({lang})", ("board.html", "board.css"))
+        per_board = [board_batches(game, board, lang) for board in boards]
+        batches = [batch for batches in per_board for batch in batches]
+        _open, rendered = rendered_pages(context, batches)
+        pages = iter(rendered)
+        for board, batches in zip(boards, per_board):
+            faces = []
+            for face, batch in zip(board.printed_faces, batches):
+                of = f" for card '{face.card}'" if face.card else ""
+                what = f"board '{board.id}'{of} ({lang})"
+                (page,) = pages_drawn(context, next(pages), 1, what, ("board.html", "board.css"))
+                faces.append(page)
+                context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key)))
             for paper in board_papers(context, board):
-                files.append(write_board(context, board, page, lang, paper))
+                files.append(write_board(context, board, faces, lang, paper))
     return files
 
 
-def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: str, paper: str) -> FileEntry:
+def write_board(context: BuildContext, board: Board, faces: list[pikepdf.Page], lang: str, paper: str) -> FileEntry:
+    """The board's faces (one, or one per card of its `for_each`), each in its copies: imposed, or in tiles."""
     writer = SheetWriter(prints_light(context.game))
     name = f"board-{board.id}-{lang}-{paper}.pdf"
     options = next((option for option in context.sheets if option.paper == paper), None)
@@ -160,7 +167,10 @@ def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: s
     layout = board_tiles(board, paper, margin)
     if layout is None:
         assert options is not None, "only a home paper's board is imposed"
-        impose_deck(writer, board.size_mm, board.bleed_mm, [(page, None)] * board.copies, single_sided(options))
+        copies: list[tuple[pikepdf.Page, pikepdf.Page | None]] = [
+            (page, None) for page in faces for _ in range(board.copies)
+        ]
+        impose_deck(writer, board.size_mm, board.bleed_mm, copies, single_sided(options))
     else:
         batch = furniture_batch(context.game, board, layout, lang, paper)
         _open, (furniture,) = rendered_pages(context, [batch])
@@ -168,8 +178,9 @@ def write_board(context: BuildContext, board: Board, page: pikepdf.Page, lang: s
         what = f"the tile captions of board '{board.id}' ({lang}, {paper})"
         furniture = pages_drawn(context, furniture, pages, what, ("tile-captions.html", "tile-captions.css"))
         context.report(board_findings(context, board, lang, context.cache.face_fits(batch.key), "tile captions"))
-        for _ in range(board.copies):
-            write_tiles(writer, layout, page, furniture)
+        for page in faces:
+            for _ in range(board.copies):
+                write_tiles(writer, layout, page, furniture)
     title = file_title(context.game, "board", [lang], paper, {"name": board.name})
     save_pdf(context, writer, context.out_dir / name, title, lang)
     why = why_tiled(board, paper, margin)

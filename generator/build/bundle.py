@@ -130,7 +130,7 @@ def chosen_parts(game: Game, entries: list[FileEntry], lang: str, paper: str, wr
 
     def order(part: Part) -> tuple[int, bool, int, int]:
         volume = part.entry.get("volume", {}).get("number", 0)
-        place = box.get(printed_item(part.entry), len(box))
+        place = min((box.get(item, len(box)) for item in printed_items(part.entry)), default=len(box))
         return (GROUPS.index(part.group), part.sides not in TWO_SIDED, place, volume)
 
     return sorted(parts, key=order)
@@ -151,17 +151,20 @@ def box_order(game: Game) -> dict[tuple[str, str], int]:
     return {c.source: index for index, c in enumerate(game.components) if c.source and c.source[0] in PRINTABLE_KEY}
 
 
-def printed_item(entry: FileEntry) -> tuple[str, str]:
-    """(kind, id) of the printable a file prints, as components.yaml names it (`tokens: money`)."""
+def printed_items(entry: FileEntry) -> list[tuple[str, str]]:
+    """(kind, id) of each printable a file prints, as components.yaml names them (`tokens: money`): the token
+    files sharing a token sheet file, a board, an aid."""
     kind = entry.get("kind", "")
-    return kind, str(entry.get(PRINTABLE_KEY[kind], "")) if kind in PRINTABLE_KEY else ""
+    if kind not in PRINTABLE_KEY:
+        return []
+    held = entry.get(PRINTABLE_KEY[kind], "")
+    return [(kind, str(item)) for item in (held if isinstance(held, list) else [held])]
 
 
 def part_name(game: Game, entry: FileEntry, group: str, lang: str, writer: GuideWriter) -> tuple[str, tuple[str, ...]]:
     """What the guide calls a file, and what it holds besides: the box contents' name of what it prints (else
     the printable's own), the decks of a card sheet file."""
     fallback = game.source_language
-    kind = entry.get("kind", "")
     names = component_names(game)
     if group == "cards":
         volume = entry.get("volume")
@@ -172,16 +175,25 @@ def part_name(game: Game, entry: FileEntry, group: str, lang: str, writer: Guide
     if group == "rules":
         named = next((text for (source, _), text in names.items() if source == "rules"), None)
         return (text_in(named, lang, fallback) if named else writer.page_label("rules", lang)), ()
-    named = names.get(printed_item(entry))
+    held = [printed_name(game, item) for item in printed_items(entry)]
+    if len(held) > 1:  # the token files sharing one file: named like a card sheet file, with what it holds
+        return writer.page_label(group, lang), tuple(text_in(text, lang, fallback) for text in held if text)
+    named = held[0] if held else None
+    return (text_in(named, lang, fallback) if named else writer.page_label(group, lang)), ()
+
+
+def printed_name(game: Game, item: tuple[str, str]) -> Text | None:
+    """The box contents' name of a printable (else its own)."""
+    named = component_names(game).get(item)
     if named is None and game.printables is not None:
         items: dict[str, Mapping[str, Aid | Board | TokenSheet]] = {
             "tokens": game.printables.tokens,
             "board": game.printables.boards,
             "aid": game.printables.aids,
         }
-        item = items.get(kind, {}).get(printed_item(entry)[1])
-        named = item.name if item is not None else None
-    return (text_in(named, lang, fallback) if named else writer.page_label(group, lang)), ()
+        found = items.get(item[0], {}).get(item[1])
+        named = found.name if found is not None else None
+    return named
 
 
 def component_names(game: Game) -> dict[tuple[str, str], Text]:
@@ -203,17 +215,25 @@ def checked_components(game: Game, parts: list[Part]) -> list[CheckedComponent]:
         for part in parts:
             if kind == "deck" and part.group == "cards":
                 pages += deck_pages(part, item_id)
-            elif (kind == "rules" and part.group == "rules") or (kind, item_id) == printed_item(part.entry):
+            elif kind == "tokens" and part.group == "tokens":
+                pages += deck_pages(part, item_id, "tokens")
+            elif (kind == "rules" and part.group == "rules") or (kind, item_id) in printed_items(part.entry):
                 pages += list(range(part.first, part.last + 1))
         found.append(CheckedComponent(component.id, runs(pages) if component.printed else []))
     return found
 
 
-def deck_pages(part: Part, deck_id: str) -> list[int]:
-    """The pages of a card sheet file printing the deck (its sheets' fronts and backs)."""
+def deck_pages(part: Part, deck_id: str, held: str = "decks") -> list[int]:
+    """The pages of a card (or token) sheet file printing the deck (or token file): its sheets' fronts and backs;
+    `held` names the entry's list of what the file holds."""
     sheets = part.entry.get("sheets") or []
     if not sheets:
-        return list(range(part.first, part.last + 1)) if deck_id in part.entry.get("decks", []) else []
+        listed = part.entry.get(held, [])
+        return (
+            list(range(part.first, part.last + 1))
+            if deck_id in (listed if isinstance(listed, list) else [listed])
+            else []
+        )
     per_sheet = max(1, part.pages // len(sheets))
     return [
         part.first + index * per_sheet + offset

@@ -16,11 +16,11 @@ from generator.model.game import Deck, Game, Text
 from generator.errors import Problem
 from generator.render.batches import Batch
 from generator.render.bleed_check import bleed_gaps
-from generator.render.boards import board_batch
+from generator.render.boards import board_batches
 from generator.render.faces import DeckFaces, GameRenderer, card_fits
 from generator.render.pipeline import FaceCache, face_request, render_batches, render_faces
 from generator.render.printed import PRINT_SHOP_PAPER, aid_deck, aid_size, board_deck, token_deck
-from generator.render.sheet_writer import SheetWriter, save_pdf_bytes
+from generator.render.sheet_writer import SheetWriter, one_orientation, save_pdf_bytes
 from generator.render.game_words import flagged
 from generator.render.templating import Untranslated
 from generator.render.typeset import plain
@@ -28,6 +28,7 @@ from generator.render.typeset import plain
 
 def save_pdf(context: BuildContext, writer: SheetWriter, path: Path, title: str, lang: str) -> None:
     """Write the file, its bleed checked first (check_bleed)."""
+    one_orientation(writer.pdf)
     data = save_pdf_bytes(writer.pdf, title, lang)
     check_bleed(context, path, data)
     write_atomic(path, data)
@@ -73,24 +74,25 @@ def faces_copies(
 # --- token sheets, boards and aids as a print shop gets them ---------------------------------------------------
 
 
-def piece_faces(game: Game, lang: str, bleed: float) -> list[tuple[DeckFaces, Batch | None]]:
+def piece_faces(game: Game, lang: str, bleed: float) -> list[tuple[DeckFaces, list[Batch]]]:
     """The game's token sheets, boards and aids in one language, each a pseudo-deck of its distinct faces with
-    `bleed` (a board: its one face with the bleed it always has, and the batch that renders it; an aid: its size
-    on PRINT_SHOP_PAPER). Nothing is rendered: the templates run, which is what counting the faces takes."""
+    `bleed` (a board: each of its faces, one or one per card of its `for_each`, with the bleed it always has, and
+    the batches that render them; an aid: its size on PRINT_SHOP_PAPER). Nothing is rendered: the templates run,
+    which is what counting the faces takes."""
     printables = game.printables
     if printables is None:
         return []
     renderer = GameRenderer(game, lang)
-    found: list[tuple[DeckFaces, Batch | None]] = []
+    found: list[tuple[DeckFaces, list[Batch]]] = []
     for sheet in printables.tokens.values():
-        found.append((renderer.deck_faces(replace(token_deck(game, sheet), bleed_mm=bleed)), None))
+        found.append((renderer.deck_faces(replace(token_deck(game, sheet), bleed_mm=bleed)), []))
     for board in printables.boards.values():
-        batch = board_batch(game, board, lang)
+        batches = board_batches(game, board, lang)
         faces = DeckFaces(board_deck(board), lang)
-        faces.front_of, faces.back_of = [faces.add(batch.key, None)], [None]
-        found.append((faces, batch))
+        faces.front_of, faces.back_of = [faces.add(batch.key, None) for batch in batches], [None] * len(batches)
+        found.append((faces, batches))
     for aid in printables.aids.values():
-        found.append((renderer.deck_faces(aid_deck(game, aid, [lang], aid_size(aid, PRINT_SHOP_PAPER), bleed)), None))
+        found.append((renderer.deck_faces(aid_deck(game, aid, [lang], aid_size(aid, PRINT_SHOP_PAPER), bleed)), []))
     return found
 
 
@@ -101,13 +103,15 @@ def render_pieces(
     the pages are used) and each piece's faces with its pages."""
     pieces = piece_faces(game, lang, bleed)
     renderer = GameRenderer(game, lang)
-    decks = [faces for faces, batch in pieces if batch is None]
+    decks = [faces for faces, batches in pieces if not batches]
     rendered = render_faces([face_request(renderer, faces) for faces in decks], cache, jobs)
-    boards = [batch for _, batch in pieces if batch is not None]
+    boards = [batch for _, batches in pieces for batch in batches]
     opened = [pikepdf.open(io.BytesIO(data)) for data in render_batches(boards, cache, jobs)]
     pages = iter(rendered.pages)
     board_pages = iter(opened)
-    found = [(faces, next(pages) if batch is None else [next(board_pages).pages[0]]) for faces, batch in pieces]
+    found = [
+        (faces, [next(board_pages).pages[0] for _ in batches] if batches else next(pages)) for faces, batches in pieces
+    ]
     return [*rendered.sources, *opened], found
 
 

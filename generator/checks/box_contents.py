@@ -31,7 +31,7 @@ def rulebook_copies(game: Game, name: str) -> int | None:
 # Returns None when the game has no such source.
 PRODUCERS: dict = {
     "deck": deck_copy_count,
-    "board": printable("boards", lambda board: board.copies),
+    "board": printable("boards", lambda board: board.printed),
     "aid": printable("aids", lambda aid: aid.copies),
     "tokens": printable("tokens", lambda sheet: sheet.counted),
     "rules": rulebook_copies,

@@ -71,8 +71,9 @@ def register(subparsers) -> None:
         "--sheets",
         default="shared",
         choices=SHEET_MODES,
-        help="shared: decks of one card size continue on the same sheets and a small deck "
-        "fills the room left below another; per-deck: every deck starts a new sheet",
+        help="shared: decks of one card size continue on the same sheets, a small deck "
+        "fills the room left below another, and the token files share the sheets of one tokens-LANG-PAPER.pdf; "
+        "per-deck: every deck starts a new sheet and every token file is a PDF of its own",
     )
     parser.add_argument("--cut-lines", action="store_true", help="draw dashed cut lines along every trim edge")
     parser.add_argument("--no-marks", action="store_true", help="leave out the crop marks")

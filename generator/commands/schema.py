@@ -168,6 +168,7 @@ def syntax_sections() -> list[str]:
     from generator.model.rules import BLOCK_TYPE_DOCS
     from generator.model.schema import FIELD_TYPE_DOCS, KEYS_BY_TYPE, LOCALIZED_DOC
     from generator.model.schemadoc import LOCALIZED_ANCHOR, cell
+    from generator.render.printed import GAME_TILE_LABEL
     from generator.render.titles import GAME_LABEL as TITLE_LABEL
     from generator.render.typeset import FURIGANA_SYNTAX
 
@@ -260,5 +261,9 @@ def syntax_sections() -> list[str]:
         "`Greed Incorporated: rules (English, A4)`), in the file's first language: "
         + ", ".join(f"`{key}`" for key in sorted(TITLE_LABEL.values()))
         + "; `title_lang_<code>` names a language pnpgen has no name for.",
+        "",
+        "So do the words around a board's tiles (the captions, the page map's title and the assembly note, a "
+        "line per tile naming the edges it cuts: `tile_cut_outer`, `tile_cut_overlap`, `tile_cut_outer_overlap` "
+        "by the kinds of edges it has): " + ", ".join(f"`{key}`" for key in sorted(GAME_TILE_LABEL.values())) + ".",
         "",
     ]

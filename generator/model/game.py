@@ -135,20 +135,41 @@ class Component:
 
 
 @dataclass
+class BoardFace:
+    """One printed face of a board: the board itself, or, for a board printed per card (`for_each`), one card's."""
+
+    card: str | None  # the card it is printed for (None: a board printed once)
+    background: str
+    elements: list[dict[str, Any]]  # resolved: every =expression evaluated, for_each expanded
+
+
+@dataclass
 class Board:
     id: str
     name: Text
     file: Path
     size_mm: tuple[float, float]
-    copies: int
-    background: str
-    elements: list[dict[str, Any]]  # resolved: every =expression evaluated, for_each expanded
+    copies: int  # of each face
+    background: str  # the first face's (each face's: `faces`)
+    elements: list[dict[str, Any]]  # the first face's, resolved: every =expression evaluated, for_each expanded
+    faces: list[BoardFace] = field(default_factory=list)  # one, or one per card of `for_each`
+    for_each: str | None = None  # the deck whose every card has its own face
     background_image: str | None = None  # a picture of the game's folder covering the board and its bleed
     template: str | None = None  # a template of the game's drawn under the elements
     data: dict[str, Any] = field(default_factory=dict)  # the board's own values, for its template
     bleed_mm: float = DEFAULT_BLEED_MM
     placeholder: bool | list[str] | Text = False
     material: str | None = None
+
+    @property
+    def printed(self) -> int:
+        """How many are printed: its copies of each face."""
+        return self.copies * len(self.printed_faces)
+
+    @property
+    def printed_faces(self) -> list[BoardFace]:
+        """Its faces (a board made with none is its one face)."""
+        return self.faces or [BoardFace(None, self.background, self.elements)]
 
 
 @dataclass

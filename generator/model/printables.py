@@ -16,7 +16,8 @@ from typing import Any
 from generator.model.cards import BLEED, INVENTED, INVENTED_DOC, MATERIAL, MATERIAL_DOC
 from generator.model.expr import ExpressionError, Namespace, evaluate
 from generator.errors import InputError, Problem
-from generator.model.game import CARD_SIZES, Aid, Board, Deck, Printables, Text, TokenSheet
+from generator.model.colours import tint
+from generator.model.game import CARD_SIZES, Aid, Board, BoardFace, Deck, Printables, Text, TokenSheet
 from generator.model.schema import (
     INVALID,
     Bool,
@@ -46,6 +47,7 @@ from generator.yamlio.read import load_yaml
 
 KINDS = ("boards", "aids", "tokens")
 HALF_PAGE = "half-page"
+HOLD_ROOM_MM = 1.0  # around a piece in a place sized for it (`holds:` without `slot:`)
 
 
 # --- schema vocabulary ---------------------------------------------------------------------------
@@ -211,6 +213,12 @@ ELEMENT = Tagged(
                 "slot": Field(Pair("[width, height]"), default=(30.0, 20.0), doc="size of a place, mm"),
                 "columns": Field(Int(1, 50), doc="places in a row (all in one row when left out)"),
                 "gap": Field(Int(0, 100, whole=False), default=3, doc="mm between places"),
+                "holds": Field(
+                    Str(),
+                    doc="the deck or token sheet whose piece goes in each place: left out, `slot` is the piece's size "
+                    f"with {HOLD_ROOM_MM:g} mm of room on every side; a `slot` smaller than the piece is an error",
+                ),
+                "turned": Field(Bool(), default=False, doc="the held card lies on its side (its long edge across)"),
             },
             "an area of labelled places",
         ),
@@ -281,8 +289,15 @@ BOARD_SCHEMA = Object(
         "size": Field(
             Pair("[width, height]"), required=True, doc="mm; larger than the paper prints in tiles", attr="size_mm"
         ),
-        "copies": Field(NUMBER, default=1, doc="how many are printed (a number or =expression)"),
-        "background": Field(Colour(), default="#ffffff", doc="the board's background colour"),
+        "copies": Field(NUMBER, default=1, doc="how many are printed (of each card's, with `for_each`)"),
+        "for_each": Field(
+            Str(),
+            doc="print the board once per card of this deck, `card` in its =expressions: a company board per company "
+            "card, with `background: =tint(card.colour)` and a text `label: =card.name`",
+        ),
+        "background": Field(
+            ColourValue(), default="#ffffff", doc="the board's background colour (or an =expression giving one)"
+        ),
         "background_image": Field(
             ImagePath(),
             doc="a picture covering the whole board and its bleed (cropped to it, like CSS `cover`): a painted map",
@@ -389,14 +404,14 @@ TOKENS_SCHEMA = Object(
 )
 
 # The id of each is its file's name; the loader resolves the =expressions of copies, elements, sections, tokens.
-BOARD_MODEL = Model(Board, BOARD_SCHEMA.fields, given=("id", "file", "copies", "elements"))
+BOARD_MODEL = Model(Board, BOARD_SCHEMA.fields, given=("id", "file", "copies", "background", "elements", "faces"))
 AID_MODEL = Model(Aid, AID_SCHEMA.fields, given=("id", "file", "copies", "sections"))
 TOKENS_MODEL = Model(TokenSheet, TOKENS_SCHEMA.fields, given=("id", "file", "size_mm", "bleed_mm", "tokens"))
 
 VALUES_DOC = (
     "Numbers and texts can come from the game's data: a value `=expression` is evaluated as game.yaml's "
     "checks are, with `numbers`, `min_players`, `max_players` and, inside `for_each: <deck>`, `card` "
-    "(`=card.price_min`)."
+    "(`=card.price_min`); `tint(colour, amount)` mixes a colour with white (amount 0 to 1, 0.8 when left out)."
 )
 BOARD_FILE = FileKind(
     "boards/<board>.yaml",
@@ -446,7 +461,7 @@ class Resolver:
             return value
         names = dict(self.names, card=Namespace(card)) if card is not None else self.names
         try:
-            return evaluate(value.source, names, {"len": len, "min": min, "max": max})
+            return evaluate(value.source, names, {"len": len, "min": min, "max": max, "tint": tint})
         except ExpressionError as exc:
             return self.checker.report(value.where, str(exc))
 
@@ -505,43 +520,121 @@ def load_printables(
                 item = build(path, checked, resolver, root, document)
                 if not checker.problems:
                     into[item.id] = item
-            problems += checker.problems
-            found.warnings += checker.warnings
+            problems += once(checker.problems)
+            found.warnings += once(checker.warnings)
+    problems += held_pieces(found, decks)
     return found
 
 
+def once(problems: list[Problem]) -> list[Problem]:
+    """Each problem once (a board printed per card meets its file's mistakes once a card)."""
+    found: dict[tuple[Any, ...], Problem] = {}
+    for problem in problems:
+        found.setdefault((problem.file, problem.line, problem.message, problem.key, problem.hint), problem)
+    return list(found.values())
+
+
+def held_pieces(found: Printables, decks: dict[str, Deck]) -> list[Problem]:
+    """Size each place that holds a piece (`holds:`) from the piece, or check that its `slot:` takes it."""
+    problems: list[Problem] = []
+    for board in found.boards.values():
+        for face in board.faces:
+            for element in face.elements:
+                if element["kind"] == "slots" and "holds" in element:
+                    problems += hold(board, element, decks, found)
+    return once(problems)
+
+
+def held_size(name: str, decks: dict[str, Deck], found: Printables) -> tuple[float, float] | None:
+    """The size of the piece a place holds: a card of the deck, or a token of the sheet."""
+    if name in decks:
+        return decks[name].size_mm
+    if name in found.tokens:
+        size = found.tokens[name].size_mm
+        return (size, size)
+    return None
+
+
+def hold(board: Board, element: dict[str, Any], decks: dict[str, Deck], found: Printables) -> list[Problem]:
+    key, lines = element["written_at"][0], element["lines"]
+    size = held_size(element["holds"], decks, found)
+    if size is None:
+        known = "decks and token sheets: " + ", ".join([*decks, *found.tokens])
+        message = f"no deck or token sheet '{element['holds']}'"
+        return [Problem(board.file, lines["holds"], message, f"{key}.holds", known)]
+    width, height = sorted(size, reverse=True) if element["turned"] else size
+    if "slot" not in lines:
+        element["slot"] = (width + 2 * HOLD_ROOM_MM, height + 2 * HOLD_ROOM_MM)
+        return []
+    slot_w, slot_h = element["slot"]
+    if slot_w >= width and slot_h >= height:
+        return []
+    side = " on its side" if element["turned"] else ""
+    return [
+        Problem(
+            board.file,
+            lines["slot"],
+            f"a place of {slot_w:g} x {slot_h:g} mm is smaller than what it holds: a piece of "
+            f"'{element['holds']}'{side}, {width:g} x {height:g} mm",
+            f"{key}.slot",
+            f"make `slot:` at least [{width:g}, {height:g}], or leave it out: the place is then the piece's size "
+            f"with {HOLD_ROOM_MM:g} mm of room",
+        )
+    ]
+
+
 def _board(path: Path, checked: dict[str, Any], resolver: Resolver, root: Where, document: dict[str, Any]) -> Board:
-    elements = []
-    raw = document.get("elements") or []
-    for index, entry in enumerate(checked["elements"]):
-        where = root.child(document, "elements").child(raw, index)
-        elements += expand_element(entry, resolver, where, raw[index])
-    width, height = checked.get("size", (0.0, 0.0))
-    for element in elements:
-        x, y = element["at"]
-        if not (0 <= x < width and 0 <= y < height) and width and height:
-            key, line = element["written_at"]
-            card = f" for card '{element['card']}'" if "card" in element else ""
-            resolver.checker.report(
-                Where(path, line, f"{key}.at"),
-                f"[{x:g}, {y:g}] is off the {width:g} x {height:g} mm board{card}: the element would not be printed",
-                "positions are mm from the board's top-left corner",
-            )
+    cards = resolver.cards(checked["for_each"], root.child(document, "for_each")) if "for_each" in checked else [None]
+    faces = [_face(path, checked, resolver, root, document, card) for card in cards]
+    first = faces[0] if faces else BoardFace(None, "#ffffff", [])
     return BOARD_MODEL.make(
         checked,
         id=path.stem,
         file=path,
         copies=resolver.count(checked["copies"], root.child(document, "copies")),
-        elements=elements,
+        background=first.background,
+        elements=first.elements,
+        faces=faces,
     )
 
 
+def _face(
+    path: Path,
+    checked: dict[str, Any],
+    resolver: Resolver,
+    root: Where,
+    document: dict[str, Any],
+    card: dict[str, Any] | None,
+) -> BoardFace:
+    """The board printed once, or for one card of its `for_each`: every =expression evaluated with that card."""
+    elements = []
+    raw = document.get("elements") or []
+    for index, entry in enumerate(checked["elements"]):
+        where = root.child(document, "elements").child(raw, index)
+        elements += expand_element(entry, resolver, where, raw[index], card)
+    width, height = checked.get("size", (0.0, 0.0))
+    for element in elements:
+        x, y = element["at"]
+        if not (0 <= x < width and 0 <= y < height) and width and height:
+            key, line = element["written_at"]
+            of = f" for card '{element['card']}'" if "card" in element else ""
+            resolver.checker.report(
+                Where(path, line, f"{key}.at"),
+                f"[{x:g}, {y:g}] is off the {width:g} x {height:g} mm board{of}: the element would not be printed",
+                "positions are mm from the board's top-left corner",
+            )
+    colours = resolver.colours({"background": resolver.value(checked["background"], card)}, checked, root)
+    background = colours["background"] if isinstance(colours["background"], str) else "#ffffff"
+    return BoardFace(card["id"] if card is not None else None, background, elements)
+
+
 def expand_element(
-    entry: dict[str, Any], resolver: Resolver, where: Where, raw: dict[str, Any]
+    entry: dict[str, Any], resolver: Resolver, where: Where, raw: dict[str, Any], board_card: dict[str, Any] | None
 ) -> list[dict[str, Any]]:
-    """One element per card of `for_each` (or just the one), every value resolved."""
+    """One element per card of `for_each` (or just the one, with the card its board is printed for), every value
+    resolved."""
     unprinted_keys(entry, where, raw, resolver.checker)
-    cards = resolver.cards(entry["for_each"], where) if "for_each" in entry else [None]
+    cards = resolver.cards(entry["for_each"], where) if "for_each" in entry else [board_card]
     out = []
     for index, card in enumerate(cards):
         resolved = {key: resolver.value(value, card) for key, value in entry.items() if key != "cells"}
@@ -551,7 +644,10 @@ def expand_element(
         dx, dy = entry["spacing"]
         resolved["at"] = (entry["at"][0] + index * dx, entry["at"][1] + index * dy)
         resolved["written_at"] = (where.key, where.line)  # what a finding on its texts names
-        if card is not None:
+        if entry["kind"] == "slots":  # where its `slot:` and `holds:` are written (a place that holds a piece
+            # without a `slot:` is sized from it)
+            resolved["lines"] = {key: where.child(raw, key).line for key in ("slot", "holds") if key in raw}
+        if card is not None and "for_each" in entry:
             resolved["card"] = card["id"]
         if entry["kind"] == "track":
             resolved["values"] = track_values(resolved, resolver, where, raw)

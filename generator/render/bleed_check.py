@@ -110,6 +110,7 @@ def _page_gaps(page, number: int, dpi: float) -> list[BleedGap]:
         return []
     media = page.get_mediabox()
     scale = dpi / 72
+    page.set_rotation(0)  # read as laid out: a page turned for the printer (/Rotate) keeps its boxes unturned
     crop = (bleed[0] - media[0], bleed[1] - media[1], media[2] - bleed[2], media[3] - bleed[3])
     image = page.render(scale=scale, crop=crop).to_pil().convert("RGB")
     px = scale * MM  # pixels per mm

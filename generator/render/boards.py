@@ -13,10 +13,10 @@ import math
 from dataclasses import dataclass
 
 from markupsafe import Markup
-from tinycss2.color3 import parse_color
 
+from generator.model.colours import rgb, tint
 from generator.model.placeholders import data_names, resolve_all
-from generator.model.game import Board, Game, Text
+from generator.model.game import Board, BoardFace, Game, Text
 from generator.paths import BASE_PREFIX, GAME_MAY_REPLACE, TEMPLATES_DIR, find_template
 from generator.render import fonts, typeset_html
 from generator.render.batches import Batch
@@ -100,14 +100,6 @@ LINE_COLOUR = "#555555"  # an element's lines when it names no colour (slots: SL
 SLOTS_LINE = "#44546a"
 
 
-def rgb(colour: str) -> tuple[float, float, float] | None:
-    """A CSS colour's red, green and blue (0 to 1), or None for one without them (transparent)."""
-    parsed = parse_color(colour or "")
-    if parsed is None or not hasattr(parsed, "alpha") or parsed.alpha == 0:
-        return None
-    return (parsed.red, parsed.green, parsed.blue)
-
-
 def luminance(colour: tuple[float, float, float]) -> float:
     """The relative luminance of WCAG 2."""
     linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in colour]
@@ -127,14 +119,6 @@ def ink_for(colour: str) -> str:
     ground = luminance(behind)
     dark, light = (luminance(rgb(ink) or (0, 0, 0)) for ink in (DARK_INK, LIGHT_INK))
     return DARK_INK if contrast(ground, dark) >= contrast(ground, light) else LIGHT_INK
-
-
-def tint(colour: str, amount: float = 0.8) -> str:
-    """The colour mixed with white (amount 1 is white)."""
-    mixed = rgb(colour)
-    if mixed is None:
-        return "#ffffff"
-    return "#" + "".join(f"{round((c + (1 - c) * amount) * 255):02x}" for c in mixed)
 
 
 @dataclass(frozen=True)
@@ -410,15 +394,26 @@ def stylesheet(game: Game, name: str) -> str:
     return css if own is None else f"{css}\n{own.read_text(encoding='utf-8')}"
 
 
-def board_batch(game: Game, board: Board, lang: str) -> Batch:
-    """One WeasyPrint document: the board as a single page at its full size."""
+def board_batches(game: Game, board: Board, lang: str) -> list[Batch]:
+    """One WeasyPrint document per face of the board (one, or one per card of its `for_each`)."""
+    return [board_batch(game, board, lang, face) for face in board.printed_faces]
+
+
+def board_batch(game: Game, board: Board, lang: str, face: BoardFace | None = None) -> Batch:
+    """One WeasyPrint document: a face of the board (its first when not given) as a single page at its full
+    size."""
     fallback = game.source_language
     data = data_names(game)
     templates = Templates.of_game(game, lang, data)
+    if face is None:
+        if len(board.printed_faces) > 1:  # a board printed per card: one face alone would print silently short
+            raise ValueError(f"board '{board.id}' has {len(board.printed_faces)} faces: render each (board_batches)")
+        face = board.printed_faces[0]
     board = dataclasses.replace(
         board,
         name=resolve_all(board.name, data, [lang, fallback]),
-        elements=resolve_all(board.elements, data, [lang, fallback]),
+        background=face.background,
+        elements=resolve_all(face.elements, data, [lang, fallback]),
     )
     boxes, shapes = layout(board, lang, fallback)
     w, h = board.size_mm

@@ -25,31 +25,103 @@ from generator.render.sheet_marks import MARK_ROOM_MM
 from generator.render.sheet_plan import SheetOptions, first_sheet, largest_alone
 from generator.render.templating import TemplateKind, Templates
 from generator.render.titles import paper_name
-from generator.render.tiles import ALL_PAPERS, TileLayout, map_label_positions, scale_bar_at, tile_layout, tile_window
+from generator.render.tiles import (
+    ALL_PAPERS,
+    EDGES,
+    TileLayout,
+    map_label_positions,
+    neighbour,
+    scale_bar_at,
+    tile_edges,
+    tile_layout,
+    tile_window,
+)
 
 
 PRINTER_MARGIN_MM = 4.0  # a home printer prints nothing in the outer 4-5 mm of the paper
 HALF_PAGE_GAP_MM = 1.0  # slack around half-page aids, so that two always fit
 PRINT_SHOP_PAPER = "a4"  # the paper a half-page aid is sized for in a print shop's file (and the component spec)
-# Texts the generator prints around tiles, by language (other languages use English).
-TILE_TEXTS = {
+# The words pnpgen prints around tiles, by language (other languages use English); a game's labels.yaml may word
+# any of them as `tile_<key>`. A tile's line of the assembly note is `cut_` and the kinds of edges it cuts (see
+# tiles.tile_edges): the board's own edges (`outer`), the edges laid over a neighbour (`overlap`), or both.
+TILE_WORDS = {
     "en": {
         "tile": "{board}: tile {name} ({index} of {count})",
         "ruler": "50 mm: print at 100% (no scaling)",
         "map": "{board}: {count} tiles on {paper}",
-        "overlap": "Trim each tile at its crop marks on the left and "
-        "top and lay it over its neighbour by {overlap} mm, its edge on the red ticks: it covers the round "
-        "targets, and a target left showing means it is short of its place.",
+        "assemble": "Cut each tile at its crop marks on the edges listed below; an edge not listed goes under the "
+        "next tile. Lay each tile over its neighbour by {overlap} mm, its cut edge on the red ticks: it covers the "
+        "round targets, and a target left showing means it is short of its place.",
+        "cut_outer": "{tile}: cut {outer} (the board's edge)",
+        "cut_overlap": "{tile}: cut {overlap} (laid over {under})",
+        "cut_outer_overlap": "{tile}: cut {outer} (the board's edge) and {overlap} (laid over {under})",
+        "edge": "the {edges} edge",
+        "edges": "the {edges} edges",
+        "list": ", ",
+        "list_last": " and ",
+        "left": "left",
+        "right": "right",
+        "top": "top",
+        "bottom": "bottom",
     },
     "ja": {
         "tile": "{board}：タイル {name}（{count}枚中{index}枚目）",
         "ruler": "50 mm：拡大縮小なし（100%）で印刷",
         "map": "{board}：{paper}で{count}枚",
-        "overlap": "各タイルの左と上をトンボで切り、赤い目印に端をそろえて"
-        "となりのタイルに{overlap} mm重ねます。丸い合わせマークはすべて隠れます。"
+        "assemble": "各タイルを下に書いた辺だけトンボで切ります。書いていない辺は次のタイルの下になります。"
+        "赤い目印に切った端をそろえて、となりのタイルに{overlap} mm重ねます。丸い合わせマークはすべて隠れます。"
         "見えているマークがあれば、重ねる位置が足りません。",
+        "cut_outer": "{tile}：{outer}（ボードの端）を切る",
+        "cut_overlap": "{tile}：{overlap}（{under}に重ねる）を切る",
+        "cut_outer_overlap": "{tile}：{outer}（ボードの端）と{overlap}（{under}に重ねる）を切る",
+        "edge": "{edges}の辺",
+        "edges": "{edges}の辺",
+        "list": "・",
+        "list_last": "・",
+        "left": "左",
+        "right": "右",
+        "top": "上",
+        "bottom": "下",
     },
 }
+GAME_TILE_LABEL = {key: f"tile_{key}" for key in TILE_WORDS["en"]}  # labels.yaml keys (docs/schema.md lists them)
+
+
+def tile_word(game: Game, key: str, lang: str) -> str:
+    """One of the words around tiles in lang: the game's label, else pnpgen's own, else English."""
+    label = game.labels.get(GAME_TILE_LABEL[key])
+    if label is not None and label.has(lang):
+        return label.get(lang)
+    return TILE_WORDS.get(lang, TILE_WORDS["en"])[key]
+
+
+def listed(game: Game, items: list[str], lang: str) -> str:
+    """Items as a sentence lists them: `left, top and bottom`."""
+    if len(items) < 2:
+        return "".join(items)
+    return tile_word(game, "list", lang).join(items[:-1]) + tile_word(game, "list_last", lang) + items[-1]
+
+
+def assembly_lines(game: Game, layout: TileLayout, lang: str) -> list[str]:
+    """Each tile's edges to cut, as the tiling has them (tiles.tile_edges): its line of the assembly note."""
+
+    def edges(names: list[str]) -> str:
+        key = "edge" if len(names) == 1 else "edges"
+        return tile_word(game, key, lang).format(edges=listed(game, [tile_word(game, n, lang) for n in names], lang))
+
+    lines = []
+    for col, row in layout.tiles():
+        kinds = tile_edges(layout, col, row)
+        outer = [edge for edge in EDGES if kinds[edge] == "outer"]
+        overlap = [edge for edge in EDGES if kinds[edge] == "overlap"]
+        key = "cut_" + "_".join(name for name, found in (("outer", outer), ("overlap", overlap)) if found)
+        under = listed(game, [neighbour(layout, col, row, edge) for edge in overlap], lang)
+        lines.append(
+            tile_word(game, key, lang).format(
+                tile=layout.name(col, row), outer=edges(outer), overlap=edges(overlap), under=under
+            )
+        )
+    return lines
 
 
 TILE_CAPTIONS = TemplateKind(
@@ -64,8 +136,8 @@ TILE_CAPTIONS = TemplateKind(
         "window": "the tile's window on the paper: `x`, `y`, `w`, `h`",
         "margin": "the printable margin",
         "bar": "the left end of the 50 mm bar: `x`, and `y` from the paper's bottom",
-        "page_map": "for more than one tile, the page map's `title`, `note` (how to assemble) and `labels` (each "
-        "tile's `name` at `x`, `y` on the small map); else none",
+        "page_map": "for more than one tile, the page map's `title`, `note` (how to assemble), `cuts` (each tile's "
+        "edges to cut, a line each) and `labels` (each tile's `name` at `x`, `y` on the small map); else none",
         "captions": "each tile's caption, in tile order",
         "ruler": "the words beside the 50 mm bar",
         "safe_mm": "how far text stays from the paper's edge",
@@ -159,17 +231,18 @@ def why_tiled(board: Board, paper: str, margin: float = MARGIN_MM) -> str | None
 def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, paper: str) -> Batch:
     """Paper-size pages holding the texts around the tiles (and the page map's), in embedded fonts: drawn by
     tile-captions.html (the game's own, else templates/base/)."""
-    words = TILE_TEXTS.get(lang, TILE_TEXTS["en"])
     name = text_of(board.name, lang, game.source_language)
     page_map = None
     if layout.count > 1:
         page_map = {
-            "title": words["map"].format(board=name, count=layout.count, paper=paper.upper()),
-            "note": words["overlap"].format(overlap=f"{layout.overlap:g}"),
+            "title": tile_word(game, "map", lang).format(board=name, count=layout.count, paper=paper.upper()),
+            "note": tile_word(game, "assemble", lang).format(overlap=f"{layout.overlap:g}"),
+            "cuts": assembly_lines(game, layout, lang),
             "labels": [{"name": n, "x": x, "y": y} for n, (x, y) in map_label_positions(layout).items()],
         }
+    tile = tile_word(game, "tile", lang)
     captions = [
-        words["tile"].format(board=name, name=layout.name(col, row), index=index, count=layout.count)
+        tile.format(board=name, name=layout.name(col, row), index=index, count=layout.count)
         for index, (col, row) in enumerate(layout.tiles(), 1)
     ]
     bar_x, bar_y = scale_bar_at(layout)
@@ -181,7 +254,7 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
         bar={"x": bar_x, "y": bar_y},
         page_map=page_map,
         captions=captions,
-        ruler=words["ruler"],
+        ruler=tile_word(game, "ruler", lang),
         safe_mm=PRINTER_MARGIN_MM,
         styles=Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{fonts.for_language(css, lang)}"),
     )
@@ -241,19 +314,22 @@ def resolved_aid(game: Game, aid: Aid, langs: list[str]) -> Aid:
 
 
 def board_deck(board: Board) -> Deck:
-    """A board as a print shop's piece: a pseudo-deck of its one face (render/boards.py renders it), as many
-    copies as it states."""
-    card = Card(
-        id=board.id,
-        name=board.name,
-        count=board.copies,
-        fields={},
-        deck_id=f"board-{board.id}",
-        file=board.file,
-        line=None,
-        index=0,
-    )
-    deck = pseudo_deck(f"board-{board.id}", board, board.size_mm, board.bleed_mm, "board.html", None, [card], [])
+    """A board as a print shop's piece: a pseudo-deck of its faces (render/boards.py renders each: one, or one per
+    card of its `for_each`), as many copies of each as it states."""
+    cards = [
+        Card(
+            id=face.card or board.id,
+            name=board.name,
+            count=board.copies,
+            fields={},
+            deck_id=f"board-{board.id}",
+            file=board.file,
+            line=None,
+            index=index,
+        )
+        for index, face in enumerate(board.printed_faces)
+    ]
+    deck = pseudo_deck(f"board-{board.id}", board, board.size_mm, board.bleed_mm, "board.html", None, cards, [])
     deck.cut = "sheet"
     return deck
 

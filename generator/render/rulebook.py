@@ -29,7 +29,8 @@ from generator.model.game import Game, Text
 from generator.model.rules import COVER_FROM_PAGES, Block, Rulebook, has_rules, load_rules, rules_path
 from generator.paths import TEMPLATES_DIR
 from generator.render import fonts, typeset_html
-from generator.render.cardimage import face_images
+from generator.render.callouts import CALLOUT_MM, place_callouts
+from generator.render.cardimage import FaceImage, face_images
 from generator.render.batches import Batch, renderer_fingerprint
 from generator.render.memo import FaceMemo, context_key, folder_fingerprint
 from generator.fsutil import read_sealed_entry, write_sealed_entry
@@ -145,7 +146,7 @@ class RulebookWriter:
         self.data = DataNames.of(game)
         self.problems: list[Problem] = []
         self.draw_cards = False  # card blocks render faces only when a sheet is written, not to check
-        self.card_images: dict[tuple, list[str]] = {}
+        self.card_images: dict[tuple, list[FaceImage]] = {}
         self.image_cache: Path | None = None  # where pictured cards are kept between builds (cardimage.py)
         self.pool: Executor | None = None  # lay out on this executor rather than the command's render pool
         self.fallbacks: dict[str, dict[str, Text]] = {}  # language -> string id -> Text printed in the source
@@ -311,17 +312,27 @@ class RulebookWriter:
         alts = [names[card_id].get(lang, self.game.source_language) for card_id in block.cards]
         if block.text:  # the pile is read as its caption says, each card below it by its name
             alts[0] = _plain_text(self.text(block.text, lang, "text", block))
+        faces = self.card_images[key]
+        texts = [(a * scale, b * scale, c * scale, d * scale) for a, b, c, d in faces[0].texts]  # the first card's
+        callouts = place_callouts([(x * scale, y * scale) for x, y in block.callouts], texts, (width, height))
+        cards_w, cards_h = width + max(x for x, _ in places) - left, height + max(y for _, y in places) - top
+        # the pile's box holds its callouts too (so that none overlaps the text around the figure), the cards
+        # kept in the middle across
+        radius = CALLOUT_MM / 2
+        side = max([0.0] + [max(radius - (x0 + x), x0 + x + radius - cards_w) for x, _ in callouts])
+        above = max([0.0] + [radius - (y0 + y) for _, y in callouts])
+        below = max([0.0] + [y0 + y + radius - cards_h for _, y in callouts])
         cards = [
-            {"src": url, "x": x - left, "y": y - top, "alt": plain(alt)}
-            for url, (x, y), alt in zip(self.card_images[key], places, alts)
+            {"src": face.url, "x": x - left + side, "y": y - top + above, "alt": plain(alt)}
+            for face, (x, y), alt in zip(faces, places, alts)
         ]
         return {
-            "width": width + max(x for x, _ in places) - left,
-            "height": height + max(y for _, y in places) - top,
+            "width": cards_w + 2 * side,
+            "height": cards_h + above + below,
             "card_width": width,
             "joined": bool(block.per_row),
             "cards": cards,
-            "callouts": [{"x": x0 + x * scale, "y": y0 + y * scale} for x, y in block.callouts],
+            "callouts": [{"x": side + x0 + x, "y": above + y0 + y} for x, y in callouts],
         }
 
     @staticmethod

@@ -44,18 +44,27 @@ def sheet_pages(groups: list[CopyGroup], options: SheetOptions) -> list[SheetPag
 def pages_of(planned: list[Sheet | FoldSheet], options: SheetOptions, first: int = 1) -> list[SheetPage]:
     """The pages of planned sheets numbered from `first`: fronts, each followed by its backs."""
     pages = []
+    backed = has_backs(planned, options)
     for number, sheet in enumerate(planned, first):
         if isinstance(sheet, FoldSheet):
             pages.append(_gutterfold_page(sheet, options, number))
         else:
-            pages += _duplex_pages(sheet, options, number)
+            pages += _duplex_pages(sheet, options, number, backed)
     return pages
+
+
+def has_backs(planned: list[Sheet | FoldSheet], options: SheetOptions) -> bool:
+    """Whether the file prints double-sided: then every sheet has its back page, a blank one behind a sheet of
+    one-sided pieces, so that each back stays behind its front when the whole file is printed duplex."""
+    duplex = [sheet for sheet in planned if isinstance(sheet, Sheet)]
+    return options.duplex != "none" and any(copy.back is not None for sheet in duplex for copy in sheet.copies)
 
 
 def page_heads(planned: list[Sheet | FoldSheet], options: SheetOptions, first: int = 1) -> list[SheetPage]:
     """The pages pages_of draws, with what their labels say (paper, side, sheet, decks, whether the label's bands
     are free) and nothing placed or drawn: a sheet label needs no more, and placing and marks are the cost."""
     heads = []
+    backed = has_backs(planned, options)
     for number, sheet in enumerate(planned, first):
         if isinstance(sheet, FoldSheet):
             heads.append(
@@ -63,12 +72,12 @@ def page_heads(planned: list[Sheet | FoldSheet], options: SheetOptions, first: i
             )
             continue
         heads.append(SheetPage(sheet.paper, [], "", "front", number, sheet.decks))
-        if options.duplex != "none" and any(copy.back is not None for copy in sheet.copies):
+        if backed:
             heads.append(SheetPage(sheet.paper, [], "", "back", number, sheet.decks))
     return heads
 
 
-def _duplex_pages(sheet: Sheet, options: SheetOptions, number: int) -> list[SheetPage]:
+def _duplex_pages(sheet: Sheet, options: SheetOptions, number: int, backed: bool) -> list[SheetPage]:
     if sheet.copies and sheet.copies[0].slot is None:
         place_copies(sheet)
     fronts = [(c.front, c.slot, False, c.clip) if c.clip else (c.front, c.slot, False) for c in sheet.copies]
@@ -86,7 +95,7 @@ def _duplex_pages(sheet: Sheet, options: SheetOptions, number: int) -> list[Shee
     boxes = (single.trim, single.slot) if single else None
     pages = [SheetPage(sheet.paper, fronts, overlay, "front", number, sheet.decks, boxes)]
     backs = [_back_placement(sheet.paper, c, options.duplex) for c in sheet.copies if c.back is not None]
-    if options.duplex != "none" and backs:
+    if backed:  # a sheet of one-sided pieces only: a blank back
         back_boxes = tuple(back_slot(sheet.paper, r, options.duplex) for r in boxes) if boxes else None
         pages.append(SheetPage(sheet.paper, backs, "", "back", number, sheet.decks, back_boxes))
     return pages

@@ -232,36 +232,33 @@ def plan_sheets(
     place: bool = True,
 ) -> list[Sheet]:
     """Blocks of copies stacked down sheets. Each new sheet takes the way round that holds the most of the
-    copies still to place (a tie: portrait); with `shared`, the next group continues below the last
-    group's block when a row of it fits there, so small decks share sheets."""
+    copies still to place (a tie: the way that leaves the most room below, then portrait); with `shared`, the next
+    group continues below the last group's block when a row of it fits there, and a group's last copies that would
+    open a sheet of their own go below the blocks of an earlier sheet with room for them all, so small decks
+    share sheets."""
     sheets: list[Sheet] = []
-    current: Sheet | None = None
-    free = 0.0
+    frees: list[float] = []  # each sheet's height still free
     for group in groups:
         start = 0  # the first copy still to place (an index: slicing off the rest is quadratic in the deck)
-        if not shared:
-            current = None
+        own = len(sheets)  # per-deck: the group's first sheet
         while start < len(group.copies):
             left = len(group.copies) - start
-            block = None
-            if current is not None:
-                area = card_area(current.paper, margin, label_bands)
-                block = best_block(group.card, group.bleed, left, area.w, free, group.round)
-            if block is None or current is None:
-                current, block = _new_sheet(group, left, paper_name, margin, label_bands)
-                sheets.append(current)
-                free = card_area(current.paper, margin, label_bands).h
+            number, block = _room_for(group, left, sheets, frees, margin, label_bands, own if not shared else 0)
+            if block is None:
+                sheet, block = _new_sheet(group, left, paper_name, margin, label_bands)
+                sheets.append(sheet)
+                frees.append(card_area(sheet.paper, margin, label_bands).h)
+                number = len(sheets) - 1
+            current = sheets[number]
             placed = group.copies[start : start + block.count]
             start += block.count
-            height = block.size[1] + 2 * MARK_ROOM_MM
             area = card_area(current.paper, margin, label_bands)
-            top = area.top - (area.h - free) - MARK_ROOM_MM
-            block = block.moved(area.x + (area.w - block.size[0]) / 2, top)
-            current.blocks.append(block)
+            top = area.top - (area.h - frees[number]) - MARK_ROOM_MM
+            current.blocks.append(block.moved(area.x + (area.w - block.size[0]) / 2, top))
             # their places come from _settle, once the sheet's blocks are centred
             unplaced = [Placed(front, back, deck, None, None, None) for front, back, deck in placed]  # type: ignore[arg-type]
             current.copies += unplaced
-            free -= height
+            frees[number] -= block.size[1] + 2 * MARK_ROOM_MM
     for sheet in sheets:
         _settle(sheet, card_area(sheet.paper, margin, label_bands))
         if place:
@@ -269,13 +266,52 @@ def plan_sheets(
     return sheets
 
 
+def _room_for(
+    group: CopyGroup,
+    left: int,
+    sheets: list[Sheet],
+    frees: list[float],
+    margin: float,
+    label_bands: bool,
+    first: int,
+) -> tuple[int, Block | None]:
+    """Where the next block of the group goes among the sheets from `first` on: below the last sheet's blocks
+    (as many copies as fit there), else below an earlier sheet's, if all `left` copies fit there; (-1, None) for
+    a new sheet."""
+
+    def block_on(number: int) -> Block | None:
+        area = card_area(sheets[number].paper, margin, label_bands)
+        return best_block(group.card, group.bleed, left, area.w, frees[number], group.round)
+
+    if len(sheets) > first:
+        block = block_on(len(sheets) - 1)
+        if block is not None:
+            return len(sheets) - 1, block
+    for number in range(first, len(sheets) - 1):
+        block = block_on(number)
+        if block is not None and block.count == left:
+            return number, block
+    return -1, None
+
+
 def _new_sheet(group: CopyGroup, copies: int, paper_name: str, margin: float, label_bands: bool) -> tuple[Sheet, Block]:
     best: tuple[Sheet, Block] | None = None
+    best_key: tuple[int, float] | None = None
     for paper in orientations(paper_name):
         area = card_area(paper, margin, label_bands)
         block = best_block(group.card, group.bleed, copies, area.w, area.h, group.round)
-        if block is not None and (best is None or block.count > best[1].count):
-            best = (Sheet(paper), block)
+        if block is None:
+            continue
+        candidates = [block]
+        if block.count == copies and not group.round:  # the last copies: the lower block of the two, if they
+            # differ, leaves the next group more room
+            other = fit_block(group.card, group.bleed, copies, area.w, area.h, gang=not block.gang)
+            candidates += [other] if other is not None and other.count == copies and group.bleed > 0 else []
+        for candidate in candidates:
+            room_below = area.w * (area.h - candidate.size[1] - 2 * MARK_ROOM_MM)  # what the next group may use
+            key = (candidate.count, round(room_below, 6))
+            if best_key is None or key > best_key:
+                best, best_key = (Sheet(paper), candidate), key
     if best is None:
         raise ValueError(
             f"a {group.card[0]:g}x{group.card[1]:g} mm card with {group.bleed:g} mm bleed does not "

@@ -187,6 +187,19 @@ def needed_version(pdf: pikepdf.Pdf) -> str:
     return version
 
 
+def one_orientation(pdf: pikepdf.Pdf) -> None:
+    """Turn the pages of a sheet file (cards, tokens, boards, aids; not a document read on screen, like the
+    print-and-play file's guide) laid out the other way than most of the file's (`/Rotate 90`; a tie: portrait),
+    so that a printer driver set for one orientation prints every page: a sheet and its back turn alike, and the
+    back stays behind its front for the same flip."""
+    sizes = [[float(v) for v in page.mediabox] for page in pdf.pages]
+    landscape = [box[2] - box[0] > box[3] - box[1] for box in sizes]
+    most = sum(landscape) > len(landscape) / 2
+    for page, wide in zip(pdf.pages, landscape):
+        if wide != most:
+            page.obj.Rotate = 90
+
+
 def save_pdf_bytes(pdf: pikepdf.Pdf, title: str, lang: str) -> bytes:
     """The file as written: its title and language (`/Lang`, what a screen reader and a viewer's title bar
     use) and the header version its content needs."""

@@ -91,6 +91,24 @@ class TileLayout:
         return (origin.x + x, origin.y + y)
 
 
+EDGES = ("left", "right", "top", "bottom")
+
+
+def tile_edges(layout: TileLayout, col: int, row: int) -> dict[str, str]:
+    """What each edge of tile (col, row) is, as the assembly cuts it: `outer` (the board's own edge, cut at the crop
+    marks), `overlap` (cut at the crop marks and laid over the earlier tile beyond it) or `under` (left whole: the
+    later tile beyond it covers it)."""
+    inner = {"left": col > 0, "top": row > 0, "right": col + 1 < layout.cols, "bottom": row + 1 < layout.rows}
+    laid_over = {"left", "top"}  # a later tile (right or below) lies over the earlier one
+    return {edge: "outer" if not inner[edge] else "overlap" if edge in laid_over else "under" for edge in EDGES}
+
+
+def neighbour(layout: TileLayout, col: int, row: int, edge: str) -> str:
+    """The name of the tile beyond an edge of tile (col, row)."""
+    dc, dr = {"left": (-1, 0), "right": (1, 0), "top": (0, -1), "bottom": (0, 1)}[edge]
+    return layout.name(col + dc, row + dr)
+
+
 def row_letters(row: int) -> str:
     letters = ""
     row += 1
@@ -223,13 +241,14 @@ def scale_bar_at(layout: TileLayout) -> tuple[float, float]:
 # --- the page map -------------------------------------------------------------------------------
 
 MAP_TOP_MM = 40.0  # room above the map for the title and instructions
+CUT_LINE_MM = 4.5  # and for each tile's line of what to cut (a 9 pt line)
 
 
 def map_frame(layout: TileLayout) -> Rect:
     """Where the whole board is drawn, scaled down, on the page-map page."""
     pw, ph = layout.paper
     edge = layout.margin + BAND_MM
-    room_w, room_h = pw - 2 * edge, ph - MAP_TOP_MM - 2 * edge
+    room_w, room_h = pw - 2 * edge, ph - MAP_TOP_MM - CUT_LINE_MM * layout.count - 2 * edge
     scale = min(room_w / layout.board[0], room_h / layout.board[1])
     w, h = layout.board[0] * scale, layout.board[1] * scale
     return Rect((pw - w) / 2, edge + (room_h - h) / 2, w, h)

@@ -27,7 +27,7 @@ from generator.render.pipeline import CachedFaces, FaceCache
 from generator.render.sheet_labels import SheetWords, label_batches, label_pages
 from generator.render.sheet_pages import SheetPage, page_heads, pages_of
 from generator.render.sheet_plan import FoldSheet, Sheet, SheetOptions
-from generator.render.sheet_writer import SheetWriter, save_pdf_bytes, write_pages
+from generator.render.sheet_writer import SheetWriter, one_orientation, save_pdf_bytes, write_pages
 
 VOLUME_SHEETS = 50  # sheets a volume (100 duplex pages, 450 poker cards): a printer's tray, a file of a few MB
 
@@ -238,6 +238,7 @@ def write_volume(
             batches=volume.take_label_batches(drawn),
         )
         write_pages(writer, drawn, furniture, face=lambda ref: faces.page(ref.key))
+        one_orientation(writer.pdf)
         data = save_pdf_bytes(writer.pdf, title, t.lang)
         pages = len(writer.pdf.pages)
         writer.pdf.close()
