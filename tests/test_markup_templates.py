@@ -100,3 +100,32 @@ def test_sheet_labels_and_the_typesetting_sample_come_from_their_templates():
     sample = sample_html()
     assert len(marked(sample, 'div class="box set"', "typesetting-sample.html", '<div class="box set"')) == 8
     assert "<ruby " in sample and '<span class="ruby">' in sample  # as written, and as pnpgen sets it
+
+
+def test_the_words_around_tiles_in_a_language_pnpgen_lacks_print_flagged_and_are_listed(tmp_path):
+    from generator.render.own_words import missing_words
+
+    game_dir = copy_game("greed-inc", tmp_path)
+    game_yaml = game_dir / "game.yaml"
+    game_yaml.write_text(
+        game_yaml.read_text(encoding="utf-8").replace("languages: [ja, en]", "languages: [ja, en, de]")
+    )
+    game = load_game(game_dir, require_templates=False)
+    board = game.printables.boards["main"]
+    layout = tile_layout(board.size_mm, "a4", bleed=BOARD_BLEED_MM)
+    fallbacks: dict = {}
+    html = furniture_batch(game, board, layout, "de", "a4", fallbacks)
+    printed = set(fallbacks["de"])
+    assert {"labels[tile_tile].text", "labels[tile_assemble].text", "labels[tile_ruler].text"} <= printed
+    assert html.html.count('class="untranslated"') >= layout.count  # each tile's caption marked
+    listed = {word.string_id for word in missing_words(game, ["de"])}
+    assert printed <= listed  # validate lists every word the tiles print untranslated, before the build
+
+    with (game_dir / "labels.yaml").open("a", encoding="utf-8") as labels:
+        for key in ("tile", "assemble", "ruler", "map", "cut_outer", "cut_overlap", "cut_outer_overlap"):
+            labels.write(f"  tile_{key}: {{de: 'Kachel {key}'}}\n")
+        for key in ("edge", "edges", "left", "right", "top", "bottom"):
+            labels.write(f"  tile_{key}: {{de: 'Rand {key}'}}\n")
+    fallbacks = {}
+    html = furniture_batch(load_game(game_dir, require_templates=False), board, layout, "de", "a4", fallbacks)
+    assert not fallbacks.get("de") and 'class="untranslated"' not in html.html and "Kachel tile" in html.html

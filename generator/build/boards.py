@@ -172,7 +172,9 @@ def write_board(context: BuildContext, board: Board, faces: list[pikepdf.Page], 
         ]
         impose_deck(writer, board.size_mm, board.bleed_mm, copies, single_sided(options))
     else:
-        batch = furniture_batch(context.game, board, layout, lang, paper)
+        fallbacks: dict[str, dict[str, Text]] = {}
+        batch = furniture_batch(context.game, board, layout, lang, paper, fallbacks)
+        context.note_rules(fallbacks)
         _open, (furniture,) = rendered_pages(context, [batch])
         pages = layout.count + (1 if layout.count > 1 else 0)  # a page map before the tiles of more than one
         what = f"the tile captions of board '{board.id}' ({lang}, {paper})"

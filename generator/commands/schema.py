@@ -147,10 +147,11 @@ def own_words_tables() -> list[str]:
     from generator.model.schemadoc import cell
     from generator.render.pnp_guide import GUIDE_WORDS
     from generator.render.rulebook import RULE_WORD_SET
+    from generator.render.printed import TILE_WORD_SET
     from generator.render.sheet_labels import SHEET_WORDS
 
     lines = []
-    for words in (RULE_WORD_SET, GUIDE_WORDS, SHEET_WORDS):
+    for words in (RULE_WORD_SET, GUIDE_WORDS, SHEET_WORDS, TILE_WORD_SET):
         lines += [f"On {words.part}:", "", "| label | placeholders | ja | en |", "|---|---|---|---|"]
         for key in words.defaults["en"]:
             names = ", ".join(f"`{{{name}}}`" for name in words.placeholders(key))

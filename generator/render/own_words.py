@@ -1,7 +1,7 @@
 """Every word pnpgen itself prints for a game, by the page that prints it: the print-and-play guide's, the card
-and token sheets' labels' and, when the game has rules, the rule sheet's. validate and `pnpgen i18n status` read
-them here to list the words no label of the game translates into one of its languages (render/game_words.py), as
-they list a missing card string.
+and token sheets' labels', the board tiles' and, when the game has rules, the rule sheet's. validate and `pnpgen
+i18n status` read them here to list the words no label of the game translates into one of its languages
+(render/game_words.py), as they list a missing card string.
 """
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from generator.model.rules import has_rules
 from generator.render.game_words import GameWords, MissingWord
 from generator.render.pnp_guide import guide_words
 from generator.render.rulebook import rule_words
+from generator.render.printed import TILE_WORD_SET
 from generator.render.sheet_labels import SHEET_WORDS
 
 
 def word_sets(game: Game) -> list[GameWords]:
-    sets = [guide_words(game), SHEET_WORDS.words(game)]
+    sets = [guide_words(game), SHEET_WORDS.words(game), TILE_WORD_SET.words(game)]
     if has_rules(game):
         sets.append(rule_words(game))
     return sets

@@ -12,14 +12,17 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from markupsafe import Markup
+from collections.abc import Callable
+
+from markupsafe import Markup, escape
 
 from generator.model.placeholders import data_names, resolve_all
-from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Aid, Board, Card, Deck, Game, TokenSheet
+from generator.model.game import CARD_SIZES, DEFAULT_BLEED_MM, Aid, Board, Card, Deck, Game, Text, TokenSheet
 from generator.model.printables import HALF_PAGE, TOKEN_SIDE
 from generator.render import fonts, typeset_html
 from generator.render.boards import own_or_base, stylesheet, text_of
 from generator.render.batches import Batch
+from generator.render.game_words import WordSet, flagged
 from generator.render.paper import MARGIN_MM, PAPERS
 from generator.render.sheet_marks import MARK_ROOM_MM
 from generator.render.sheet_plan import SheetOptions, first_sheet, largest_alone
@@ -87,27 +90,63 @@ TILE_WORDS = {
 GAME_TILE_LABEL = {key: f"tile_{key}" for key in TILE_WORDS["en"]}  # labels.yaml keys (docs/schema.md lists them)
 
 
-def tile_word(game: Game, key: str, lang: str) -> str:
-    """One of the words around tiles in lang: the game's label, else pnpgen's own, else English."""
-    label = game.labels.get(GAME_TILE_LABEL[key])
-    if label is not None and label.has(lang):
-        return label.get(lang)
-    return TILE_WORDS.get(lang, TILE_WORDS["en"])[key]
+TILE_PUNCTUATION = ("list", "list_last")  # not words: in a language pnpgen has no words of, the English ones
 
 
-def listed(game: Game, items: list[str], lang: str) -> str:
+def tile_keys(game: Game) -> list[str]:
+    """The words a default build's boards print around their tiles (on A4 and Letter): captions and ruler, and for
+    a board of several tiles the page map, its note and each tile's line of the assembly note."""
+    used: set[str] = set()
+
+    def record(key: str) -> Markup:
+        used.add(key)
+        return Markup("")
+
+    boards = game.printables.boards.values() if game.printables else []
+    for board in boards:
+        for paper in ("a4", "letter"):
+            layout = board_tiles(board, paper)
+            if layout is not None:
+                used |= {"tile", "ruler"} | ({"map", "assemble"} if layout.count > 1 else set())
+                cut_lines(record, layout)
+    return [key for key in TILE_WORDS["en"] if key in used and key not in TILE_PUNCTUATION]
+
+
+TILE_WORD_SET = WordSet(
+    "boards printed in tiles",
+    {lang: {k: w for k, w in words.items() if k not in TILE_PUNCTUATION} for lang, words in TILE_WORDS.items()},
+    GAME_TILE_LABEL.__getitem__,
+    tile_keys,
+)
+
+
+def tile_words(game: Game, lang: str, fallbacks: dict[str, dict[str, Text]] | None = None) -> Callable[[str], Markup]:
+    """The words around tiles in lang, as markup: the game's label, else pnpgen's own; one printed in another
+    language for want of a translation is marked untranslated and noted in fallbacks (lang -> string id -> Text)."""
+    words = TILE_WORD_SET.words(game, fallbacks)
+
+    def word(key: str) -> Markup:
+        if key in TILE_PUNCTUATION:
+            label = game.labels.get(GAME_TILE_LABEL[key])
+            own = label.get(lang) if label is not None and label.has(lang) else None
+            return escape(own if own is not None else TILE_WORDS.get(lang, TILE_WORDS["en"])[key])
+        return flagged(words.word(key, lang))
+
+    return word
+
+
+def listed(word: Callable[[str], Markup], items: list) -> Markup:
     """Items as a sentence lists them: `left, top and bottom`."""
     if len(items) < 2:
-        return "".join(items)
-    return tile_word(game, "list", lang).join(items[:-1]) + tile_word(game, "list_last", lang) + items[-1]
+        return Markup("").join(items)
+    return word("list").join(items[:-1]) + word("list_last") + escape(items[-1])
 
 
-def assembly_lines(game: Game, layout: TileLayout, lang: str) -> list[str]:
+def cut_lines(word: Callable[[str], Markup], layout: TileLayout) -> list[Markup]:
     """Each tile's edges to cut, as the tiling has them (tiles.tile_edges): its line of the assembly note."""
 
-    def edges(names: list[str]) -> str:
-        key = "edge" if len(names) == 1 else "edges"
-        return tile_word(game, key, lang).format(edges=listed(game, [tile_word(game, n, lang) for n in names], lang))
+    def edges(names: list[str]) -> Markup:
+        return word("edge" if len(names) == 1 else "edges").format(edges=listed(word, [word(n) for n in names]))
 
     lines = []
     for col, row in layout.tiles():
@@ -115,13 +154,16 @@ def assembly_lines(game: Game, layout: TileLayout, lang: str) -> list[str]:
         outer = [edge for edge in EDGES if kinds[edge] == "outer"]
         overlap = [edge for edge in EDGES if kinds[edge] == "overlap"]
         key = "cut_" + "_".join(name for name, found in (("outer", outer), ("overlap", overlap)) if found)
-        under = listed(game, [neighbour(layout, col, row, edge) for edge in overlap], lang)
+        under = listed(word, [neighbour(layout, col, row, edge) for edge in overlap])
         lines.append(
-            tile_word(game, key, lang).format(
-                tile=layout.name(col, row), outer=edges(outer), overlap=edges(overlap), under=under
-            )
+            word(key).format(tile=layout.name(col, row), outer=edges(outer), overlap=edges(overlap), under=under)
         )
     return lines
+
+
+def assembly_lines(game: Game, layout: TileLayout, lang: str, fallbacks: dict | None = None) -> list[Markup]:
+    """The assembly note's line of each tile, in lang (markup)."""
+    return cut_lines(tile_words(game, lang, fallbacks), layout)
 
 
 TILE_CAPTIONS = TemplateKind(
@@ -228,19 +270,23 @@ def why_tiled(board: Board, paper: str, margin: float = MARGIN_MM) -> str | None
     )
 
 
-def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, paper: str) -> Batch:
+def furniture_batch(
+    game: Game, board: Board, layout: TileLayout, lang: str, paper: str, fallbacks: dict | None = None
+) -> Batch:
     """Paper-size pages holding the texts around the tiles (and the page map's), in embedded fonts: drawn by
-    tile-captions.html (the game's own, else templates/base/)."""
+    tile-captions.html (the game's own, else templates/base/); the words printed untranslated noted in
+    fallbacks."""
     name = text_of(board.name, lang, game.source_language)
+    word = tile_words(game, lang, fallbacks)
     page_map = None
     if layout.count > 1:
         page_map = {
-            "title": tile_word(game, "map", lang).format(board=name, count=layout.count, paper=paper.upper()),
-            "note": tile_word(game, "assemble", lang).format(overlap=f"{layout.overlap:g}"),
-            "cuts": assembly_lines(game, layout, lang),
+            "title": word("map").format(board=name, count=layout.count, paper=paper.upper()),
+            "note": word("assemble").format(overlap=f"{layout.overlap:g}"),
+            "cuts": cut_lines(word, layout),
             "labels": [{"name": n, "x": x, "y": y} for n, (x, y) in map_label_positions(layout).items()],
         }
-    tile = tile_word(game, "tile", lang)
+    tile = word("tile")
     captions = [
         tile.format(board=name, name=layout.name(col, row), index=index, count=layout.count)
         for index, (col, row) in enumerate(layout.tiles(), 1)
@@ -254,7 +300,7 @@ def furniture_batch(game: Game, board: Board, layout: TileLayout, lang: str, pap
         bar={"x": bar_x, "y": bar_y},
         page_map=page_map,
         captions=captions,
-        ruler=tile_word(game, "ruler", lang),
+        ruler=word("ruler"),
         safe_mm=PRINTER_MARGIN_MM,
         styles=Markup(f"{fonts.font_face_css()}{typeset_html.stylesheet()}{fonts.for_language(css, lang)}"),
     )
