@@ -50,7 +50,7 @@ lint: setup $(VENV)/.lint-installed
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-# after a deliberate change of how pages look: record the kits' A4 pages again (tests/test_look.py compares them)
+# after a deliberate change of how pages look: record the kits' A4 and Letter pages again (tests/test_look.py compares them)
 accept-look: setup
 	$(PY) scripts/accept_look.py
 # 300 seeded mutations of the three kits through validate and build: no traceback, hang or partial output

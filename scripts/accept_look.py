@@ -1,4 +1,4 @@
-"""Accept the current look of the three kits: build them on A4 and write tests/look/<game>.json again.
+"""Accept the current look of the three kits: build them on A4 and Letter and write tests/look/<game>.json again.
 
 Run it (`make accept-look`) after a deliberate change to how pages look; the tests then compare every
 later build with these records (tests/test_look.py). The records depend only on the PDFs, so running it
@@ -24,7 +24,7 @@ from generator.cli import main  # noqa: E402
 def accept() -> int:
     with tempfile.TemporaryDirectory(prefix="pnpgen-look-") as folder:
         out = Path(folder)  # a fresh folder: no file of an earlier build is recorded
-        code = main(["build", *GAMES, "--paper", "a4", "--out", str(out), "--quiet"])
+        code = main(["build", *GAMES, "--out", str(out), "--quiet"])
         if code != 0:
             print(f"error: the kits did not build (exit {code}); nothing accepted", file=sys.stderr)
             return code

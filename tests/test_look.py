@@ -1,4 +1,4 @@
-"""Visual regression: every A4 page of the three kits looks as the committed record says (tests/look/).
+"""Visual regression: every A4 and Letter page of the three kits looks as the committed record says (tests/look/).
 
 A deliberate change of look is accepted with `make accept-look`, which writes the records again.
 """

@@ -1,6 +1,6 @@
 """The look of a kit's output pages, recorded small enough to commit and compared in the tests.
 
-Each page of each A4 PDF a kit build writes is rendered by PDFium and reduced to the mean grey of every
+Each page of each A4 and Letter PDF a kit build writes is rendered by PDFium and reduced to the mean grey of every
 TILE_MM square (a 4 mm grid: about 52 x 74 numbers for an A4 page), stored zlib-compressed in base64.
 Anti-aliasing noise averages out over a tile; a wrong card, a moved or changed word, a missing image
 moves some tile's mean by more than TOLERANCE.
@@ -48,8 +48,9 @@ def pdf_record(path: Path) -> list[dict]:
 
 
 def game_record(out_dir: Path) -> dict:
-    """{file name: [page records]} for every A4 PDF of a built game folder."""
-    return {path.name: pdf_record(path) for path in sorted(out_dir.glob("*-a4*.pdf"))}
+    """{file name: [page records]} for every A4 and Letter PDF of a built game folder."""
+    papers = [*out_dir.glob("*-a4*.pdf"), *out_dir.glob("*-letter*.pdf")]
+    return {path.name: pdf_record(path) for path in sorted(papers)}
 
 
 def record_path(game_id: str) -> Path:
