@@ -155,6 +155,6 @@ def test_a_card_figures_outline_follows_its_rounded_corners(built_rules):
                         round(max(box[1], box[3]) * px),
                     )
                 )
-                assert min(crop.getdata()) > 235, f"a line at the card's corner ({x:.1f}, {y:.1f}) mm"
+                assert min(crop.tobytes()) > 235, f"a line at the card's corner ({x:.1f}, {y:.1f}) mm"
                 corners += 1
     assert corners >= 4
