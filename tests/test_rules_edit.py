@@ -73,3 +73,34 @@ def test_remembered_block_decisions_make_the_same_sheet_in_fewer_layouts(tmp_pat
     assert warm.pdf == cold.pdf
     assert len(layouts) < cold_layouts, (len(layouts), cold_layouts)
     assert {fit.kind for fit in warm.fits} == {fit.kind for fit in cold.fits}
+
+
+def test_the_rules_page_keeps_only_the_page_images_made_last_and_makes_an_older_one_again(tmp_path):
+    import io
+
+    import pikepdf
+    from PIL import Image
+
+    from generator.web.rules import KEPT_PNGS, RulePages
+
+    pdf = pikepdf.new()
+    for grey in (40, 200):  # two pages told apart by their grey
+        image = Image.new("RGB", (20, 20), (grey, grey, grey))
+        raw = io.BytesIO()
+        image.save(raw, "PDF")
+        pdf.pages.extend(pikepdf.open(io.BytesIO(raw.getvalue())).pages)
+    data = io.BytesIO()
+    pdf.save(data)
+    pages = RulePages(tmp_path / "game", tmp_path / "cache", 1, lambda: None)
+    pages.cache.put("edition", data.getvalue())
+    names = [f"page-{number}" for number in range(KEPT_PNGS + 10)]
+    for number, name in enumerate(names):
+        pages.images[name] = ("edition", number % 2, 20)
+
+    made = {name: pages.page_png(name) for name in names}
+    assert len(pages.pngs) == KEPT_PNGS and names[0] not in pages.pngs
+    again = pages.page_png(names[0])  # made again from the cached edition, the same picture
+    assert again == made[names[0]]
+    first, second = (Image.open(io.BytesIO(made[name])).convert("L").getpixel((5, 5)) for name in names[:2])
+    assert first < 100 < second  # each name shows its own page
+    assert pages.page_png("no-such-page") is None

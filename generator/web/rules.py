@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import threading
 import traceback
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from generator.render.rulebook import RulebookWriter, edition_name, editions, re
 
 PAGE_DPI = 100
 BLOCK_DPI = 150
+KEPT_PNGS = 60  # page images kept made: six editions' pages for several views, a few MB
 ISSUE_KINDS = {"short": "short"}  # findings of the layout shown as problems, besides the text found overflowing
 
 
@@ -50,7 +52,8 @@ class RulePages:
         self.jobs = max(1, jobs)
         self.changed = changed
         self.view: dict | None = None
-        self.images: dict[str, bytes | tuple[str, int, float]] = {}  # name -> PNG, or (PDF key, page, dpi) to make
+        self.images: dict[str, tuple[str, int, float]] = {}  # page name -> (PDF key, page, dpi) to make it from
+        self.pngs: OrderedDict[str, bytes] = OrderedDict()  # the pages made last, at most KEPT_PNGS
         self.crops: dict[str, tuple] = {}  # block preview name -> (PDF key, page, box in mm)
         self._wanted = threading.Condition()
         self._pending: list[Edit | None] = []
@@ -188,16 +191,21 @@ class RulePages:
     # --- images ----------------------------------------------------------------------------------
 
     def page_png(self, name: str) -> bytes | None:
-        """A page of an edition as PNG (made once), None when the name is no page the view shows."""
+        """A page of an edition as PNG, None when the name is no page the view shows. The pages made last are
+        kept (every edit names new pages: a long session would otherwise keep every page it ever showed)."""
+        if name in self.pngs:
+            self.pngs.move_to_end(name)
+            return self.pngs[name]
         entry = self.images.get(name)
-        if entry is None or isinstance(entry, bytes):
-            return entry
+        if entry is None:
+            return None
         key, index, dpi = entry
         pdf = self.cache.get(key)
         if pdf is None:
             return None
-        data = self._rasterize(pdf, index, dpi, None, None)
-        self.images[name] = data
+        data = self.pngs[name] = self._rasterize(pdf, index, dpi, None, None)
+        while len(self.pngs) > KEPT_PNGS:
+            self.pngs.popitem(last=False)
         return data
 
     def block_png(self, name: str) -> bytes | None:
