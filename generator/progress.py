@@ -57,7 +57,8 @@ class Progress:
         """A line of its own: the status line is cleared first and drawn again under it."""
         status = self._status
         self._show_status("")
-        print(text, file=self.stream, flush=True)
+        self.stream.write(text + "\n")  # one write: an interrupt between a text and its newline would join lines
+        self.stream.flush()
         self._show_status(status)
 
     def _show_status(self, text: str) -> None:
