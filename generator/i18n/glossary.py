@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from generator.model.game import Game, GlossaryTerm
@@ -74,12 +75,15 @@ def _names(text: str, form: str) -> bool:
 
 
 def _word_spans(text: str, form: str) -> list[tuple[int, int]]:
+    if not LATIN_WORD.search(form) and form not in text:  # most texts name no given term: skip the search
+        return []
     matches = _pattern(form).finditer(text)
     if LATIN_WORD.search(form):
         return [match.span() for match in matches]
     return [match.span() for match in matches if _word_at(text, match.start(), match.end())]
 
 
+@lru_cache(maxsize=4096)  # a status check searches every text for every form of every term
 def _pattern(form: str) -> re.Pattern:
     if LATIN_WORD.search(form):
         words = r"[\s\-]+".join(re.escape(word) for word in form.split())

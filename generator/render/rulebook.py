@@ -151,6 +151,7 @@ class RulebookWriter:
         self.pool: Executor | None = None  # lay out on this executor rather than the command's render pool
         self.fallbacks: dict[str, dict[str, Text]] = {}  # language -> string id -> Text printed in the source
         self._templates: dict[str, Templates] = {}
+        self._words: GameWords | None = None
         self.blocks = with_prototype(rulebook.blocks, prototype_blocks(game, rulebook.file, self.word))
 
     # --- text -----------------------------------------------------------------------------------
@@ -178,7 +179,10 @@ class RulebookWriter:
     def word(self, key: str, lang: str, **values) -> str:
         """One of the words pnpgen prints (Contents, Example...): the game's label when it has one, in lang
         or else in the source language (noted like any missing translation); else pnpgen's own."""
-        return rule_words(self.game, self.fallbacks).word(key, lang, **values)
+        if self._words is None:  # the keys printed come from rules.yaml: read once per writer, not per word
+            self._words = rule_words(self.game, self.fallbacks)
+        self._words.fallbacks = self.fallbacks  # the writer sets its fallbacks apart while it lays out a cover
+        return self._words.word(key, lang, **values)
 
     def add_fallbacks(self, found: dict) -> None:
         for lang, printed in found.items():

@@ -89,6 +89,8 @@ class GameSession:
         """Rebuild the state from the files; on bad input keep the last good cards and show the error."""
         with self.lock:
             self.watcher.changed()  # what we read now is current: forget the changes that led here
+            edited, self.edited = self.edited, None
+            self.rules.request(edited)  # on its own thread: the edited block is laid out while the cards are
             try:
                 state = self.build_state(self.load())
             except InputError as error:
@@ -97,8 +99,6 @@ class GameSession:
                 traceback.print_exc()
                 state = {**self.state, "error": [f"pnpgen failed: {type(error).__name__}: {error}"]}
             self.publish(state)
-            edited, self.edited = self.edited, None
-            self.rules.request(edited)
 
     def publish(self, state: dict) -> None:
         """A new state for the pages, with the rule sheet as it is laid out now."""
