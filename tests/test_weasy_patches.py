@@ -63,9 +63,9 @@ def render_warned(tmp_path, **env):
     result = subprocess.run(
         [sys.executable, "-c", RENDER],
         capture_output=True,
-        check=True,
-        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path), **env},
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path), "PYTHONFAULTHANDLER": "1", **env},
     )
+    assert result.returncode == 0, (result.returncode, result.stderr.decode(errors="replace")[-3000:])  # a crash's stack
     lines = result.stderr.decode().strip().splitlines()
     return result.stdout, json.loads(lines[-1]), [line for line in lines if line.startswith("warning:")]
 
