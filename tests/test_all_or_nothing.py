@@ -18,16 +18,21 @@ from conftest import ROOT
 from generator import fsutil
 from generator.fsutil import OutputSet, write_atomic
 
-# Runs a pnpgen call in a child whose every rename and removal is announced on stderr, then waits PAUSE
-# seconds before it is made: killed after reading the k-th announcement, the child has made k-1 of them.
+# Runs a pnpgen call in a child whose every rename and removal is announced on stderr, then waits PAUSE seconds
+# before it is made; at the one STOP names (its number, 1-based, or how its announcement starts) it waits until it
+# is killed: killed after reading the k-th announcement, the child has made k-1 of them.
 SLOWED = """
 import os, sys, time
 real_replace, real_unlink = os.replace, os.unlink
+stop, seen = os.environ.get("STOP", ""), 0
 def announced(real, what):
     def call(path, *args, **kwargs):
+        global seen
         target = args[0] if args else path
-        sys.stderr.write(f"@{what} {os.path.basename(str(target))}\\n"); sys.stderr.flush()
-        time.sleep(float(os.environ["PAUSE"]))
+        line = f"{what} {os.path.basename(str(target))}"
+        sys.stderr.write(f"@{line}\\n"); sys.stderr.flush()
+        seen += 1
+        time.sleep(600 if stop and (stop == str(seen) or line.startswith(stop)) else float(os.environ["PAUSE"]))
         return real(path, *args, **kwargs)
     return call
 os.replace, os.unlink = announced(real_replace, "rename"), announced(real_unlink, "remove")
@@ -35,8 +40,8 @@ exec(sys.argv[1])
 """
 
 
-def slowed(code: str, cwd: Path, pause: float) -> subprocess.Popen:
-    env = {**os.environ, "PNPGEN_DAEMON": "0", "PAUSE": str(pause), "PYTHONPATH": str(ROOT)}
+def slowed(code: str, cwd: Path, pause: float, stop: int | str = "") -> subprocess.Popen:
+    env = {**os.environ, "PNPGEN_DAEMON": "0", "PAUSE": str(pause), "STOP": str(stop), "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
         [sys.executable, "-c", SLOWED, code], cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
@@ -52,14 +57,16 @@ def events(code: str, cwd: Path) -> list[str]:
 
 def killed_at(code: str, cwd: Path, event: int | str) -> None:
     """Run the call and kill it (SIGKILL) just before its event-th rename or removal (1-based), or the first
-    one announced as starting with `event`."""
-    child = slowed(code, cwd, 0.3)
+    one announced as starting with `event`: the child waits there to be killed."""
+    child = slowed(code, cwd, 0, stop=event)
     seen = 0
     for line in child.stderr:
         if line.startswith(b"@"):
             seen += 1
             if seen == event or (isinstance(event, str) and line[1:].decode().startswith(event)):
                 break
+    else:
+        raise AssertionError(f"the call ended before its rename or removal {event!r}")
     child.send_signal(signal.SIGKILL)
     child.communicate(timeout=60)
 
@@ -91,8 +98,11 @@ def check_killed_everywhere(game: Path, code: str, cwd: Path, next_command: list
     files are all old or all new once the next command (which completes an interrupted commit) has run, and no
     temporary file or journal is left. The number of kills."""
     old = contents(game)
-    steps = events(code, cwd)
+    events(code, cwd)  # the first run also fills the caches: the runs killed below find them filled
     new = contents(game)
+    restore(game, old)
+    steps = events(code, cwd)
+    assert contents(game) == new
     changed = {name for name in old.keys() | new.keys() if old.get(name) != new.get(name)}
     assert "i18n.lock.yaml" in changed and len(changed) >= 2, changed  # a change across several files
     assert not leftovers(game)
