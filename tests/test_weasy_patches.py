@@ -65,7 +65,8 @@ def render_warned(tmp_path, **env):
         capture_output=True,
         env={**os.environ, "XDG_CACHE_HOME": str(tmp_path), "PYTHONFAULTHANDLER": "1", **env},
     )
-    assert result.returncode == 0, (result.returncode, result.stderr.decode(errors="replace")[-3000:])  # a crash's stack
+    crash = result.stderr.decode(errors="replace")[-3000:]  # a crash's stack (PYTHONFAULTHANDLER)
+    assert result.returncode == 0, (result.returncode, crash)
     lines = result.stderr.decode().strip().splitlines()
     return result.stdout, json.loads(lines[-1]), [line for line in lines if line.startswith("warning:")]
 
