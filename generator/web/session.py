@@ -79,6 +79,7 @@ class GameSession:
         self.watcher = FileWatcher(game_roots(self.game_dir))
         self.rules = RulePages(self.game_dir, cache_dir, jobs, self.rules_changed)
         self.edited: Edit | None = None  # the rule block just edited: laid out first
+        self.refreshing = False  # the cards' state is being made again from the files
 
     # --- reading ----------------------------------------------------------------------------------
 
@@ -90,6 +91,7 @@ class GameSession:
         with self.lock:
             self.watcher.changed()  # what we read now is current: forget the changes that led here
             edited, self.edited = self.edited, None
+            self.refreshing = True  # the rule sheet's steps meanwhile are published with the cards' new state
             self.rules.request(edited)  # on its own thread: the edited block is laid out while the cards are
             try:
                 state = self.build_state(self.load())
@@ -98,6 +100,8 @@ class GameSession:
             except Exception as error:  # noqa: BLE001 - a bug must not stop the server: say it on the page and the terminal
                 traceback.print_exc()
                 state = {**self.state, "error": [f"pnpgen failed: {type(error).__name__}: {error}"]}
+            finally:
+                self.refreshing = False
             self.publish(state)
 
     def publish(self, state: dict) -> None:
@@ -108,8 +112,10 @@ class GameSession:
             self.updated.notify_all()
 
     def rules_changed(self) -> None:
-        """The rule sheet's thread laid out something more: the pages get it (never waits on a rendering)."""
-        self.publish(self.state)
+        """The rule sheet's thread laid out something more: the pages get it (never waits on a rendering), with the
+        cards' state once it is current (an event means the files' changes are in the state)."""
+        if not self.refreshing:
+            self.publish(self.state)
 
     def refresh_if_changed(self) -> list[Path]:
         with self.lock:
