@@ -634,6 +634,12 @@ class BlockMemo:
         return self.directory / "rules-blocks" / f"{name}.json"
 
     def load(self, langs: tuple[str, ...], paper: str, cover: bool) -> dict[str, str]:
+        """The decisions of the edition's last layout, and of its layout with the other choice of cover: a block
+        keyed alike in both (the same markup, place and document head) is set alike, so that the edition `cover:
+        auto` lays out without a cover to decide, then with one, goes through the passes once."""
+        return {**self._load(langs, paper, not cover), **self._load(langs, paper, cover)}
+
+    def _load(self, langs: tuple[str, ...], paper: str, cover: bool) -> dict[str, str]:
         if self.directory is None:
             return {}
         sealed = read_sealed_entry(self._path(langs, paper, cover))
