@@ -15,7 +15,7 @@ from generator.fsutil import write_atomic
 from generator.model.game import Deck, Game, Text
 from generator.errors import Problem
 from generator.render.batches import Batch
-from generator.render.bleed_check import bleed_gaps
+from generator.render.bleed_check import remembered_bleed_gaps
 from generator.render.boards import board_batches
 from generator.render.faces import DeckFaces, GameRenderer, card_fits
 from generator.render.pipeline import FaceCache, face_request, render_batches, render_faces
@@ -40,7 +40,7 @@ def check_bleed(context: BuildContext, path: Path, data: bytes) -> None:
     files' check is theirs."""
     if context.game.variant:
         return
-    for gap in bleed_gaps(data):
+    for gap in remembered_bleed_gaps(context.cache.directory, data):
         hint = (
             "carry the background or picture on into the bleed (a `.bleed` box in a template, `bleed: 0` to claim none)"
         )

@@ -17,7 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import io
-from dataclasses import dataclass, replace
+import json
+from dataclasses import asdict, dataclass, replace
+from functools import cache
+from pathlib import Path
+
+from generator.fsutil import read_sealed_entry, write_sealed_entry
 
 from generator.render.paper import MM
 from generator.render.weasy.fit import FitBox
@@ -50,6 +55,28 @@ class BleedGap:
             f"{self.start:.0f} and {self.end:.0f} mm along the edge, where the BleedBox claims {self.bleed:g} mm "
             "of bleed (a cut a little outside the trim shows white paper there)"
         )
+
+
+def remembered_bleed_gaps(directory: Path | None, data: bytes) -> list[BleedGap]:
+    """bleed_gaps(data), kept in the cache folder (sealed) by the file's bytes and this check's code: a rebuild that
+    makes a board, an aid or a tile file just as it was finds its gaps again without rendering its pages."""
+    if directory is None:
+        return bleed_gaps(data)
+    path = directory / "bleed" / f"{hashlib.sha256(_check_code() + data).hexdigest()}.json"
+    sealed = read_sealed_entry(path)
+    if sealed is not None:
+        try:
+            return [BleedGap(**fields) for fields in json.loads(bytes(sealed))]
+        except (ValueError, TypeError):
+            pass  # not what this code writes: checked again
+    gaps = bleed_gaps(data)
+    write_sealed_entry(path, json.dumps([asdict(gap) for gap in gaps]).encode())
+    return gaps
+
+
+@cache
+def _check_code() -> bytes:
+    return hashlib.sha256(Path(__file__).read_bytes()).digest()
 
 
 def bleed_gaps(data: bytes, dpi: float = CHECK_DPI, pages: set[int] | None = None) -> list[BleedGap]:

@@ -9,6 +9,7 @@ and WeasyPrint breaks a long row across pages with its twin.
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 import io
 import json
 import re
@@ -568,6 +569,7 @@ def _lay_out(writer: RulebookWriter, requests: list, cache: FaceCache, jobs: int
     return {request: (key, data) for request, key, data in zip(requests, keys, pdfs)}
 
 
+@lru_cache(maxsize=64)  # a resident server's rebuilds decide the cover from the same cached PDFs again
 def _pages(data: bytes) -> int:
     return len(pikepdf.open(io.BytesIO(data)).pages)
 
