@@ -76,7 +76,10 @@ def remembered_bleed_gaps(directory: Path | None, data: bytes) -> list[BleedGap]
 
 @cache
 def _check_code() -> bytes:
-    return hashlib.sha256(Path(__file__).read_bytes()).digest()
+    """This check's code and the renderer it reads pages with."""
+    from importlib.metadata import version
+
+    return hashlib.sha256(Path(__file__).read_bytes() + version("pypdfium2").encode()).digest()
 
 
 def bleed_gaps(data: bytes, dpi: float = CHECK_DPI, pages: set[int] | None = None) -> list[BleedGap]:

@@ -9,7 +9,6 @@ and WeasyPrint breaks a long row across pages with its twin.
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 import io
 import json
 import re
@@ -569,9 +568,16 @@ def _lay_out(writer: RulebookWriter, requests: list, cache: FaceCache, jobs: int
     return {request: (key, data) for request, key, data in zip(requests, keys, pdfs)}
 
 
-@lru_cache(maxsize=64)  # a resident server's rebuilds decide the cover from the same cached PDFs again
+_PAGE_COUNTS: dict[bytes, int] = {}  # a PDF's digest -> its pages: a resident server's rebuilds count them again
+
+
 def _pages(data: bytes) -> int:
-    return len(pikepdf.open(io.BytesIO(data)).pages)
+    digest = hashlib.sha256(data).digest()
+    if digest not in _PAGE_COUNTS:
+        if len(_PAGE_COUNTS) > 4096:
+            _PAGE_COUNTS.clear()
+        _PAGE_COUNTS[digest] = len(pikepdf.open(io.BytesIO(data)).pages)
+    return _PAGE_COUNTS[digest]
 
 
 def _render_remembered(writer: RulebookWriter, requests: list, cache: FaceCache, jobs: int, memo: EditionMemo):

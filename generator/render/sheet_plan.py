@@ -238,17 +238,23 @@ def plan_sheets(
     share sheets."""
     sheets: list[Sheet] = []
     frees: list[float] = []  # each sheet's height still free
+    # a block needs a card's height, its bleed and the marks' room (fit_block): a sheet with less free holds no
+    # block of any group again, and is no longer looked at (a game of thousands of sheets: not quadratic)
+    lowest = min((group.card[1] + 2 * group.bleed for group in groups), default=0.0) + 2 * MARK_ROOM_MM - 1e-3
+    roomy: list[int] = []  # the sheets with room for a row of some group's cards, in order
     for group in groups:
         start = 0  # the first copy still to place (an index: slicing off the rest is quadratic in the deck)
         own = len(sheets)  # per-deck: the group's first sheet
         while start < len(group.copies):
             left = len(group.copies) - start
-            number, block = _room_for(group, left, sheets, frees, margin, label_bands, own if not shared else 0)
+            first = own if not shared else 0
+            number, block = _room_for(group, left, sheets, frees, margin, label_bands, first, roomy)
             if block is None:
                 sheet, block = _new_sheet(group, left, paper_name, margin, label_bands)
                 sheets.append(sheet)
                 frees.append(card_area(sheet.paper, margin, label_bands).h)
                 number = len(sheets) - 1
+                roomy.append(number)
             current = sheets[number]
             placed = group.copies[start : start + block.count]
             start += block.count
@@ -259,6 +265,8 @@ def plan_sheets(
             unplaced = [Placed(front, back, deck, None, None, None) for front, back, deck in placed]  # type: ignore[arg-type]
             current.copies += unplaced
             frees[number] -= block.size[1] + 2 * MARK_ROOM_MM
+            if frees[number] < lowest:
+                roomy.remove(number)
     for sheet in sheets:
         _settle(sheet, card_area(sheet.paper, margin, label_bands))
         if place:
@@ -274,10 +282,11 @@ def _room_for(
     margin: float,
     label_bands: bool,
     first: int,
+    roomy: list[int],
 ) -> tuple[int, Block | None]:
     """Where the next block of the group goes among the sheets from `first` on: below the last sheet's blocks
     (as many copies as fit there), else below an earlier sheet's, if all `left` copies fit there; (-1, None) for
-    a new sheet."""
+    a new sheet. `roomy`: the sheets that may have room, in order (the others hold no block)."""
 
     def block_on(number: int) -> Block | None:
         area = card_area(sheets[number].paper, margin, label_bands)
@@ -287,7 +296,9 @@ def _room_for(
         block = block_on(len(sheets) - 1)
         if block is not None:
             return len(sheets) - 1, block
-    for number in range(first, len(sheets) - 1):
+    for number in roomy:
+        if not first <= number < len(sheets) - 1:
+            continue
         block = block_on(number)
         if block is not None and block.count == left:
             return number, block
